@@ -1,0 +1,76 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "sheetsync",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "sheetsync", targets: ["sheetsync"]),
+        .executable(name: "sheetsync-emulator", targets: ["sheetsync-emulator"]),
+        .library(name: "SheetSync", targets: ["SheetSync"]),
+        .library(name: "SheetsEmulator", targets: ["SheetsEmulator"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    ],
+    targets: [
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .target(name: "SheetSyncCore"),
+        .target(
+            name: "Workbook",
+            dependencies: ["SheetSyncCore", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
+        .target(
+            name: "GoogleAPI",
+            dependencies: [
+                "CCurl",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "SheetSyncStore",
+            dependencies: ["SheetSyncCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "SheetSync",
+            dependencies: [
+                "SheetSyncCore", "Workbook", "GoogleAPI", "SheetSyncStore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "sheetsync",
+            dependencies: ["SheetSync", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .target(
+            name: "SheetsEmulator",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            resources: [.copy("Discovery")]
+        ),
+        .executableTarget(name: "sheetsync-emulator", dependencies: ["SheetsEmulator"]),
+        .testTarget(name: "SheetSyncCoreTests", dependencies: ["SheetSyncCore"]),
+        .testTarget(name: "WorkbookTests", dependencies: ["Workbook"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "GoogleAPITests", dependencies: ["GoogleAPI"]),
+        .testTarget(name: "SheetSyncStoreTests", dependencies: ["SheetSyncStore"]),
+        .testTarget(name: "SheetSyncTests", dependencies: ["SheetSync", "SheetsEmulator"]),
+        .testTarget(name: "SheetsEmulatorTests", dependencies: ["SheetsEmulator", "GoogleAPI"]),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    target.swiftSettings = settings
+}
