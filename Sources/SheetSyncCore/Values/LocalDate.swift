@@ -1,3 +1,5 @@
+import Foundation
+
 /// A calendar date with no time zone (proleptic Gregorian), written `YYYY-MM-DD`.
 public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let year: Int

@@ -1,0 +1,127 @@
+import Foundation
+
+/// An instant with millisecond precision, written `2026-11-21T22:31:20.123Z` (one format
+/// everywhere, so text order is time order).
+public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Milliseconds since 1970-01-01T00:00:00Z.
+    public let millisecondsSinceEpoch: Int64
+
+    public init(millisecondsSinceEpoch: Int64) { self.millisecondsSinceEpoch = millisecondsSinceEpoch }
+
+    public init(_ date: Date) {
+        self.init(millisecondsSinceEpoch: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    public var date: Date { Date(timeIntervalSince1970: Double(millisecondsSinceEpoch) / 1000) }
+
+    public static func < (a: Timestamp, b: Timestamp) -> Bool {
+        a.millisecondsSinceEpoch < b.millisecondsSinceEpoch
+    }
+
+    public func adding(milliseconds: Int64) -> Timestamp {
+        Timestamp(millisecondsSinceEpoch: millisecondsSinceEpoch + milliseconds)
+    }
+
+    /// Midnight UTC of a date.
+    public init(startOf day: LocalDate) {
+        self.init(millisecondsSinceEpoch: Int64(day.daysSinceEpoch) * 86_400_000)
+    }
+
+    /// Midnight of `day` in `timeZone`.
+    public init(startOf day: LocalDate, in timeZone: TimeZone) {
+        let utcMidnight = Timestamp(startOf: day)
+        // The offset at local midnight; probing with the UTC-midnight offset first and then the
+        // candidate's own offset handles zones far from UTC.
+        var offset = Int64(timeZone.secondsFromGMT(for: utcMidnight.date)) * 1000
+        let candidate = utcMidnight.adding(milliseconds: -offset)
+        offset = Int64(timeZone.secondsFromGMT(for: candidate.date)) * 1000
+        self = utcMidnight.adding(milliseconds: -offset)
+    }
+
+    public var utcDate: LocalDate {
+        LocalDate(daysSinceEpoch: Int(floorDiv(millisecondsSinceEpoch, 86_400_000)))
+    }
+
+    public var description: String {
+        let days = floorDiv(millisecondsSinceEpoch, 86_400_000)
+        let msOfDay = millisecondsSinceEpoch - days * 86_400_000
+        let date = LocalDate(daysSinceEpoch: Int(days))
+        let h = msOfDay / 3_600_000, m = msOfDay / 60_000 % 60, s = msOfDay / 1000 % 60, ms = msOfDay % 1000
+        return "\(date)T\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(ms, 3))Z"
+    }
+
+    /// Reads ISO 8601 tolerantly: `T` or a space between date and time; seconds and fractions
+    /// optional; `Z`, `±HH:MM`, `±HHMM` or no zone (read as UTC); a bare date is its midnight UTC.
+    public init?(iso text: String) {
+        let s = Array(text.trimmingCharacters(in: .whitespaces).utf8)
+        guard s.count >= 10, let day = LocalDate(iso: String(decoding: s[0..<10], as: UTF8.self)) else { return nil }
+        var ms = Int64(day.daysSinceEpoch) * 86_400_000
+        var i = 10
+        if i == s.count {
+            self.init(millisecondsSinceEpoch: ms)
+            return
+        }
+        guard s[i] == UInt8(ascii: "T") || s[i] == UInt8(ascii: " ") || s[i] == UInt8(ascii: "t") else { return nil }
+        i += 1
+        func digits(_ n: Int) -> Int64? {
+            guard i + n <= s.count else { return nil }
+            var v: Int64 = 0
+            for k in 0..<n {
+                let c = s[i + k]
+                guard (48...57).contains(c) else { return nil }
+                v = v * 10 + Int64(c - 48)
+            }
+            i += n
+            return v
+        }
+        guard let h = digits(2), i < s.count, s[i] == UInt8(ascii: ":") else { return nil }
+        i += 1
+        guard let mi = digits(2), h < 24, mi < 60 else { return nil }
+        ms += h * 3_600_000 + mi * 60_000
+        if i < s.count, s[i] == UInt8(ascii: ":") {
+            i += 1
+            guard let sec = digits(2), sec < 60 else { return nil }
+            ms += sec * 1000
+            if i < s.count, s[i] == UInt8(ascii: ".") || s[i] == UInt8(ascii: ",") {
+                i += 1
+                var scale: Int64 = 100
+                var frac: Int64 = 0
+                let start = i
+                while i < s.count, (48...57).contains(s[i]) {
+                    frac += Int64(s[i] - 48) * scale
+                    scale /= 10
+                    i += 1
+                }
+                guard i > start else { return nil }
+                ms += frac
+            }
+        }
+        if i < s.count {
+            switch s[i] {
+            case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+                i += 1
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                let sign: Int64 = s[i] == UInt8(ascii: "+") ? 1 : -1
+                i += 1
+                guard let oh = digits(2) else { return nil }
+                if i < s.count, s[i] == UInt8(ascii: ":") { i += 1 }
+                guard let om = digits(2) else { return nil }
+                ms -= sign * (oh * 3_600_000 + om * 60_000)
+            default:
+                return nil
+            }
+        }
+        guard i == s.count else { return nil }
+        self.init(millisecondsSinceEpoch: ms)
+    }
+}
+
+func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+    let q = a / b
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+}
+
+func pad(_ v: Int64, _ width: Int) -> String {
+    let s = String(v)
+    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+}
