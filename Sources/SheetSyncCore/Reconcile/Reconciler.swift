@@ -1,0 +1,223 @@
+/// Everything the engine knows about one tab at the start of a sync.
+public struct TabState: Sendable {
+    public var schema: TabSchema
+    /// Each row's values as of the last successful sync.
+    public var base: [String: Record]
+    /// Local rows, canonical.
+    public var local: [String: Record]
+    /// Local rows exactly as the store returned them (what a write expects to find).
+    public var localAsRead: [String: Record]
+    public var tombstones: [String: String]
+    /// The sheet's rows, read.
+    public var remote: [SheetRow]
+
+    public init(schema: TabSchema, base: [String: Record], local: [String: Record], localAsRead: [String: Record]? = nil,
+                tombstones: [String: String] = [:], remote: [SheetRow]) {
+        self.schema = schema
+        self.base = base
+        self.local = local
+        self.localAsRead = localAsRead ?? local
+        self.tombstones = tombstones
+        self.remote = remote
+    }
+}
+
+/// Inputs that are not data: the time, a source of new ids, and row checks across tabs.
+public struct ReconcileContext: Sendable {
+    public var now: Timestamp
+    public var newID: @Sendable () -> String
+    /// Extra checks on a sheet row (unknown category, missing transaction): a problem rejects it.
+    public var validate: @Sendable (Record) -> FieldProblem?
+
+    public init(now: Timestamp, newID: @escaping @Sendable () -> String, validate: @escaping @Sendable (Record) -> FieldProblem? = { _ in nil }) {
+        self.now = now
+        self.newID = newID
+        self.validate = validate
+    }
+
+    /// How far in the future a `lastModifiedAt` may be before it is clamped to now.
+    public static let futureTolerance: Int64 = 5 * 60 * 1000
+}
+
+/// The three-way reconcile of DESIGN §4: base, local and remote rows in, a plan out. Pure.
+public enum Reconciler {
+    static let modified = "lastModifiedAt"
+    static let created = "createdAt"
+
+    public static func plan(_ state: TabState, context: ReconcileContext) -> TabPlan {
+        var plan = TabPlan(tab: state.schema.tab)
+        let schema = state.schema
+        var remote = RemoteIndex.build(state, context: context, plan: &plan)
+        var local = state.local
+        clampFuture(&local, &remote, context: context, plan: &plan)
+
+        let keys = Set(state.base.keys).union(local.keys).union(remote.rows.keys).union(remote.frozen)
+        for key in keys.sorted() {
+            let b = state.base[key]
+            if remote.frozen.contains(key) {
+                // A rejected row is frozen: present and unchanged; keep the last good version.
+                if let b { plan.base[key] = b }
+                if let kept = local[key] ?? b { plan.result[key] = kept }
+                continue
+            }
+            let l = local[key]
+            let r = remote.rows[key]
+            resolve(key: key, b: b, l: l, r: r, state: state, remote: remote, context: context, plan: &plan)
+        }
+        if remote.suspendDeletes, !plan.localDeletes.isEmpty {
+            plan.notices.append("\(schema.tab.rawValue): a row whose key cannot be read suspends deletes this run")
+            for delete in plan.localDeletes {
+                if let b = state.base[delete.key] { plan.base[delete.key] = b }
+                plan.result[delete.key] = delete.expected
+            }
+            plan.localCounts.deleted = 0
+            plan.localDeletes = []
+        }
+        plan.localCounts.rejected = plan.rejections.count
+        plan.remoteCounts.rejected = plan.rejections.count
+        return plan
+    }
+
+    private static func resolve(key: String, b: Record?, l: Record?, r: RemoteIndex.Row?, state: TabState,
+                                remote: RemoteIndex, context: ReconcileContext, plan: inout TabPlan) {
+        let tab = state.schema.tab
+        switch (b, l, r) {
+        case (_, nil, nil):
+            plan.clearedTombstones.append(key)
+        case (nil, let l?, nil):
+            push(l, key: key, plan: &plan)
+        case (nil, nil, let r?):
+            applyLocally(r.record, key: key, state: state, plan: &plan)
+            finishRemote(r, result: r.record, plan: &plan)
+        case (nil, let l?, let r?):
+            let x = l == r.record ? l : lastWriteWins(l, r.record, key: key, tab: tab, plan: &plan)
+            applyLocally(x, key: key, state: state, plan: &plan)
+            finishRemote(r, result: x, plan: &plan)
+        case (let b?, nil, let r?):
+            if r.record == b && r.fixes.isEmpty {
+                // Deleted here, unchanged there: delete there (the tombstone goes once it is gone).
+                plan.remoteDeletes.append(RowDelete(index: r.index, key: key))
+                plan.remoteCounts.deleted += 1
+            } else {
+                // Edited there: the edit wins and the row comes back.
+                applyLocally(r.record, key: key, state: state, plan: &plan)
+                finishRemote(r, result: r.record, plan: &plan)
+                plan.clearedTombstones.append(key)
+            }
+        case (let b?, let l?, nil):
+            if l == b {
+                plan.localDeletes.append(LocalDelete(key: key, expected: state.localAsRead[key] ?? l))
+                plan.localCounts.deleted += 1
+            } else {
+                push(l, key: key, plan: &plan)
+            }
+        case (let b?, let l?, let r?):
+            let x = merge(base: b, local: l, remote: r.record, key: key, tab: tab, plan: &plan)
+            applyLocally(x, key: key, state: state, plan: &plan)
+            finishRemote(r, result: x, plan: &plan)
+        }
+    }
+
+    /// Writes a local-only row to the sheet.
+    private static func push(_ l: Record, key: String, plan: inout TabPlan) {
+        plan.remoteAppends.append(l)
+        plan.remoteCounts.added += 1
+        plan.base[key] = l
+        plan.result[key] = l
+    }
+
+    /// Makes the store hold `x` (counting it when that changes the store).
+    private static func applyLocally(_ x: Record, key: String, state: TabState, plan: inout TabPlan) {
+        plan.result[key] = x
+        plan.base[key] = x
+        let asRead = state.localAsRead[key]
+        guard asRead != x else { return }
+        plan.localUpserts.append(LocalWrite(record: x, expected: asRead))
+        if state.local[key] == nil { plan.localCounts.added += 1 } else if state.local[key] != x { plan.localCounts.updated += 1 }
+    }
+
+    /// Makes the sheet row hold `x`, rewriting only fields whose value changed or needs fixing.
+    private static func finishRemote(_ r: RemoteIndex.Row, result x: Record, plan: inout TabPlan) {
+        var fields: [String: String] = [:]
+        for (name, value) in x.fields where value != r.record[name] || r.fixes.contains(name) {
+            fields[name] = value
+        }
+        guard !fields.isEmpty else { return }
+        plan.remoteUpdates.append(RowUpdate(index: r.index, key: x[plan.tab.schema.keyField], fields: fields))
+        plan.remoteCounts.updated += 1
+    }
+
+    /// Field-by-field three-way merge; same-field conflicts go to the later write.
+    static func merge(base b: Record, local l: Record, remote r: Record, key: String, tab: Tab, plan: inout TabPlan) -> Record {
+        if l == r { return l }
+        if l == b { return r }
+        if r == b { return l }
+        let localWins = wins(l, over: r)
+        var x = b
+        for name in Set(b.fields.keys).union(l.fields.keys).union(r.fields.keys) where name != modified {
+            let (bv, lv, rv) = (b[name], l[name], r[name])
+            if lv == bv {
+                x[name] = rv
+            } else if rv == bv || lv == rv {
+                x[name] = lv
+            } else {
+                let (winner, loser) = localWins ? (l, r) : (r, l)
+                x[name] = winner[name]
+                if name != created {
+                    plan.conflicts.append(conflict(tab, key, name, winner: winner, loser: loser))
+                }
+            }
+        }
+        x[modified] = max(l[modified], r[modified])
+        return derive(x, tab: tab)
+    }
+
+    /// No base: the later row wins whole; its rival's differing values are logged.
+    static func lastWriteWins(_ l: Record, _ r: Record, key: String, tab: Tab, plan: inout TabPlan) -> Record {
+        let (winner, loser) = wins(l, over: r) ? (l, r) : (r, l)
+        for (name, value) in loser.fields where value != winner[name] && name != modified && name != created {
+            plan.conflicts.append(conflict(tab, key, name, winner: winner, loser: loser))
+        }
+        return winner
+    }
+
+    /// Later `lastModifiedAt` wins; a tie goes to the greater content, the same on every machine.
+    static func wins(_ a: Record, over b: Record) -> Bool {
+        if a[modified] != b[modified] { return a[modified] > b[modified] }
+        return contentKey(a) >= contentKey(b)
+    }
+
+    static func contentKey(_ r: Record) -> String {
+        r.fields.keys.sorted().map { "\($0)=\(r[$0])" }.joined(separator: "\u{1F}")
+    }
+
+    private static func conflict(_ tab: Tab, _ key: String, _ field: String, winner: Record, loser: Record) -> Conflict {
+        Conflict(tab: tab, key: key, field: field, losingValue: loser[field], winningValue: winner[field],
+                 losingModifiedAt: loser[modified], winningModifiedAt: winner[modified])
+    }
+
+    /// Fields derived from others (a merge may take `date` from one side and `year` from the other).
+    static func derive(_ record: Record, tab: Tab) -> Record {
+        guard tab == .transactions, let date = LocalDate(iso: record["date"]) else { return record }
+        var r = record
+        r["year"] = String(date.year)
+        r["month"] = String(date.month)
+        return r
+    }
+
+    /// `lastModifiedAt` values far in the future are clamped to now once, on both sides.
+    private static func clampFuture(_ local: inout [String: Record], _ remote: inout RemoteIndex,
+                                    context: ReconcileContext, plan: inout TabPlan) {
+        let limit = context.now.adding(milliseconds: ReconcileContext.futureTolerance).description
+        let now = context.now.description
+        for (key, record) in local where record[modified] > limit {
+            local[key]?[modified] = now
+            plan.notices.append("\(plan.tab.rawValue) \(key): lastModifiedAt \(record[modified]) is in the future; clamped to \(now)")
+        }
+        for (key, row) in remote.rows where row.record[modified] > limit {
+            remote.rows[key]?.record[modified] = now
+            remote.rows[key]?.fixes.insert(modified)
+            plan.notices.append("\(plan.tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: row.index)): lastModifiedAt \(row.record[modified]) is in the future; clamped to \(now)")
+        }
+    }
+}

@@ -1,0 +1,107 @@
+/// The sheet's loadable rows by key, after ids, duplicates, hand edits and old copies are sorted out.
+struct RemoteIndex {
+    struct Row {
+        var index: Int
+        var record: Record
+        /// Fields to rewrite even when the value is unchanged (a stale `year`, a new id, a default).
+        var fixes: Set<String>
+    }
+
+    var rows: [String: Row] = [:]
+    /// Keys of rejected rows: frozen, present and unchanged.
+    var frozen: Set<String> = []
+    /// A rejected row whose key cannot be read: nobody can tell which row it was, so no deletes.
+    var suspendDeletes = false
+
+    static func build(_ state: TabState, context: ReconcileContext, plan: inout TabPlan) -> RemoteIndex {
+        var index = RemoteIndex()
+        let schema = state.schema
+        let keyField = schema.keyField
+        var candidates: [String: [Row]] = [:]
+        var order: [String] = []
+        for row in state.remote {
+            switch row.outcome {
+            case .blank:
+                continue
+            case .rejected(let problems):
+                index.reject(row, problems: problems, schema: schema, plan: &plan)
+            case .record(var record, var fixes):
+                if let problem = context.validate(record) {
+                    index.reject(row, problems: [problem], schema: schema, plan: &plan)
+                    continue
+                }
+                if record[keyField].isEmpty {
+                    record[keyField] = context.newID()
+                    fixes.insert(keyField)
+                }
+                let key = record[keyField]
+                if candidates[key] == nil { order.append(key) }
+                candidates[key, default: []].append(Row(index: row.index, record: record, fixes: fixes))
+            }
+        }
+        for key in order {
+            guard let copies = candidates[key] else { continue }
+            let keeperAt = copies.firstIndex { $0.record == state.base[key] } ?? 0
+            index.rows[key] = index.adjusted(copies[keeperAt], base: state.base[key], context: context, plan: &plan)
+            for (i, copy) in copies.enumerated() where i != keeperAt {
+                index.duplicate(copy, of: key, schema: schema, context: context, plan: &plan)
+            }
+        }
+        return index
+    }
+
+    private mutating func reject(_ row: SheetRow, problems: [FieldProblem], schema: TabSchema, plan: inout TabPlan) {
+        switch row.key {
+        case .some(let key) where !key.isEmpty: frozen.insert(key)
+        case .some: break
+        case .none: suspendDeletes = true
+        }
+        let message = problems.map { $0.message }.joined(separator: "; ")
+        let hint = problems.map(\.hint).filter { !$0.isEmpty }.joined(separator: "; ")
+        plan.rejections.append(Rejection(tab: schema.tab, row: row.sheetRowNumber, id: row.key ?? "",
+                                         message: message, hint: hint, rawCells: row.cells.map(\.rawText)))
+    }
+
+    /// A second row with the same key: a copy-pasted row or a second identical purchase. It gets a
+    /// new id (names, which are the key of Categories, cannot be invented: that copy is rejected).
+    private mutating func duplicate(_ copy: Row, of key: String, schema: TabSchema, context: ReconcileContext, plan: inout TabPlan) {
+        let rowNumber = Table.sheetRowNumber(ofDataRow: copy.index)
+        guard schema.field(named: schema.keyField)?.kind == .uuid, schema.tab != .settings else {
+            plan.rejections.append(Rejection(
+                tab: schema.tab, row: rowNumber, id: key, message: "duplicate \(schema.keyField) '\(key)'",
+                hint: "delete or rename one of the copies", rawCells: copy.record.fields.values.sorted()))
+            frozen.insert(key)
+            return
+        }
+        var record = copy.record
+        let newKey = context.newID()
+        record[schema.keyField] = newKey
+        var fixes = copy.fixes
+        fixes.insert(schema.keyField)
+        rows[newKey] = Row(index: copy.index, record: record, fixes: fixes)
+        plan.notices.append("\(schema.tab.rawValue) row \(rowNumber): duplicate id \(key); the copy now has id \(newKey)")
+    }
+
+    /// Hand edits get a modification time; an old copy saved over the sheet loses to the base.
+    private func adjusted(_ row: Row, base: Record?, context: ReconcileContext, plan: inout TabPlan) -> Row {
+        guard let base, row.record != base else { return row }
+        var row = row
+        let modified = Reconciler.modified
+        let rowStamp = row.record[modified], baseStamp = base[modified]
+        if rowStamp == baseStamp {
+            // Content changed but its timestamp did not: a hand edit, modified when first seen.
+            row.record[modified] = context.now.description
+            row.fixes.insert(modified)
+        } else if rowStamp < baseStamp {
+            // An older version than the one both sides agreed on: a restored backup or stale copy.
+            for (name, value) in row.record.fields where value != base[name] && name != modified {
+                plan.conflicts.append(Conflict(
+                    tab: plan.tab, key: base[plan.tab.schema.keyField], field: name, losingValue: value,
+                    winningValue: base[name], losingModifiedAt: rowStamp, winningModifiedAt: baseStamp))
+            }
+            row.record = base
+            row.fixes.formUnion(base.fields.keys)
+        }
+        return row
+    }
+}

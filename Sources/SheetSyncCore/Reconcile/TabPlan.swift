@@ -1,0 +1,111 @@
+/// A value that lost a last-write-wins decision, kept so nothing is silently gone.
+public struct Conflict: Hashable, Sendable {
+    public var tab: Tab
+    public var key: String
+    public var field: String
+    public var losingValue: String
+    public var winningValue: String
+    public var losingModifiedAt: String
+    public var winningModifiedAt: String
+
+    public init(tab: Tab, key: String, field: String, losingValue: String, winningValue: String, losingModifiedAt: String, winningModifiedAt: String) {
+        self.tab = tab
+        self.key = key
+        self.field = field
+        self.losingValue = losingValue
+        self.winningValue = winningValue
+        self.losingModifiedAt = losingModifiedAt
+        self.winningModifiedAt = winningModifiedAt
+    }
+}
+
+/// A sheet row that could not be loaded, as reported to the user.
+public struct Rejection: Hashable, Sendable, Codable {
+    public var tab: Tab
+    /// The sheet row number (header is row 1).
+    public var row: Int
+    public var id: String
+    public var message: String
+    public var hint: String
+    /// The row's cells as written, for the rejected-row log.
+    public var rawCells: [String]
+
+    public init(tab: Tab, row: Int, id: String, message: String, hint: String, rawCells: [String]) {
+        self.tab = tab
+        self.row = row
+        self.id = id
+        self.message = message
+        self.hint = hint
+        self.rawCells = rawCells
+    }
+
+    /// `Transactions row 7 (id …): unknown category 'Grocery' (did you mean 'Groceries'?)`
+    public var summary: String {
+        let idPart = id.isEmpty ? "" : " (\(id))"
+        let hintPart = hint.isEmpty ? "" : " — \(hint)"
+        return "\(tab.rawValue) row \(row)\(idPart): \(message)\(hintPart)"
+    }
+}
+
+/// A change to one existing sheet row: the new values of the named fields.
+public struct RowUpdate: Hashable, Sendable {
+    /// The row's index in the table that was read.
+    public var index: Int
+    public var key: String
+    public var fields: [String: String]
+}
+
+/// A sheet row to delete, identified by position and, for verification, by key.
+public struct RowDelete: Hashable, Sendable {
+    public var index: Int
+    public var key: String
+}
+
+/// Per-tab counts, as `--json` reports them.
+public struct TabCounts: Hashable, Sendable, Codable {
+    public var added = 0
+    public var updated = 0
+    public var deleted = 0
+    public var rejected = 0
+    public init() {}
+    public var isZero: Bool { added == 0 && updated == 0 && deleted == 0 && rejected == 0 }
+}
+
+/// What a sync does to one tab, on both sides. A pure value; adapters carry it out.
+public struct TabPlan: Hashable, Sendable {
+    public var tab: Tab
+    /// Local rows to write, each with the row as it was read (nil: expected absent).
+    public var localUpserts: [LocalWrite] = []
+    public var localDeletes: [LocalDelete] = []
+    public var remoteUpdates: [RowUpdate] = []
+    public var remoteAppends: [Record] = []
+    public var remoteDeletes: [RowDelete] = []
+    /// The base after this sync, for every key both sides now agree on.
+    public var base: [String: Record] = [:]
+    /// Keys whose tombstones can go (the remote has caught up).
+    public var clearedTombstones: [String] = []
+    public var conflicts: [Conflict] = []
+    public var rejections: [Rejection] = []
+    public var notices: [String] = []
+    /// Changes applied to the store.
+    public var localCounts = TabCounts()
+    /// Changes written to the workbook.
+    public var remoteCounts = TabCounts()
+    /// The dataset after the sync, by key (frozen rows as their last good version).
+    public var result: [String: Record] = [:]
+
+    public init(tab: Tab) { self.tab = tab }
+
+    public var changesRemote: Bool { !remoteUpdates.isEmpty || !remoteAppends.isEmpty || !remoteDeletes.isEmpty }
+    public var changesLocal: Bool { !localUpserts.isEmpty || !localDeletes.isEmpty }
+}
+
+public struct LocalWrite: Hashable, Sendable {
+    public var record: Record
+    public var expected: Record?
+}
+
+public struct LocalDelete: Hashable, Sendable {
+    public var key: String
+    public var expected: Record
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// Why one cell could not be read, with a hint the user can act on.
+public struct FieldProblem: Error, Hashable, Sendable {
+    public var field: String
+    public var value: String
+    public var message: String
+    public var hint: String
+
+    public init(field: String, value: String, message: String, hint: String = "") {
+        self.field = field
+        self.value = value
+        self.message = message
+        self.hint = hint
+    }
+}
+
+/// Reads cells tolerantly into canonical field text, and writes canonical text back as cells.
+public enum FieldParser {
+    /// The canonical text of `cell` for a field of `kind` (`""` when the cell is empty).
+    public static func canonical(_ cell: Cell, _ spec: FieldSpec) -> Result<String, FieldProblem> {
+        let raw = cell.rawText
+        func fail(_ message: String, _ hint: String = "") -> Result<String, FieldProblem> {
+            .failure(FieldProblem(field: spec.header, value: raw, message: message, hint: hint))
+        }
+        if case .error(let code) = cell {
+            return fail("cell holds the error \(code)", "fix the formula or type the value")
+        }
+        if spec.kind != .freeText, cell.isEmpty || raw.trimmingSpaces().isEmpty { return .success("") }
+        switch spec.kind {
+        case .freeText:
+            if case .empty = cell { return .success("") }
+            return .success(raw)
+        case .text:
+            return .success(raw.trimmingSpaces())
+        case .uuid:
+            guard let id = canonicalUUID(raw) else {
+                return fail("'\(raw)' is not a UUID", "clear the cell to get a new id")
+            }
+            return .success(id)
+        case .enumeration(let values):
+            let v = raw.trimmingSpaces().lowercased()
+            guard values.contains(v) else {
+                return fail("'\(raw)' is not a valid \(spec.header)", "use one of: \(values.joined(separator: ", "))")
+            }
+            return .success(v)
+        case .boolean:
+            if case .bool(let b) = cell { return .success(b ? "TRUE" : "FALSE") }
+            switch raw.trimmingSpaces().lowercased() {
+            case "true", "1", "yes", "y": return .success("TRUE")
+            case "false", "0", "no", "n": return .success("FALSE")
+            default: return fail("'\(raw)' is not a boolean", "use TRUE or FALSE")
+            }
+        case .integer(let range):
+            guard let n = integer(raw.trimmingSpaces()), range.contains(n) else {
+                let bounds = range.upperBound == Int.max ? "\(range.lowerBound) or more" : "\(range.lowerBound)–\(range.upperBound)"
+                return fail("'\(raw)' is not a whole number in \(bounds)", "type a whole number")
+            }
+            return .success(String(n))
+        case .amount:
+            if case .bool = cell { return fail("'\(raw)' is not an amount", "type a positive number such as 12.50") }
+            switch Amount.parse(raw) {
+            case .success(let a): return .success(a.description)
+            case .failure(.negative):
+                return fail("amount '\(raw)' is negative", "amounts are positive; set type to income or expense instead")
+            case .failure(.notANumber):
+                return fail("'\(raw)' is not an amount", "type a plain number such as 1234.50")
+            }
+        case .date:
+            guard let d = date(cell) else { return fail("'\(raw)' is not a date", "use YYYY-MM-DD") }
+            return .success(d.description)
+        case .timestamp:
+            guard let t = timestamp(cell) else {
+                return fail("'\(raw)' is not a timestamp", "use ISO 8601 such as 2026-11-21T22:31:20.123Z")
+            }
+            return .success(t.description)
+        }
+    }
+
+    /// Lowercase canonical 8-4-4-4-12 form, accepting upper case, braces and missing dashes.
+    public static func canonicalUUID(_ text: String) -> String? {
+        var s = text.trimmingSpaces().lowercased()
+        if s.hasPrefix("{") && s.hasSuffix("}") { s = String(s.dropFirst().dropLast()) }
+        let hex = s.filter { $0 != "-" }
+        guard hex.count == 32, hex.allSatisfy({ $0.isHexDigit }) else { return nil }
+        if s.count == 36 {
+            let dashes = s.enumerated().filter { $0.element == "-" }.map(\.offset)
+            guard dashes == [8, 13, 18, 23] else { return nil }
+        } else if s.count != 32 {
+            return nil
+        }
+        let c = Array(hex)
+        return "\(String(c[0..<8]))-\(String(c[8..<12]))-\(String(c[12..<16]))-\(String(c[16..<20]))-\(String(c[20..<32]))"
+    }
+
+    static func integer(_ s: String) -> Int? {
+        if let n = Int(s) { return n }
+        // `3.0` from a number cell is still a whole number.
+        guard case .success(let a) = Amount.parse(s), a.fractionDigits.isEmpty else { return nil }
+        return Int(a.integerDigits.isEmpty ? "0" : a.integerDigits)
+    }
+
+    /// A date from a date cell, a serial number, `YYYY-MM-DD`, `YYYY/MM/DD` or `M/D/YYYY`.
+    public static func date(_ cell: Cell) -> LocalDate? {
+        switch cell {
+        case .dateSerial(let s), .number(let s):
+            guard let days = serialDays(s) else { return nil }
+            return LocalDate(spreadsheetSerial: days.whole)
+        case .text(let raw):
+            let s = raw.trimmingSpaces()
+            if let d = LocalDate(iso: s) { return d }
+            let parts = s.split(whereSeparator: { $0 == "-" || $0 == "/" || $0 == "." }).map(String.init)
+            guard parts.count == 3, let a = Int(parts[0]), let b = Int(parts[1]), let c = Int(parts[2]) else {
+                return nil
+            }
+            if parts[0].count == 4 { return LocalDate(year: a, month: b, day: c) }
+            if parts[2].count == 4, s.contains("/") { return LocalDate(year: c, month: a, day: b) }  // M/D/YYYY, as Sheets writes
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// A timestamp from ISO text, or a date-time serial (read as UTC).
+    public static func timestamp(_ cell: Cell) -> Timestamp? {
+        switch cell {
+        case .dateSerial(let s), .number(let s):
+            guard let days = serialDays(s) else { return nil }
+            let day = LocalDate(spreadsheetSerial: days.whole)
+            return Timestamp(startOf: day).adding(milliseconds: days.fractionMilliseconds)
+        case .text(let raw):
+            return Timestamp(iso: raw)
+        default:
+            return nil
+        }
+    }
+
+    /// Splits a non-negative serial into whole days and the time of day in milliseconds, exactly.
+    static func serialDays(_ text: String) -> (whole: Int, fractionMilliseconds: Int64)? {
+        guard case .success(let a) = Amount.parse(text) else { return nil }
+        guard let whole = Int(a.integerDigits.isEmpty ? "0" : a.integerDigits), whole < 3_000_000 else { return nil }
+        // fraction × 86,400,000 ms, rounded to the nearest millisecond, in exact decimal arithmetic.
+        let digits = a.fractionDigits.prefix(18)
+        guard !digits.isEmpty, let numerator = Decimal(string: String(digits)) else { return (whole, 0) }
+        var scaled = numerator * 86_400_000
+        for _ in 0..<digits.count { scaled /= 10 }
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &scaled, 0, .plain)
+        let ms = NSDecimalNumber(decimal: rounded).int64Value
+        return ms >= 86_400_000 ? (whole + 1, ms - 86_400_000) : (whole, ms)
+    }
+
+    /// The cell sheetsync writes for canonical `text`: plain text for CSV, typed for XLSX and Sheets
+    /// (amounts and integers as numbers, dates as date serials, booleans as booleans).
+    public static func cell(_ text: String, _ spec: FieldSpec, typed: Bool) -> Cell {
+        if text.isEmpty { return .empty }
+        guard typed else { return .text(text) }
+        switch spec.kind {
+        case .amount, .integer: return .number(text)
+        case .boolean: return .bool(text == "TRUE")
+        case .date:
+            guard let d = LocalDate(iso: text) else { return .text(text) }
+            return .dateSerial(String(d.spreadsheetSerial))
+        default: return .text(text)
+        }
+    }
+}

@@ -1,0 +1,147 @@
+/// A tab that cannot be read at all (its rows are left alone and nothing is synced for it).
+public struct TabError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var tab: Tab
+    public var message: String
+    public var description: String { "\(tab.rawValue): \(message)" }
+}
+
+/// Where each schema field sits in a sheet's header row.
+public struct ColumnMap: Hashable, Sendable {
+    /// Field name → column index.
+    public var columns: [String: Int]
+    public var headerWidth: Int
+
+    /// Matches header text trimmed and case-insensitively. A missing required column stops the tab
+    /// (a renamed `note` header must never read as "every note cleared").
+    public init(header: [String], schema: TabSchema) throws(TabError) {
+        var byName: [String: Int] = [:]
+        for (index, text) in header.enumerated() {
+            let name = text.trimmingSpaces().lowercased()
+            guard !name.isEmpty else { continue }
+            if let first = byName[name], schema.fields.contains(where: { $0.header.lowercased() == name }) {
+                throw TabError(
+                    tab: schema.tab,
+                    message: "column '\(text)' appears twice (columns \(first + 1) and \(index + 1)); remove one")
+            }
+            byName[name] = index
+        }
+        var columns: [String: Int] = [:]
+        var missing: [String] = []
+        for field in schema.fields {
+            if let index = byName[field.header.lowercased()] {
+                columns[field.name] = index
+            } else if !schema.optionalColumns.contains(field.name) {
+                missing.append(field.header)
+            }
+        }
+        guard missing.isEmpty else {
+            let list = missing.map { "'\($0)'" }.joined(separator: ", ")
+            throw TabError(
+                tab: schema.tab,
+                message: "missing column\(missing.count > 1 ? "s" : "") \(list) in the header row; restore the header text")
+        }
+        self.columns = columns
+        self.headerWidth = header.count
+    }
+
+    public func cell(_ field: String, in row: [Cell]) -> Cell {
+        guard let i = columns[field], i < row.count else { return .empty }
+        return row[i]
+    }
+}
+
+/// One data row of a sheet, read.
+public struct SheetRow: Hashable, Sendable {
+    public enum Outcome: Hashable, Sendable {
+        /// A loadable row. `fixes` names the fields whose cell must be rewritten (a stale
+        /// `year`, a default filled in); `needsKey` marks a hand-added row without a key.
+        case record(Record, fixes: Set<String>)
+        /// The row cannot be loaded; it stays frozen in the sheet.
+        case rejected([FieldProblem])
+        /// Every cell is empty: ignored, kept as it is.
+        case blank
+    }
+
+    /// The row's index in `Table.rows`.
+    public var index: Int
+    public var cells: [Cell]
+    public var outcome: Outcome
+    /// The key as read (canonical), `""` when the key cell is empty, nil when it cannot be read.
+    public var key: String?
+
+    public var sheetRowNumber: Int { Table.sheetRowNumber(ofDataRow: index) }
+}
+
+/// Reads a tab's table into rows, tolerantly (DESIGN §3).
+public enum TabReader {
+    /// - Parameter seenAt: the time of this read, used for empty `createdAt`/`lastModifiedAt`.
+    public static func read(_ table: Table, schema: TabSchema, seenAt: Timestamp) throws(TabError) -> (ColumnMap, [SheetRow]) {
+        let map = try ColumnMap(header: table.header, schema: schema)
+        let rows = table.rows.enumerated().map { index, cells in
+            readRow(cells, index: index, schema: schema, map: map, seenAt: seenAt)
+        }
+        return (map, rows)
+    }
+
+    static func readRow(_ cells: [Cell], index: Int, schema: TabSchema, map: ColumnMap, seenAt: Timestamp) -> SheetRow {
+        if map.columns.values.allSatisfy({ $0 >= cells.count || cells[$0].isEmpty }) {
+            return SheetRow(index: index, cells: cells, outcome: .blank, key: "")
+        }
+        let (outcome, key) = parse(schema: schema, seenAt: seenAt) { map.cell($0, in: cells) }
+        return SheetRow(index: index, cells: cells, outcome: outcome, key: key)
+    }
+
+    /// Parses one row whose cells are given by field name; shared by sheet rows and store rows.
+    public static func parse(schema: TabSchema, seenAt: Timestamp, cell: (String) -> Cell) -> (SheetRow.Outcome, String?) {
+        var record = Record([:])
+        var fixes: Set<String> = []
+        var problems: [FieldProblem] = []
+        for field in schema.fields {
+            switch FieldParser.canonical(cell(field.name), field) {
+            case .success(let value): record[field.name] = value
+            case .failure(let problem):
+                record[field.name] = ""
+                problems.append(problem)
+            }
+        }
+        let keyField = schema.keyField
+        let keyReadable = !problems.contains { $0.field == schema.field(named: keyField)?.header }
+        let key: String? = keyReadable ? record[keyField] : nil
+        applyDefaults(&record, fixes: &fixes, schema: schema, seenAt: seenAt)
+        for field in schema.fields where field.required && record[field.name].isEmpty && field.name != keyField {
+            if problems.contains(where: { $0.field == field.header }) { continue }
+            problems.append(FieldProblem(field: field.header, value: "", message: "\(field.header) is empty", hint: "fill in \(field.header)"))
+        }
+        if !problems.isEmpty { return (.rejected(problems), key) }
+        return (.record(record, fixes: fixes), key)
+    }
+
+    /// Defaults for hand-typed rows, and derived fields corrected.
+    static func applyDefaults(_ record: inout Record, fixes: inout Set<String>, schema: TabSchema, seenAt: Timestamp) {
+        let now = seenAt.description
+        for name in ["createdAt", "lastModifiedAt"] where record[name].isEmpty {
+            record[name] = now
+            fixes.insert(name)
+        }
+        if schema.tab == .transactions {
+            if record["type"].isEmpty {
+                record["type"] = "expense"
+                fixes.insert("type")
+            }
+            if let date = LocalDate(iso: record["date"]) {
+                for (name, value) in [("year", date.year), ("month", date.month)] where record[name] != String(value) {
+                    record[name] = String(value)
+                    fixes.insert(name)
+                }
+            }
+        }
+        if schema.tab == .recurringRules, record["interval"].isEmpty {
+            record["interval"] = "1"
+            fixes.insert("interval")
+        }
+        if schema.tab == .categories, record["isActive"].isEmpty {
+            record["isActive"] = "TRUE"
+            fixes.insert("isActive")
+        }
+    }
+}
