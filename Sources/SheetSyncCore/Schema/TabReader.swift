@@ -70,6 +70,13 @@ public struct SheetRow: Hashable, Sendable {
     public var key: String?
 
     public var sheetRowNumber: Int { Table.sheetRowNumber(ofDataRow: index) }
+
+    public init(index: Int, cells: [Cell], outcome: Outcome, key: String?) {
+        self.index = index
+        self.cells = cells
+        self.outcome = outcome
+        self.key = key
+    }
 }
 
 /// Reads a tab's table into rows, tolerantly (DESIGN §3).
@@ -110,6 +117,8 @@ public enum TabReader {
         applyDefaults(&record, fixes: &fixes, schema: schema, seenAt: seenAt)
         for field in schema.fields where field.required && record[field.name].isEmpty && field.name != keyField {
             if problems.contains(where: { $0.field == field.header }) { continue }
+            // year and month come from the date: a bad date is the one problem to report.
+            if schema.tab == .transactions, ["year", "month"].contains(field.name), problems.contains(where: { $0.field == "date" }) { continue }
             problems.append(FieldProblem(field: field.header, value: "", message: "\(field.header) is empty", hint: "fill in \(field.header)"))
         }
         if !problems.isEmpty { return (.rejected(problems), key) }
