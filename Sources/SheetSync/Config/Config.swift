@@ -1,0 +1,133 @@
+import Foundation
+
+/// Where the ledger lives: the local store and the remote workbook. Paths are absolute here,
+/// resolved against the config file's folder.
+public struct Config: Sendable, Equatable {
+    public enum RemoteConfig: Sendable, Equatable {
+        case csv(folder: URL)
+        case xlsx(file: URL)
+        case google(GoogleRemoteConfig)
+    }
+
+    public struct GoogleRemoteConfig: Sendable, Equatable {
+        public var spreadsheetId: String?
+        public var credentials: URL
+        public var endpoint: URL?
+        public var retryBudgetSeconds: Double
+    }
+
+    public var store: URL
+    public var remote: RemoteConfig
+    /// The IANA time zone of a dataset sheetsync creates (an existing one keeps its own).
+    public var timezone: String
+    public var backupsToKeep: Int
+    /// The file this came from, or nil for the embedded default.
+    public var source: URL?
+
+    public init(store: URL, remote: RemoteConfig, timezone: String = TimeZone.current.identifier,
+                backupsToKeep: Int = 5, source: URL? = nil) {
+        self.store = store
+        self.remote = remote
+        self.timezone = timezone
+        self.backupsToKeep = backupsToKeep
+        self.source = source
+    }
+
+    /// The embedded default: the CSV workbook in the current folder, with `sheetsync.sqlite` beside it.
+    public static func embeddedDefault(in folder: URL) -> Config {
+        Config(store: folder.appendingPathComponent("sheetsync.sqlite"), remote: .csv(folder: folder))
+    }
+
+    /// `--config FILE`, else `$SHEETSYNC_CONFIG`, else `./sheetsync.json`, else
+    /// `~/.config/sheetsync/config.json`, else the embedded default.
+    public static func locate(explicit: String?, environment: [String: String], currentDirectory: URL) throws -> Config {
+        if let explicit { return try load(URL(fileURLWithPath: explicit, relativeTo: currentDirectory).standardizedFileURL) }
+        if let fromEnv = environment["SHEETSYNC_CONFIG"], !fromEnv.isEmpty {
+            return try load(URL(fileURLWithPath: fromEnv, relativeTo: currentDirectory).standardizedFileURL)
+        }
+        let candidates = [currentDirectory.appendingPathComponent("sheetsync.json")]
+            + (environment["HOME"].map { [URL(fileURLWithPath: $0).appendingPathComponent(".config/sheetsync/config.json")] } ?? [])
+        for candidate in candidates where FileManager.default.fileExists(atPath: candidate.path) {
+            return try load(candidate)
+        }
+        return embeddedDefault(in: currentDirectory)
+    }
+
+    public static func load(_ url: URL) throws -> Config {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw SheetSyncError.configuration("cannot read config file \(url.path): \(error.localizedDescription)")
+        }
+        let raw: RawConfig
+        do { raw = try JSONDecoder().decode(RawConfig.self, from: data) } catch {
+            throw SheetSyncError.configuration("config file \(url.path) is not valid: \(describe(error))")
+        }
+        return try raw.resolved(relativeTo: url.deletingLastPathComponent(), source: url)
+    }
+
+    private static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing key '\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))'"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
+        case DecodingError.dataCorrupted(let context):
+            return context.debugDescription
+        default:
+            return String(describing: error)
+        }
+    }
+}
+
+/// The config file as written (DESIGN §7; `config.example.json` documents every key).
+struct RawConfig: Decodable {
+    struct Remote: Decodable {
+        var type: String
+        var path: String?
+        var spreadsheetId: String?
+        var credentials: String?
+        var endpoint: String?
+        var retryBudgetSeconds: Double?
+    }
+
+    var store: String
+    var remote: Remote
+    var timezone: String?
+    var backups: Int?
+
+    func resolved(relativeTo folder: URL, source: URL) throws -> Config {
+        func path(_ p: String) -> URL {
+            let expanded = NSString(string: p).expandingTildeInPath
+            return URL(fileURLWithPath: expanded, relativeTo: folder).standardizedFileURL
+        }
+        let remoteConfig: Config.RemoteConfig
+        switch remote.type.lowercased() {
+        case "csv":
+            guard let p = remote.path else { throw SheetSyncError.configuration("\(source.path): remote.type 'csv' needs remote.path (the workbook folder)") }
+            remoteConfig = .csv(folder: path(p))
+        case "xlsx":
+            guard let p = remote.path else { throw SheetSyncError.configuration("\(source.path): remote.type 'xlsx' needs remote.path (the .xlsx file)") }
+            remoteConfig = .xlsx(file: path(p))
+        case "google":
+            guard let credentials = remote.credentials else {
+                throw SheetSyncError.configuration("\(source.path): remote.type 'google' needs remote.credentials")
+            }
+            var endpoint: URL?
+            if let e = remote.endpoint {
+                guard let url = URL(string: e), url.scheme != nil else {
+                    throw SheetSyncError.configuration("\(source.path): remote.endpoint '\(e)' is not a URL")
+                }
+                endpoint = url
+            }
+            remoteConfig = .google(.init(spreadsheetId: remote.spreadsheetId, credentials: path(credentials),
+                                         endpoint: endpoint, retryBudgetSeconds: remote.retryBudgetSeconds ?? 120))
+        default:
+            throw SheetSyncError.configuration("\(source.path): remote.type '\(remote.type)' is not one of csv, xlsx, google")
+        }
+        let zone = timezone ?? TimeZone.current.identifier
+        guard TimeZone(identifier: zone) != nil else {
+            throw SheetSyncError.configuration("\(source.path): timezone '\(zone)' is not an IANA time zone")
+        }
+        return Config(store: path(store), remote: remoteConfig, timezone: zone, backupsToKeep: backups ?? 5, source: source)
+    }
+}

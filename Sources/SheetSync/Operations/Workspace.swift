@@ -1,0 +1,44 @@
+import Foundation
+import Logging
+import SheetSyncCore
+import SheetSyncStore
+
+/// A configured ledger: its store, its remote, and the run lock that guards them.
+public struct Workspace: Sendable {
+    public let config: Config
+    public let clock: any Clock
+    public let logger: Logger
+    public let newID: @Sendable () -> String
+
+    public init(config: Config, clock: any Clock = SystemClock(), logger: Logger = Logger(label: "sheetsync"),
+                newID: @escaping @Sendable () -> String = RandomIDs.make) {
+        self.config = config
+        self.clock = clock
+        self.logger = logger
+        self.newID = newID
+    }
+
+    /// Opens the store (creating it) under the run lock and hands both to `body`.
+    public func locked<T>(_ body: (LedgerStore, RunLock) async throws -> T) async throws -> T {
+        let lock = try RunLock(store: config.store)
+        let store: LedgerStore
+        do { store = try LedgerStore(path: config.store.path) } catch {
+            throw SheetSyncError.configuration("cannot open store \(config.store.path): \(error)")
+        }
+        return try await withExtendedLifetime(lock) { try await body(store, lock) }
+    }
+
+    public func makeRemote() throws -> any Remote {
+        try RemoteFactory.make(config.remote, backupsToKeep: config.backupsToKeep, logger: logger)
+    }
+
+    public func engine(store: LedgerStore, remote: any Remote) -> SyncEngine {
+        SyncEngine(store: store, remote: remote, clock: clock, newID: newID, defaultTimeZone: config.timezone, logger: logger)
+    }
+
+    /// `pull`, `push` or `sync` under one lock.
+    public func sync(_ options: SyncOptions) async throws -> SyncReport {
+        let remote = try makeRemote()
+        return try await locked { store, _ in try await engine(store: store, remote: remote).run(options) }
+    }
+}

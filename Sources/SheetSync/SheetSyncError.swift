@@ -1,0 +1,28 @@
+import SheetSyncCore
+
+/// The process exit codes of DESIGN §7 (sysexits).
+public enum ExitCode: Int32, Sendable {
+    case ok = 0
+    case internalError = 1
+    case usage = 64
+    case dataError = 65
+    case temporaryFailure = 75
+    case configuration = 78
+}
+
+/// An error that ends a run, with the exit code it maps to and a message the user can act on.
+public struct SheetSyncError: Error, CustomStringConvertible, Sendable {
+    public var exitCode: ExitCode
+    public var message: String
+
+    public init(_ exitCode: ExitCode, _ message: String) {
+        self.exitCode = exitCode
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    public static func configuration(_ message: String) -> SheetSyncError { .init(.configuration, message) }
+    public static func temporary(_ message: String) -> SheetSyncError { .init(.temporaryFailure, message) }
+    public static func data(_ message: String) -> SheetSyncError { .init(.dataError, message) }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One run at a time per store: an exclusive `flock` on `<store>.lock`. The kernel releases it when
+/// the process dies, so `kill -9` leaves no stale lock; the pid inside is only for the message.
+public final class RunLock: @unchecked Sendable {
+    private let fd: Int32
+    public let path: String
+
+    public init(store: URL) throws {
+        path = store.path + ".lock"
+        try FileManager.default.createDirectory(at: store.deletingLastPathComponent(), withIntermediateDirectories: true)
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw SheetSyncError.configuration("cannot open lock file \(path): \(String(cString: strerror(errno)))")
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            close(fd)
+            let who = holder.isEmpty ? "another sheetsync run" : "another sheetsync run (pid \(holder))"
+            throw SheetSyncError.temporary("store \(store.path) is in use by \(who); try again later")
+        }
+        let pid = "\(getpid())\n"
+        _ = ftruncate(fd, 0)
+        _ = pid.withCString { pwrite(fd, $0, strlen($0), 0) }
+    }
+
+    deinit {
+        _ = ftruncate(fd, 0)
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}

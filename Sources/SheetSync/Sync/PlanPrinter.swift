@@ -1,0 +1,37 @@
+import SheetSyncCore
+
+/// The plan as lines a person reads before saying yes (`--dry-run`).
+enum PlanPrinter {
+    static func lines(_ plans: [TabPlan]) -> [String] {
+        var lines: [String] = []
+        for plan in plans {
+            let tab = plan.tab.rawValue
+            let keyField = plan.tab.schema.keyField
+            for write in plan.localUpserts {
+                let key = write.record[keyField]
+                if let old = write.expected {
+                    lines.append("store \(tab) \(key): \(fieldChanges(from: old, to: write.record))")
+                } else {
+                    lines.append("store \(tab) add \(key)")
+                }
+            }
+            for delete in plan.localDeletes { lines.append("store \(tab) delete \(delete.key)") }
+            for update in plan.remoteUpdates {
+                let fields = update.fields.keys.sorted().map { "\($0)=\(quoted(update.fields[$0] ?? ""))" }
+                lines.append("workbook \(tab) row \(Table.sheetRowNumber(ofDataRow: update.index)) (\(update.key)): set \(fields.joined(separator: ", "))")
+            }
+            for append in plan.remoteAppends { lines.append("workbook \(tab) add \(append[keyField])") }
+            for delete in plan.remoteDeletes {
+                lines.append("workbook \(tab) delete row \(Table.sheetRowNumber(ofDataRow: delete.index)) (\(delete.key))")
+            }
+        }
+        return lines
+    }
+
+    static func fieldChanges(from old: Record, to new: Record) -> String {
+        new.fields.keys.sorted().filter { old[$0] != new[$0] }
+            .map { "\($0) \(quoted(old[$0])) → \(quoted(new[$0]))" }.joined(separator: ", ")
+    }
+
+    static func quoted(_ s: String) -> String { "'\(s)'" }
+}

@@ -1,0 +1,64 @@
+import SheetSyncCore
+
+/// What a run did, for people (`summary`) and for scripts (`--json`).
+public struct SyncReport: Codable, Sendable {
+    public struct TabReport: Codable, Sendable {
+        /// Rows added, updated and deleted in the local store; rows rejected.
+        public var added = 0
+        public var updated = 0
+        public var deleted = 0
+        public var rejected = 0
+        /// Rows written to the workbook.
+        public var remote = TabCounts()
+    }
+
+    public struct RejectedEntry: Codable, Sendable, Hashable {
+        public var tab: String
+        public var row: Int
+        public var id: String
+        public var message: String
+        public var hint: String
+    }
+
+    public var command: String
+    public var dryRun: Bool
+    public var tabs: [String: TabReport] = [:]
+    public var rejected: [RejectedEntry] = []
+    /// Rejections that are new or changed since the last run (these make the run exit 65).
+    public var newlyRejected = 0
+    public var conflicts = 0
+    public var notices: [String] = []
+    /// Problems that held changes back (a tab that cannot be read, the mass-delete guard).
+    public var errors: [String] = []
+    /// Planned changes, one line each (filled on `--dry-run` and `--verbose`).
+    public var changes: [String] = []
+    /// True when the run found nothing to do without reading the whole workbook.
+    public var upToDate = false
+
+    public init(command: String, dryRun: Bool) {
+        self.command = command
+        self.dryRun = dryRun
+    }
+
+    /// 0 when all is well; 65 when rows were rejected for the first time (or changed) or a guard held
+    /// changes back.
+    public var exitCode: ExitCode { (newlyRejected > 0 || !errors.isEmpty) ? .dataError : .ok }
+
+    public var hasChanges: Bool {
+        tabs.values.contains { $0.added + $0.updated + $0.deleted + $0.remote.added + $0.remote.updated + $0.remote.deleted > 0 }
+    }
+
+    /// One line per tab with changes, e.g. `Transactions: local +2 ~1 -0, workbook +0 ~3 -0, 1 rejected`.
+    public var summaryLines: [String] {
+        Tab.allCases.compactMap { tab in
+            guard let t = tabs[tab.rawValue] else { return nil }
+            let local = t.added + t.updated + t.deleted, remote = t.remote.added + t.remote.updated + t.remote.deleted
+            guard local + remote + t.rejected > 0 else { return nil }
+            var parts: [String] = []
+            if local > 0 { parts.append("store +\(t.added) ~\(t.updated) -\(t.deleted)") }
+            if remote > 0 { parts.append("workbook +\(t.remote.added) ~\(t.remote.updated) -\(t.remote.deleted)") }
+            if t.rejected > 0 { parts.append("\(t.rejected) rejected") }
+            return "\(tab.rawValue): \(parts.joined(separator: ", "))"
+        }
+    }
+}

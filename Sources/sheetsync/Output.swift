@@ -1,0 +1,49 @@
+import Foundation
+import SheetSync
+
+/// Human and JSON output: silent on success unless asked, problems on stderr.
+enum Output {
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data("sheetsync: \(message)\n".utf8))
+    }
+
+    static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func json<T: Encodable>(_ value: T) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        if let data = try? encoder.encode(value) {
+            FileHandle.standardOutput.write(data + Data("\n".utf8))
+        }
+    }
+
+    /// Prints a sync-like report the way the options ask, and returns the exit code it means.
+    static func report(_ report: SyncReport, _ options: GlobalOptions) -> SheetSync.ExitCode {
+        if options.json {
+            json(report)
+        } else if !options.quiet {
+            if options.dryRun || options.verbose {
+                report.changes.forEach { line($0) }
+                report.summaryLines.forEach { line($0) }
+                if report.upToDate { line("up to date") }
+            }
+            if options.verbose { report.notices.forEach { line("note: \($0)") } }
+        }
+        if !options.quiet || !report.errors.isEmpty {
+            for message in report.errors { error(message) }
+        }
+        // Rejected rows are loud when they first appear or change; rows that stay rejected are
+        // listed by `status` without failing every later cron run.
+        if report.newlyRejected > 0 && !options.json {
+            error("\(report.rejected.count) row(s) could not be loaded and were left as they are in the workbook:")
+            for r in report.rejected {
+                let id = r.id.isEmpty ? "" : " (\(r.id))"
+                let hint = r.hint.isEmpty ? "" : " — \(r.hint)"
+                error("  \(r.tab) row \(r.row)\(id): \(r.message)\(hint)")
+            }
+        }
+        return report.exitCode
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import SheetSync
+
+/// Options of the commands that move rows between the store and the workbook.
+struct TransferOptions: ParsableArguments {
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(name: .long, help: "Allow a run that deletes more than half of a tab's rows.")
+    var allowMassDelete = false
+
+    func run(_ mode: SyncMode) async throws {
+        try await runReporting {
+            let workspace = try global.workspace()
+            let report = try await workspace.sync(SyncOptions(mode: mode, dryRun: global.dryRun, allowMassDelete: allowMassDelete))
+            return Output.report(report, global)
+        }
+    }
+}
+
+extension SheetSyncCommand {
+    struct Pull: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Bring workbook changes into the local store.")
+        @OptionGroup var options: TransferOptions
+        func run() async throws { try await options.run(.pull) }
+    }
+
+    struct Push: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Write local changes to the workbook.")
+        @OptionGroup var options: TransferOptions
+        func run() async throws { try await options.run(.push) }
+    }
+
+    struct Sync: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Pull and push under one lock (the cron job).")
+        @OptionGroup var options: TransferOptions
+        @Flag(name: .long, help: "Also turn recurring rules into transactions (pull, materialize, push).")
+        var materialize = false
+        func run() async throws {
+            if materialize {
+                try await runReporting {
+                    let workspace = try options.global.workspace()
+                    let report = try await workspace.syncMaterializing(
+                        SyncOptions(mode: .sync, dryRun: options.global.dryRun, allowMassDelete: options.allowMassDelete))
+                    return Output.report(report, options.global)
+                }
+            } else {
+                try await options.run(.sync)
+            }
+        }
+    }
+}
