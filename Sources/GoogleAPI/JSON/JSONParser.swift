@@ -1,0 +1,199 @@
+import Foundation
+
+/// Why a JSON document could not be read, and where.
+public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    /// The zero-based byte offset of the problem.
+    public var offset: Int
+
+    public var description: String { "invalid JSON at byte \(offset): \(message)" }
+}
+
+extension JSONValue {
+    /// Parses a complete JSON document (RFC 8259); number literals are kept as text.
+    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+        let buffer = Array(bytes)
+        var parser = JSONParser(bytes: buffer)
+        return try parser.parseDocument()
+    }
+
+    /// Parses a complete JSON document from text.
+    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
+}
+
+/// A hand-written recursive-descent parser over UTF-8 bytes.
+struct JSONParser {
+    let bytes: [UInt8]
+    var position = 0
+    private var depth = 0
+    // Deep nesting would otherwise overflow the stack on hostile input.
+    private static let maximumDepth = 512
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        // A UTF-8 byte order mark is tolerated, as some tools write one.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        let value = try parseValue()
+        skipWhitespace()
+        if position != bytes.count { throw fail("unexpected '\(describe(bytes[position]))' after the document") }
+        return value
+    }
+
+    func fail(_ message: String) -> JSONParseError {
+        JSONParseError(message: message, offset: position)
+    }
+
+    private func describe(_ byte: UInt8) -> String {
+        byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : String(format: "\\x%02X", byte)
+    }
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+        skipWhitespace()
+        guard position < bytes.count else { throw fail("unexpected end of input") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        case let byte: throw fail("unexpected '\(describe(byte))'")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let count = literal.utf8CodeUnitCount
+        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: count)
+        guard position + count <= bytes.count, bytes[position..<position + count].elementsEqual(expected) else {
+            throw fail("expected '\(literal)'")
+        }
+        position += count
+    }
+
+    private mutating func enter() throws(JSONParseError) {
+        depth += 1
+        if depth > Self.maximumDepth { throw fail("nesting deeper than \(Self.maximumDepth) levels") }
+    }
+
+    private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+        try enter()
+        position += 1
+        var object = JSONObject()
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            depth -= 1
+            return .object(object)
+        }
+        while true {
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+                throw fail("expected a quoted object key")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+            position += 1
+            object[key] = try parseValue()
+            skipWhitespace()
+            guard position < bytes.count else { throw fail("unexpected end of input in an object") }
+            if bytes[position] == UInt8(ascii: ",") {
+                position += 1
+            } else if bytes[position] == UInt8(ascii: "}") {
+                position += 1
+                depth -= 1
+                return .object(object)
+            } else {
+                throw fail("expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    private mutating func parseArray() throws(JSONParseError) -> JSONValue {
+        try enter()
+        position += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+            position += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard position < bytes.count else { throw fail("unexpected end of input in an array") }
+            if bytes[position] == UInt8(ascii: ",") {
+                position += 1
+            } else if bytes[position] == UInt8(ascii: "]") {
+                position += 1
+                depth -= 1
+                return .array(elements)
+            } else {
+                throw fail("expected ',' or ']' in an array")
+            }
+        }
+    }
+
+    private mutating func parseNumber() throws(JSONParseError) -> String {
+        let start = position
+        var end = position
+        while end < bytes.count, Self.isNumberByte(bytes[end]) { end += 1 }
+        let literal = bytes[start..<end]
+        guard Self.isValidNumber(literal) else { throw fail("invalid number '\(String(decoding: literal, as: UTF8.self))'") }
+        position = end
+        return String(decoding: literal, as: UTF8.self)
+    }
+
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"),
+            UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether the bytes are exactly one JSON number literal: `-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?`.
+    static func isValidNumber(_ literal: some Collection<UInt8>) -> Bool {
+        var iterator = Array(literal)[...]
+        func digits() -> Int {
+            var count = 0
+            while let first = iterator.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") {
+                iterator.removeFirst()
+                count += 1
+            }
+            return count
+        }
+        if iterator.first == UInt8(ascii: "-") { iterator.removeFirst() }
+        if iterator.first == UInt8(ascii: "0") {
+            iterator.removeFirst()
+        } else if digits() == 0 {
+            return false
+        }
+        if iterator.first == UInt8(ascii: ".") {
+            iterator.removeFirst()
+            if digits() == 0 { return false }
+        }
+        if iterator.first == UInt8(ascii: "e") || iterator.first == UInt8(ascii: "E") {
+            iterator.removeFirst()
+            if iterator.first == UInt8(ascii: "+") || iterator.first == UInt8(ascii: "-") { iterator.removeFirst() }
+            if digits() == 0 { return false }
+        }
+        return iterator.isEmpty
+    }
+}

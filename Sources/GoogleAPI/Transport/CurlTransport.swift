@@ -1,0 +1,70 @@
+import CCurl
+import Dispatch
+import Foundation
+import Logging
+
+/// An `HTTPTransport` over libcurl easy handles: TLS verification always on, gzip accepted,
+/// proxy environment variables honoured, redirects not followed (Drive's resumable upload
+/// answers 308 and means it).
+public struct CurlTransport: HTTPTransport {
+    /// Time limits and identification.
+    public struct Configuration: Hashable, Sendable {
+        /// Seconds allowed to establish the connection (TCP and TLS).
+        public var connectTimeout: Double
+        /// Seconds allowed for the whole exchange when the request sets none; above Google's own 180 s.
+        public var totalTimeout: Double
+        public var userAgent: String
+
+        public init(connectTimeout: Double = 30, totalTimeout: Double = 200, userAgent: String = "sheetsync") {
+            self.connectTimeout = connectTimeout
+            self.totalTimeout = totalTimeout
+            self.userAgent = userAgent
+        }
+    }
+
+    public let configuration: Configuration
+    /// Receives the wire trace at `.trace` level, credentials redacted.
+    public let logger: Logger
+
+    // curl_easy_perform blocks, so exchanges run here rather than on the cooperative pool.
+    private static let queue = DispatchQueue(label: "sheetsync.curl", attributes: .concurrent)
+    private static let globalInit: CURLcode = sheetsync_curl_global_init()
+
+    public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "sheetsync.http")) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard Self.globalInit == CURLE_OK else {
+            throw TransportError(kind: .other, request: request, detail: "libcurl failed to initialise")
+        }
+        let cancellation = CurlCancellation()
+        let configuration = configuration
+        let logger = logger
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+                Self.queue.async {
+                    continuation.resume(
+                        with: Result {
+                            try CurlExchange(
+                                request: request, configuration: configuration, logger: logger,
+                                cancellation: cancellation
+                            ).perform()
+                        })
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+}
+
+/// A flag the progress callback polls so a cancelled task aborts its transfer.
+final class CurlCancellation: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+
+    func cancel() { lock.withLock { cancelled = true } }
+    var isCancelled: Bool { lock.withLock { cancelled } }
+}

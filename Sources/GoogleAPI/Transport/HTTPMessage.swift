@@ -1,0 +1,123 @@
+import Foundation
+
+/// An HTTP method used by the Google APIs.
+public enum HTTPMethod: String, Hashable, Sendable {
+    case get = "GET"
+    case post = "POST"
+    case put = "PUT"
+    case patch = "PATCH"
+    case delete = "DELETE"
+}
+
+/// HTTP header fields in order, with names compared case-insensitively.
+public struct HTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    public private(set) var fields: [(name: String, value: String)] = []
+
+    public init() {}
+
+    public init(_ fields: [(String, String)]) {
+        for (name, value) in fields { add(name, value) }
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements)
+    }
+
+    /// The first value of the field, or nil; setting replaces every field of that name.
+    public subscript(name: String) -> String? {
+        get { fields.first { $0.name.caseInsensitiveEquals(name) }?.value }
+        set {
+            remove(name)
+            if let newValue { add(name, newValue) }
+        }
+    }
+
+    /// Every value of the field, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+    }
+
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append((name, value))
+    }
+
+    public mutating func remove(_ name: String) {
+        fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+    }
+
+    public func contains(_ name: String) -> Bool {
+        fields.contains { $0.name.caseInsensitiveEquals(name) }
+    }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        fields.makeIterator()
+    }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.count == rhs.fields.count
+            && zip(lhs.fields, rhs.fields).allSatisfy { $0.name.caseInsensitiveEquals($1.name) && $0.value == $1.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for field in fields {
+            hasher.combine(field.name.lowercased())
+            hasher.combine(field.value)
+        }
+    }
+}
+
+extension String {
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+    }
+}
+
+/// One HTTP request as a value.
+public struct HTTPRequest: Hashable, Sendable {
+    public var method: HTTPMethod
+    public var url: URL
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    /// The whole exchange's time limit in seconds; nil uses the transport's default.
+    public var timeout: Double?
+
+    public init(method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: [UInt8] = [], timeout: Double? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+}
+
+/// One HTTP response as a value.
+public struct HTTPResponse: Hashable, Sendable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A response with a JSON body and its content type.
+    public static func json(_ status: Int, _ value: JSONValue, headers: HTTPHeaders = [:]) -> HTTPResponse {
+        var headers = headers
+        headers["Content-Type"] = "application/json; charset=UTF-8"
+        return HTTPResponse(status: status, headers: headers, body: value.serialized())
+    }
+
+    public var isSuccess: Bool { (200..<300).contains(status) }
+
+    /// The body read as UTF-8 text, with invalid bytes replaced.
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// Sends HTTP requests; the production one is `CurlTransport`, tests use `ScriptedTransport`.
+public protocol HTTPTransport: Sendable {
+    /// Sends the request and returns the response whatever its status; throws `TransportError`
+    /// when no response arrived.
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}
