@@ -1,0 +1,87 @@
+import Foundation
+
+/// Turns stored date numbers into `Cell.dateSerial` text: days since 1899-12-30, exact decimal.
+enum DateSerial {
+    /// Days from 1904-01-01 (serial 0 of the 1904 system) back to 1899-12-30.
+    static let offset1904 = 1462
+
+    /// The 1900-system serial of a stored date number.
+    ///
+    /// 1904 workbooks count from 1904-01-01, so 1462 days are added. In the 1900 system Excel
+    /// counts the fictitious 1900-02-29 as serial 60, so serials 1–59 (January and February 1900)
+    /// sit one day early against a plain count from 1899-12-30 and get one added; 60 itself, a day
+    /// that never was, reads as 1900-02-28, as calamine reads it. Text is added exactly; the
+    /// common case (1900 system, 1900-03-01 or later) returns the text unchanged.
+    static func normalized(_ text: String, uses1904: Bool) -> String {
+        if uses1904 { return adding(offset1904, to: text) }
+        guard let value = Double(text), value >= 1, value < 60 else { return text }
+        return adding(1, to: text)
+    }
+
+    /// `text + days`, computed in decimal so no binary rounding creeps in.
+    static func adding(_ days: Int, to text: String) -> String {
+        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { return text }
+        return (value + Decimal(days)).description
+    }
+
+    /// The serial of an ISO 8601 date or date-time, as `t="d"` cells store them (`2024-03-05`,
+    /// `2024-03-05T13:45:00`, optionally with fractional seconds and a zone, which is ignored: the
+    /// cell shows the wall time). Nil when the text is not such a date.
+    static func fromISO8601(_ text: String) -> String? {
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[range] {
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            (1...12).contains(month), day >= 1, day <= daysInMonth(year, month)
+        else { return nil }
+        let days = daysFromCivil(year, month, day) - daysFromCivil(1899, 12, 30)
+        guard bytes.count > 10 else { return String(days) }
+        guard bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "), bytes.count >= 16,
+            bytes[13] == UInt8(ascii: ":"), let hour = number(11..<13), let minute = number(14..<16),
+            hour < 24, minute < 60
+        else { return nil }
+        var seconds = Double(hour * 3600 + minute * 60)
+        if bytes.count >= 19, bytes[16] == UInt8(ascii: ":"), let second = number(17..<19), second < 60 {
+            seconds += Double(second)
+            var index = 19
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                var scale = 0.1
+                index += 1
+                while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                    seconds += Double(bytes[index] - 0x30) * scale
+                    scale /= 10
+                    index += 1
+                }
+            }
+        }
+        if seconds == 0 { return String(days) }
+        // A time of day is a binary fraction in Excel too; this is the number Excel would store.
+        return (Double(days) + seconds / 86_400).description
+    }
+
+    private static func daysInMonth(_ year: Int, _ month: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}

@@ -1,0 +1,79 @@
+/// Where the parts of a workbook are, found through relationships the way OPC prescribes:
+/// `_rels/.rels` → the office document (the workbook, anywhere in the package) → its relationships.
+struct WorkbookLayout {
+    struct Sheet: Equatable {
+        var name: String
+        /// The relationship id in the workbook part (`rId3`).
+        var relationshipID: String
+        var sheetID: Int
+        /// The worksheet part, or nil when the sheet is a chartsheet/dialogsheet (no cells).
+        var part: String?
+    }
+
+    var workbookPart: String
+    var sheets: [Sheet]
+    var sharedStringsPart: String?
+    var stylesPart: String?
+    /// The workbook's relationships, for a writer that adds to them.
+    var workbookRelationships: [Relationship]
+    var uses1904DateSystem: Bool
+
+    static func load(from package: XLSXPackage) throws -> WorkbookLayout {
+        let packageRels = try package.relationships(of: "")
+        guard let office = packageRels.first(where: { $0.isType("officeDocument") }), let workbookPart = office.target
+        else {
+            throw XLSXError(.missingPart, file: package.fileName, part: "_rels/.rels", "names no workbook part")
+        }
+        guard package.contains(workbookPart) else {
+            throw XLSXError(.missingPart, file: package.fileName, part: workbookPart, "is missing from the package")
+        }
+        let rels = try package.relationships(of: workbookPart)
+        let handler = WorkbookHandler()
+        try package.parse(workbookPart, with: handler)
+        var byID: [String: Relationship] = [:]
+        for rel in rels where byID[rel.id] == nil { byID[rel.id] = rel }
+        var sheets: [Sheet] = []
+        for entry in handler.sheets {
+            guard let rel = byID[entry.relationshipID] else {
+                throw XLSXError(
+                    .missingPart, file: package.fileName, part: workbookPart,
+                    "lists sheet '\(entry.name)' with relationship '\(entry.relationshipID)', which is not defined")
+            }
+            var sheet = entry
+            sheet.part = rel.isType("worksheet") ? rel.target : nil
+            sheets.append(sheet)
+        }
+        return WorkbookLayout(
+            workbookPart: workbookPart,
+            sheets: sheets,
+            sharedStringsPart: rels.first { $0.isType("sharedStrings") }?.target,
+            stylesPart: rels.first { $0.isType("styles") }?.target,
+            workbookRelationships: rels,
+            uses1904DateSystem: handler.date1904
+        )
+    }
+}
+
+/// Reads the sheet list and the date system from the workbook part.
+final class WorkbookHandler: XMLEventHandler {
+    private(set) var sheets: [WorkbookLayout.Sheet] = []
+    private(set) var date1904 = false
+
+    func startElement(_ name: XMLName, _ attributes: XMLAttributes) throws {
+        if name == "sheet" {
+            guard let sheetName = attributes.string("name"), let id = attributes.namespacedString("id") else {
+                throw WorksheetProblem(message: "has a <sheet> without a name or relationship id")
+            }
+            let sheetID = attributes.string("sheetId").flatMap { Int($0) } ?? 0
+            sheets.append(.init(name: sheetName, relationshipID: id, sheetID: sheetID, part: nil))
+        } else if name == "workbookPr" {
+            // The attribute's value counts: LibreOffice writes date1904="false".
+            if let value = attributes.string("date1904") {
+                date1904 = value == "1" || value.lowercased() == "true"
+            }
+        }
+    }
+
+    func endElement(_ name: XMLName) throws {}
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {}
+}

@@ -1,0 +1,163 @@
+import SheetSyncCore
+
+/// Reads `<sheetData>` into rows of cells indexed by their real row number.
+///
+/// `rows[i]` is sheet row `i + 1`; rows the XML skips are `[]`, cells it skips are `.empty`, and
+/// trailing empty cells and rows are dropped. Rows and cells without an `r` attribute take the
+/// next row and the next column.
+final class WorksheetHandler: XMLEventHandler {
+    private let context: WorksheetContext
+    private(set) var rows: [[Cell]] = []
+
+    private var row: [Cell] = []
+    private var rowNumber = 0
+    private var rowNumberImplicit = false
+    private var inRow = false
+    private var column = 0
+
+    private var cellType = CellType.number
+    private var cellStyle = 0
+    private var hasValue = false
+    private var inInline = false
+    private var capturing = false
+    private var phoneticDepth = 0
+    private var text: [UInt8] = []
+
+    init(context: WorksheetContext) {
+        self.context = context
+        text.reserveCapacity(64)
+    }
+
+    /// The rows with trailing empty rows removed.
+    func finishedRows() -> [[Cell]] {
+        while rows.last?.isEmpty == true { rows.removeLast() }
+        return rows
+    }
+
+    func startElement(_ name: XMLName, _ attributes: XMLAttributes) throws {
+        if name == "c" {
+            try startCell(attributes)
+        } else if name == "v" {
+            text.removeAll(keepingCapacity: true)
+            capturing = true
+            hasValue = true
+        } else if name == "row" {
+            try startRow(attributes)
+        } else if name == "t" {
+            if inInline && phoneticDepth == 0 { capturing = true }
+        } else if name == "is" {
+            inInline = true
+            hasValue = true
+            text.removeAll(keepingCapacity: true)
+        } else if name == "rPh" {
+            phoneticDepth += 1
+        }
+    }
+
+    func endElement(_ name: XMLName) throws {
+        if name == "v" || name == "t" {
+            capturing = false
+        } else if name == "c" {
+            try endCell()
+        } else if name == "row" {
+            endRow()
+        } else if name == "is" {
+            inInline = false
+        } else if name == "rPh" {
+            phoneticDepth -= 1
+        }
+    }
+
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if capturing { text.append(contentsOf: bytes) }
+    }
+
+    private func startRow(_ attributes: XMLAttributes) throws {
+        if let raw = attributes.bytes("r") {
+            guard let number = CellReference.parseRow(raw) else {
+                throw WorksheetProblem(message: "has a row numbered '\(XMLAttributes.decode(raw))', outside 1…1048576")
+            }
+            rowNumber = number
+            rowNumberImplicit = false
+        } else {
+            rowNumber += 1
+            rowNumberImplicit = true
+            guard rowNumber <= CellReference.maximumRow else {
+                throw WorksheetProblem(message: "has more than \(CellReference.maximumRow) rows")
+            }
+        }
+        inRow = true
+        column = 0
+        row = []
+        row.reserveCapacity(rows.last?.count ?? 8)
+    }
+
+    private func startCell(_ attributes: XMLAttributes) throws {
+        if !inRow { try startRow(XMLAttributes(base: nil, count: 0)) }
+        cellType = .number
+        cellStyle = 0
+        hasValue = false
+        text.removeAll(keepingCapacity: true)
+        var explicitColumn = 0
+        if let base = attributes.base {
+            for index in 0..<attributes.count {
+                let tuple = base + index * 5
+                guard let name = tuple[0], let start = tuple[3], let end = tuple[4] else { continue }
+                let value = UnsafeBufferPointer(start: start, count: end - start)
+                if XMLName(name) == "r" {
+                    guard let ref = CellReference.parse(value) else {
+                        throw WorksheetProblem(message: "has a cell reference '\(XMLAttributes.decode(value))' outside the grid")
+                    }
+                    explicitColumn = ref.column
+                    if rowNumberImplicit, ref.row > 0, column == 0 {
+                        rowNumber = ref.row
+                        rowNumberImplicit = false
+                    }
+                } else if XMLName(name) == "s" {
+                    cellStyle = WorksheetContext.parseIndex(value) ?? 0
+                } else if XMLName(name) == "t" {
+                    cellType = CellType(value)
+                }
+            }
+        }
+        column = explicitColumn > 0 ? explicitColumn : column + 1
+        guard column <= CellReference.maximumColumn else {
+            throw WorksheetProblem(message: "row \(rowNumber) has more than \(CellReference.maximumColumn) columns")
+        }
+    }
+
+    private func endCell() throws {
+        let cell = try context.cell(
+            type: cellType, style: cellStyle, text: hasValue ? text : nil, column: column, row: rowNumber)
+        capturing = false
+        inInline = false
+        if case .empty = cell { return }
+        let index = column - 1
+        if index == row.count {
+            row.append(cell)
+        } else if index > row.count {
+            row.append(contentsOf: repeatElement(.empty, count: index - row.count))
+            row.append(cell)
+        } else {
+            row[index] = cell
+        }
+    }
+
+    private func endRow() {
+        inRow = false
+        let index = rowNumber - 1
+        if index == rows.count {
+            rows.append(row)
+        } else if index > rows.count {
+            rows.append(contentsOf: repeatElement([], count: index - rows.count))
+            rows.append(row)
+        } else {
+            // A row listed twice or out of order: later cells win, earlier ones stay.
+            var merged = rows[index]
+            for (offset, cell) in row.enumerated() where !cell.isEmpty || offset >= merged.count {
+                if offset < merged.count { merged[offset] = cell } else { merged.append(cell) }
+            }
+            rows[index] = merged
+        }
+    }
+}

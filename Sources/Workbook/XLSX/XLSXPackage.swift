@@ -1,0 +1,135 @@
+import Foundation
+import ZIPFoundation
+
+/// An opened OPC package (the ZIP container of an XLSX file), read part by part in chunks.
+///
+/// Every entry name is checked when the package opens; every inflation runs under the zip-bomb
+/// guard and the per-part size cap of `limits`.
+final class XLSXPackage {
+    let url: URL
+    let fileName: String
+    let limits: XLSXLimits
+    private let archive: Archive
+    /// Entries by exact name, and by lowercased name: OPC part names are case-insensitive.
+    private var exact: [String: Entry] = [:]
+    private var folded: [String: Entry] = [:]
+    /// Entry names in archive order (what a rewrite copies, in the same order).
+    private(set) var entryNames: [String] = []
+
+    static let chunkSize = 64 * 1024
+
+    init(url: URL, limits: XLSXLimits = .default) throws(XLSXError) {
+        self.url = url
+        self.fileName = url.lastPathComponent
+        self.limits = limits
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            throw XLSXError(.unreadablePackage, file: url.lastPathComponent, Self.openMessage(url))
+        }
+        var count = 0
+        for entry in archive {
+            count += 1
+            if count > limits.maximumParts {
+                throw XLSXError(.tooManyParts, file: fileName, "holds more than \(limits.maximumParts) parts (refused)")
+            }
+            let name = entry.path
+            do {
+                try PartPath.validateEntryName(name)
+            } catch {
+                throw XLSXError(.unsafePath, file: fileName, part: name, "has a name outside the package (refused)")
+            }
+            guard entry.type == .file else { continue }
+            entryNames.append(name)
+            exact[name] = entry
+            folded[name.lowercased()] = folded[name.lowercased()] ?? entry
+        }
+    }
+
+    func contains(_ part: String) -> Bool { entry(part) != nil }
+
+    /// Streams the inflated bytes of `part` to `consumer` in chunks.
+    func stream(_ part: String, to consumer: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard let entry = entry(part) else {
+            throw XLSXError(.missingPart, file: fileName, part: part, "is missing from the package")
+        }
+        let compressed = Double(entry.compressedSize)
+        var inflated: Int64 = 0
+        let limits = self.limits
+        let fileName = self.fileName
+        do {
+            _ = try archive.extract(entry, bufferSize: Self.chunkSize, skipCRC32: false) { data in
+                inflated += Int64(data.count)
+                if inflated > limits.maximumPartBytes {
+                    throw XLSXError(
+                        .partTooLarge, file: fileName, part: part,
+                        "inflates past \(limits.maximumPartBytes) bytes (refused)")
+                }
+                if inflated > limits.ratioGraceBytes, compressed / Double(inflated) < limits.minimumCompressionRatio {
+                    throw XLSXError(
+                        .compressionRatioExceeded, file: fileName, part: part,
+                        "inflates more than \(Int((1 / limits.minimumCompressionRatio).rounded()))× its compressed size "
+                            + "(\(entry.compressedSize) bytes compressed, over \(inflated) inflated): "
+                            + "refused as a possible zip bomb")
+                }
+                try data.withUnsafeBytes { try consumer($0) }
+            }
+        } catch let error as XLSXError {
+            throw error
+        } catch let error as XMLStreamProblem {
+            throw error
+        } catch let error as Archive.ArchiveError where error == .invalidCRC32 {
+            throw XLSXError(.malformedPart, file: fileName, part: part, "is corrupt (checksum mismatch)")
+        } catch let error as Archive.ArchiveError {
+            throw XLSXError(.malformedPart, file: fileName, part: part, "cannot be read (\(error))")
+        } catch {
+            throw XLSXError(.malformedPart, file: fileName, part: part, "cannot be inflated (\(error))")
+        }
+    }
+
+    /// The whole inflated part (for small parts that are edited or copied, never worksheets read).
+    func data(_ part: String) throws -> Data {
+        var data = Data()
+        try stream(part) { data.append(contentsOf: $0) }
+        return data
+    }
+
+    /// Parses `part` with `handler`, turning parser problems into errors that name the part.
+    func parse(_ part: String, with handler: any XMLEventHandler) throws {
+        let parser = XMLStreamParser(handler: handler)
+        do {
+            try stream(part) { try parser.feed($0) }
+            try parser.finish()
+        } catch let problem as XMLStreamProblem {
+            throw error(for: problem, in: part)
+        }
+    }
+
+    func error(for problem: XMLStreamProblem, in part: String) -> Error {
+        switch problem {
+        case .doctype:
+            return XLSXError(.doctypeRefused, file: fileName, part: part, "declares a DOCTYPE (refused)")
+        case .malformed(let message, let line):
+            let place = line > 0 ? " at line \(line)" : ""
+            return XLSXError(.malformedPart, file: fileName, part: part, "is not well-formed XML\(place): \(message)")
+        case .handler(let error as WorksheetProblem):
+            return XLSXError(.malformedPart, file: fileName, part: part, error.message)
+        case .handler(let error):
+            return error
+        }
+    }
+
+    private func entry(_ part: String) -> Entry? {
+        exact[part] ?? folded[part.lowercased()]
+    }
+
+    private static func openMessage(_ url: URL) -> String {
+        if !FileManager.default.fileExists(atPath: url.path) { return "no such file" }
+        return "not an XLSX package (cannot be opened as a ZIP archive)"
+    }
+}
+
+/// A problem a part handler found in values that are well-formed XML but not valid SpreadsheetML.
+struct WorksheetProblem: Error {
+    var message: String
+}

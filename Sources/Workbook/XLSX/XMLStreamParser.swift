@@ -1,0 +1,155 @@
+import CLibXML2
+
+/// Receives the events of one XML part as libxml2's SAX2 push parser reports them.
+///
+/// Names and values are borrowed bytes, valid only during the call: handlers compare them in
+/// place (`name == "c"`) and copy only what they keep, so no Swift string is made per node.
+protocol XMLEventHandler: AnyObject {
+    func startElement(_ name: XMLName, _ attributes: XMLAttributes) throws
+    func endElement(_ name: XMLName) throws
+    /// Text and CDATA content, possibly split across several calls.
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>)
+}
+
+/// Why an XML part was not accepted.
+enum XMLStreamProblem: Error {
+    case doctype
+    case malformed(message: String, line: Int)
+    case handler(any Error)
+}
+
+/// A libxml2 SAX2 push parser fed in chunks; the whole document is never held in memory.
+///
+/// Safety: a DOCTYPE stops the parse (so no entity can be declared), the network is off, no DTD is
+/// loaded, entities are not substituted and `XML_PARSE_HUGE` is not set, so libxml2's own limits on
+/// text node size and nesting depth stay in force.
+final class XMLStreamParser {
+    private let handler: any XMLEventHandler
+    private var context: xmlParserCtxtPtr?
+    private var problem: XMLStreamProblem?
+
+    init(handler: any XMLEventHandler) {
+        self.handler = handler
+        XMLStreamParser.initializeLibrary
+    }
+
+    deinit {
+        if let context { xmlFreeParserCtxt(context) }
+    }
+
+    /// Feeds the next chunk of the document.
+    func feed(_ bytes: UnsafeRawBufferPointer) throws(XMLStreamProblem) {
+        guard bytes.count > 0, let base = bytes.baseAddress else { return }
+        let chars = base.assumingMemoryBound(to: CChar.self)
+        var offset = 0
+        if context == nil {
+            // The first bytes let libxml2 detect the encoding (UTF-8 or UTF-16 with a BOM).
+            let head = min(4, bytes.count)
+            context = makeContext(chars, Int32(head))
+            offset = head
+        }
+        guard let context else { throw .malformed(message: "cannot create an XML parser", line: 0) }
+        var remaining = bytes.count - offset
+        while remaining > 0 {
+            let step = min(remaining, 1 << 30)
+            let status = xmlParseChunk(context, chars + offset, Int32(step), 0)
+            try check(status)
+            offset += step
+            remaining -= step
+        }
+    }
+
+    /// Ends the document; reports any error seen at its end (an unclosed element, say).
+    func finish() throws(XMLStreamProblem) {
+        if context == nil { throw .malformed(message: "the part is empty", line: 0) }
+        guard let context else { return }
+        let status = xmlParseChunk(context, nil, 0, 1)
+        try check(status)
+    }
+
+    private func check(_ status: Int32) throws(XMLStreamProblem) {
+        if let problem { throw problem }
+        if status != 0 {
+            throw .malformed(message: "not well-formed XML (libxml2 error \(status))", line: 0)
+        }
+    }
+
+    private func makeContext(_ head: UnsafePointer<CChar>, _ count: Int32) -> xmlParserCtxtPtr? {
+        var sax = xmlSAXHandler()
+        sax.initialized = XML_SAX2_MAGIC
+        sax.startElementNs = saxStartElement
+        sax.endElementNs = saxEndElement
+        sax.characters = saxCharacters
+        sax.ignorableWhitespace = saxCharacters  // whitespace-only strings (" ") are data
+        sax.cdataBlock = saxCharacters
+        sax.internalSubset = saxDoctype
+        sax.serror = saxError
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        guard let ctxt = xmlCreatePushParserCtxt(&sax, me, head, count, nil) else { return nil }
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        xmlCtxtUseOptions(ctxt, options)
+        return ctxt
+    }
+
+    fileprivate func stop(_ reason: XMLStreamProblem) {
+        if problem == nil { problem = reason }
+        if let context { xmlStopParser(context) }
+    }
+
+    fileprivate func dispatch(_ body: (any XMLEventHandler) throws -> Void) {
+        guard problem == nil else { return }
+        do { try body(handler) } catch { stop(.handler(error)) }
+    }
+
+    fileprivate func recordError(_ error: xmlErrorPtr?) {
+        guard problem == nil, let error else { return }
+        let level = error.pointee.level
+        guard level == XML_ERR_ERROR || level == XML_ERR_FATAL else { return }
+        var message = error.pointee.message.map { String(cString: $0) } ?? "not well-formed XML"
+        while message.last?.isNewline == true || message.last == " " { message.removeLast() }
+        problem = .malformed(message: message, line: Int(error.pointee.line))
+    }
+
+    private static let initializeLibrary: Void = { xmlInitParser() }()
+}
+
+private func parser(_ ctx: UnsafeMutableRawPointer?) -> XMLStreamParser? {
+    guard let ctx else { return nil }
+    return Unmanaged<XMLStreamParser>.fromOpaque(ctx).takeUnretainedValue()
+}
+
+private func saxStartElement(
+    _ ctx: UnsafeMutableRawPointer?, _ localName: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,
+    _ uri: UnsafePointer<xmlChar>?, _ namespaceCount: Int32,
+    _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, _ attributeCount: Int32, _ defaulted: Int32,
+    _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+) {
+    guard let parser = parser(ctx), let localName else { return }
+    let attrs = XMLAttributes(base: attributes, count: Int(attributeCount))
+    parser.dispatch { try $0.startElement(XMLName(localName), attrs) }
+}
+
+private func saxEndElement(
+    _ ctx: UnsafeMutableRawPointer?, _ localName: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,
+    _ uri: UnsafePointer<xmlChar>?
+) {
+    guard let parser = parser(ctx), let localName else { return }
+    parser.dispatch { try $0.endElement(XMLName(localName)) }
+}
+
+private func saxCharacters(_ ctx: UnsafeMutableRawPointer?, _ chars: UnsafePointer<xmlChar>?, _ length: Int32) {
+    guard let parser = parser(ctx), let chars, length > 0 else { return }
+    let buffer = UnsafeBufferPointer(start: chars, count: Int(length))
+    parser.dispatch { $0.characters(buffer) }
+}
+
+private func saxDoctype(
+    _ ctx: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?, _ externalID: UnsafePointer<xmlChar>?,
+    _ systemID: UnsafePointer<xmlChar>?
+) {
+    parser(ctx)?.stop(.doctype)
+}
+
+private func saxError(_ ctx: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
+    parser(ctx)?.recordError(error)
+}
