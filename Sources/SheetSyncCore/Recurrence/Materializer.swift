@@ -19,7 +19,7 @@ import Foundation
 ///   planned in this run) is not created again but counts as done, and counts towards the
 ///   per-run limit, so the advanced rule row never depends on which instances a machine has.
 /// - **Rule rows.** An advanced rule keeps its fields; `lastModifiedAt` becomes the later of its
-///   old value and the newest due instance's timestamp, never "now".
+///   old value plus one millisecond and the newest due instance's timestamp, never "now".
 /// - **Disabled rules** create nothing and are not rewritten, so re-enabling one catches up the
 ///   occurrences missed since its `lastGeneratedDate` (set that cell by hand to skip them).
 public enum Materializer {
@@ -101,13 +101,15 @@ public enum Materializer {
     }
 
     /// `record` with `lastGeneratedDate` moved to `date` and `lastModifiedAt` raised to the
-    /// newest instance's timestamp when that is later.
+    /// newest instance's timestamp, or one millisecond past its old value when that is later: the
+    /// row visibly changes (so store triggers do not stamp it with a machine's own "now") and every
+    /// machine computes the same row.
     private static func advanced(
         _ record: Record, _ rule: RecurringRuleRow, to date: LocalDate, newest: LocalDate, timeZone: TimeZone
     ) -> Record {
         var updated = record
         updated["lastGeneratedDate"] = date.description
-        updated["lastModifiedAt"] = max(rule.lastModifiedAt, Timestamp(startOf: newest, in: timeZone)).description
+        updated["lastModifiedAt"] = max(rule.lastModifiedAt.adding(milliseconds: 1), Timestamp(startOf: newest, in: timeZone)).description
         return updated
     }
 }

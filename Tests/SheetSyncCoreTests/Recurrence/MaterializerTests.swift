@@ -157,14 +157,15 @@ import SheetSyncCore
         #expect(result.newTransactions.count == 1)
     }
 
-    @Test func ruleLastModifiedAtBecomesTheNewestInstanceTimestampWhenLater() {
+    @Test func ruleLastModifiedAtBecomesTheNewestInstanceTimestampOrOneMillisecondPastItsOwn() {
         let old = T.ruleRecord(start: "2026-01-01", cadence: "monthly", ["lastModifiedAt": "2025-12-01T09:00:00.000Z"])
         #expect(plan([old], through: "2026-03-15").updatedRules[0]["lastModifiedAt"] == "2026-03-01T00:00:00.000Z")
         let recent = T.ruleRecord(start: "2026-01-01", cadence: "monthly", ["lastModifiedAt": "2026-03-10T12:34:56.789Z"])
         let updated = plan([recent], through: "2026-03-15").updatedRules[0]
-        #expect(updated["lastModifiedAt"] == "2026-03-10T12:34:56.789Z")
+        #expect(updated["lastModifiedAt"] == "2026-03-10T12:34:56.790Z")
         var expected = recent
         expected["lastGeneratedDate"] = "2026-03-15"
+        expected["lastModifiedAt"] = "2026-03-10T12:34:56.790Z"  // one millisecond on: the row visibly changed
         #expect(updated == expected)
     }
 }
