@@ -1,0 +1,68 @@
+import Foundation
+import SheetSyncCore
+import SheetSyncStore
+
+/// A transaction typed on the command line.
+public struct NewTransaction: Sendable {
+    public var type: String
+    public var amount: String
+    public var category: String
+    public var date: String?
+    public var note: String
+    public var tags: String
+
+    public init(type: String, amount: String, category: String, date: String? = nil, note: String = "", tags: String = "") {
+        self.type = type
+        self.amount = amount
+        self.category = category
+        self.date = date
+        self.note = note
+        self.tags = tags
+    }
+}
+
+extension Workspace {
+    /// Adds a transaction to the local store (the next push writes it to the workbook); returns its id.
+    public func add(_ new: NewTransaction) async throws -> String {
+        try await locked { store, _ in
+            let categories = Set(try store.records(in: .categories).map { $0["name"] })
+            if let problem = CategoryCheck.problem(for: new.category, known: categories) {
+                throw SheetSyncError(.usage, "\(problem.message) (\(problem.hint))")
+            }
+            let now = clock.now()
+            let day = try new.date.map { text -> String in
+                guard let d = FieldParser.date(.text(text)) else {
+                    throw SheetSyncError(.usage, "--date '\(text)' is not a date (use YYYY-MM-DD)")
+                }
+                return d.description
+            } ?? today(store: store).description
+            guard case .success(let amount) = Amount.parse(new.amount) else {
+                throw SheetSyncError(.usage, "--amount '\(new.amount)' is not a positive amount (use e.g. 12.50)")
+            }
+            let id = newID()
+            let date = LocalDate(iso: day)
+            let record = Record([
+                "transactionId": id, "type": new.type, "date": day, "year": date.map { String($0.year) } ?? "",
+                "month": date.map { String($0.month) } ?? "", "amount": amount.description, "category": new.category,
+                "tagsCSV": new.tags, "note": new.note, "paidFlag": "", "reimbursedFlag": "", "recurringRuleId": "",
+                "createdAt": now.description, "lastModifiedAt": now.description,
+            ])
+            try store.upsert(record, in: .transactions)
+            return id
+        }
+    }
+
+    /// The dataset's time zone (its Settings row), else the configured one.
+    func timeZone(store: LedgerStore) throws -> TimeZone {
+        let zone = try store.records(in: .settings).first?["timezone"] ?? config.timezone
+        return TimeZone(identifier: zone) ?? TimeZone(identifier: config.timezone) ?? .gmt
+    }
+
+    /// Today in the dataset's time zone.
+    func today(store: LedgerStore) throws -> LocalDate {
+        let zone = try timeZone(store: store)
+        let now = clock.now()
+        let offset = Int64(zone.secondsFromGMT(for: now.date)) * 1000
+        return now.adding(milliseconds: offset).utcDate
+    }
+}

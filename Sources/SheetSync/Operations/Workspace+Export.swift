@@ -1,0 +1,54 @@
+import Foundation
+import SheetSyncCore
+import SheetSyncStore
+import Workbook
+
+public enum ExportFormat: String, Sendable, CaseIterable {
+    case csv, xlsx
+}
+
+extension Workspace {
+    /// Writes a snapshot of the local store as a new workbook at `path` (a folder for CSV, a file for XLSX).
+    public func export(to path: URL, format: ExportFormat) async throws -> Int {
+        try await locked { store, _ in
+            var tables: [Tab: Table] = [:]
+            var count = 0
+            for tab in Tab.allCases {
+                let schema = tab.schema
+                let records = try store.records(in: tab).sorted { Self.exportOrder($0, $1, tab: tab) }
+                count += records.count
+                tables[tab] = Table(header: TablePatcher.newHeader(schema), rows: records.map { record in
+                    schema.fields.map { FieldParser.cell(record[$0.name], $0, typed: format == .xlsx) }
+                })
+            }
+            try Self.writeWorkbook(tables, to: path, format: format)
+            return count
+        }
+    }
+
+    static func exportOrder(_ a: Record, _ b: Record, tab: Tab) -> Bool {
+        switch tab {
+        case .transactions: return (a["date"], a["transactionId"]) < (b["date"], b["transactionId"])
+        case .categories: return (Int(a["sortOrder"]) ?? Int.max, a["name"]) < (Int(b["sortOrder"]) ?? Int.max, b["name"])
+        default: return a[tab.schema.keyField] < b[tab.schema.keyField]
+        }
+    }
+
+    /// Writes whole tables as a fresh workbook, each file replaced atomically.
+    static func writeWorkbook(_ tables: [Tab: Table], to path: URL, format: ExportFormat) throws {
+        switch format {
+        case .csv:
+            try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
+            for tab in Tab.allCases {
+                let file = CSVFile(table: tables[tab] ?? Table(header: TablePatcher.newHeader(tab.schema)),
+                                   hasBOM: false, lineEnding: .lf, endsWithNewline: true)
+                let url = path.appendingPathComponent("\(tab.rawValue).csv")
+                let bytes = CSVWriter.encode(file)
+                _ = try AtomicFile.replace(url, expecting: try FileFingerprint.of(url)) { try Data(bytes).write(to: $0) }
+            }
+        case .xlsx:
+            let sheets = Tab.allCases.map { XLSXSheet(name: $0.rawValue, table: tables[$0] ?? Table(header: TablePatcher.newHeader($0.schema))) }
+            _ = try AtomicFile.replace(path, expecting: try FileFingerprint.of(path)) { try XLSXWriter.write(sheets, to: $0) }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import SheetSyncCore
+import SheetSyncStore
+
+extension Workspace {
+    /// Creates the remote workbook when it does not exist (five tabs, headers, the Settings row),
+    /// then syncs, which binds the store to the workbook's dataset.
+    public func initialize(dryRun: Bool) async throws -> SyncReport {
+        let remote = try makeRemote()
+        return try await locked { store, _ in
+            if try await !exists(remote) {
+                let settings = try settingsRecord(store)
+                if dryRun {
+                    var report = SyncReport(command: "init", dryRun: true)
+                    report.changes = ["create \(remote.displayName) with dataset \(settings["datasetId"])"]
+                    return report
+                }
+                try await remote.create(settings: settings)
+            }
+            var report = try await engine(store: store, remote: remote).run(SyncOptions(mode: .sync, dryRun: dryRun))
+            report.command = "init"
+            return report
+        }
+    }
+
+    private func exists(_ remote: any Remote) async throws -> Bool {
+        do {
+            _ = try await remote.read()
+            return true
+        } catch let error as SheetSyncError where error.exitCode == .configuration && error.message.contains("does not exist") {
+            return false
+        }
+    }
+
+    /// The store's Settings row, or a new dataset's.
+    private func settingsRecord(_ store: LedgerStore) throws -> Record {
+        if let existing = try store.records(in: .settings).first { return existing }
+        let stamp = clock.now().description
+        let record = Record([
+            "datasetId": try store.state(SyncEngine.stateDataset) ?? newID(), "schemaVersion": "1", "timezone": config.timezone,
+            "rootFolderId": "", "dataSpreadsheetId": "", "receiptsFolderId": "", "createdAt": stamp, "lastModifiedAt": stamp,
+        ])
+        try store.upsert(record, in: .settings)
+        try store.setState(SyncEngine.stateDataset, record["datasetId"])
+        return record
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import SheetSyncCore
+import SheetSyncStore
+
+/// What `sheetsync materialize` did.
+public struct MaterializeReport: Codable, Sendable {
+    public struct RuleLine: Codable, Sendable {
+        public var ruleId: String
+        public var created: Int
+        public var lastGeneratedDate: String?
+        public var capped: Bool
+    }
+
+    public var through: String
+    public var dryRun: Bool
+    public var created = 0
+    public var rules: [RuleLine] = []
+    public var rejected: [SyncReport.RejectedEntry] = []
+    public var notices: [String] = []
+    /// Counts in the shape of the sync report (`Transactions.added`, `RecurringRules.updated`).
+    public var tabs: [String: SyncReport.TabReport] = [:]
+
+    public var lines: [String] {
+        var out = ["materialized \(created) transaction(s) through \(through)"]
+        for rule in rules where rule.created > 0 || rule.capped {
+            out.append("  rule \(rule.ruleId): \(rule.created) created\(rule.capped ? " (limit reached; the next run continues)" : "")")
+        }
+        return out
+    }
+}
+
+extension Workspace {
+    /// Turns recurring rules into transactions in the local store, through `through` (default: today in
+    /// the dataset's time zone). The next push writes them and the rules' `lastGeneratedDate`.
+    public func materialize(through: LocalDate?, dryRun: Bool) async throws -> MaterializeReport {
+        try await locked { store, _ in try materialize(store: store, through: through, dryRun: dryRun) }
+    }
+
+    /// `sync --materialize`: pull, materialize and push under one lock, for a single cron line.
+    public func syncMaterializing(_ options: SyncOptions) async throws -> SyncReport {
+        let remote = try makeRemote()
+        return try await locked { store, _ in
+            let engine = engine(store: store, remote: remote)
+            var pulled = try await engine.run(SyncOptions(mode: .pull, dryRun: options.dryRun, allowMassDelete: options.allowMassDelete))
+            guard pulled.errors.isEmpty else { return pulled }
+            let made = try materialize(store: store, through: nil, dryRun: options.dryRun)
+            if options.dryRun {
+                pulled.changes += made.lines
+                return pulled
+            }
+            var report = try await engine.run(SyncOptions(mode: .sync, allowMassDelete: options.allowMassDelete))
+            report.command = "sync"
+            report.notices = pulled.notices + made.notices + report.notices
+            report.newlyRejected = max(report.newlyRejected, pulled.newlyRejected)
+            for (tab, t) in pulled.tabs {
+                report.tabs[tab, default: .init()].added += t.added
+                report.tabs[tab, default: .init()].updated += t.updated
+                report.tabs[tab, default: .init()].deleted += t.deleted
+            }
+            return report
+        }
+    }
+
+    func materialize(store: LedgerStore, through: LocalDate?, dryRun: Bool) throws -> MaterializeReport {
+        let zone = try timeZone(store: store)
+        let day = try through ?? today(store: store)
+        let now = clock.now()
+        let categories = Set(try store.records(in: .categories).map { $0["name"] })
+        var report = MaterializeReport(through: day.description, dryRun: dryRun)
+        var rules: [Record] = []
+        for raw in try store.records(in: .recurringRules) {
+            let (outcome, _) = TabReader.parse(schema: .recurringRules, seenAt: now) { raw[$0].isEmpty ? .empty : .text(raw[$0]) }
+            switch outcome {
+            case .record(let rule, _):
+                if let problem = CategoryCheck.problem(for: rule["category"], known: categories) {
+                    report.rejected.append(.init(tab: Tab.recurringRules.rawValue, row: 0, id: rule["recurringRuleId"],
+                                                 message: problem.message, hint: problem.hint))
+                } else {
+                    rules.append(rule)
+                }
+            case .rejected(let problems):
+                report.rejected.append(.init(tab: Tab.recurringRules.rawValue, row: 0, id: raw["recurringRuleId"],
+                                             message: problems.map(\.message).joined(separator: "; "),
+                                             hint: problems.map(\.hint).joined(separator: "; ")))
+            case .blank:
+                continue
+            }
+        }
+        let existing = Set(try store.records(in: .transactions).map { $0["transactionId"] })
+        let plan = Materializer.plan(rules: rules, existingTransactionIds: existing, through: day, timeZone: zone)
+        report.created = plan.newTransactions.count
+        report.notices = plan.problems.map(\.description)
+        report.rules = plan.outcomes.map {
+            .init(ruleId: $0.ruleId, created: $0.created, lastGeneratedDate: $0.newLastGeneratedDate?.description, capped: $0.capped)
+        }
+        var tx = SyncReport.TabReport(), rr = SyncReport.TabReport()
+        tx.added = plan.newTransactions.count
+        rr.updated = plan.updatedRules.count
+        rr.rejected = report.rejected.count
+        report.tabs = [Tab.transactions.rawValue: tx, Tab.recurringRules.rawValue: rr]
+        guard !dryRun, !plan.writesNothing else { return report }
+        try store.write { writer in
+            for record in plan.newTransactions { try writer.upsert(record, in: .transactions) }
+            for record in plan.updatedRules { try writer.upsert(record, in: .recurringRules) }
+        }
+        return report
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import SheetSyncCore
+import SheetSyncStore
+
+/// What `sheetsync status` shows.
+public struct StatusReport: Codable, Sendable {
+    public var store: String
+    public var remote: String
+    public var datasetId: String?
+    public var lastSyncAt: String?
+    /// Local rows changed, added or deleted since the last sync, per tab.
+    public var pendingLocalChanges: [String: Int]
+    public var rejected: [SyncReport.RejectedEntry]
+    public var recentConflicts: [ConflictLine]
+
+    public struct ConflictLine: Codable, Sendable {
+        public var tab: String
+        public var id: String
+        public var field: String
+        public var lost: String
+        public var won: String
+        public var resolvedAt: String
+    }
+
+    public var lines: [String] {
+        var out = ["store: \(store)", "remote: \(remote)", "dataset: \(datasetId ?? "not bound yet")",
+                   "last sync: \(lastSyncAt ?? "never")"]
+        let pending = Tab.allCases.compactMap { tab in pendingLocalChanges[tab.rawValue].flatMap { $0 > 0 ? "\(tab.rawValue) \($0)" : nil } }
+        out.append("pending local changes: \(pending.isEmpty ? "none" : pending.joined(separator: ", "))")
+        out.append("rejected rows: \(rejected.count)")
+        for r in rejected {
+            out.append("  \(r.tab) row \(r.row)\(r.id.isEmpty ? "" : " (\(r.id))"): \(r.message)\(r.hint.isEmpty ? "" : " — \(r.hint)")")
+        }
+        if !recentConflicts.isEmpty {
+            out.append("recent conflicts (losing values kept in the store's sync_conflicts table):")
+            for c in recentConflicts { out.append("  \(c.resolvedAt) \(c.tab) \(c.id) \(c.field): kept '\(c.won)', lost '\(c.lost)'") }
+        }
+        return out
+    }
+}
+
+extension Workspace {
+    public func status() async throws -> StatusReport {
+        try await locked { store, _ in
+            let snapshot = try store.snapshot()
+            var pending: [String: Int] = [:]
+            for tab in Tab.allCases {
+                let rows = snapshot.rows[tab] ?? [:], base = snapshot.base[tab] ?? [:]
+                let changed = rows.filter { base[$0.key] != $0.value }.count
+                let deleted = base.keys.filter { rows[$0] == nil }.count
+                pending[tab.rawValue] = changed + deleted
+            }
+            let remote = (try? makeRemote().displayName) ?? "unavailable"
+            return StatusReport(
+                store: config.store.path, remote: remote, datasetId: snapshot.state[SyncEngine.stateDataset],
+                lastSyncAt: snapshot.state[SyncEngine.stateLastSync], pendingLocalChanges: pending,
+                rejected: try store.rejectedRows().map(SyncReport.RejectedEntry.init),
+                recentConflicts: try store.conflicts(limit: 20).map {
+                    StatusReport.ConflictLine(tab: $0.tab.rawValue, id: $0.key, field: $0.field, lost: $0.losingValue,
+                                              won: $0.winningValue, resolvedAt: $0.resolvedAt)
+                })
+        }
+    }
+}
