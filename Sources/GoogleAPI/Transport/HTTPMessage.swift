@@ -80,13 +80,21 @@ public struct HTTPRequest: Hashable, Sendable {
     public var body: [UInt8]
     /// The whole exchange's time limit in seconds; nil uses the transport's default.
     public var timeout: Double?
+    /// Whether sending the request twice does no more than sending it once. A timeout or reset
+    /// may hide a request the server applied, so only idempotent requests are re-sent after one.
+    /// Defaults to true for GET, PUT and DELETE.
+    public var isIdempotent: Bool
 
-    public init(method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: [UInt8] = [], timeout: Double? = nil) {
+    public init(
+        method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: [UInt8] = [], timeout: Double? = nil,
+        isIdempotent: Bool? = nil
+    ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeout = timeout
+        self.isIdempotent = isIdempotent ?? [.get, .put, .delete].contains(method)
     }
 }
 
