@@ -1,0 +1,47 @@
+/// A CSV file that cannot be read, with the file, row and byte offset where reading stopped.
+///
+/// `row` is the 1-based record number (the header is row 1), which is the row a spreadsheet
+/// shows; `line` is the physical line, given in the message only when a quoted field with
+/// embedded newlines makes it differ from the row.
+public struct CSVError: Error, CustomStringConvertible, Hashable, Sendable {
+    public enum Problem: Hashable, Sendable {
+        /// A byte sequence that is not UTF-8 starts at `byteOffset`.
+        case notUTF8
+        /// A quoted field opened on `row` is never closed.
+        case unterminatedQuote
+        /// The file could not be read at all (missing, a folder, no permission).
+        case unreadable(reason: String)
+    }
+
+    public var file: String
+    public var row: Int?
+    public var line: Int?
+    /// Offset from the first byte of the file (the BOM included).
+    public var byteOffset: Int?
+    public var problem: Problem
+
+    public init(file: String, row: Int? = nil, line: Int? = nil, byteOffset: Int? = nil, problem: Problem) {
+        self.file = file
+        self.row = row
+        self.line = line
+        self.byteOffset = byteOffset
+        self.problem = problem
+    }
+
+    public var description: String {
+        var place = file
+        if let row {
+            place += " row \(row)"
+            if let line, line != row { place += " (line \(line))" }
+        }
+        switch problem {
+        case .notUTF8:
+            let offset = byteOffset.map { " (byte offset \($0))" } ?? ""
+            return "\(place): file is not UTF-8\(offset); save it as UTF-8 and run again"
+        case .unterminatedQuote:
+            return "\(place): quoted field is never closed (a '\"' is missing)"
+        case .unreadable(let reason):
+            return "\(place): cannot read file: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import SheetSyncCore
+
+/// The one-pass byte loop behind `CSVReader`.
+///
+/// It works on bytes, not `Character`s, because Swift fuses `\r\n` into one grapheme and a
+/// rewrite must reproduce the line endings exactly. Fields are sliced from the input and
+/// decoded once; only fields holding bytes ≥ 0x80 pay for UTF-8 validation. Separators and
+/// quotes are ASCII and never occur inside a multi-byte sequence, so validating field by
+/// field is the same as validating the whole file.
+struct CSVParser {
+    private static let quote: UInt8 = 0x22
+    private static let comma: UInt8 = 0x2C
+    private static let cr: UInt8 = 0x0D
+    private static let lf: UInt8 = 0x0A
+
+    private let p: UnsafeBufferPointer<UInt8>
+    private let source: String
+    private var i = 0
+    /// The 1-based record number being read (the header is record 1).
+    private var record = 1
+    /// Reused for fields that need unescaping, so they cost no allocation each.
+    private var scratch: [UInt8] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>, source: String) {
+        self.p = bytes
+        self.source = source
+    }
+
+    mutating func run() throws -> CSVFile {
+        let n = p.count
+        var hasBOM = false
+        if n >= 3, p[0] == 0xEF, p[1] == 0xBB, p[2] == 0xBF {
+            hasBOM = true
+            i = 3
+        }
+        var header: [String]?
+        var rows: [[Cell]] = []
+        var lineEnding: CSVLineEnding?
+        var endsWithNewline = false
+        var width = 0
+        while i < n {
+            let first = p[i]
+            var cells: [Cell] = []
+            if first != Self.cr && first != Self.lf {
+                cells.reserveCapacity(width)
+                while true {
+                    cells.append(try field())
+                    if i < n && p[i] == Self.comma {
+                        i += 1
+                        continue
+                    }
+                    break
+                }
+                width = cells.count
+            }
+            if i < n {
+                let ending = consumeLineEnding()
+                if lineEnding == nil { lineEnding = ending }
+                endsWithNewline = true
+            } else {
+                endsWithNewline = false
+            }
+            if header == nil {
+                header = cells.map(\.rawText)
+            } else {
+                rows.append(cells)
+            }
+            record += 1
+        }
+        return CSVFile(
+            table: Table(header: header ?? [], rows: rows),
+            hasBOM: hasBOM,
+            lineEnding: lineEnding ?? .lf,
+            endsWithNewline: endsWithNewline
+        )
+    }
+
+    /// Reads one field starting at `i` and leaves `i` on the comma, line ending or end.
+    private mutating func field() throws -> Cell {
+        let n = p.count
+        let start = i
+        if i < n && p[i] == Self.quote { return try quotedField() }
+        var high: UInt8 = 0
+        while i < n {
+            let c = p[i]
+            if c == Self.comma || c == Self.cr || c == Self.lf { break }
+            high |= c
+            i += 1
+        }
+        if i == start { return .empty }
+        if high >= 0x80 { try validate(start..<i) }
+        return .text(String(decoding: UnsafeBufferPointer(rebasing: p[start..<i]), as: UTF8.self))
+    }
+
+    /// A field that opens with a quote. Like Python's csv module, bytes after the closing
+    /// quote (up to the next separator) are kept literally rather than refused.
+    private mutating func quotedField() throws -> Cell {
+        let n = p.count
+        let fieldStart = i
+        i += 1
+        let contentStart = i
+        var high: UInt8 = 0
+        var hasDoubledQuotes = false
+        while true {
+            while i < n {
+                let c = p[i]
+                if c == Self.quote { break }
+                high |= c
+                i += 1
+            }
+            guard i < n else {
+                throw error(.unterminatedQuote, at: fieldStart)
+            }
+            if i + 1 < n && p[i + 1] == Self.quote {
+                hasDoubledQuotes = true
+                i += 2
+                continue
+            }
+            break
+        }
+        let contentEnd = i
+        i += 1
+        let tailStart = i
+        while i < n {
+            let c = p[i]
+            if c == Self.comma || c == Self.cr || c == Self.lf { break }
+            high |= c
+            i += 1
+        }
+        if high >= 0x80 { try validate(fieldStart..<i) }
+        if !hasDoubledQuotes && tailStart == i {
+            if contentStart == contentEnd { return .empty }
+            let bytes = UnsafeBufferPointer(rebasing: p[contentStart..<contentEnd])
+            return .text(String(decoding: bytes, as: UTF8.self))
+        }
+        scratch.removeAll(keepingCapacity: true)
+        var k = contentStart
+        while k < contentEnd {
+            scratch.append(p[k])
+            // Inside the quotes every quote is doubled, so skip the second of each pair.
+            k += p[k] == Self.quote ? 2 : 1
+        }
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: p[tailStart..<i]))
+        if scratch.isEmpty { return .empty }
+        return .text(String(decoding: scratch, as: UTF8.self))
+    }
+
+    private mutating func consumeLineEnding() -> CSVLineEnding {
+        if p[i] == Self.lf {
+            i += 1
+            return .lf
+        }
+        if i + 1 < p.count && p[i + 1] == Self.lf {
+            i += 2
+            return .crlf
+        }
+        i += 1
+        return .cr
+    }
+
+    private func validate(_ range: Range<Int>) throws {
+        let bytes = UnsafeBufferPointer(rebasing: p[range])
+        if let bad = UTF8Validation.firstInvalidIndex(in: bytes) {
+            throw error(.notUTF8, at: range.lowerBound + bad)
+        }
+    }
+
+    private func error(_ problem: CSVError.Problem, at offset: Int) -> CSVError {
+        CSVError(file: source, row: record, line: line(at: offset), byteOffset: offset, problem: problem)
+    }
+
+    /// The 1-based physical line holding `offset`; only computed on the error path.
+    private func line(at offset: Int) -> Int {
+        var line = 1
+        var k = 0
+        while k < offset {
+            if p[k] == Self.lf || (p[k] == Self.cr && (k + 1 >= p.count || p[k + 1] != Self.lf)) {
+                line += 1
+            }
+            k += 1
+        }
+        return line
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import SheetSyncCore
+
+/// Reads RFC 4180 CSV from bytes into a `CSVFile`.
+///
+/// Accepts quoted fields with embedded commas, doubled quotes and CR/LF/CRLF; CRLF, LF or a
+/// lone CR between records; a UTF-8 BOM (remembered); a last record with or without a line
+/// ending. Refuses input that is not UTF-8 and a quote that is never closed.
+public enum CSVReader {
+    /// Parses `bytes`; `source` names the file in error messages, e.g. `Transactions.csv`.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, source: String) throws -> CSVFile {
+        var parser = CSVParser(bytes: bytes.assumingMemoryBound(to: UInt8.self), source: source)
+        return try parser.run()
+    }
+
+    /// Parses `bytes`; `source` names the file in error messages, e.g. `Transactions.csv`.
+    public static func parse(_ bytes: [UInt8], source: String) throws -> CSVFile {
+        try bytes.withUnsafeBytes { try parse($0, source: source) }
+    }
+
+    /// Reads and parses the file at `url`; errors name it by its last path component.
+    public static func read(contentsOf url: URL) throws -> CSVFile {
+        let name = url.lastPathComponent
+        let snapshot: FileSnapshot?
+        do {
+            snapshot = try FileSnapshot.read(url)
+        } catch let error as AtomicFileError {
+            throw CSVError(file: name, problem: .unreadable(reason: error.reason))
+        }
+        guard let snapshot else {
+            throw CSVError(file: name, problem: .unreadable(reason: "no such file"))
+        }
+        return try parse(snapshot.bytes, source: name)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a file was when it was read: enough to tell, just before replacing it, whether
+/// someone saved it meanwhile (size, modification time and a content hash).
+public struct FileFingerprint: Hashable, Sendable, CustomStringConvertible {
+    public var size: Int64
+    /// Modification time in nanoseconds since 1970-01-01T00:00:00Z.
+    public var modificationTimeNanoseconds: Int64
+    /// XXH64 of the whole content (see `ContentHash`).
+    public var contentHash: UInt64
+
+    public init(size: Int64, modificationTimeNanoseconds: Int64, contentHash: UInt64) {
+        self.size = size
+        self.modificationTimeNanoseconds = modificationTimeNanoseconds
+        self.contentHash = contentHash
+    }
+
+    /// The fingerprint of the file at `url`, or nil when there is no such file.
+    public static func of(_ url: URL) throws -> FileFingerprint? {
+        try FileSnapshot.read(url)?.fingerprint
+    }
+
+    /// Whether both fingerprints describe the same bytes, whatever their modification times.
+    public func hasSameContent(as other: FileFingerprint) -> Bool {
+        size == other.size && contentHash == other.contentHash
+    }
+
+    public var description: String {
+        let hash = String(contentHash, radix: 16)
+        return "\(size) bytes, modified \(modificationTimeNanoseconds) ns, xxh64 \(hash)"
+    }
+}
+
+/// A file's bytes together with the fingerprint of exactly those bytes.
+///
+/// Reading both from one open file means the fingerprint can never describe content other
+/// than the bytes a caller parsed: the modification time is taken before reading, so a save
+/// that races with the read shows up as a changed file on the next check.
+public struct FileSnapshot: Hashable, Sendable {
+    public var bytes: [UInt8]
+    public var fingerprint: FileFingerprint
+
+    public init(bytes: [UInt8], fingerprint: FileFingerprint) {
+        self.bytes = bytes
+        self.fingerprint = fingerprint
+    }
+
+    /// Reads the file at `url`; nil when there is no such file.
+    public static func read(_ url: URL) throws -> FileSnapshot? {
+        let path = url.path
+        guard let fd = try POSIXFile.openFile(path, flags: O_RDONLY, missingIsNil: true) else { return nil }
+        defer { close(fd) }
+        return try read(fd, path: path)
+    }
+
+    /// Reads an already open file from its current offset (the start, for a fresh descriptor).
+    static func read(_ fd: Int32, path: String) throws -> FileSnapshot {
+        let info = try POSIXFile.status(fd, path: path)
+        if POSIXFile.isDirectory(info) {
+            throw AtomicFileError.io(operation: "read", path: path, reason: "it is a folder, not a file")
+        }
+        let bytes = try POSIXFile.readAll(fd, sizeHint: Int(info.st_size), path: path)
+        let fingerprint = FileFingerprint(
+            size: Int64(bytes.count),
+            modificationTimeNanoseconds: POSIXFile.modificationNanoseconds(info),
+            contentHash: ContentHash.xxh64(bytes)
+        )
+        return FileSnapshot(bytes: bytes, fingerprint: fingerprint)
+    }
+}

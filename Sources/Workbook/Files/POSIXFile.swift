@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Thin wrappers over the system calls atomic replacement needs (Foundation offers no fsync
+/// of a folder and no O_EXCL create), retrying on EINTR and turning errno into
+/// `AtomicFileError.io`.
+enum POSIXFile {
+    static func failure(_ operation: String, _ path: String, _ code: Int32 = errno) -> AtomicFileError {
+        .io(operation: operation, path: path, reason: String(cString: strerror(code)))
+    }
+
+    /// Opens `path`; nil when it does not exist and `missingIsNil` is set.
+    static func openFile(_ path: String, flags: Int32, mode: mode_t = 0o666, missingIsNil: Bool = false) throws -> Int32? {
+        while true {
+            let fd = open(path, flags | O_CLOEXEC, mode)
+            if fd >= 0 { return fd }
+            if errno == EINTR { continue }
+            if errno == ENOENT && missingIsNil { return nil }
+            throw failure("open", path)
+        }
+    }
+
+    static func status(_ fd: Int32, path: String) throws -> stat {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure("inspect", path) }
+        return info
+    }
+
+    /// Modification time in nanoseconds since 1970.
+    static func modificationNanoseconds(_ info: stat) -> Int64 {
+        #if canImport(Darwin)
+        let time = info.st_mtimespec
+        #else
+        let time = info.st_mtim
+        #endif
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+
+    /// The permission bits of the file at `path`, or nil when it cannot be inspected.
+    static func permissions(_ path: String) -> mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & 0o7777
+    }
+
+    static func isDirectory(_ info: stat) -> Bool {
+        (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Reads from `fd` to the end of the file; `sizeHint` sizes the first buffer.
+    static func readAll(_ fd: Int32, sizeHint: Int, path: String) throws -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: max(sizeHint, 0) + 1)
+        var count = 0
+        while true {
+            if count == buffer.count {
+                buffer.append(contentsOf: repeatElement(0, count: max(buffer.count, 65_536)))
+            }
+            let got = buffer.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return read(fd, base + count, raw.count - count)
+            }
+            if got == 0 { break }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw failure("read", path)
+            }
+            count += got
+        }
+        buffer.removeSubrange(count...)
+        return buffer
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
+        guard var base = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            let wrote = write(fd, base, left)
+            if wrote < 0 {
+                if errno == EINTR { continue }
+                throw failure("write", path)
+            }
+            base += wrote
+            left -= wrote
+        }
+    }
+
+    static func sync(_ fd: Int32, path: String) throws {
+        while fsync(fd) != 0 {
+            if errno == EINTR { continue }
+            throw failure("flush to disk", path)
+        }
+    }
+
+    /// Makes a rename or create inside `directory` durable.
+    static func syncDirectory(_ directory: String) throws {
+        guard let fd = try openFile(directory, flags: O_RDONLY | O_DIRECTORY) else { return }
+        defer { close(fd) }
+        try sync(fd, path: directory)
+    }
+
+    /// Writes `bytes` to a new file at `path` (which must not exist) and flushes it to disk.
+    static func createFile(_ path: String, bytes: [UInt8], mode: mode_t = 0o666) throws {
+        guard let fd = try openFile(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: mode) else { return }
+        defer { close(fd) }
+        try bytes.withUnsafeBytes { try writeAll(fd, $0, path: path) }
+        try sync(fd, path: path)
+    }
+
+    static func renameFile(_ from: String, to: String) throws {
+        guard rename(from, to) == 0 else { throw failure("rename into", to) }
+    }
+
+    /// Removes `path`, ignoring a file that is already gone.
+    static func removeFile(_ path: String) throws {
+        guard unlink(path) == 0 || errno == ENOENT else { throw failure("remove", path) }
+    }
+}
