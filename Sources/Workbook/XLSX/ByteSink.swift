@@ -1,0 +1,82 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A buffered writer of bytes to a file: XML is appended in small pieces and reaches the disk in
+/// 1 MiB chunks, so a 100k-row sheet never exists as one string in memory.
+final class ByteSink {
+    private var file: UnsafeMutablePointer<FILE>?
+    private var buffer: [UInt8] = []
+    private let path: String
+    /// Bytes that reached the file so far.
+    private(set) var bytesWritten: Int64 = 0
+    private static let flushThreshold = 1 << 20
+
+    init(path: String) throws(ByteSinkError) {
+        self.path = path
+        guard let file = fopen(path, "wb") else { throw ByteSinkError(path: path, code: errno) }
+        self.file = file
+        buffer.reserveCapacity(Self.flushThreshold + 64 * 1024)
+    }
+
+    deinit {
+        if let file { fclose(file) }
+    }
+
+    @inline(__always)
+    func append(_ literal: StaticString) {
+        buffer.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    @inline(__always)
+    func append(_ byte: UInt8) { buffer.append(byte) }
+
+    @inline(__always)
+    func append<C: Collection>(bytes: C) where C.Element == UInt8 { buffer.append(contentsOf: bytes) }
+
+    /// Appends a non-negative integer in decimal without making a string.
+    func append(decimal value: Int) {
+        var rest = max(value, 0)
+        var divisor = 1
+        while divisor <= rest / 10 { divisor *= 10 }
+        while divisor > 0 {
+            buffer.append(UInt8(truncatingIfNeeded: rest / divisor) + 0x30)
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// Writes out the buffer once it is large enough; call between rows.
+    @inline(__always)
+    func flushIfFull() throws(ByteSinkError) {
+        if buffer.count >= Self.flushThreshold { try flush() }
+    }
+
+    func flush() throws(ByteSinkError) {
+        guard let file, !buffer.isEmpty else { return }
+        let written = buffer.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        if written != buffer.count { throw ByteSinkError(path: path, code: ferror(file) != 0 ? errno : EIO) }
+        bytesWritten += Int64(written)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Flushes and closes the file; the sink cannot be used afterwards.
+    func close() throws(ByteSinkError) {
+        try flush()
+        guard let file else { return }
+        self.file = nil
+        if fclose(file) != 0 { throw ByteSinkError(path: path, code: errno) }
+    }
+}
+
+/// A failed write to a scratch file (disk full, say).
+struct ByteSinkError: Error, CustomStringConvertible {
+    var path: String
+    var code: Int32
+
+    var description: String { "cannot write '\(path)': \(String(cString: strerror(code)))" }
+}
