@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+import SheetSyncCore
+
+// One GRDB record per `sync_*` table. Columns holding JSON are written and read here, with
+// sorted keys so a person diffing two stores sees stable text.
+
+struct StateEntry: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "sync_state"
+    var key: String
+    var value: String
+}
+
+struct ChangeCounter: Codable, FetchableRecord, TableRecord {
+    static let databaseTableName = "sync_change_counter"
+    var id: Int64
+    var value: Int64
+}
+
+struct TombstoneEntry: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "sync_tombstones"
+    var tab: Tab
+    var key: String
+    var deletedAt: String
+
+    enum Columns {
+        static let tab = Column(CodingKeys.tab)
+        static let key = Column(CodingKeys.key)
+    }
+}
+
+struct BaseEntry: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "sync_base"
+    var tab: Tab
+    var key: String
+    /// A JSON object of field name to text.
+    var fields: String
+
+    enum Columns {
+        static let tab = Column(CodingKeys.tab)
+        static let key = Column(CodingKeys.key)
+    }
+
+    init(tab: Tab, key: String, record: SheetSyncCore.Record) throws {
+        self.tab = tab
+        self.key = key
+        fields = try JSONText.encode(record.fields)
+    }
+
+    func record() throws -> SheetSyncCore.Record {
+        do {
+            return SheetSyncCore.Record(try JSONText.decode([String: String].self, from: fields))
+        } catch {
+            throw StoreError.unreadableBookkeeping(table: Self.databaseTableName, key: "\(tab.rawValue)/\(key)",
+                reason: "fields are not a JSON object of texts")
+        }
+    }
+}
+
+struct ConflictRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "sync_conflicts"
+    var id: Int64?
+    var tab: Tab
+    var key: String
+    var field: String
+    var losingValue: String
+    var winningValue: String
+    var losingModifiedAt: String
+    var winningModifiedAt: String
+    var resolvedAt: String
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+    }
+
+    init(_ e: ConflictEntry) {
+        (tab, key, field, losingValue, winningValue) = (e.tab, e.key, e.field, e.losingValue, e.winningValue)
+        (losingModifiedAt, winningModifiedAt, resolvedAt) = (e.losingModifiedAt, e.winningModifiedAt, e.resolvedAt)
+    }
+
+    var entry: ConflictEntry {
+        ConflictEntry(id: id, tab: tab, key: key, field: field, losingValue: losingValue, winningValue: winningValue,
+            losingModifiedAt: losingModifiedAt, winningModifiedAt: winningModifiedAt, resolvedAt: resolvedAt)
+    }
+}
+
+struct RejectedRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "sync_rejected"
+    var id: Int64?
+    var tab: Tab
+    var row: Int
+    var key: String?
+    var message: String
+    var hint: String?
+    /// A JSON array of the row's cell texts.
+    var rawCells: String
+    var firstSeenAt: String
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+    }
+
+    init(_ r: RejectedRow) throws {
+        (tab, row, key, message, hint, firstSeenAt) = (r.tab, r.row, r.key, r.message, r.hint, r.firstSeenAt)
+        rawCells = try JSONText.encode(r.rawCells)
+    }
+
+    func rejectedRow() throws -> RejectedRow {
+        guard let cells = try? JSONText.decode([String].self, from: rawCells) else {
+            throw StoreError.unreadableBookkeeping(table: Self.databaseTableName, key: "\(id ?? 0)",
+                reason: "rawCells is not a JSON array of texts")
+        }
+        return RejectedRow(tab: tab, row: row, key: key, message: message, hint: hint, rawCells: cells,
+            firstSeenAt: firstSeenAt)
+    }
+}
+
+enum JSONText {
+    static func encode<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+        try JSONDecoder().decode(type, from: Data(text.utf8))
+    }
+}

@@ -1,0 +1,98 @@
+import GRDB
+import SheetSyncCore
+
+/// The sync engine's side of the store: one consistent read, one all-or-nothing write.
+extension LedgerStore {
+    /// Rows, base, tombstones, change counter and state, in one read transaction.
+    public func snapshot() throws -> StoreSnapshot {
+        try writer.read { db in
+            var rows: [Tab: [String: SheetSyncCore.Record]] = [:]
+            var base: [Tab: [String: SheetSyncCore.Record]] = [:]
+            var tombstones: [Tab: [String: String]] = [:]
+            for tab in Tab.allCases {
+                let table = DataTable(tab)
+                rows[tab] = Dictionary(
+                    try table.fetchAll(db).map { ($0[table.schema.keyField], $0) }, uniquingKeysWith: { a, _ in a })
+                base[tab] = [:]
+                tombstones[tab] = [:]
+            }
+            for entry in try BaseEntry.fetchAll(db) {
+                base[entry.tab, default: [:]][entry.key] = try entry.record()
+            }
+            for entry in try TombstoneEntry.fetchAll(db) {
+                tombstones[entry.tab, default: [:]][entry.key] = entry.deletedAt
+            }
+            let state = Dictionary(try StateEntry.fetchAll(db).map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+            return StoreSnapshot(rows: rows, base: base, tombstones: tombstones,
+                changeCounter: try Self.changeCounter(db), state: state)
+        }
+    }
+
+    /// Applies one sync run in one write transaction, with the triggers' bumps, tombstones and
+    /// counting switched off. A row that no longer matches what the engine read is skipped,
+    /// together with its base entry and tombstone clear. Any error rolls everything back.
+    @discardableResult
+    public func commit(_ commit: StoreCommit) throws -> CommitOutcome {
+        try writer.write { db in
+            try db.execute(sql: "INSERT INTO sync_applying (id) VALUES (1)")
+            var skipped: [Tab: Set<String>] = [:]
+            for tab in Tab.allCases {
+                let table = DataTable(tab)
+                for write in commit.upserts[tab] ?? [] {
+                    let key = write.record[table.schema.keyField]
+                    guard !key.isEmpty else { throw StoreError.missingKey(tab: tab, field: table.schema.keyField) }
+                    let current = try table.fetch(key: key, db)
+                    guard Self.matches(current, write.expected, table) else {
+                        skipped[tab, default: []].insert(key)
+                        continue
+                    }
+                    if current == nil { try table.insert(write.record, db) } else { try table.update(write.record, db) }
+                }
+                for delete in commit.deletes[tab] ?? [] {
+                    guard Self.matches(try table.fetch(key: delete.key, db), delete.expected, table) else {
+                        skipped[tab, default: []].insert(delete.key)
+                        continue
+                    }
+                    _ = try table.delete(key: delete.key, db)
+                }
+            }
+            for tab in Tab.allCases {
+                let keyField = tab.schema.keyField
+                let skip = skipped[tab] ?? []
+                for record in commit.baseUpserts[tab] ?? [] where !skip.contains(record[keyField]) {
+                    try BaseEntry(tab: tab, key: record[keyField], record: record).upsert(db)
+                }
+                for key in commit.baseDeletes[tab] ?? [] where !skip.contains(key) {
+                    _ = try BaseEntry.deleteOne(db, key: ["tab": tab.rawValue, "key": key])
+                }
+                for key in commit.clearTombstones[tab] ?? [] where !skip.contains(key) {
+                    _ = try TombstoneEntry.deleteOne(db, key: ["tab": tab.rawValue, "key": key])
+                }
+            }
+            if let rejected = commit.rejected {
+                _ = try RejectedRecord.deleteAll(db)
+                for row in rejected { try RejectedRecord(row).insert(db) }
+            }
+            for conflict in commit.conflicts {
+                var record = ConflictRecord(conflict)
+                record.id = nil
+                try record.insert(db)
+            }
+            for (key, value) in commit.state {
+                try Self.setState(key, value, db)
+            }
+            try db.execute(sql: "DELETE FROM sync_applying")
+            let ordered = skipped.mapValues { $0.sorted() }
+            return CommitOutcome(skipped: ordered, changeCounter: try Self.changeCounter(db))
+        }
+    }
+
+    /// Whether the current row is still the one the engine read (absent when `expected` is nil).
+    static func matches(_ current: SheetSyncCore.Record?, _ expected: SheetSyncCore.Record?, _ table: DataTable) -> Bool {
+        switch (current, expected) {
+        case (nil, nil): return true
+        case (let current?, let expected?): return table.sameFields(current, expected)
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import GRDB
+import SheetSyncCore
+
+/// The local SQLite ledger: the five tabs' tables plus the sync bookkeeping (`sync_*`).
+///
+/// Rows are exchanged as `Record`s of text. Reading interprets nothing beyond the SQL type:
+/// INTEGER as decimal text (boolean fields `TRUE`/`FALSE`), REAL in its shortest round-trip form,
+/// TEXT as is, NULL as `""`; the sync engine canonicalizes. Writing turns `""` into NULL, boolean
+/// texts (`TRUE`/`FALSE`/`1`/`0`) into 1/0 and integer fields into integers.
+public final class LedgerStore: Sendable {
+    let writer: any DatabaseWriter
+    /// Where the store lives (`:memory:` for an in-memory store), for messages.
+    public let path: String
+
+    /// Opens (creating if needed) the store at `path` in WAL mode and migrates it.
+    public convenience init(path: String) throws {
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: Self.configuration())
+            // Setting up WAL lowers `synchronous` on the writer to NORMAL; a ledger wants FULL
+            // (a committed sync survives power loss, so the base never runs ahead of the data).
+            try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+        } catch let error as DatabaseError {
+            throw StoreError.cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
+        }
+        try self.init(writer: pool, path: path)
+    }
+
+    /// A fresh store in memory, for tests and dry runs.
+    public static func inMemory() throws -> LedgerStore {
+        do {
+            return try LedgerStore(writer: DatabaseQueue(configuration: configuration()), path: ":memory:")
+        } catch let error as DatabaseError {
+            throw StoreError.cannotOpen(path: ":memory:", reason: error.message ?? "\(error.resultCode)")
+        }
+    }
+
+    init(writer: any DatabaseWriter, path: String) throws {
+        self.writer = writer
+        self.path = path
+        let migrator = StoreMigrations.migrator
+        do {
+            let unknown = try writer.read { db in
+                try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted()
+            }
+            guard unknown.isEmpty else { throw StoreError.newerStore(path: path, unknownMigrations: unknown) }
+            try migrator.migrate(writer)
+        } catch let error as DatabaseError {
+            throw StoreError.cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
+        }
+    }
+
+    static func configuration() -> Configuration {
+        var config = Configuration()
+        config.busyMode = .timeout(5)
+        config.foreignKeysEnabled = true
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        return config
+    }
+
+    // MARK: Ordinary local access
+
+    /// Every row of a tab, in insertion order.
+    public func records(in tab: Tab) throws -> [SheetSyncCore.Record] {
+        try writer.read { try DataTable(tab).fetchAll($0) }
+    }
+
+    /// Writes a row as any local client would (the triggers stamp, bump and count it); see
+    /// `LocalWriter.upsert`.
+    @discardableResult
+    public func upsert(_ record: SheetSyncCore.Record, in tab: Tab) throws -> SheetSyncCore.Record {
+        try write { try $0.upsert(record, in: tab) }
+    }
+
+    /// Deletes a row as any local client would, leaving a tombstone; false when there was none.
+    @discardableResult
+    public func delete(key: String, in tab: Tab) throws -> Bool {
+        try write { try $0.delete(key: key, in: tab) }
+    }
+
+    /// Runs several ordinary local writes in one transaction: all of them or none.
+    public func write<T>(_ body: (LocalWriter) throws -> T) throws -> T {
+        try writer.write { db in try body(LocalWriter(db: db)) }
+    }
+
+    // MARK: Bookkeeping
+
+    public func state(_ key: String) throws -> String? {
+        try writer.read { try StateEntry.fetchOne($0, key: key)?.value }
+    }
+
+    /// Sets a `sync_state` value; nil removes the key.
+    public func setState(_ key: String, _ value: String?) throws {
+        try writer.write { db in try Self.setState(key, value, db) }
+    }
+
+    static func setState(_ key: String, _ value: String?, _ db: Database) throws {
+        if let value {
+            try StateEntry(key: key, value: value).upsert(db)
+        } else {
+            _ = try StateEntry.deleteOne(db, key: key)
+        }
+    }
+
+    public func changeCounter() throws -> Int64 {
+        try writer.read { try Self.changeCounter($0) }
+    }
+
+    static func changeCounter(_ db: Database) throws -> Int64 {
+        try ChangeCounter.fetchOne(db, key: 1)?.value ?? 0
+    }
+
+    /// The newest `limit` entries of the conflict log, newest first.
+    public func conflicts(limit: Int) throws -> [ConflictEntry] {
+        try writer.read { db in
+            try ConflictRecord.order(ConflictRecord.Columns.id.desc).limit(limit).fetchAll(db).map(\.entry)
+        }
+    }
+
+    /// The rejected-row log as the last sync left it.
+    public func rejectedRows() throws -> [RejectedRow] {
+        try writer.read { db in
+            try RejectedRecord.order(RejectedRecord.Columns.id).fetchAll(db).map { try $0.rejectedRow() }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import SheetSyncCore
+
+/// Everything the sync engine reads from the store, taken in one read transaction.
+public struct StoreSnapshot: Hashable, Sendable {
+    /// Key → row, every tab present (possibly empty). Texts as stored (see `LedgerStore`).
+    public var rows: [Tab: [String: Record]]
+    /// Key → each row's field texts as of the last successful sync.
+    public var base: [Tab: [String: Record]]
+    /// Key → `deletedAt` of rows deleted locally since the remote last caught up.
+    public var tombstones: [Tab: [String: String]]
+    /// The local change counter; it moves on every write except the engine's own commits.
+    public var changeCounter: Int64
+    public var state: [String: String]
+
+    public init(
+        rows: [Tab: [String: Record]], base: [Tab: [String: Record]], tombstones: [Tab: [String: String]],
+        changeCounter: Int64, state: [String: String]
+    ) {
+        self.rows = rows
+        self.base = base
+        self.tombstones = tombstones
+        self.changeCounter = changeCounter
+        self.state = state
+    }
+}
+
+/// A row the engine writes, provided the row is still as the engine read it.
+public struct RowWrite: Hashable, Sendable {
+    public var record: Record
+    /// The row as the engine read it; nil when it expected no row with this key.
+    public var expected: Record?
+
+    public init(record: Record, expected: Record?) {
+        self.record = record
+        self.expected = expected
+    }
+}
+
+/// A row the engine deletes, provided the row is still as the engine read it.
+public struct RowDelete: Hashable, Sendable {
+    public var key: String
+    public var expected: Record
+
+    public init(key: String, expected: Record) {
+        self.key = key
+        self.expected = expected
+    }
+}
+
+/// What one sync run writes to the store, all in one transaction.
+public struct StoreCommit: Hashable, Sendable {
+    public var upserts: [Tab: [RowWrite]]
+    public var deletes: [Tab: [RowDelete]]
+    /// New base snapshots, keyed by each record's key field.
+    public var baseUpserts: [Tab: [Record]]
+    public var baseDeletes: [Tab: [String]]
+    public var clearTombstones: [Tab: [String]]
+    /// nil leaves the rejected-row log as is; a value replaces the whole log.
+    public var rejected: [RejectedRow]?
+    /// Appended to the conflict log.
+    public var conflicts: [ConflictEntry]
+    /// nil values delete their keys.
+    public var state: [String: String?]
+
+    public init(
+        upserts: [Tab: [RowWrite]] = [:], deletes: [Tab: [RowDelete]] = [:], baseUpserts: [Tab: [Record]] = [:],
+        baseDeletes: [Tab: [String]] = [:], clearTombstones: [Tab: [String]] = [:], rejected: [RejectedRow]? = nil,
+        conflicts: [ConflictEntry] = [], state: [String: String?] = [:]
+    ) {
+        self.upserts = upserts
+        self.deletes = deletes
+        self.baseUpserts = baseUpserts
+        self.baseDeletes = baseDeletes
+        self.clearTombstones = clearTombstones
+        self.rejected = rejected
+        self.conflicts = conflicts
+        self.state = state
+    }
+}
+
+/// What a commit did not do.
+public struct CommitOutcome: Hashable, Sendable {
+    /// Keys whose row no longer matched `expected` (another SQLite client changed it mid-run):
+    /// neither the row nor its base entry nor its tombstone was touched; the next run retries them.
+    public var skipped: [Tab: [String]]
+    /// The change counter after the commit (the commit itself does not move it).
+    public var changeCounter: Int64
+
+    public init(skipped: [Tab: [String]] = [:], changeCounter: Int64) {
+        self.skipped = skipped
+        self.changeCounter = changeCounter
+    }
+
+    public var skippedCount: Int { skipped.values.reduce(0) { $0 + $1.count } }
+}
