@@ -1,0 +1,133 @@
+import Foundation
+
+extension XLSXWriter {
+    /// Writes `sheets` into a copy of `original` at `url`, keeping every other part verbatim.
+    ///
+    /// A sheet whose name (ignoring case) exists in `original` has its worksheet part replaced; any
+    /// other is added after the existing sheets. The user's other sheets, shared strings, styles
+    /// and theme survive. The replaced sheets' own relationships (comments, drawings, tables) and
+    /// the formula calculation chain are dropped: they would point into cells that changed, and
+    /// Excel rebuilds the chain itself. The date styles are found in, or added to, the styles part.
+    public static func write(
+        _ sheets: [XLSXSheet], to url: URL, preservingOtherSheetsFrom original: URL, limits: XLSXLimits = .default
+    ) throws {
+        let file = url.lastPathComponent
+        try SheetNameRules.validate(sheets.map(\.name), file: file)
+        let package = try XLSXPackage(url: original, limits: limits)
+        let layout = try WorkbookLayout.load(from: package)
+        var plan = try PreservingPlan(package: package, layout: layout, sheets: sheets)
+        try plan.prepareParts()
+
+        let writer = try PackageWriter(url: url)
+        for name in package.entryNames where !plan.dropped.contains(name) {
+            if let sheet = plan.replaced[name] {
+                let worksheet = WorksheetXMLWriter(sheet: sheet, styles: plan.dateStyles, file: file, part: name)
+                try writer.add(name) { try worksheet.write(to: $0) }
+            } else if let text = plan.edited[name] {
+                try writer.add(name, text: text)
+            } else {
+                try writer.add(name) { sink in
+                    try package.stream(name) { bytes in
+                        sink.append(bytes: bytes)
+                        try sink.flushIfFull()
+                    }
+                }
+            }
+        }
+        for (name, text) in plan.addedParts {
+            try writer.add(name, text: text)
+        }
+        for (name, sheet) in plan.addedSheets {
+            let worksheet = WorksheetXMLWriter(sheet: sheet, styles: plan.dateStyles, file: file, part: name)
+            try writer.add(name) { try worksheet.write(to: $0) }
+        }
+    }
+}
+
+/// What a preserving write changes: parts replaced, edited, added and dropped.
+struct PreservingPlan {
+    let package: XLSXPackage
+    let layout: WorkbookLayout
+    let sheets: [XLSXSheet]
+
+    private(set) var replaced: [String: XLSXSheet] = [:]
+    private(set) var addedSheets: [(String, XLSXSheet)] = []
+    private(set) var newSheets: [(name: String, part: String)] = []
+    private(set) var edited: [String: String] = [:]
+    private(set) var addedParts: [(String, String)] = []
+    private(set) var dropped: Set<String> = []
+    private(set) var dateStyles = PackageParts.freshDateStyles
+    /// Relationships and content-type overrides that the added parts need.
+    private(set) var pendingRelationships: [(id: String, type: String, target: String)] = []
+    private var usedRelationshipIDs: Set<String> = []
+    var pendingOverrides: [(part: String, contentType: String)] = []
+
+    init(package: XLSXPackage, layout: WorkbookLayout, sheets: [XLSXSheet]) throws {
+        self.package = package
+        self.layout = layout
+        self.sheets = sheets
+        usedRelationshipIDs = Set(layout.workbookRelationships.map(\.id))
+        let folder = layout.workbookPart.split(separator: "/").dropLast().joined(separator: "/")
+        let base = folder.isEmpty ? "" : folder + "/"
+        var taken = Set(package.entryNames.map { $0.lowercased() })
+        var number = 1
+        for sheet in sheets {
+            if let existing = layout.sheets.first(where: { $0.name.lowercased() == sheet.name.lowercased() }) {
+                guard let part = existing.part else {
+                    throw XLSXError(
+                        .invalidSheetName, file: package.fileName, part: layout.workbookPart,
+                        "lists '\(existing.name)' as a chart or dialog sheet, which cannot be replaced by a worksheet")
+                }
+                replaced[part] = sheet
+                dropped.insert(PartPath.relationshipsPart(of: part))
+            } else {
+                while taken.contains("\(base)worksheets/sheet\(number).xml".lowercased()) { number += 1 }
+                let part = "\(base)worksheets/sheet\(number).xml"
+                taken.insert(part.lowercased())
+                addedSheets.append((part, sheet))
+                newSheets.append((sheet.name, part))
+            }
+        }
+    }
+
+    mutating func prepareParts() throws {
+        let calcChain = layout.workbookRelationships.first { $0.isType("calcChain") }?.target
+        if let calcChain { dropped.insert(calcChain) }
+        try prepareStyles()
+        try editWorkbook()
+        try editWorkbookRelationships(droppingCalcChain: calcChain != nil)
+        try editContentTypes(droppingCalcChain: calcChain)
+    }
+
+    /// Adds a workbook relationship with a fresh id, which it returns.
+    mutating func addRelationship(type: String, target: String) -> String {
+        var number = usedRelationshipIDs.count + 1
+        while usedRelationshipIDs.contains("rId\(number)") { number += 1 }
+        let id = "rId\(number)"
+        usedRelationshipIDs.insert(id)
+        pendingRelationships.append((id, type, target))
+        return id
+    }
+
+    mutating func markEdited(_ part: String, _ text: String) { edited[part] = text }
+    mutating func markAdded(_ part: String, _ text: String) { addedParts.append((part, text)) }
+    mutating func useDateStyles(_ styles: DateStyles) { dateStyles = styles }
+
+    /// The workbook part's folder with a trailing slash (`xl/`), or `""` at the package root.
+    var workbookFolder: String {
+        let folder = layout.workbookPart.split(separator: "/").dropLast().joined(separator: "/")
+        return folder.isEmpty ? "" : folder + "/"
+    }
+
+    func text(of part: String) throws -> String {
+        let data = try package.data(part)
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw XLSXError(.malformedPart, file: package.fileName, part: part, "is not UTF-8 and cannot be edited")
+        }
+        return text
+    }
+
+    func refuse(_ part: String, _ message: String) -> XLSXError {
+        XLSXError(.malformedPart, file: package.fileName, part: part, message)
+    }
+}
