@@ -1,0 +1,44 @@
+import Testing
+
+@testable import GoogleAPI
+
+@Suite struct RedactionTests {
+    static let secret = "ya29.a0AfH6SMBsecretTOKENvalue"
+
+    @Test func authorizationHeaderLinesAreRedacted() {
+        let text = "GET /v4/spreadsheets HTTP/1.1\r\nHost: x\r\nauthorization: Bearer \(Self.secret)\r\nAccept: */*\r\n"
+        let redacted = Redaction.redact(text)
+        #expect(!redacted.contains(Self.secret))
+        #expect(redacted.contains("authorization: REDACTED\r\n"))
+        #expect(redacted.contains("Accept: */*"))
+    }
+
+    @Test func tokenFieldsInJSONAreRedactedButErrorCodesStay() {
+        let body = #"{"access_token": "\#(Self.secret)", "refresh_token":"1//rt-\#(Self.secret)", "expires_in": 3599, "error": {"code": 403}}"#
+        let redacted = Redaction.redact(body)
+        #expect(!redacted.contains(Self.secret))
+        #expect(redacted.contains(#""access_token": "REDACTED""#))
+        #expect(redacted.contains(#""expires_in": 3599"#))
+        #expect(redacted.contains(#""code": 403"#))
+    }
+
+    @Test func formFieldsAreRedacted() {
+        let form = "grant_type=refresh_token&client_id=abc&client_secret=s3cr3t&refresh_token=\(Self.secret)"
+        let redacted = Redaction.redact(form)
+        #expect(redacted == "grant_type=refresh_token&client_id=abc&client_secret=REDACTED&refresh_token=REDACTED")
+        let jwt = Redaction.redact("grant_type=x&assertion=eyJhbGciOi.eyJpc3Mi.c2ln")
+        #expect(jwt == "grant_type=x&assertion=REDACTED")
+    }
+
+    @Test func bearerTokensAnywhereAreRedacted() {
+        #expect(Redaction.redact("sent Bearer \(Self.secret) to x") == "sent Bearer REDACTED to x")
+    }
+
+    @Test func debugBodyTraceIsRedactedAndCut() {
+        let body = Array(#"{"access_token":"\#(Self.secret)"}"#.utf8) + Array(repeating: UInt8(ascii: " "), count: 5000)
+        let line = CurlExchange.describeBody(body)
+        #expect(!line.contains(Self.secret))
+        #expect(line.hasSuffix("(\(body.count) bytes)"))
+        #expect(CurlExchange.describeBody([0xFF, 0xFE, 0x00]) == "<3 bytes of binary data>")
+    }
+}
