@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import Workbook
+
+@Suite struct FileFingerprintTests {
+    private static let vectors: [(String, UInt64)] = [
+        ("", 0xEF46_DB37_51D8_E999),
+        ("a", 0xD24E_C4F1_A98C_6E5B),
+        ("abc", 0x44BC_2CF5_AD77_0999),
+        ("sheetsync", 0x4E90_625C_A1B3_9B72),
+        (String(repeating: "x", count: 31), 0x60DD_0D01_083B_99F0),
+        (String(repeating: "y", count: 32), 0x64DA_1F1D_3495_CE66),
+        ("0123456789abcdef0123456789abcdef0123456789", 0xA761_90C3_ACF0_8A1C),
+    ]
+
+    @Test(arguments: vectors)
+    func contentHashMatchesTheXXH64ReferenceVectors(input: String, expected: UInt64) {
+        #expect(ContentHash.xxh64(Array(input.utf8)) == expected)
+    }
+
+    @Test func contentHashMatchesTheReferenceOnLongInputAndHonoursTheSeed() {
+        let long = Array((0..<3).flatMap { _ in (0...255).map(UInt8.init) }) + Array("xyz".utf8)
+        #expect(ContentHash.xxh64(long) == 0xE921_A1B4_5BD7_79F8)
+        #expect(Array("abc".utf8).withUnsafeBytes { ContentHash.xxh64($0, seed: 7) } == 0x9E75_5206_1566_76D7)
+    }
+
+    @Test func missingFileHasNoFingerprint() throws {
+        try withAtomicTestFolder { folder in
+            let fingerprint = try FileFingerprint.of(folder.appendingPathComponent("absent.csv"))
+            #expect(fingerprint == nil)
+        }
+    }
+
+    @Test func aFolderIsRefusedWithAnError() throws {
+        try withAtomicTestFolder { folder in
+            #expect(throws: AtomicFileError.self) { try FileFingerprint.of(folder) }
+        }
+    }
+
+    @Test func fingerprintRecordsSizeModificationTimeAndHashOfTheContent() throws {
+        try withAtomicTestFolder { folder in
+            let url = folder.appendingPathComponent("T.csv")
+            try url.writeTestBytes(Array("a,b\n".utf8))
+            try url.setTestModificationDate(Date(timeIntervalSince1970: 1_700_000_000.25))
+            let fingerprint = try #require(try FileFingerprint.of(url))
+            #expect(fingerprint.size == 4)
+            #expect(fingerprint.modificationTimeNanoseconds == 1_700_000_000_250_000_000)
+            #expect(fingerprint.contentHash == ContentHash.xxh64(Array("a,b\n".utf8)))
+            #expect(try FileFingerprint.of(url) == fingerprint)
+        }
+    }
+
+    @Test func snapshotBytesAndFingerprintDescribeTheSameContent() throws {
+        try withAtomicTestFolder { folder in
+            let url = folder.appendingPathComponent("T.csv")
+            try url.writeTestBytes(Array(repeating: 0x41, count: 200_000))
+            let snapshot = try #require(try FileSnapshot.read(url))
+            #expect(snapshot.bytes.count == 200_000)
+            #expect(snapshot.fingerprint.contentHash == ContentHash.xxh64(snapshot.bytes))
+            let fingerprint = try #require(try FileFingerprint.of(url))
+            #expect(snapshot.fingerprint.hasSameContent(as: fingerprint))
+        }
+    }
+
+    @Test func backupTimestampsAreUTCWithMilliseconds() {
+        #expect(AtomicFile.Backups.timestamp(Date(timeIntervalSince1970: 0)) == "19700101T000000.000Z")
+        #expect(AtomicFile.Backups.timestamp(Date(timeIntervalSince1970: 1_795_303_880.123_4)) == "20261121T233120.123Z")
+        #expect(AtomicFile.Backups.timestamp(Date(timeIntervalSince1970: -0.5)) == "19691231T235959.500Z")
+    }
+}
