@@ -31,19 +31,10 @@ extension DataTable {
 
         try db.execute(sql: """
             CREATE TRIGGER \("\(name)_fix_insert".quotedDatabaseIdentifier) BEFORE INSERT ON \(table)
-            WHEN \(needsFix(insert: true))
+            WHEN \(needsFix(insert: true) ?? "0")
             BEGIN
               INSERT INTO \(table) (\(columns.joined(separator: ", ")))
               VALUES (\(schema.fields.map { fixed($0, insert: true) }.joined(separator: ", ")));
-              SELECT RAISE(IGNORE);
-            END;
-
-            CREATE TRIGGER \("\(name)_fix_update".quotedDatabaseIdentifier) BEFORE UPDATE ON \(table)
-            WHEN \(needsFix(insert: false))
-            BEGIN
-              UPDATE \(table) SET \(schema.fields.map {
-                "\($0.name.quotedDatabaseIdentifier) = \(fixed($0, insert: false))" }.joined(separator: ", "))
-              WHERE rowid = OLD.rowid;
               SELECT RAISE(IGNORE);
             END;
 
@@ -72,6 +63,18 @@ extension DataTable {
               \(tombstoneOld)
             END;
             """)
+        if let condition = needsFix(insert: false) {
+            try db.execute(sql: """
+                CREATE TRIGGER \("\(name)_fix_update".quotedDatabaseIdentifier) BEFORE UPDATE ON \(table)
+                WHEN \(condition)
+                BEGIN
+                  UPDATE \(table) SET \(schema.fields.map {
+                    "\($0.name.quotedDatabaseIdentifier) = \(fixed($0, insert: false))" }.joined(separator: ", "))
+                  WHERE rowid = OLD.rowid;
+                  SELECT RAISE(IGNORE);
+                END;
+                """)
+        }
         for event in ["INSERT", "UPDATE", "DELETE"] {
             try db.execute(sql: """
                 CREATE TRIGGER \("\(name)_count_\(event.lowercased())".quotedDatabaseIdentifier)
@@ -81,8 +84,8 @@ extension DataTable {
         }
     }
 
-    /// When a written row must be rewritten before it is stored.
-    private func needsFix(insert: Bool) -> String {
+    /// When a written row must be rewritten before it is stored; nil when it never must.
+    private func needsFix(insert: Bool) -> String? {
         var conditions: [String] = []
         for field in schema.fields {
             let column = "NEW.\(field.name.quotedDatabaseIdentifier)"
@@ -97,7 +100,7 @@ extension DataTable {
         if let dateOK = datePartsApply {
             conditions.append("(\(dateOK) AND (NEW.\"year\" IS NOT \(datePart("year")) OR NEW.\"month\" IS NOT \(datePart("month"))))")
         }
-        return conditions.joined(separator: " OR ")
+        return conditions.isEmpty ? nil : conditions.joined(separator: " OR ")
     }
 
     /// The stored value of `field` for a written row.
