@@ -1,0 +1,100 @@
+import Foundation
+import SheetSyncCore
+
+@testable import Workbook
+
+/// Hand-made packages for the odd cases: a set of parts written to a temporary `.xlsx`.
+struct PartSet {
+    var parts: [(String, Data)] = []
+
+    static let main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    static let rels = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    static let packageRels = "http://schemas.openxmlformats.org/package/2006/relationships"
+
+    init() {}
+
+    /// A minimal Transitional workbook whose single sheet "Sheet1" has `sheetData` as its rows XML.
+    static func workbook(
+        sheetData: String, sharedStrings: [String]? = nil, styles: String? = nil, workbookPr: String = ""
+    ) -> PartSet {
+        var set = PartSet()
+        set.add("[Content_Types].xml", contentTypes)
+        set.add("_rels/.rels", relationships([("rId1", "officeDocument", "xl/workbook.xml")]))
+        set.add(
+            "xl/workbook.xml",
+            #"<workbook xmlns="\#(main)" xmlns:r="\#(rels)">\#(workbookPr)<sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>"#
+        )
+        var workbookRels = [("rId1", "worksheet", "worksheets/sheet1.xml")]
+        if let sharedStrings {
+            workbookRels.append(("rId2", "sharedStrings", "sharedStrings.xml"))
+            let items = sharedStrings.map { "<si>\($0)</si>" }.joined()
+            set.add("xl/sharedStrings.xml", #"<sst xmlns="\#(main)">\#(items)</sst>"#)
+        }
+        if let styles {
+            workbookRels.append(("rId3", "styles", "styles.xml"))
+            set.add("xl/styles.xml", #"<styleSheet xmlns="\#(main)">\#(styles)</styleSheet>"#)
+        }
+        set.add("xl/_rels/workbook.xml.rels", relationships(workbookRels))
+        set.add("xl/worksheets/sheet1.xml", #"<worksheet xmlns="\#(main)"><sheetData>\#(sheetData)</sheetData></worksheet>"#)
+        return set
+    }
+
+    static let contentTypes =
+        #"<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">"#
+        + #"<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>"#
+        + #"<Default Extension="xml" ContentType="application/xml"/></Types>"#
+
+    /// A `.rels` part; each relationship is (id, type suffix, target).
+    static func relationships(_ items: [(String, String, String)], typeBase: String = rels) -> String {
+        let body = items.map { #"<Relationship Id="\#($0.0)" Type="\#(typeBase)/\#($0.1)" Target="\#($0.2)"/>"# }
+        return #"<Relationships xmlns="\#(packageRels)">\#(body.joined())</Relationships>"#
+    }
+
+    mutating func add(_ name: String, _ text: String) { parts.append((name, Data(text.utf8))) }
+    mutating func add(_ name: String, data: Data) { parts.append((name, data)) }
+
+    mutating func replace(_ name: String, _ text: String) {
+        parts.removeAll { $0.0 == name }
+        add(name, text)
+    }
+
+    /// Writes the parts to a fresh temporary file and returns its URL.
+    func write(named fileName: String = "book.xlsx") throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xlsx-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(fileName)
+        let writer = try PackageWriter(url: url)
+        for (name, data) in parts { try writer.add(name, data: data) }
+        return url
+    }
+
+    /// Writes the parts and reads every sheet back as raw rows.
+    func readRows() throws -> [XLSXRawSheet] {
+        try XLSXReader.readRows(contentsOf: write())
+    }
+
+    /// The rows of the only sheet.
+    func rows() throws -> [[Cell]] {
+        try readRows().first?.rows ?? []
+    }
+}
+
+/// A scratch folder for files a test writes.
+func temporaryFile(_ name: String) throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xlsx-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder.appendingPathComponent(name)
+}
+
+/// A committed fixture workbook.
+func fixture(_ name: String) throws -> URL {
+    guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures") else {
+        throw FixtureMissing(name: name)
+    }
+    return url
+}
+
+struct FixtureMissing: Error, CustomStringConvertible {
+    var name: String
+    var description: String { "fixture '\(name)' is not in the test bundle" }
+}
