@@ -20,6 +20,18 @@ public enum CSVReader {
 
     /// Reads and parses the file at `url`; errors name it by its last path component.
     public static func read(contentsOf url: URL) throws -> CSVFile {
+        guard let read = try readIfPresent(url) else {
+            throw CSVError(file: url.lastPathComponent, problem: .unreadable(reason: "no such file"))
+        }
+        return read.file
+    }
+
+    /// Reads the file at `url` with the fingerprint of exactly the bytes parsed, to pass to
+    /// `AtomicFile.replace(expecting:)` later; nil when there is no such file.
+    ///
+    /// Prefer this to `FileFingerprint.of` followed by `read(contentsOf:)`: a save between
+    /// those two calls would pair a fingerprint with content it does not describe.
+    public static func readIfPresent(_ url: URL) throws -> (file: CSVFile, fingerprint: FileFingerprint)? {
         let name = url.lastPathComponent
         let snapshot: FileSnapshot?
         do {
@@ -27,9 +39,7 @@ public enum CSVReader {
         } catch let error as AtomicFileError {
             throw CSVError(file: name, problem: .unreadable(reason: error.reason))
         }
-        guard let snapshot else {
-            throw CSVError(file: name, problem: .unreadable(reason: "no such file"))
-        }
-        return try parse(snapshot.bytes, source: name)
+        guard let snapshot else { return nil }
+        return (try parse(snapshot.bytes, source: name), snapshot.fingerprint)
     }
 }

@@ -81,4 +81,25 @@ import Testing
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(try CSVReader.read(contentsOf: url) == CSVReader.parse(bytes, source: "x"))
     }
+
+    @Test func readIfPresentPairsTheFileWithTheFingerprintOfTheBytesParsed() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("csv-pair-\(UUID().uuidString).csv")
+        #expect(try CSVReader.readIfPresent(url) == nil)
+        let bytes = Array("a\n1\n".utf8)
+        try Data(bytes).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let read = try #require(try CSVReader.readIfPresent(url))
+        #expect(read.file.table.rows == [[.text("1")]])
+        #expect(read.fingerprint == (try FileFingerprint.of(url)))
+        #expect(read.fingerprint.contentHash == ContentHash.xxh64(bytes))
+    }
+
+    @Test func readingAFolderIsAnUnreadableErrorNamingIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Settings.csv-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(throws: CSVError(file: folder.lastPathComponent, problem: .unreadable(reason: "read: it is a folder, not a file"))) {
+            try CSVReader.read(contentsOf: folder)
+        }
+    }
 }
