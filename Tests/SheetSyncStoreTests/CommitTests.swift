@@ -76,7 +76,7 @@ import Testing
             Issue.record("unexpected error \(String(describing: error))")
             return
         }
-        #expect(reason.contains("CHECK constraint failed"))
+        #expect(reason == "CHECK constraint failed: type must be one of expense, income, both")
         #expect(try store.snapshot() == before)
         #expect(try store.conflicts(limit: 5).isEmpty)
         #expect(try store.int("SELECT count(*) FROM sync_applying") == 0)

@@ -92,7 +92,8 @@ import Testing
 
     @Test(arguments: [
         (Tab.transactions, "type", "'Expense'"), (Tab.transactions, "paidFlag", "'yes'"),
-        (Tab.transactions, "date", "'2026-13-01'"), (Tab.transactions, "amount", "'-5.00'"),
+        (Tab.transactions, "date", "'2026-02-30'"),
+        (Tab.transactions, "createdAt", "'2026-02-03T04:05:06.007+01:00'"), (Tab.transactions, "amount", "'-5.00'"),
         (Tab.transactions, "amount", "'$5'"), (Tab.transactions, "date", "'3/15/2026'"),
         (Tab.transactions, "lastModifiedAt", "'2026-02-03 04:05:06'"),
         (Tab.transactions, "recurringRuleId", "'not-a-uuid'"), (Tab.transactions, "category", "NULL"),
@@ -102,8 +103,16 @@ import Testing
     ])
     func sqliteRefusesValuesOutsideTheDomain(tab: Tab, column: String, literal: String) throws {
         let store = try LedgerStore.inMemory()
-        #expect(throws: DatabaseError.self) { try insertSample(store, tab, column, literal) }
+        let error = #expect(throws: DatabaseError.self) { try insertSample(store, tab, column, literal) }
+        // The message names the column, and for a CHECK the rule in words.
+        #expect(error?.message?.contains(column) == true, "\(String(describing: error?.message))")
         #expect(try store.records(in: tab).isEmpty)
+    }
+
+    @Test func checkFailureStatesTheRule() throws {
+        let store = try LedgerStore.inMemory()
+        let error = #expect(throws: DatabaseError.self) { try insertSample(store, .recurringRules, "interval", "0") }
+        #expect(error?.message == "CHECK constraint failed: interval must be between 1 and 100000")
     }
 
     @Test(arguments: [

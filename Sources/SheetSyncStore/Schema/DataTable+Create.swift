@@ -14,37 +14,55 @@ extension DataTable {
                 } else if field.required {
                     column.notNull()
                 }
+            }
+            // Named constraints, so a refusal says what is wrong in words
+            // (`CHECK constraint failed: month must be between 1 and 12`).
+            for field in schema.fields {
                 for check in Self.checks(for: field, key: field.name == schema.keyField) {
-                    column.check(sql: check)
+                    t.constraint(sql: "CONSTRAINT \(check.rule.quotedDatabaseIdentifier) CHECK (\(check.sql))")
                 }
             }
         }
     }
 
-    /// What SQLite checks for one column. A NULL passes every CHECK; NOT NULL handles required.
-    static func checks(for field: FieldSpec, key: Bool) -> [String] {
+    /// What SQLite checks for one column, each with the rule in words. A NULL passes every
+    /// CHECK; NOT NULL covers required fields.
+    static func checks(for field: FieldSpec, key: Bool) -> [(rule: String, sql: String)] {
         let name = field.name.quotedDatabaseIdentifier
-        var checks: [String] = key ? ["\(name) <> ''"] : []
+        let label = field.name
+        var checks: [(rule: String, sql: String)] = key ? [("\(label) must not be empty", "\(name) <> ''")] : []
         switch field.kind {
         case .enumeration(let values):
-            let list = values.map { $0.sqlLiteral }.joined(separator: ", ")
-            checks.append("\(name) IN (\(list))")
+            let list = values.map(\.sqlLiteral).joined(separator: ", ")
+            checks.append(("\(label) must be one of \(values.joined(separator: ", "))", "\(name) IN (\(list))"))
         case .boolean:
-            checks.append("\(name) IN (0, 1)")
+            checks.append(("\(label) must be 0 or 1", "\(name) IN (0, 1)"))
         case .integer(let range):
-            if range.lowerBound != Int.min { checks.append("\(name) >= \(range.lowerBound)") }
-            if range.upperBound != Int.max { checks.append("\(name) <= \(range.upperBound)") }
+            switch (range.lowerBound == Int.min, range.upperBound == Int.max) {
+            case (false, false):
+                checks.append(("\(label) must be between \(range.lowerBound) and \(range.upperBound)",
+                    "\(name) BETWEEN \(range.lowerBound) AND \(range.upperBound)"))
+            case (false, true):
+                checks.append(("\(label) must be at least \(range.lowerBound)", "\(name) >= \(range.lowerBound)"))
+            case (true, false):
+                checks.append(("\(label) must be at most \(range.upperBound)", "\(name) <= \(range.upperBound)"))
+            case (true, true):
+                break
+            }
         case .uuid:
-            checks.append("\(name) GLOB '\(SQLPattern.uuid)'")
+            checks.append(("\(label) must be a UUID", "\(name) GLOB '\(SQLPattern.uuid)'"))
         case .date:
-            checks.append("\(name) GLOB '\(SQLPattern.date)'")
+            // `+0 days` makes SQLite normalize, so `2026-02-30` comes back different and fails.
+            checks.append(("\(label) must be a real date YYYY-MM-DD", "date(\(name), '+0 days') IS \(name)"))
         case .timestamp:
-            checks.append("\(name) GLOB '\(SQLPattern.timestamp)'")
+            checks.append(("\(label) must be a timestamp like 2026-11-21T22:31:20.123Z",
+                "strftime('%Y-%m-%dT%H:%M:%fZ', \(name), '+0 days') IS \(name)"))
         case .amount:
             // A plain non-negative decimal (`12.50`, or `12.5` typed in the shell: the engine
             // canonicalizes); no sign, currency, grouping or exponent.
-            checks.append("\(name) GLOB '[0-9]*' AND \(name) NOT GLOB '*[^0-9.]*'"
-                + " AND \(name) NOT GLOB '*.*.*' AND \(name) NOT GLOB '*.'")
+            checks.append(("\(label) must be a non-negative decimal like 12.50",
+                "\(name) GLOB '[0-9]*' AND \(name) NOT GLOB '*[^0-9.]*' AND \(name) NOT GLOB '*.*.*'"
+                    + " AND \(name) NOT GLOB '*.'"))
         case .text, .freeText:
             break
         }
@@ -57,8 +75,6 @@ enum SQLPattern {
     static let digit = "[0-9]"
     static let hex = "[0-9a-f]"
     static let date = String(repeating: digit, count: 4) + "-" + digit + digit + "-" + digit + digit
-    static let timestamp = date + "T" + digit + digit + ":" + digit + digit + ":" + digit + digit + "."
-        + String(repeating: digit, count: 3) + "Z"
     static let uuid = [8, 4, 4, 4, 12].map { String(repeating: hex, count: $0) }.joined(separator: "-")
 }
 
