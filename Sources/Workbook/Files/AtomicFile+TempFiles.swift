@@ -49,7 +49,7 @@ extension AtomicFile {
         /// Gives the written temporary file the target's permissions, flushes it to disk and
         /// returns the fingerprint it will have once renamed (a rename keeps the mtime).
         static func finish(_ path: String, mode: mode_t?) throws -> FileFingerprint {
-            guard let fd = try POSIXFile.openFile(path, flags: O_RDWR) else {
+            guard let fd = try POSIXFile.openFile(path, flags: O_RDONLY) else {
                 throw POSIXFile.failure("open", path, ENOENT)
             }
             defer { close(fd) }
