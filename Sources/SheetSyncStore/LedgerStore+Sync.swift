@@ -34,7 +34,7 @@ extension LedgerStore {
     @discardableResult
     public func commit(_ commit: StoreCommit) throws -> CommitOutcome {
         try writer.write { db in
-            try db.execute(sql: "INSERT INTO sync_applying (id) VALUES (1)")
+            try db.execute(sql: "INSERT OR REPLACE INTO sync_applying (id) VALUES (1)")
             var skipped: [Tab: Set<String>] = [:]
             for tab in Tab.allCases {
                 let table = DataTable(tab)
