@@ -64,7 +64,10 @@ let package = Package(
         .testTarget(name: "WorkbookTests", dependencies: ["Workbook"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GoogleAPITests", dependencies: ["GoogleAPI"]),
         .testTarget(name: "SheetSyncStoreTests", dependencies: ["SheetSyncStore"]),
-        .testTarget(name: "SheetSyncTests", dependencies: ["SheetSync", "SheetsEmulator"]),
+        .testTarget(
+            name: "SheetSyncTests",
+            dependencies: ["SheetSync", "SheetSyncCore", "SheetSyncStore", "Workbook", "GoogleAPI", "SheetsEmulator"]
+        ),
         .testTarget(name: "SheetsEmulatorTests", dependencies: ["SheetsEmulator", "GoogleAPI"]),
     ]
 )

@@ -34,8 +34,8 @@ struct GlobalOptions: ParsableArguments {
 }
 
 /// Runs a subcommand body, turning errors into a message on stderr and the right exit code.
-func runReporting(_ body: () async throws -> ExitCode) async throws {
-    let code: ExitCode
+func runReporting(_ body: () async throws -> SheetSync.ExitCode) async throws {
+    let code: SheetSync.ExitCode
     do {
         code = try await body()
     } catch let error as SheetSyncError {

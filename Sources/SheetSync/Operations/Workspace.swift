@@ -25,7 +25,8 @@ public struct Workspace: Sendable {
         do { store = try LedgerStore(path: config.store.path) } catch {
             throw SheetSyncError.configuration("cannot open store \(config.store.path): \(error)")
         }
-        return try await withExtendedLifetime(lock) { try await body(store, lock) }
+        // `body` receives the lock, which keeps it alive (and so held) until the work is done.
+        return try await body(store, lock)
     }
 
     public func makeRemote() throws -> any Remote {

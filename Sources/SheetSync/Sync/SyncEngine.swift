@@ -201,7 +201,7 @@ public struct SyncEngine: Sendable {
         for plan in plans {
             let tab = plan.tab
             commit.upserts[tab] = plan.localUpserts.map { RowWrite(record: $0.record, expected: $0.expected) }
-            commit.deletes[tab] = plan.localDeletes.map { RowDelete(key: $0.key, expected: $0.expected) }
+            commit.deletes[tab] = plan.localDeletes.map { SheetSyncStore.RowDelete(key: $0.key, expected: $0.expected) }
             let oldBase = local.base[tab] ?? [:]
             commit.baseUpserts[tab] = plan.base.filter { oldBase[$0.key] != $0.value }.map(\.value)
             commit.baseDeletes[tab] = oldBase.keys.filter { plan.base[$0] == nil }

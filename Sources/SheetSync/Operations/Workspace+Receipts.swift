@@ -1,0 +1,62 @@
+import Foundation
+import SheetSyncCore
+import SheetSyncStore
+
+extension Workspace {
+    /// Adds receipt images to a transaction. For file workbooks each image is copied into `Receipts/`
+    /// beside the workbook under the seed's name rule and its row's `driveFileId` is the path relative
+    /// to that folder; the next push writes the rows.
+    public func addReceipts(transactionId: String, files: [URL]) async throws -> [String] {
+        guard let id = FieldParser.canonicalUUID(transactionId) else {
+            throw SheetSyncError(.usage, "'\(transactionId)' is not a transaction id")
+        }
+        for file in files where !FileManager.default.isReadableFile(atPath: file.path) {
+            throw SheetSyncError(.usage, "cannot read receipt file \(file.path)")
+        }
+        let folder: URL
+        switch config.remote {
+        case .csv(let workbook): folder = workbook.appendingPathComponent("Receipts")
+        case .xlsx(let workbook): folder = workbook.deletingLastPathComponent().appendingPathComponent("Receipts")
+        case .google: throw SheetSyncError.configuration("receipt uploads to Google Drive are not available in this build yet")
+        }
+        return try await locked { store, _ in
+            guard let transaction = try store.records(in: .transactions).first(where: { $0["transactionId"] == id }) else {
+                throw SheetSyncError(.usage, "no transaction with id \(id) in the store (run `sheetsync pull` first?)")
+            }
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var n = try store.records(in: .receipts).filter { $0["transactionId"] == id }.count
+            let stamp = clock.now().description
+            var ids: [String] = []
+            var records: [Record] = []
+            for file in files {
+                n += 1
+                let name = ReceiptName.make(date: transaction["date"], category: transaction["category"], transactionId: id,
+                                            number: n, sourceExtension: file.pathExtension)
+                let target = folder.appendingPathComponent(name)
+                if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.removeItem(at: target) }
+                try FileManager.default.copyItem(at: file, to: target)
+                let receiptId = newID()
+                ids.append(receiptId)
+                records.append(Record(["receiptId": receiptId, "transactionId": id, "driveFileId": name, "fileName": name,
+                                       "createdAt": stamp, "lastModifiedAt": stamp]))
+            }
+            try store.write { writer in for record in records { try writer.upsert(record, in: .receipts) } }
+            return ids
+        }
+    }
+}
+
+/// The seed's receipt name rule: `<YYYYMMDD>_<Category>_<TransactionId>_<n>.jpg`.
+public enum ReceiptName {
+    /// Characters unsafe in file names (and the separator `_` inside the category) become `-`.
+    public static func make(date: String, category: String, transactionId: String, number: Int, sourceExtension: String) -> String {
+        let day = date.replacingOccurrences(of: "-", with: "")
+        let safe = String(category.map { c -> Character in
+            c.isLetter || c.isNumber || c == "-" || c == "." || c == " " ? c : "-"
+        }).trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "-")
+        // The seed names receipts .jpg; other image types keep their own extension so viewers open them.
+        let ext = sourceExtension.lowercased()
+        let suffix = ext.isEmpty || ext == "jpeg" || ext == "jpg" ? "jpg" : ext
+        return "\(day)_\(safe.isEmpty ? "Uncategorized" : safe)_\(transactionId)_\(number).\(suffix)"
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import SheetSync
+
+extension SheetSyncCommand {
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a transaction to the local store; prints its id.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "expense or income.") var type: String
+        @Option(help: "A positive amount such as 12.50.") var amount: String
+        @Option(help: "An existing category name (case-sensitive).") var category: String
+        @Option(help: "YYYY-MM-DD; default today in the dataset's time zone.") var date: String?
+        @Option(help: "A note.") var note: String = ""
+        @Option(help: "Comma-separated tags.") var tags: String = ""
+
+        func validate() throws {
+            guard ["expense", "income"].contains(type.lowercased()) else { throw ValidationError("type must be expense or income, not '\(type)'") }
+        }
+
+        func run() async throws {
+            try await runReporting {
+                let id = try await global.workspace().add(NewTransaction(
+                    type: type.lowercased(), amount: amount, category: category, date: date, note: note, tags: tags))
+                if global.json { Output.json(["transactionId": id]) } else if !global.quiet { Output.line(id) }
+                return .ok
+            }
+        }
+    }
+
+    struct Receipt: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Receipt images.", subcommands: [AddReceipt.self])
+
+        struct AddReceipt: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "add", abstract: "Queue receipt files for a transaction; push uploads them.")
+            @OptionGroup var global: GlobalOptions
+            @Argument(help: "The transaction's id.") var transactionId: String
+            @Argument(help: "Image files.") var files: [String]
+            func run() async throws {
+                try await runReporting {
+                    let ids = try await global.workspace().addReceipts(transactionId: transactionId, files: files.map { URL(fileURLWithPath: $0) })
+                    if global.json { Output.json(["receiptIds": ids]) } else if !global.quiet { ids.forEach(Output.line) }
+                    return .ok
+                }
+            }
+        }
+    }
+
+    struct Category: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Categories.", subcommands: [Rename.self])
+
+        struct Rename: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Rename a category and re-point its transactions and rules.")
+            @OptionGroup var global: GlobalOptions
+            @Argument var old: String
+            @Argument var new: String
+            func run() async throws {
+                try await runReporting {
+                    let moved = try await global.workspace().renameCategory(from: old, to: new)
+                    if global.json { Output.json(["renamed": old, "to": new, "rowsRepointed": String(moved)]) } else if global.verbose {
+                        Output.line("renamed '\(old)' to '\(new)'; \(moved) row(s) re-pointed")
+                    }
+                    return .ok
+                }
+            }
+        }
+    }
+
+    struct Auth: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Google sign-in.", subcommands: [Login.self])
+
+        struct Login: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "One-time OAuth consent through a loopback redirect.")
+            @OptionGroup var global: GlobalOptions
+            @Option(help: "The OAuth client JSON (an 'installed' app client) from the Google Cloud console.")
+            var client: String
+            func run() async throws {
+                try await runReporting {
+                    let path = try await global.workspace().authLogin(clientFile: URL(fileURLWithPath: client)) { url in
+                        Output.error("open this URL in a browser to allow sheetsync access:\n\(url)")
+                    }
+                    if !global.quiet { Output.line("saved credentials to \(path.path)") }
+                    return .ok
+                }
+            }
+        }
+    }
+}

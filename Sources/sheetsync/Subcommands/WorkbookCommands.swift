@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import SheetSync
+import SheetSyncCore
+
+extension SheetSyncCommand {
+    struct Init: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create or link the remote workbook and the local store.")
+        @OptionGroup var global: GlobalOptions
+        func run() async throws {
+            try await runReporting {
+                let report = try await global.workspace().initialize(dryRun: global.dryRun)
+                return Output.report(report, global)
+            }
+        }
+    }
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Pending local changes, rejected rows, last sync, dataset.")
+        @OptionGroup var global: GlobalOptions
+        func run() async throws {
+            try await runReporting {
+                let status = try await global.workspace().status()
+                if global.json { Output.json(status) } else { status.lines.forEach(Output.line) }
+                return .ok
+            }
+        }
+    }
+
+    struct Check: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Validate the remote workbook (or the CSV folder / .xlsx at PATH); change nothing.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "A CSV workbook folder or an .xlsx file.") var path: String?
+        func run() async throws {
+            try await runReporting {
+                let report = try await global.workspace().check(path: path)
+                if global.json {
+                    Output.json(report)
+                } else if !global.quiet {
+                    report.summaryLines.forEach(Output.line)
+                    if global.verbose { report.notices.forEach { Output.line("note: \($0)") } }
+                }
+                report.errors.forEach(Output.error)
+                if !global.json {
+                    for r in report.rejected {
+                        Output.error("\(r.tab) row \(r.row)\(r.id.isEmpty ? "" : " (\(r.id))"): \(r.message)\(r.hint.isEmpty ? "" : " — \(r.hint)")")
+                    }
+                }
+                return report.exitCode
+            }
+        }
+    }
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Write a snapshot of the local store as a workbook.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The folder (csv) or file (xlsx) to write.") var path: String
+        @Option(help: "csv or xlsx.") var format: String = "csv"
+
+        func validate() throws {
+            guard ExportFormat(rawValue: format.lowercased()) != nil else { throw ValidationError("--format must be csv or xlsx, not '\(format)'") }
+        }
+
+        func run() async throws {
+            try await runReporting {
+                let url = URL(fileURLWithPath: path)
+                let count = try await global.workspace().export(to: url, format: ExportFormat(rawValue: format.lowercased()) ?? .csv)
+                if global.json { Output.json(["path": url.path, "rows": String(count)]) } else if global.verbose { Output.line("exported \(count) rows to \(url.path)") }
+                return .ok
+            }
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Merge a hand-edited CSV folder or .xlsx into the local store.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "A CSV workbook folder or an .xlsx file.") var path: String
+        @Flag(help: "Combine categories whose names are equal ignoring case (the store's version wins).")
+        var mergeCategories = false
+        func run() async throws {
+            try await runReporting {
+                let report = try await global.workspace().importWorkbook(at: URL(fileURLWithPath: path), mergeCategories: mergeCategories, dryRun: global.dryRun)
+                if !global.json && !global.quiet { Output.line(report.summary) }
+                return Output.report(report.sync, global)
+            }
+        }
+    }
+
+    struct Materialize: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Turn recurring rules into transactions.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "Last day to create occurrences for (YYYY-MM-DD); default today in the dataset's time zone.")
+        var through: String?
+
+        func validate() throws {
+            if let through, LocalDate(iso: through) == nil { throw ValidationError("--through '\(through)' is not a date (use YYYY-MM-DD)") }
+        }
+
+        func run() async throws {
+            try await runReporting {
+                let report = try await global.workspace().materialize(through: through.flatMap(LocalDate.init(iso:)), dryRun: global.dryRun)
+                if global.json { Output.json(report) } else if !global.quiet && (global.verbose || global.dryRun) { report.lines.forEach(Output.line) }
+                for r in report.rejected { Output.error("RecurringRules \(r.id): \(r.message)\(r.hint.isEmpty ? "" : " — \(r.hint)")") }
+                return report.rejected.isEmpty ? .ok : .dataError
+            }
+        }
+    }
+}
