@@ -1,3 +1,26 @@
+/// `xml:space`: a `<t>` without `xml:space="preserve"` loses its leading and trailing white space,
+/// as Excel and calamine read it; writers that mean the spaces say "preserve".
+enum XMLSpace {
+    static func preserves(_ attributes: XMLAttributes) -> Bool {
+        guard let value = attributes.bytes("space") else { return false }
+        return value.elementsEqual("preserve".utf8)
+    }
+
+    /// Trims XML white space off both ends of `text[start...]`.
+    static func trim(_ text: inout [UInt8], from start: Int) {
+        var end = text.count
+        while end > start, isSpace(text[end - 1]) { end -= 1 }
+        var first = start
+        while first < end, isSpace(text[first]) { first += 1 }
+        if end < text.count { text.removeSubrange(end...) }
+        if first > start { text.removeSubrange(start..<first) }
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+}
+
 /// Reads the shared string table: each `<si>` is one string, its rich-text runs joined and its
 /// phonetic guides (`<rPh>`) left out. An `<si><t/></si>` is an empty string, not a missing one.
 final class SharedStringsHandler: XMLEventHandler {
@@ -6,12 +29,16 @@ final class SharedStringsHandler: XMLEventHandler {
     private var inItem = false
     private var inText = false
     private var phoneticDepth = 0
+    private var textStart = 0
+    private var preserveSpace = false
 
     init() { text.reserveCapacity(256) }
 
     func startElement(_ name: XMLName, _ attributes: XMLAttributes) throws {
         if name == "t" {
             inText = inItem && phoneticDepth == 0
+            textStart = text.count
+            preserveSpace = XMLSpace.preserves(attributes)
         } else if name == "si" {
             inItem = true
             text.removeAll(keepingCapacity: true)
@@ -27,6 +54,7 @@ final class SharedStringsHandler: XMLEventHandler {
 
     func endElement(_ name: XMLName) throws {
         if name == "t" {
+            if inText && !preserveSpace { XMLSpace.trim(&text, from: textStart) }
             inText = false
         } else if name == "si" {
             strings.append(OOXMLEscape.unescape(text))

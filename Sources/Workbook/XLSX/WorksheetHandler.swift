@@ -21,6 +21,8 @@ final class WorksheetHandler: XMLEventHandler {
     private var inInline = false
     private var capturing = false
     private var phoneticDepth = 0
+    private var textStart = 0
+    private var preserveSpace = false
     private var text: [UInt8] = []
 
     init(context: WorksheetContext) {
@@ -44,7 +46,11 @@ final class WorksheetHandler: XMLEventHandler {
         } else if name == "row" {
             try startRow(attributes)
         } else if name == "t" {
-            if inInline && phoneticDepth == 0 { capturing = true }
+            if inInline && phoneticDepth == 0 {
+                capturing = true
+                textStart = text.count
+                preserveSpace = XMLSpace.preserves(attributes)
+            }
         } else if name == "is" {
             inInline = true
             hasValue = true
@@ -55,7 +61,10 @@ final class WorksheetHandler: XMLEventHandler {
     }
 
     func endElement(_ name: XMLName) throws {
-        if name == "v" || name == "t" {
+        if name == "v" {
+            capturing = false
+        } else if name == "t" {
+            if capturing && !preserveSpace { XMLSpace.trim(&text, from: textStart) }
             capturing = false
         } else if name == "c" {
             try endCell()

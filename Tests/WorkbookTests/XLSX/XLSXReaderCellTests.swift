@@ -34,6 +34,19 @@ import Testing
         #expect(try PartSet.workbook(sheetData: sheet).rows() == [[.text("inline"), .text("a b"), .text("xy"), .text("<cdata & more>"), .text("")]])
     }
 
+    @Test func textWithoutXMLSpacePreserveLosesOuterWhiteSpace() throws {
+        let strings = ["<t>  trimmed \n</t>", "<r><t> a </t></r><r><t xml:space=\"preserve\"> b </t></r>", "<t> </t>"]
+        let sheet = """
+            <row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c>\
+            <c r="D1" t="inlineStr"><is><t>  inline  </t></is></c>\
+            <c r="E1" t="inlineStr"><is><t xml:space="preserve">  kept  </t></is></c></row>
+            """
+        #expect(
+            try PartSet.workbook(sheetData: sheet, sharedStrings: strings).rows() == [[
+                .text("trimmed"), .text("a b "), .text(""), .text("inline"), .text("  kept  "),
+            ]])
+    }
+
     @Test func numbersKeepTheirExactSourceText() throws {
         let sheet = """
             <row r="1"><c r="A1"><v>0.1</v></c><c r="B1" t="n"><v>1.5E-3</v></c>\
