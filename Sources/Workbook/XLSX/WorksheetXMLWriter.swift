@@ -91,7 +91,7 @@ struct WorksheetXMLWriter {
                 sink.append(#"" s=""#)
                 sink.append(decimal: Self.hasTimeOfDay(text) ? styles.dateTime : styles.date)
                 sink.append(#""><v>"#)
-                try writeNumber(text, column: column, row: number, to: sink)
+                try writeNumber(DateSerial.excel1900(text), column: column, row: number, to: sink)
                 sink.append("</v></c>")
             case .bool(let value):
                 sink.append(value ? #"" t="b"><v>1</v></c>"# : #"" t="b"><v>0</v></c>"#)

@@ -1,0 +1,123 @@
+import Foundation
+import SheetSyncCore
+import Testing
+
+@testable import Workbook
+
+@Suite struct XLSXPreservingWriterTests {
+    static let ledger = XLSXSheet(
+        name: "Types", table: Table(header: ["id", "date"], rows: [[.text("n1"), .dateSerial("45400")], [.text("n2"), .dateSerial("45400.5")]]))
+    static let added = XLSXSheet(name: "Receipts", table: Table(header: ["receiptId"], rows: [[.text("r1")]]))
+
+    @Test func otherSheetsAndPartsSurviveByteForByte() throws {
+        let original = try fixture("openpyxl-types.xlsx")
+        let url = try temporaryFile("push.xlsx")
+        try XLSXWriter.write([Self.ledger, Self.added], to: url, preservingOtherSheetsFrom: original)
+
+        let before = try XLSXReader.read(contentsOf: original)
+        let after = try XLSXReader.read(contentsOf: url)
+        #expect(after.map(\.name) == ["Types", "R&D ü", "Hidden", "Receipts"])
+        #expect(after[0] == Self.ledger)
+        #expect(after[1] == before[1])
+        #expect(after[2] == before[2])
+        #expect(after[3] == Self.added)
+
+        let old = try XLSXPackage(url: original)
+        let new = try XLSXPackage(url: url)
+        let edited: Set<String> = ["xl/workbook.xml", "xl/_rels/workbook.xml.rels", "[Content_Types].xml", "xl/styles.xml", "xl/worksheets/sheet1.xml"]
+        for name in old.entryNames where !edited.contains(name) {
+            #expect(try new.data(name) == old.data(name), "part \(name) changed")
+        }
+        #expect(new.entryNames.last == "xl/worksheets/sheet4.xml")
+    }
+
+    @Test func aSecondPushReusesTheDateStylesItAdded() throws {
+        let first = try temporaryFile("first.xlsx")
+        let second = try temporaryFile("second.xlsx")
+        try XLSXWriter.write([Self.ledger], to: first, preservingOtherSheetsFrom: fixture("xlsxwriter-formats.xlsx"))
+        try XLSXWriter.write([Self.ledger], to: second, preservingOtherSheetsFrom: first)
+        let styles = try XLSXPackage(url: first).data("xl/styles.xml")
+        #expect(try XLSXPackage(url: second).data("xl/styles.xml") == styles)
+        #expect(try XLSXReader.read(contentsOf: second, sheets: ["Types"]) == [Self.ledger])
+        // The original's own date formats still read as they did.
+        let formats = try #require(XLSXReader.read(contentsOf: second, sheets: ["Formats"]).first)
+        #expect(formats.table.rows[1] == [.text("google date"), .dateSerial("45356")])
+    }
+
+    @Test func theCalcChainAndTheReplacedSheetsRelationshipsAreDropped() throws {
+        var set = PartSet.workbook(sheetData: #"<row r="1"><c r="A1"><f>1+1</f><v>2</v></c></row>"#)
+        set.replace(
+            "xl/_rels/workbook.xml.rels",
+            PartSet.relationships([("rId1", "worksheet", "worksheets/sheet1.xml"), ("rId5", "calcChain", "calcChain.xml")]))
+        set.add("xl/calcChain.xml", #"<calcChain xmlns="\#(PartSet.main)"><c r="A1" i="1"/></calcChain>"#)
+        set.add("xl/worksheets/_rels/sheet1.xml.rels", PartSet.relationships([("rId1", "comments", "../comments1.xml")]))
+        set.add("xl/comments1.xml", #"<comments xmlns="\#(PartSet.main)"/>"#)
+        set.replace(
+            "[Content_Types].xml",
+            PartSet.contentTypes.replacingOccurrences(
+                of: "</Types>", with: #"<Override PartName="/xl/calcChain.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.calcChain+xml"/></Types>"#))
+        let url = try temporaryFile("push.xlsx")
+        let sheet = XLSXSheet(name: "Sheet1", table: Table(header: ["fresh"]))
+        try XLSXWriter.write([sheet], to: url, preservingOtherSheetsFrom: set.write())
+
+        let package = try XLSXPackage(url: url)
+        #expect(!package.contains("xl/calcChain.xml"))
+        #expect(!package.contains("xl/worksheets/_rels/sheet1.xml.rels"))
+        #expect(!String(decoding: try package.data("xl/_rels/workbook.xml.rels"), as: UTF8.self).contains("calcChain"))
+        #expect(!String(decoding: try package.data("[Content_Types].xml"), as: UTF8.self).contains("calcChain"))
+        #expect(try XLSXReader.read(contentsOf: url) == [sheet])
+    }
+
+    @Test func aWorkbookWithoutStylesGetsAStylesPart() throws {
+        let url = try temporaryFile("push.xlsx")
+        try XLSXWriter.write([Self.ledger], to: url, preservingOtherSheetsFrom: PartSet.workbook(sheetData: "").write())
+        let read = try XLSXReader.read(contentsOf: url)
+        #expect(read.map(\.name) == ["Sheet1", "Types"])
+        #expect(read[1] == Self.ledger)
+        let types = String(decoding: try XLSXPackage(url: url).data("[Content_Types].xml"), as: UTF8.self)
+        #expect(types.contains(#"PartName="/xl/styles.xml""#))
+    }
+
+    @Test func strictAndPrefixedWorkbooksGetMatchingAdditions() throws {
+        let main = XLSXReaderPackageTests.strictMain
+        let rels = XLSXReaderPackageTests.strictRels
+        var set = PartSet()
+        set.add("[Content_Types].xml", PartSet.contentTypes)
+        set.add("_rels/.rels", PartSet.relationships([("rId1", "officeDocument", "xl/workbook.xml")], typeBase: rels))
+        set.add(
+            "xl/workbook.xml",
+            #"<x:workbook xmlns:x="\#(main)" xmlns:rel="\#(rels)"><x:sheets><x:sheet name="Old" sheetId="3" rel:id="rId1"/></x:sheets></x:workbook>"#)
+        set.add("xl/_rels/workbook.xml.rels", PartSet.relationships([("rId1", "worksheet", "worksheets/sheet1.xml")], typeBase: rels))
+        set.add("xl/worksheets/sheet1.xml", #"<x:worksheet xmlns:x="\#(main)"><x:sheetData/></x:worksheet>"#)
+        let url = try temporaryFile("push.xlsx")
+        try XLSXWriter.write([Self.added], to: url, preservingOtherSheetsFrom: set.write())
+
+        let package = try XLSXPackage(url: url)
+        let workbook = String(decoding: try package.data("xl/workbook.xml"), as: UTF8.self)
+        #expect(workbook.contains(#"<x:sheet name="Receipts" sheetId="4" rel:id="rId3"/>"#))
+        let relationships = String(decoding: try package.data("xl/_rels/workbook.xml.rels"), as: UTF8.self)
+        #expect(relationships.contains(#"Type="\#(rels)/worksheet" Target="worksheets/sheet2.xml""#))
+        #expect(try XLSXReader.read(contentsOf: url).map(\.name) == ["Old", "Receipts"])
+    }
+
+    @Test func aSheetNameMatchingIgnoringCaseReplacesThatSheet() throws {
+        let url = try temporaryFile("push.xlsx")
+        var lower = Self.ledger
+        lower.name = "types"
+        try XLSXWriter.write([lower], to: url, preservingOtherSheetsFrom: fixture("openpyxl-types.xlsx"))
+        let read = try XLSXReader.read(contentsOf: url)
+        #expect(read.map(\.name) == ["Types", "R&D ü", "Hidden"])
+        #expect(read[0].table == Self.ledger.table)
+    }
+
+    @Test func anUnsafeOriginalIsRefusedBeforeAnythingIsWritten() throws {
+        var set = PartSet.workbook(sheetData: "")
+        set.add("../escape.xml", "<a/>")
+        let url = try temporaryFile("push.xlsx")
+        let error = try #require(throws: XLSXError.self) {
+            try XLSXWriter.write([Self.ledger], to: url, preservingOtherSheetsFrom: set.write())
+        }
+        #expect(error.kind == .unsafePath)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+}
