@@ -1,0 +1,137 @@
+import Foundation
+
+/// The test controls over HTTP (`/_emulator/...`), for a client in another process.
+extension SheetsEmulator {
+    func handleControl(_ request: EmulatorRequest) -> EmulatorResponse {
+        let segments = request.rawPath.split(separator: "/").dropFirst().map { String($0).removingPercentEncoding ?? String($0) }
+        do {
+            let body = ((try? request.jsonBody()) ?? nil) ?? .object([])
+            return .json(try control(request.method, segments, body: body))
+        } catch let error as EmulatorError {
+            return .json(["error": .string(error.message)], status: 400)
+        } catch {
+            return .json(["error": .string("\(error)")], status: 400)
+        }
+    }
+
+    private func control(_ method: String, _ path: [String], body: JSONValue) throws -> JSONValue {
+        func int(_ key: String) throws -> Int {
+            guard let value = body[key]?.intValue else { throw EmulatorError("control request needs an integer '\(key)'") }
+            return value
+        }
+        func string(_ key: String) throws -> String {
+            guard let value = body[key]?.stringValue else { throw EmulatorError("control request needs a string '\(key)'") }
+            return value
+        }
+        if path.count >= 4, path[0] == "spreadsheets", path[2] == "tabs" {
+            let (id, tab) = (path[1], path[3])
+            if method == "GET", path.count == 4 {
+                let rows = try cells(spreadsheetId: id, tab: tab).map { row in
+                    JSONValue.array(row.map { ValueRenderer(valueOption: .unformatted).render($0) })
+                }
+                return ["rows": .array(rows)]
+            }
+            if method == "POST", path.count == 5 {
+                try personEdit(path[4], spreadsheetId: id, tab: tab, body: body)
+                return ["version": .number(version(of: id) ?? 0)]
+            }
+        }
+        switch (method, path) {
+        case ("GET", ["health"]):
+            return ["ok": true, "baseURL": .string(baseURL)]
+        case ("GET", ["counters"]):
+            let c = counters
+            return ["totalRequests": .number(c.totalRequests), "requestBytes": .number(c.requestBytes),
+                "responseBytes": .number(c.responseBytes),
+                "requestsByEndpoint": .object(c.requestsByEndpoint.sorted { $0.key < $1.key }.map { ($0.key, .number($0.value)) })]
+        case ("POST", ["reset-counters"]):
+            resetCounters()
+            return .object([])
+        case ("GET", ["requests"]):
+            return .array(requestLog.map { record in
+                var out = JSONObjectBuilder()
+                out.set("number", record.number)
+                out.set("method", record.method)
+                out.set("path", record.path)
+                out.set("query", .array(record.query.map { [$0.name: .string($0.value)] as JSONValue }))
+                out.set("body", record.bodyText)
+                out.set("endpoint", record.endpoint)
+                out.set("status", record.status)
+                return out.value
+            })
+        case ("GET", ["violations"]):
+            return .array(violations.map { ["method": .string($0.method), "path": .string($0.path), "message": .string($0.message)] })
+        case ("POST", ["faults"]):
+            let phase: FaultPhase = body["phase"]?.stringValue == "after" ? .afterEffect : .beforeEffect
+            let trigger: FaultTrigger
+            if let endpoint = body["endpoint"]?.stringValue {
+                trigger = .endpoint(endpoint, occurrence: body["occurrence"]?.intValue ?? 1)
+            } else {
+                trigger = .requestNumber(try int("request"))
+            }
+            injectFault(try Self.fault(from: body), at: trigger, phase: phase)
+            return .object([])
+        case ("DELETE", ["faults"]):
+            clearFaults()
+            return .object([])
+        case ("POST", ["clock", "advance"]):
+            advanceClock(by: TimeInterval(try int("seconds")))
+            return ["now": .string(EmulatedDriveFile.timestamp(now))]
+        case ("POST", ["authorized-users"]):
+            let (id, secret, token) = (try string("clientId"), try string("clientSecret"), try string("refreshToken"))
+            registerAuthorizedUser(clientId: id, clientSecret: secret, refreshToken: token)
+            return try JSONValue(parsing: authorizedUserCredentialsJSON(clientId: id, clientSecret: secret, refreshToken: token))
+        case ("POST", ["service-accounts"]):
+            registerServiceAccount(email: try string("email"), publicKey: try .init(pemRepresentation: try string("publicKeyPem")))
+            return .object([])
+        case ("POST", ["auth-codes"]):
+            registerAuthorizationCode(
+                try string("code"), clientId: try string("clientId"), clientSecret: try string("clientSecret"),
+                redirectURI: body["redirectUri"]?.stringValue, codeChallenge: body["codeChallenge"]?.stringValue,
+                codeChallengeMethod: body["codeChallengeMethod"]?.stringValue ?? "S256")
+            return .object([])
+        case ("POST", ["tokens", "revoke-all"]):
+            revokeAllAccessTokens()
+            return .object([])
+        case ("POST", ["spreadsheets"]):
+            let tabs = (body["tabs"]?.arrayValue ?? []).map { tab in
+                EmulatedTab(name: tab["name"]?.stringValue ?? "Sheet1",
+                    typed: (tab["rows"]?.arrayValue ?? []).map { ($0.arrayValue ?? []).map { $0.stringValue ?? $0.serialized } })
+            }
+            return ["spreadsheetId": .string(try createSpreadsheet(title: body["title"]?.stringValue ?? "Untitled spreadsheet", tabs: tabs))]
+        default:
+            throw EmulatorError("unknown control \(method) /_emulator/\(path.joined(separator: "/"))")
+        }
+    }
+
+    private func personEdit(_ action: String, spreadsheetId id: String, tab: String, body: JSONValue) throws {
+        switch action {
+        case "type":
+            try typeCell(spreadsheetId: id, tab: tab, at: body["cell"]?.stringValue ?? "", text: body["text"]?.stringValue ?? "")
+        case "insert-row":
+            try insertRow(spreadsheetId: id, tab: tab, at: body["index"]?.intValue ?? 1,
+                typed: (body["typed"]?.arrayValue ?? []).compactMap(\.stringValue))
+        case "delete-row":
+            try deleteRow(spreadsheetId: id, tab: tab, at: body["index"]?.intValue ?? -1)
+        case "sort":
+            try sortTab(spreadsheetId: id, tab: tab, byColumn: body["column"]?.intValue ?? 0,
+                ascending: body["ascending"]?.boolValue ?? true, headerRows: body["headerRows"]?.intValue ?? 1)
+        case "move-column":
+            try moveColumn(spreadsheetId: id, tab: tab, from: body["from"]?.intValue ?? 0, to: body["to"]?.intValue ?? 0)
+        default:
+            throw EmulatorError("unknown person edit '\(action)' (type, insert-row, delete-row, sort, move-column)")
+        }
+    }
+
+    private static func fault(from body: JSONValue) throws -> EmulatorFault {
+        switch body["kind"]?.stringValue ?? "status" {
+        case "status": return .status(body["status"]?.intValue ?? 503, retryAfter: body["retryAfter"]?.intValue)
+        case "rateLimitExceeded": return .rateLimitExceeded
+        case "delay": return .delay(.milliseconds(body["delayMs"]?.intValue ?? 1000))
+        case "drop": return .dropConnection
+        case "reset": return .resetConnection
+        case "truncate": return .truncateBody(keepingBytes: body["keepBytes"]?.intValue ?? 10)
+        case let other: throw EmulatorError("unknown fault kind '\(other)' (status, rateLimitExceeded, delay, drop, reset, truncate)")
+        }
+    }
+}

@@ -1,0 +1,131 @@
+/// Sheets date serial numbers: days since 1899-12-30, the fraction being the time of day.
+enum DateSerial {
+    /// Days from 1970-01-01 to 1899-12-30.
+    private static let epochOffset = 25569
+
+    /// The serial of a civil date (proleptic Gregorian).
+    static func serial(year: Int, month: Int, day: Int) -> Int {
+        daysFromCivil(year: year, month: month, day: day) + epochOffset
+    }
+
+    /// The civil date of a serial's whole part.
+    static func civil(serial: Double) -> (year: Int, month: Int, day: Int) {
+        civilFromDays(Int(serial.rounded(.down)) - epochOffset)
+    }
+
+    /// Recognises the date spellings a person types: `2026-01-15`, `2026/1/15`, `1/15/2026`.
+    /// Returns the serial and the pattern Sheets assigns so the cell shows as typed.
+    static func parseTypedDate(_ text: String) -> (Double, String)? {
+        let separator: Character
+        if text.contains("-") {
+            separator = "-"
+        } else if text.contains("/") {
+            separator = "/"
+        } else {
+            return nil
+        }
+        let parts = text.split(separator: separator, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let a = Int(parts[0]), let b = Int(parts[1]), let c = Int(parts[2])
+        else { return nil }
+        let year: Int
+        let month: Int
+        let day: Int
+        let pattern: String
+        if parts[0].count == 4 {
+            (year, month, day) = (a, b, c)
+            pattern = separator == "-" ? "yyyy-mm-dd" : "yyyy/m/d"
+        } else if parts[2].count == 4, separator == "/" {
+            (year, month, day) = (c, a, b)
+            pattern = "M/d/yyyy"
+        } else {
+            return nil
+        }
+        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), (1900...9999).contains(year)
+        else { return nil }
+        return (Double(serial(year: year, month: month, day: day)), pattern)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Renders a serial with a date/time pattern (`yyyy-mm-dd`, `M/d/yyyy`, `hh:mm:ss`, `mmm d, yyyy`).
+    static func format(_ serial: Double, pattern: String) -> String {
+        let (year, month, day) = civil(serial: serial)
+        let secondsOfDay = Int(((serial - serial.rounded(.down)) * 86_400).rounded())
+        let (hour, minute, second) = (secondsOfDay / 3600, secondsOfDay / 60 % 60, secondsOfDay % 60)
+        let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+            "October", "November", "December"]
+        let chars = Array(pattern)
+        var out = ""
+        var index = 0
+        var lastWasHour = false
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        while index < chars.count {
+            let c = chars[index]
+            let lower = Character(c.lowercased())
+            guard "ymdhs".contains(lower) else {
+                if c == "\"" {
+                    index += 1
+                    while index < chars.count, chars[index] != "\"" { out.append(chars[index]); index += 1 }
+                } else if c != "\\" {
+                    out.append(c)
+                }
+                index += 1
+                continue
+            }
+            var run = 0
+            while index < chars.count, Character(chars[index].lowercased()) == lower { run += 1; index += 1 }
+            let nextIsSeconds = chars[index...].first(where: { $0.isLetter }).map { $0.lowercased() == "s" } ?? false
+            switch lower {
+            case "y": out += run <= 2 ? pad(year % 100, 2) : pad(year, 4)
+            case "d": out += run == 1 ? String(day) : pad(day, 2)
+            case "h": out += run == 1 ? String(hour) : pad(hour, 2)
+            case "s": out += run == 1 ? String(second) : pad(second, 2)
+            default:
+                if lastWasHour || nextIsSeconds {
+                    out += run == 1 ? String(minute) : pad(minute, 2)
+                } else if run >= 4 {
+                    out += monthNames[month - 1]
+                } else if run == 3 {
+                    out += String(monthNames[month - 1].prefix(3))
+                } else {
+                    out += run == 1 ? String(month) : pad(month, 2)
+                }
+            }
+            lastWasHour = lower == "h"
+        }
+        return out
+    }
+
+    // Howard Hinnant's days_from_civil / civil_from_days.
+    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

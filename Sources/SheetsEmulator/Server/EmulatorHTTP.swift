@@ -1,0 +1,88 @@
+import Foundation
+
+/// A request as the emulator's handlers see it, independent of the HTTP server.
+struct EmulatorRequest: Sendable {
+    var method: String
+    /// The path as sent, still percent-encoded (so an encoded `/` in a range stays inside its segment).
+    var rawPath: String
+    var query: [EmulatorQueryItem]
+    /// Header names lowercased.
+    var headers: [String: String]
+    var body: Data
+
+    init(method: String, rawPath: String, rawQuery: String?, headers: [String: String], body: Data) {
+        self.method = method
+        self.rawPath = rawPath
+        self.query = Self.parseQuery(rawQuery ?? "")
+        self.headers = headers
+        self.body = body
+    }
+
+    var path: String { rawPath.removingPercentEncoding ?? rawPath }
+
+    func query(_ name: String) -> String? {
+        query.first { $0.name == name }?.value
+    }
+
+    func queryAll(_ name: String) -> [String] {
+        query.filter { $0.name == name }.map(\.value)
+    }
+
+    func header(_ name: String) -> String? {
+        headers[name.lowercased()]
+    }
+
+    /// `application/x-www-form-urlencoded` pairs, for query strings and the token endpoint's body.
+    static func parseQuery(_ text: String) -> [EmulatorQueryItem] {
+        text.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ s: Substring) -> String {
+                let spaced = s.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            return EmulatorQueryItem(name: decode(parts[0]), value: parts.count > 1 ? decode(parts[1]) : "")
+        }
+    }
+
+    /// The body as JSON; an empty body reads as nil.
+    func jsonBody() throws(GoogleAPIError) -> JSONValue? {
+        guard !body.isEmpty else { return nil }
+        do throws(JSONParseError) {
+            return try JSONValue(parsing: Array(body))
+        } catch {
+            throw .invalidArgument("Invalid JSON payload received. \(error.description).")
+        }
+    }
+}
+
+/// An answer before it is written to the wire.
+struct EmulatorResponse: Sendable {
+    var status: Int
+    var headers: [(String, String)] = []
+    var body = Data()
+
+    static func json(_ value: JSONValue, status: Int = 200) -> EmulatorResponse {
+        EmulatorResponse(
+            status: status, headers: [("Content-Type", "application/json; charset=UTF-8")],
+            body: Data(value.prettySerialized.utf8))
+    }
+
+    static func error(_ error: GoogleAPIError) -> EmulatorResponse {
+        var response = json(error.json, status: error.code)
+        if let retryAfter = error.retryAfterSeconds { response.headers.append(("Retry-After", String(retryAfter))) }
+        if error.code == 401 { response.headers.append(("WWW-Authenticate", "Bearer realm=\"https://accounts.google.com/\"")) }
+        return response
+    }
+
+    /// The OAuth endpoints' own error shape (`{"error":"invalid_grant","error_description":...}`).
+    static func oauthError(_ code: String, _ description: String, status: Int = 400) -> EmulatorResponse {
+        json(["error": .string(code), "error_description": .string(description)], status: status)
+    }
+}
+
+/// How the server must finish a request: an answer, or a fault that breaks the connection.
+enum EmulatorOutcome: Sendable {
+    case respond(EmulatorResponse)
+    case drop(reset: Bool)
+    case truncate(EmulatorResponse, keepingBytes: Int)
+}
