@@ -269,13 +269,14 @@ struct ModelCase {
         let before = try workbook.allBytes()
         let storeBefore = try store.records(in: .transactions)
         let quiet = try await engine().run(SyncOptions(mode: .sync))
-        if quiet.hasChanges || (try workbook.allBytes()) != before || (try store.records(in: .transactions)) != storeBefore {
+        let bytesAfter = try workbook.allBytes(), storeAfter = try store.records(in: .transactions)
+        if quiet.hasChanges || bytesAfter != before || storeAfter != storeBefore {
             throw fail("round \(round): a second sync was not a no-op: \(quiet.changes) \(quiet.tabs)")
         }
     }
 
     func rejectedKeys() throws -> Set<String> {
-        Set(try store.rejectedRows().map(\.key).filter { !$0.isEmpty })
+        Set(try store.rejectedRows().compactMap(\.key))
     }
 
     func checkOracle(round: Int, log: RoundLog) throws {

@@ -33,15 +33,14 @@ public final class CSVWorkbookRemote: Remote, @unchecked Sendable {
         var tables: [Tab: Table] = [:]
         var files: [Tab: (FileFingerprint?, CSVFile?)] = [:]
         for tab in Tab.allCases {
-            let url = url(for: tab)
-            let fingerprint = try FileFingerprint.of(url)
-            guard fingerprint != nil else {
+            // The fingerprint of exactly the bytes parsed: a save in between cannot slip through.
+            let read: (file: CSVFile, fingerprint: FileFingerprint)?
+            do { read = try CSVReader.readIfPresent(url(for: tab)) } catch {
+                throw SheetSyncError.data("\(error)")
+            }
+            guard let (file, fingerprint) = read else {
                 files[tab] = (nil, nil)
                 continue
-            }
-            let file: CSVFile
-            do { file = try CSVReader.read(contentsOf: url) } catch {
-                throw SheetSyncError.data("\(error)")
             }
             tables[tab] = file.table
             files[tab] = (fingerprint, file)

@@ -109,7 +109,7 @@ enum CategoryCheck {
             return "did you mean '\(match)'? category names are case-sensitive"
         }
         let nearest = known.map { ($0, distance($0.lowercased(), name.lowercased())) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
-        if let (candidate, d) = nearest, d <= max(2, name.count / 3) { return "did you mean '\(candidate)'?" }
+        if let (candidate, d) = nearest, d <= max(2, name.count / 2) { return "did you mean '\(candidate)'?" }
         return "add '\(name)' to the Categories tab or pick an existing category"
     }
 
