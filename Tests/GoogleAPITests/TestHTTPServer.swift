@@ -52,23 +52,33 @@ final class TestHTTPServer: @unchecked Sendable {
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
+    /// Asks the accept loop to end; the loop itself closes the descriptors, so a number it might
+    /// still pass to accept() is never reused by another test's socket meanwhile.
     func stop() {
-        lock.withLock {
-            stopped = true
-            shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
-            for connection in hanging { close(connection) }
-            hanging = []
+        let first = lock.withLock { () -> Bool in
+            defer { stopped = true }
+            return !stopped
         }
+        if first { finished.wait() }
     }
+
+    private let finished = DispatchSemaphore(value: 0)
 
     private func acceptLoop() {
         while true {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if lock.withLock({ stopped }) { return }
-                continue
+            if lock.withLock({ stopped }) {
+                close(listener)
+                lock.withLock {
+                    for connection in hanging { close(connection) }
+                    hanging = []
+                }
+                finished.signal()
+                return
             }
+            var entry = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 20) > 0 else { continue }
+            let connection = accept(listener, nil, nil)
+            if connection < 0 { continue }
             guard let request = Self.read(connection) else {
                 close(connection)
                 continue

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// One pending login: the consent URL to show and the listener waiting for the redirect.
@@ -50,11 +49,7 @@ public final class LoopbackLoginSession: Sendable {
     private func waitForRedirect() async throws -> (code: String, connection: Int32) {
         let deadline = Date().addingTimeInterval(oauth.timeout)
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(with: Result { try self.acceptRedirect(until: deadline) })
-                }
-            }
+            try await runOnOwnThread(name: "sheetsync.login") { try self.acceptRedirect(until: deadline) }
         } onCancel: {
             listener.cancel()
         }

@@ -1,5 +1,4 @@
 import CCurl
-import Dispatch
 import Foundation
 import Logging
 
@@ -26,8 +25,6 @@ public struct CurlTransport: HTTPTransport {
     /// Receives the wire trace at `.trace` level, credentials redacted.
     public let logger: Logger
 
-    // curl_easy_perform blocks, so exchanges run here rather than on the cooperative pool.
-    private static let queue = DispatchQueue(label: "sheetsync.curl", attributes: .concurrent)
     private static let globalInit: CURLcode = sheetsync_curl_global_init()
 
     public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "sheetsync.http")) {
@@ -43,16 +40,9 @@ public struct CurlTransport: HTTPTransport {
         let configuration = configuration
         let logger = logger
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
-                Self.queue.async {
-                    continuation.resume(
-                        with: Result {
-                            try CurlExchange(
-                                request: request, configuration: configuration, logger: logger,
-                                cancellation: cancellation
-                            ).perform()
-                        })
-                }
+            try await runOnOwnThread(name: "sheetsync.curl") {
+                try CurlExchange(request: request, configuration: configuration, logger: logger, cancellation: cancellation)
+                    .perform()
             }
         } onCancel: {
             cancellation.cancel()
