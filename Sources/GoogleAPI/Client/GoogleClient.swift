@@ -17,17 +17,30 @@ public struct GoogleClient: Sendable {
     }
 
     /// The production stack: `AuthorizedTransport(RetryingTransport(base))`, tokens fetched
-    /// through `RetryingTransport(base)` with the given credentials.
+    /// through `RetryingTransport(base)` with the given credentials. `base` defaults to a
+    /// `CurlTransport` logging to `logger`.
     public init(
         credentials: GoogleCredentials, scopes: [String] = GoogleScopes.all, endpoints: GoogleEndpoints = .production,
-        base: any HTTPTransport = CurlTransport(), policy: RetryPolicy = RetryPolicy(),
+        base: (any HTTPTransport)? = nil, policy: RetryPolicy = RetryPolicy(),
         clock: any APIClock = SystemAPIClock(), random: any RandomSource = SystemRandomSource(),
         logger: Logger = Logger(label: "sheetsync.google")
     ) throws(GoogleAPIError) {
-        let retrying = RetryingTransport(base: base, policy: policy, clock: clock, random: random, logger: logger)
+        let retrying = RetryingTransport(
+            base: base ?? CurlTransport(logger: logger), policy: policy, clock: clock, random: random, logger: logger)
         let tokens = try OAuthTokenProvider(
             grant: TokenGrant(credentials, scopes: scopes), endpoints: endpoints, transport: retrying, clock: clock)
         self.init(transport: AuthorizedTransport(base: retrying, tokens: tokens), endpoints: endpoints, logger: logger)
+    }
+
+    /// The production stack for a credentials file (checked for safe permissions) and an
+    /// optional `endpoint` override such as the emulator's URL.
+    public init(
+        credentialsPath: String, endpoint: URL? = nil, policy: RetryPolicy = RetryPolicy(),
+        logger: Logger = Logger(label: "sheetsync.google")
+    ) throws(GoogleAPIError) {
+        try self.init(
+            credentials: try GoogleCredentials.load(path: credentialsPath), endpoints: GoogleEndpoints(endpoint: endpoint),
+            policy: policy, logger: logger)
     }
 
     /// Sends the request; returns the response when its status is 2xx or listed in `accepting`,
