@@ -10,12 +10,14 @@ import Workbook
 /// no lost update, no resurrection, frozen rejected rows. A failure prints its seed;
 /// `SHEETSYNC_MODEL_SEED=<seed> SHEETSYNC_MODEL_CASES=1` replays it.
 @Suite struct SyncModelTests {
-    @Test func randomEditsOnBothSidesConvergeWithoutLostUpdates() async throws {
+    /// 1,000 cases by default, in four shards that run in parallel.
+    @Test(arguments: 0..<4)
+    func randomEditsOnBothSidesConvergeWithoutLostUpdates(shard: Int) async throws {
         let env = ProcessInfo.processInfo.environment
         let cases = Int(env["SHEETSYNC_MODEL_CASES"] ?? "") ?? 1000
         let first = UInt64(env["SHEETSYNC_MODEL_SEED"] ?? "") ?? 20_261_121
         var failures = 0
-        for i in 0..<cases {
+        for i in stride(from: shard, to: cases, by: 4) {
             let seed = first &+ UInt64(i)
             var model = try ModelCase(seed: seed)
             do {
