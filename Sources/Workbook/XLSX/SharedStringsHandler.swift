@@ -3,7 +3,7 @@
 enum XMLSpace {
     static func preserves(_ attributes: XMLAttributes) -> Bool {
         guard let value = attributes.bytes("space") else { return false }
-        return value.elementsEqual("preserve".utf8)
+        return value.equals("preserve")
     }
 
     /// Trims XML white space off both ends of `text[start...]`.
@@ -24,13 +24,13 @@ enum XMLSpace {
 /// Reads the shared string table: each `<si>` is one string, its rich-text runs joined and its
 /// phonetic guides (`<rPh>`) left out. An `<si><t/></si>` is an empty string, not a missing one.
 final class SharedStringsHandler: XMLEventHandler {
-    private(set) var strings: [String] = []
-    private var text: [UInt8] = []
-    private var inItem = false
-    private var inText = false
-    private var phoneticDepth = 0
-    private var textStart = 0
-    private var preserveSpace = false
+    @exclusivity(unchecked) private(set) var strings: [String] = []
+    @exclusivity(unchecked) private var text: [UInt8] = []
+    @exclusivity(unchecked) private var inItem = false
+    @exclusivity(unchecked) private var inText = false
+    @exclusivity(unchecked) private var phoneticDepth = 0
+    @exclusivity(unchecked) private var textStart = 0
+    @exclusivity(unchecked) private var preserveSpace = false
 
     init() { text.reserveCapacity(256) }
 

@@ -16,8 +16,8 @@ enum CellType: Equatable {
             case UInt8(ascii: "d"): self = .isoDate
             default: self = .unknown
             }
-        case 3 where bytes.elementsEqual("str".utf8): self = .formulaString
-        case 9 where bytes.elementsEqual("inlineStr".utf8): self = .inlineString
+        case 3 where bytes.equals("str"): self = .formulaString
+        case 9 where bytes.equals("inlineStr"): self = .inlineString
         default: self = .unknown
         }
     }

@@ -7,23 +7,25 @@ import SheetSyncCore
 /// next row and the next column.
 final class WorksheetHandler: XMLEventHandler {
     private let context: WorksheetContext
-    private(set) var rows: [[Cell]] = []
+    // The parser calls in one at a time on one thread; dynamic exclusivity checks on every SAX
+    // event cost more than the parse of the event itself.
+    @exclusivity(unchecked) private(set) var rows: [[Cell]] = []
 
-    private var row: [Cell] = []
-    private var rowNumber = 0
-    private var rowNumberImplicit = false
-    private var inRow = false
-    private var column = 0
+    @exclusivity(unchecked) private var row: [Cell] = []
+    @exclusivity(unchecked) private var rowNumber = 0
+    @exclusivity(unchecked) private var rowNumberImplicit = false
+    @exclusivity(unchecked) private var inRow = false
+    @exclusivity(unchecked) private var column = 0
 
-    private var cellType = CellType.number
-    private var cellStyle = 0
-    private var hasValue = false
-    private var inInline = false
-    private var capturing = false
-    private var phoneticDepth = 0
-    private var textStart = 0
-    private var preserveSpace = false
-    private var text: [UInt8] = []
+    @exclusivity(unchecked) private var cellType = CellType.number
+    @exclusivity(unchecked) private var cellStyle = 0
+    @exclusivity(unchecked) private var hasValue = false
+    @exclusivity(unchecked) private var inInline = false
+    @exclusivity(unchecked) private var capturing = false
+    @exclusivity(unchecked) private var phoneticDepth = 0
+    @exclusivity(unchecked) private var textStart = 0
+    @exclusivity(unchecked) private var preserveSpace = false
+    @exclusivity(unchecked) private var text: [UInt8] = []
 
     init(context: WorksheetContext) {
         self.context = context
@@ -40,7 +42,7 @@ final class WorksheetHandler: XMLEventHandler {
         if name == "c" {
             try startCell(attributes)
         } else if name == "v" {
-            text.removeAll(keepingCapacity: true)
+            if !text.isEmpty { text.removeAll(keepingCapacity: true) }
             capturing = true
             hasValue = true
         } else if name == "row" {
@@ -54,7 +56,7 @@ final class WorksheetHandler: XMLEventHandler {
         } else if name == "is" {
             inInline = true
             hasValue = true
-            text.removeAll(keepingCapacity: true)
+            if !text.isEmpty { text.removeAll(keepingCapacity: true) }
         } else if name == "rPh" {
             phoneticDepth += 1
         }
@@ -106,7 +108,6 @@ final class WorksheetHandler: XMLEventHandler {
         cellType = .number
         cellStyle = 0
         hasValue = false
-        text.removeAll(keepingCapacity: true)
         var explicitColumn = 0
         if let base = attributes.base {
             for index in 0..<attributes.count {

@@ -95,8 +95,8 @@ final class XLSXPackage {
     }
 
     /// Parses `part` with `handler`, turning parser problems into errors that name the part.
-    func parse(_ part: String, with handler: any XMLEventHandler) throws {
-        let parser = XMLStreamParser(handler: handler)
+    func parse<Handler: XMLEventHandler>(_ part: String, with handler: Handler) throws {
+        let parser = XMLStreamParser.for(handler)
         do {
             try stream(part) { try parser.feed($0) }
             try parser.finish()

@@ -1,5 +1,11 @@
 import CLibXML2
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// An element or attribute local name as libxml2 hands it over (NUL-terminated UTF-8, borrowed).
 ///
 /// Parts are matched by local name only, so Transitional, Strict and prefixed (`x:c`) documents
@@ -9,15 +15,29 @@ struct XMLName {
 
     init(_ pointer: UnsafePointer<xmlChar>) { self.pointer = pointer }
 
+    @inline(__always)
     static func == (name: XMLName, literal: StaticString) -> Bool {
         let lit = literal.utf8Start
         let count = literal.utf8CodeUnitCount
         // Reading stops at the first mismatch, so the name is never read past its NUL.
-        for index in 0..<count where name.pointer[index] != lit[index] { return false }
+        var index = 0
+        while index < count {
+            if name.pointer[index] != lit[index] { return false }
+            index += 1
+        }
         return name.pointer[count] == 0
     }
 
     var string: String { String(cString: pointer) }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether these bytes are exactly `literal`, without the generic collection machinery.
+    @inline(__always)
+    func equals(_ literal: StaticString) -> Bool {
+        guard count == literal.utf8CodeUnitCount, let base = baseAddress else { return count == 0 && literal.utf8CodeUnitCount == 0 }
+        return memcmp(base, literal.utf8Start, count) == 0
+    }
 }
 
 /// The attributes of one start tag, as libxml2's SAX2 five-pointer tuples

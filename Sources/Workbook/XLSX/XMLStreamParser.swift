@@ -23,15 +23,25 @@ enum XMLStreamProblem: Error {
 /// Safety: a DOCTYPE stops the parse (so no entity can be declared), the network is off, no DTD is
 /// loaded, entities are not substituted and `XML_PARSE_HUGE` is not set, so libxml2's own limits on
 /// text node size and nesting depth stay in force.
-final class XMLStreamParser {
-    private let handler: any XMLEventHandler
+///
+/// Make one with `XMLStreamParser.for(_:)`: events reach the handler through one class-method call
+/// and a direct (specialised) call, not an existential, which matters at a million events a second.
+class XMLStreamParser {
     private var context: xmlParserCtxtPtr?
     private var problem: XMLStreamProblem?
+    @exclusivity(unchecked) fileprivate var stopped = false
 
-    init(handler: any XMLEventHandler) {
-        self.handler = handler
+    fileprivate init() {
         XMLStreamParser.initializeLibrary
     }
+
+    static func `for`<Handler: XMLEventHandler>(_ handler: Handler) -> XMLStreamParser {
+        HandlingParser(handler: handler)
+    }
+
+    fileprivate func receiveStart(_ name: XMLName, _ attributes: XMLAttributes) throws {}
+    fileprivate func receiveEnd(_ name: XMLName) throws {}
+    fileprivate func receiveCharacters(_ bytes: UnsafeBufferPointer<UInt8>) {}
 
     deinit {
         if let context { xmlFreeParserCtxt(context) }
@@ -92,19 +102,17 @@ final class XMLStreamParser {
     }
 
     fileprivate func stop(_ reason: XMLStreamProblem) {
+        stopped = true
         if problem == nil { problem = reason }
         if let context { xmlStopParser(context) }
     }
 
-    fileprivate func dispatch(_ body: (any XMLEventHandler) throws -> Void) {
-        guard problem == nil else { return }
-        do { try body(handler) } catch { stop(.handler(error)) }
-    }
 
     fileprivate func recordError(_ error: xmlErrorPtr?) {
         guard problem == nil, let error else { return }
         let level = error.pointee.level
         guard level == XML_ERR_ERROR || level == XML_ERR_FATAL else { return }
+        stopped = true
         var message = error.pointee.message.map { String(cString: $0) } ?? "not well-formed XML"
         while message.last?.isNewline == true || message.last == " " { message.removeLast() }
         problem = .malformed(message: message, line: Int(error.pointee.line))
@@ -113,9 +121,34 @@ final class XMLStreamParser {
     private static let initializeLibrary: Void = { xmlInitParser() }()
 }
 
-private func parser(_ ctx: UnsafeMutableRawPointer?) -> XMLStreamParser? {
-    guard let ctx else { return nil }
-    return Unmanaged<XMLStreamParser>.fromOpaque(ctx).takeUnretainedValue()
+/// The parser for one handler type.
+private final class HandlingParser<Handler: XMLEventHandler>: XMLStreamParser {
+    private let handler: Handler
+
+    init(handler: Handler) {
+        self.handler = handler
+        super.init()
+    }
+
+    override func receiveStart(_ name: XMLName, _ attributes: XMLAttributes) throws {
+        try handler.startElement(name, attributes)
+    }
+
+    override func receiveEnd(_ name: XMLName) throws {
+        try handler.endElement(name)
+    }
+
+    override func receiveCharacters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        handler.characters(bytes)
+    }
+}
+
+/// Runs `body` with the parser behind a callback's context pointer, without retaining it: the
+/// parser outlives every callback (it owns the libxml2 context that makes them).
+@inline(__always)
+private func withParser(_ ctx: UnsafeMutableRawPointer?, _ body: (XMLStreamParser) -> Void) {
+    guard let ctx else { return }
+    Unmanaged<XMLStreamParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef(body)
 }
 
 private func saxStartElement(
@@ -124,32 +157,40 @@ private func saxStartElement(
     _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, _ attributeCount: Int32, _ defaulted: Int32,
     _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
 ) {
-    guard let parser = parser(ctx), let localName else { return }
+    guard let localName else { return }
     let attrs = XMLAttributes(base: attributes, count: Int(attributeCount))
-    parser.dispatch { try $0.startElement(XMLName(localName), attrs) }
+    withParser(ctx) { parser in
+        guard !parser.stopped else { return }
+        do { try parser.receiveStart(XMLName(localName), attrs) } catch { parser.stop(.handler(error)) }
+    }
 }
 
 private func saxEndElement(
     _ ctx: UnsafeMutableRawPointer?, _ localName: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,
     _ uri: UnsafePointer<xmlChar>?
 ) {
-    guard let parser = parser(ctx), let localName else { return }
-    parser.dispatch { try $0.endElement(XMLName(localName)) }
+    guard let localName else { return }
+    withParser(ctx) { parser in
+        guard !parser.stopped else { return }
+        do { try parser.receiveEnd(XMLName(localName)) } catch { parser.stop(.handler(error)) }
+    }
 }
 
 private func saxCharacters(_ ctx: UnsafeMutableRawPointer?, _ chars: UnsafePointer<xmlChar>?, _ length: Int32) {
-    guard let parser = parser(ctx), let chars, length > 0 else { return }
+    guard let chars, length > 0 else { return }
     let buffer = UnsafeBufferPointer(start: chars, count: Int(length))
-    parser.dispatch { $0.characters(buffer) }
+    withParser(ctx) { parser in
+        if !parser.stopped { parser.receiveCharacters(buffer) }
+    }
 }
 
 private func saxDoctype(
     _ ctx: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?, _ externalID: UnsafePointer<xmlChar>?,
     _ systemID: UnsafePointer<xmlChar>?
 ) {
-    parser(ctx)?.stop(.doctype)
+    withParser(ctx) { $0.stop(.doctype) }
 }
 
 private func saxError(_ ctx: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
-    parser(ctx)?.recordError(error)
+    withParser(ctx) { $0.recordError(error) }
 }
