@@ -50,6 +50,11 @@ final class XLSXPackage {
 
     /// Streams the inflated bytes of `part` to `consumer` in chunks.
     func stream(_ part: String, to consumer: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try streamChunks(part) { data in try data.withUnsafeBytes { try consumer($0) } }
+    }
+
+    /// Streams the inflated chunks of `part`, each checked against the size and ratio limits.
+    func streamChunks(_ part: String, to consumer: (Data) throws -> Void) throws {
         guard let entry = entry(part) else {
             throw XLSXError(.missingPart, file: fileName, part: part, "is missing from the package")
         }
@@ -72,11 +77,13 @@ final class XLSXPackage {
                             + "(\(entry.compressedSize) bytes compressed, over \(inflated) inflated): "
                             + "refused as a possible zip bomb")
                 }
-                try data.withUnsafeBytes { try consumer($0) }
+                try consumer(data)
             }
         } catch let error as XLSXError {
             throw error
         } catch let error as XMLStreamProblem {
+            throw error
+        } catch let error as CancellationError {
             throw error
         } catch let error as Archive.ArchiveError where error == .invalidCRC32 {
             throw XLSXError(.malformedPart, file: fileName, part: part, "is corrupt (checksum mismatch)")
@@ -98,7 +105,7 @@ final class XLSXPackage {
     func parse<Handler: XMLEventHandler>(_ part: String, with handler: Handler) throws {
         let parser = XMLStreamParser.for(handler)
         do {
-            try stream(part) { try parser.feed($0) }
+            try streamInBackground(part) { try parser.feed($0) }
             try parser.finish()
         } catch let problem as XMLStreamProblem {
             throw error(for: problem, in: part)
