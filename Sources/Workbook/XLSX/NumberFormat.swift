@@ -58,6 +58,8 @@ final class StylesHandler: XMLEventHandler {
     private var customFormats: [Int: NumberFormatKind] = [:]
     private var formatIDs: [Int] = []
     private var inCellXfs = false
+    /// `<numFmt>` also appears inside `<dxfs>` (conditional formats), with ids of its own.
+    private var inNumFmts = false
 
     /// The kind of each cell style (`s` attribute of a cell), in order.
     var kinds: [NumberFormatKind] {
@@ -69,17 +71,20 @@ final class StylesHandler: XMLEventHandler {
             guard inCellXfs else { return }
             formatIDs.append(attributes.string("numFmtId").flatMap(Int.init) ?? 0)
         } else if name == "numFmt" {
-            guard let id = attributes.string("numFmtId").flatMap(Int.init),
+            guard inNumFmts, let id = attributes.string("numFmtId").flatMap(Int.init),
                 let code = attributes.string("formatCode")
             else { return }
             customFormats[id] = NumberFormatKind.custom(code)
         } else if name == "cellXfs" {
             inCellXfs = true
+        } else if name == "numFmts" {
+            inNumFmts = true
         }
     }
 
     func endElement(_ name: XMLName) throws {
         if name == "cellXfs" { inCellXfs = false }
+        if name == "numFmts" { inNumFmts = false }
     }
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {}

@@ -9,14 +9,17 @@ struct StylesEditor {
         /// Per cell style: its number format id, and whether it has no font, fill or border of its own.
         private(set) var cellStyles: [(formatID: Int, plain: Bool)] = []
         private var inCellXfs = false
+        private var inNumFmts = false
 
         func startElement(_ name: XMLName, _ attributes: XMLAttributes) throws {
             if name == "numFmt" {
-                if let id = attributes.string("numFmtId").flatMap(Int.init), let code = attributes.string("formatCode") {
+                if inNumFmts, let id = attributes.string("numFmtId").flatMap(Int.init), let code = attributes.string("formatCode") {
                     formats[id] = code
                 }
             } else if name == "cellXfs" {
                 inCellXfs = true
+            } else if name == "numFmts" {
+                inNumFmts = true
             } else if name == "xf" && inCellXfs {
                 let plain = ["fontId", "fillId", "borderId"].allSatisfy { (attributes.string($0) ?? "0") == "0" }
                 cellStyles.append((attributes.string("numFmtId").flatMap(Int.init) ?? 0, plain))
@@ -25,6 +28,7 @@ struct StylesEditor {
 
         func endElement(_ name: XMLName) throws {
             if name == "cellXfs" { inCellXfs = false }
+            if name == "numFmts" { inNumFmts = false }
         }
 
         func characters(_ bytes: UnsafeBufferPointer<UInt8>) {}

@@ -15,6 +15,8 @@ final class WorksheetHandler: XMLEventHandler {
     @exclusivity(unchecked) private var rowNumber = 0
     @exclusivity(unchecked) private var rowNumberImplicit = false
     @exclusivity(unchecked) private var inRow = false
+    /// Cells and rows count only inside `<sheetData>`; extension lists may reuse the local names.
+    @exclusivity(unchecked) private var inSheetData = false
     @exclusivity(unchecked) private var column = 0
 
     @exclusivity(unchecked) private var cellType = CellType.number
@@ -39,6 +41,10 @@ final class WorksheetHandler: XMLEventHandler {
     }
 
     func startElement(_ name: XMLName, _ attributes: XMLAttributes) throws {
+        guard inSheetData else {
+            if name == "sheetData" { inSheetData = true }
+            return
+        }
         if name == "c" {
             try startCell(attributes)
         } else if name == "v" {
@@ -63,6 +69,7 @@ final class WorksheetHandler: XMLEventHandler {
     }
 
     func endElement(_ name: XMLName) throws {
+        guard inSheetData else { return }
         if name == "v" {
             capturing = false
         } else if name == "t" {
@@ -76,6 +83,8 @@ final class WorksheetHandler: XMLEventHandler {
             inInline = false
         } else if name == "rPh" {
             phoneticDepth -= 1
+        } else if name == "sheetData" {
+            inSheetData = false
         }
     }
 

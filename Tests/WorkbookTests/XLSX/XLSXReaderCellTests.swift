@@ -103,6 +103,14 @@ import Testing
         #expect(try PartSet.workbook(sheetData: sheet).rows() == [[.number("1")], [], [], [.empty, .number("4")]])
     }
 
+    @Test func cellsOutsideSheetDataAreIgnored() throws {
+        var set = PartSet.workbook(sheetData: "")
+        set.replace(
+            "xl/worksheets/sheet1.xml",
+            #"<worksheet xmlns="\#(PartSet.main)"><sheetData><row r="1"><c r="A1"><v>1</v></c></row></sheetData><extLst><ext><row r="5"><c r="B5"><v>9</v></c></row></ext></extLst></worksheet>"#)
+        #expect(try set.rows() == [[.number("1")]])
+    }
+
     @Test func aSharedStringIndexOutsideTheTableIsAnErrorNamingTheCell() throws {
         let set = PartSet.workbook(sheetData: #"<row r="3"><c r="B3" t="s"><v>7</v></c></row>"#, sharedStrings: ["<t>only</t>"])
         let error = try #require(throws: XLSXError.self) { try set.rows() }

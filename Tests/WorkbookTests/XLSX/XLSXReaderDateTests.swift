@@ -75,6 +75,13 @@ import Testing
         #expect(try libreOffice.rows() == [[.dateSerial("43891"), .dateSerial("43891.75"), .number("5")]])
     }
 
+    @Test func conditionalFormatNumberFormatsDoNotRedefineCellFormats() throws {
+        let styles = Self.styles(formatIDs: [164], custom: [(164, "yyyy-mm-dd")])
+            + #"<dxfs count="1"><dxf><numFmt numFmtId="164" formatCode="0.00"/></dxf></dxfs>"#
+        let set = PartSet.workbook(sheetData: Self.row([(0, "45356")]), styles: styles)
+        #expect(try set.rows() == [[.dateSerial("45356")]])
+    }
+
     @Test func aStyleIndexPastTheStylesReadsAsAPlainNumber() throws {
         let set = PartSet.workbook(sheetData: Self.row([(9, "45356")]), styles: Self.styles(formatIDs: [14]))
         #expect(try set.rows() == [[.number("45356")]])
