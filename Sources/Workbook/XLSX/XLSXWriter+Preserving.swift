@@ -12,6 +12,9 @@ extension XLSXWriter {
         _ sheets: [XLSXSheet], to url: URL, preservingOtherSheetsFrom original: URL, limits: XLSXLimits = .default
     ) throws {
         let file = url.lastPathComponent
+        guard url.standardizedFileURL.resolvingSymlinksInPath() != original.standardizedFileURL.resolvingSymlinksInPath() else {
+            throw XLSXError(.unreadablePackage, file: file, "cannot be written over the workbook it is copied from")
+        }
         try SheetNameRules.validate(sheets.map(\.name), file: file)
         let package = try XLSXPackage(url: original, limits: limits)
         let layout = try WorkbookLayout.load(from: package)

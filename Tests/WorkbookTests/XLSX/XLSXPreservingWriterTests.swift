@@ -110,6 +110,16 @@ import Testing
         #expect(read[0].table == Self.ledger.table)
     }
 
+    @Test func writingOverTheOriginalItselfIsRefused() throws {
+        let url = try temporaryFile("book.xlsx")
+        try FileManager.default.copyItem(at: fixture("openpyxl-types.xlsx"), to: url)
+        let error = try #require(throws: XLSXError.self) {
+            try XLSXWriter.write([Self.ledger], to: url, preservingOtherSheetsFrom: url)
+        }
+        #expect(error.description == "book.xlsx: cannot be written over the workbook it is copied from")
+        #expect(try XLSXReader.sheetNames(contentsOf: url) == ["Types", "R&D ü", "Hidden"])
+    }
+
     @Test func anUnsafeOriginalIsRefusedBeforeAnythingIsWritten() throws {
         var set = PartSet.workbook(sheetData: "")
         set.add("../escape.xml", "<a/>")
