@@ -66,7 +66,10 @@ let package = Package(
         .testTarget(name: "SheetSyncStoreTests", dependencies: ["SheetSyncStore"]),
         .testTarget(
             name: "SheetSyncTests",
-            dependencies: ["SheetSync", "SheetSyncCore", "SheetSyncStore", "Workbook", "GoogleAPI", "SheetsEmulator"]
+            dependencies: [
+                "SheetSync", "SheetSyncCore", "SheetSyncStore", "Workbook", "GoogleAPI", "SheetsEmulator",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(name: "SheetsEmulatorTests", dependencies: ["SheetsEmulator", "GoogleAPI"]),
     ]

@@ -46,7 +46,7 @@ public final class CSVWorkbookRemote: Remote, @unchecked Sendable {
             files[tab] = (fingerprint, file)
         }
         lock.withLock { readFiles = files }
-        return RemoteSnapshot(tables: tables, version: Self.version(files.keys.sorted { $0.rawValue < $1.rawValue }.map { files[$0]?.0 }))
+        return RemoteSnapshot(tables: tables, version: Self.version(Tab.allCases.map { files[$0]?.0 ?? nil }))
     }
 
     public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> String {
