@@ -1,0 +1,101 @@
+import Foundation
+import SheetSyncCore
+import Testing
+
+/// `sheetsync materialize` as a user runs it: on the clean sample (rent monthly from 2026-01-01 and
+/// salary monthly from 2026-01-15, both materialized through 2026-01-31; dataset zone America/New_York).
+@Suite struct MaterializeEndToEndTests {
+    func transactions(_ folder: URL) throws -> [String: Record] {
+        try TestWorkbook(folder: folder).records(.transactions, now: Timestamp(Date()))
+    }
+
+    func instances(_ folder: URL) throws -> [Record] {
+        try transactions(folder).values.filter { !$0["recurringRuleId"].isEmpty }.sorted { $0["date"] < $1["date"] }
+    }
+
+    @Test func materializeThenSyncTwiceCreatesEachOccurrenceOnce() throws {
+        let folder = try CLI.copyOfSample("clean")
+        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        let made = try CLI.run(["materialize", "--through", "2026-03-31", "--json"], in: folder)
+        #expect(made.status == 0)
+        #expect(made.stdout.contains("\"created\" : 4"))
+        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        let dates = try instances(folder).map { $0["date"] }
+        #expect(dates == ["2026-01-01", "2026-01-15", "2026-02-01", "2026-02-15", "2026-03-01", "2026-03-15"])
+        // Deterministic rows: id from rule + date, stamped at local midnight in the dataset's zone.
+        let feb = try #require(try instances(folder).first { $0["date"] == "2026-02-01" })
+        #expect(feb["transactionId"] == Materializer.instanceId(ruleId: feb["recurringRuleId"], date: LocalDate(iso: "2026-02-01")!))
+        #expect(feb["createdAt"] == "2026-02-01T05:00:00.000Z")
+        let rules = try TestWorkbook(folder: folder).records(.recurringRules, now: Timestamp(Date()))
+        #expect(rules.values.allSatisfy { $0["lastGeneratedDate"] == "2026-03-31" })
+        // Again: nothing new, nothing written.
+        let before = try Data(contentsOf: folder.appendingPathComponent("Transactions.csv"))
+        let again = try CLI.run(["materialize", "--through", "2026-03-31", "--json"], in: folder)
+        #expect(again.stdout.contains("\"created\" : 0"))
+        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        #expect(try Data(contentsOf: folder.appendingPathComponent("Transactions.csv")) == before)
+    }
+
+    @Test func anInstanceDeletedByHandStaysDeletedEvenFromARebuiltStore() throws {
+        let folder = try CLI.copyOfSample("clean")
+        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        #expect(try CLI.run(["materialize", "--through", "2026-03-31"], in: folder).status == 0)
+        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        let book = TestWorkbook(folder: folder)
+        try book.edit(.transactions) { table in
+            let dateColumn = table.header.firstIndex(of: "date")!
+            table.rows.removeAll { $0[dateColumn].rawText == "2026-02-15" }
+        }
+        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        #expect(try CLI.run(["materialize", "--through", "2026-03-31"], in: folder).status == 0)
+        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        #expect(try !instances(folder).map { $0["date"] }.contains("2026-02-15"))
+        // A new machine: the store rebuilt from the workbook alone.
+        for name in ["sheetsync.sqlite", "sheetsync.sqlite-wal", "sheetsync.sqlite-shm"] {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        #expect(try CLI.run(["materialize", "--through", "2026-04-30"], in: folder).status == 0)
+        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        let dates = try instances(folder).map { $0["date"] }
+        #expect(!dates.contains("2026-02-15"))
+        #expect(dates.suffix(2) == ["2026-04-01", "2026-04-15"])
+    }
+
+    @Test func twoStoresMaterializingThroughOneWorkbookEndEqualWithoutDuplicates() throws {
+        let folder = try CLI.copyOfSample("clean")
+        for name in ["a", "b"] {
+            try Data(#"{"store": "\#(name).sqlite", "remote": {"type": "csv", "path": "."}}"#.utf8)
+                .write(to: folder.appendingPathComponent("\(name).json"))
+            #expect(try CLI.run(["sync", "--config", "\(name).json"], in: folder).status == 0)
+        }
+        for name in ["a", "b"] {
+            #expect(try CLI.run(["materialize", "--through", "2026-05-31", "--config", "\(name).json"], in: folder).status == 0)
+        }
+        for name in ["a", "b", "a"] {
+            #expect(try CLI.run(["sync", "--config", "\(name).json"], in: folder).status == 0)
+        }
+        let all = try instances(folder)
+        #expect(all.count == 10)
+        #expect(Set(all.map { $0["transactionId"] }).count == 10)
+        let exportA = folder.appendingPathComponent("export-a"), exportB = folder.appendingPathComponent("export-b")
+        #expect(try CLI.run(["export", exportA.path, "--config", "a.json"], in: folder).status == 0)
+        #expect(try CLI.run(["export", exportB.path, "--config", "b.json"], in: folder).status == 0)
+        for tab in Tab.allCases {
+            let name = "\(tab.rawValue).csv"
+            #expect(try Data(contentsOf: exportA.appendingPathComponent(name)) == Data(contentsOf: exportB.appendingPathComponent(name)),
+                    "\(name) differs between the two stores")
+        }
+    }
+
+    @Test func syncMaterializeIsOneCronLineAndARuleWithAnUnknownCategoryCreatesNothing() throws {
+        let folder = try CLI.copyOfSample("hand-edited")
+        let run = try CLI.run(["sync", "--materialize"], in: folder)
+        #expect(run.status == 65)  // the sample's rejected rows
+        #expect(run.stderr.contains("unknown category 'Gym'"))
+        let dates = try instances(folder).map { $0["date"] }
+        #expect(dates.first == "2026-01-31")
+        #expect(dates.contains("2026-02-28"))  // Jan 31 monthly clamps to Feb 28
+        #expect(try instances(folder).allSatisfy { $0["category"] == "Rent" })
+    }
+}
