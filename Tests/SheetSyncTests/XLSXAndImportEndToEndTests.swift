@@ -1,0 +1,111 @@
+import Foundation
+import GRDB
+import SheetSyncCore
+import Testing
+import Workbook
+
+/// The `.xlsx` remote, `import` and `export --format xlsx`, through the built binary.
+@Suite struct XLSXAndImportEndToEndTests {
+    /// A synced clean sample exported as `book.xlsx` (plus a user sheet), with an xlsx config beside it.
+    func xlsxWorkbook() throws -> URL {
+        let folder = try CLI.copyOfSample("clean")
+        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        let book = folder.appendingPathComponent("book.xlsx")
+        #expect(try CLI.run(["export", book.path, "--format", "xlsx"], in: folder).status == 0)
+        var sheets = try XLSXReader.read(contentsOf: book)
+        sheets.append(XLSXSheet(name: "My notes", table: Table(header: ["remember"], rows: [[.text("keep me")], [.number("42")]])))
+        try XLSXWriter.write(sheets, to: folder.appendingPathComponent("tmp.xlsx"))
+        try FileManager.default.removeItem(at: book)
+        try FileManager.default.moveItem(at: folder.appendingPathComponent("tmp.xlsx"), to: book)
+        try Data(#"{"store": "x.sqlite", "remote": {"type": "xlsx", "path": "book.xlsx"}}"#.utf8)
+            .write(to: folder.appendingPathComponent("sheetsync.json"))
+        return folder
+    }
+
+    @Test func anXlsxRemoteSyncsLikeTheCsvOneAndKeepsTheUsersOtherSheets() throws {
+        let folder = try xlsxWorkbook()
+        let book = folder.appendingPathComponent("book.xlsx")
+        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        let unchanged = try Data(contentsOf: book)
+        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        #expect(try Data(contentsOf: book) == unchanged, "a sync with nothing to do rewrote the file")
+
+        // A hand edit in the sheet reaches the store; a local add reaches the sheet.
+        var sheets = try XLSXReader.read(contentsOf: book)
+        let t = try #require(sheets.firstIndex { $0.name == "Transactions" })
+        let noteColumn = try #require(sheets[t].table.header.firstIndex(of: "note"))
+        sheets[t].table.rows[0][noteColumn] = .text("edited in Excel")
+        try XLSXWriter.write(sheets, to: folder.appendingPathComponent("edited.xlsx"))
+        try FileManager.default.removeItem(at: book)
+        try FileManager.default.moveItem(at: folder.appendingPathComponent("edited.xlsx"), to: book)
+        let added = try CLI.run(["add", "income", "--amount", "99.5", "--category", "Salary", "--date", "2026-04-01"], in: folder)
+        #expect(added.status == 0)
+        #expect(try CLI.run(["sync"], in: folder).status == 0)
+
+        let after = try XLSXReader.read(contentsOf: book)
+        let tx = try #require(after.first { $0.name == "Transactions" })
+        let (_, rows) = try TabReader.read(tx.table, schema: .transactions, seenAt: Timestamp(Date()))
+        let records = rows.compactMap { row -> SheetSyncCore.Record? in if case .record(let r, _) = row.outcome { return r } else { return nil } }
+        let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(records.contains { $0["transactionId"] == id && $0["amount"] == "99.50" })
+        // Typed cells: the amount is a number, the date a real date cell.
+        let newRow = try #require(tx.table.rows.first { $0.contains(.text(id)) })
+        #expect(newRow.contains(.number("99.50")))
+        #expect(newRow.contains(.dateSerial(String(LocalDate(iso: "2026-04-01")!.spreadsheetSerial))))
+        #expect(after.contains { $0.name == "My notes" && $0.table.rows == [[.text("keep me")], [.number("42")]] })
+        let status = try CLI.run(["status"], in: folder)
+        #expect(status.stdout.contains("pending local changes: none"))
+    }
+
+    @Test func importDryRunPreviewsAndMergeCategoriesCombinesCaseVariants() throws {
+        let folder = try CLI.copyOfSample("clean")
+        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        let other = try CLI.copyOfSample("hand-edited")
+        let preview = try CLI.run(["import", other.path, "--dry-run"], in: folder)
+        #expect(preview.stdout.contains("would import"))
+        #expect(preview.stdout.contains("store Transactions add"))
+        #expect(try CLI.run(["status"], in: folder).stdout.contains("pending local changes: none"))
+
+        let run = try CLI.run(["import", other.path, "--merge-categories"], in: folder)
+        #expect(run.status == 65)  // the file's bad rows are reported, the rest imported
+        #expect(run.stdout.contains("combined 1 category"))
+        #expect(run.stdout.contains("imported 8 transactions"))
+        #expect(!run.stderr.contains("groceries"))  // re-pointed to 'Groceries', so loaded
+        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        let text = try String(contentsOf: folder.appendingPathComponent("Transactions.csv"), encoding: .utf8)
+        #expect(text.contains("mis-cased category"))
+        #expect(!text.contains(",groceries,"))
+    }
+
+    @Test func importIsAllOrNothing() throws {
+        let folder = try CLI.copyOfSample("clean")
+        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        let db = try DatabaseQueue(path: folder.appendingPathComponent("sheetsync.sqlite").path)
+        try db.write {
+            try $0.execute(sql: "CREATE TRIGGER boom BEFORE INSERT ON transactions WHEN NEW.note = 'Paycheck' BEGIN SELECT RAISE(ABORT, 'boom'); END")
+        }
+        let before = try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM transactions") }
+        try db.close()
+        let other = try CLI.copyOfSample("hand-edited")
+        let run = try CLI.run(["import", other.path], in: folder)
+        #expect(run.status != 0)
+        let reopened = try DatabaseQueue(path: folder.appendingPathComponent("sheetsync.sqlite").path)
+        let after = try reopened.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM transactions") }
+        #expect(after == before)
+    }
+
+    @Test func importOfAnXlsxExportRoundTripsEveryRow() throws {
+        let folder = try CLI.copyOfSample("clean")
+        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        let book = folder.appendingPathComponent("out.xlsx")
+        #expect(try CLI.run(["export", book.path, "--format", "xlsx"], in: folder).status == 0)
+        let check = try CLI.run(["check", book.path], in: folder)
+        #expect(check.status == 0, "\(check.stderr)")
+        let fresh = try TestWorkbook.scratch("fresh")
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("Settings.csv"), to: fresh.appendingPathComponent("Settings.csv"))
+        #expect(try CLI.run(["pull"], in: fresh).status == 0)
+        let imported = try CLI.run(["import", book.path], in: fresh)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("imported 10 transactions"))
+    }
+}
