@@ -10,7 +10,8 @@ import Foundation
 /// 1 MiB chunks, so a 100k-row sheet never exists as one string in memory.
 final class ByteSink {
     private var file: UnsafeMutablePointer<FILE>?
-    private var buffer: [UInt8] = []
+    // Appended to per XML token; dynamic exclusivity checks would cost more than the appends.
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
     private let path: String
     /// Bytes that reached the file so far.
     private(set) var bytesWritten: Int64 = 0
