@@ -1,4 +1,36 @@
-/// Carries a tab plan out on a table read from a file workbook.
+/// The cell-level changes a tab plan makes to a table as it was read.
+public struct TableChanges: Hashable, Sendable {
+    /// Header cells to add: (column index, header text).
+    public var newColumns: [(index: Int, header: String)] = []
+    /// Cells to rewrite in existing rows: (data row index, column index, new cell).
+    public var cells: [CellChange] = []
+    /// Data row indexes to delete.
+    public var deletedRows: [Int] = []
+    /// Whole new rows, in header order.
+    public var appendedRows: [[Cell]] = []
+
+    public var isEmpty: Bool { newColumns.isEmpty && cells.isEmpty && deletedRows.isEmpty && appendedRows.isEmpty }
+
+    public static func == (a: TableChanges, b: TableChanges) -> Bool {
+        a.newColumns.map(\.index) == b.newColumns.map(\.index) && a.newColumns.map(\.header) == b.newColumns.map(\.header)
+            && a.cells == b.cells && a.deletedRows == b.deletedRows && a.appendedRows == b.appendedRows
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(cells)
+        hasher.combine(deletedRows)
+        hasher.combine(appendedRows)
+    }
+}
+
+public struct CellChange: Hashable, Sendable {
+    public var row: Int
+    public var column: Int
+    public var key: String
+    public var cell: Cell
+}
+
+/// Carries a tab plan out on a table read from a workbook.
 ///
 /// Cells are compared by value, not spelling: a cell is rewritten only when its value must change,
 /// so `1/15/2026` in a date cell or `12.5` for `12.50` stay as the user typed them. Rejected rows,
@@ -7,33 +39,56 @@ public enum TablePatcher {
     /// The header of a new tab: the schema's columns in order.
     public static func newHeader(_ schema: TabSchema) -> [String] { schema.fields.map(\.header) }
 
-    public static func apply(_ plan: TabPlan, to table: Table, schema: TabSchema, typed: Bool) -> Table {
-        var table = table
-        if table.header.allSatisfy({ $0.trimmingSpaces().isEmpty }) { table.header = newHeader(schema) }
-        var map = (try? ColumnMap(header: table.header, schema: schema))?.columns ?? [:]
+    /// The changes, cell by cell, that make `table` carry out `plan`.
+    public static func changes(_ plan: TabPlan, to table: Table, schema: TabSchema, typed: Bool) -> TableChanges {
+        var changes = TableChanges()
+        var header = table.header
+        if header.allSatisfy({ $0.trimmingSpaces().isEmpty }) {
+            header = newHeader(schema)
+            changes.newColumns = header.enumerated().map { ($0.offset, $0.element) }
+        }
+        var map = (try? ColumnMap(header: header, schema: schema))?.columns ?? [:]
         // Columns sheetsync owns but the sheet lacks (e.g. lastGeneratedDate) are added when used.
-        let written = plan.remoteUpdates.flatMap { $0.fields.filter { !$0.value.isEmpty }.keys } + plan.remoteAppends.flatMap { $0.fields.filter { !$0.value.isEmpty }.keys }
-        for field in schema.fields where map[field.name] == nil && written.contains(field.name) {
-            map[field.name] = table.header.count
-            table.header.append(field.header)
+        let used = Set(plan.remoteUpdates.flatMap { $0.fields.filter { !$0.value.isEmpty }.keys }
+            + plan.remoteAppends.flatMap { $0.fields.filter { !$0.value.isEmpty }.keys })
+        for field in schema.fields where map[field.name] == nil && used.contains(field.name) {
+            map[field.name] = header.count
+            changes.newColumns.append((header.count, field.header))
+            header.append(field.header)
         }
         for update in plan.remoteUpdates where update.index < table.rows.count {
-            var cells = table.rows[update.index]
-            for (name, value) in update.fields {
-                guard let column = map[name], let spec = schema.field(named: name) else { continue }
-                if cells.count <= column { cells += Array(repeating: .empty, count: column + 1 - cells.count) }
-                if case .success(let current) = FieldParser.canonical(cells[column], spec), current == value { continue }
-                cells[column] = FieldParser.cell(value, spec, typed: typed)
+            let cells = table.rows[update.index]
+            for name in update.fields.keys.sorted() {
+                guard let value = update.fields[name], let column = map[name], let spec = schema.field(named: name) else { continue }
+                let current = column < cells.count ? cells[column] : .empty
+                if case .success(let existing) = FieldParser.canonical(current, spec), existing == value { continue }
+                changes.cells.append(CellChange(row: update.index, column: column, key: update.key,
+                                                cell: FieldParser.cell(value, spec, typed: typed)))
             }
-            table.rows[update.index] = cells
         }
-        let doomed = Set(plan.remoteDeletes.map(\.index))
-        if !doomed.isEmpty {
+        changes.deletedRows = plan.remoteDeletes.map(\.index).sorted()
+        changes.appendedRows = plan.remoteAppends.map { row(for: $0, map: map, width: header.count, schema: schema, typed: typed) }
+        return changes
+    }
+
+    /// The table after `plan`, for workbooks that are rewritten whole (CSV, XLSX).
+    public static func apply(_ plan: TabPlan, to table: Table, schema: TabSchema, typed: Bool) -> Table {
+        let changes = changes(plan, to: table, schema: schema, typed: typed)
+        var table = table
+        for (index, header) in changes.newColumns {
+            if index < table.header.count { table.header[index] = header } else { table.header.append(header) }
+        }
+        for change in changes.cells {
+            var cells = table.rows[change.row]
+            if cells.count <= change.column { cells += Array(repeating: .empty, count: change.column + 1 - cells.count) }
+            cells[change.column] = change.cell
+            table.rows[change.row] = cells
+        }
+        if !changes.deletedRows.isEmpty {
+            let doomed = Set(changes.deletedRows)
             table.rows = table.rows.enumerated().filter { !doomed.contains($0.offset) }.map(\.element)
         }
-        for record in plan.remoteAppends {
-            table.rows.append(row(for: record, map: map, width: table.header.count, schema: schema, typed: typed))
-        }
+        table.rows += changes.appendedRows
         return table
     }
 
