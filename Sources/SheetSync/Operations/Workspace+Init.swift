@@ -16,6 +16,7 @@ extension Workspace {
                     return report
                 }
                 try await remote.create(settings: settings)
+                if let google = remote as? GoogleSheetsRemote, let id = google.spreadsheetId { try rememberSpreadsheet(id) }
             }
             var report = try await engine(store: store, remote: remote).run(SyncOptions(mode: .sync, dryRun: dryRun))
             report.command = "init"
@@ -23,7 +24,25 @@ extension Workspace {
         }
     }
 
+    /// Writes a new spreadsheet's id into the config file, so later runs find it.
+    private func rememberSpreadsheet(_ id: String) throws {
+        guard let source = config.source else {
+            throw SheetSyncError.configuration("created spreadsheet \(id); put it in the config as remote.spreadsheetId")
+        }
+        let data = try Data(contentsOf: source)
+        guard var json = try JSONSerialization.jsonObject(with: data) as? [String: Any], var remote = json["remote"] as? [String: Any] else {
+            throw SheetSyncError.configuration("\(source.path) is not a JSON object; set remote.spreadsheetId to \(id) by hand")
+        }
+        remote["spreadsheetId"] = id
+        json["remote"] = remote
+        let out = try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys])
+        let temp = source.deletingLastPathComponent().appendingPathComponent(".\(source.lastPathComponent).tmp")
+        try out.write(to: temp)
+        _ = try FileManager.default.replaceItemAt(source, withItemAt: temp)
+    }
+
     private func exists(_ remote: any Remote) async throws -> Bool {
+        if let google = remote as? GoogleSheetsRemote, google.spreadsheetId == nil { return false }
         do {
             _ = try await remote.read()
             return true

@@ -1,4 +1,5 @@
 import Foundation
+import GoogleAPI
 import Logging
 
 /// Builds the remote a config names.
@@ -9,8 +10,15 @@ enum RemoteFactory {
             return CSVWorkbookRemote(folder: folder, backupsToKeep: backupsToKeep)
         case .xlsx(let file):
             return XLSXWorkbookRemote(file: file, backupsToKeep: backupsToKeep)
-        case .google:
-            throw SheetSyncError.configuration("remote.type 'google' is not available in this build yet")
+        case .google(let google):
+            let client: GoogleClient
+            do {
+                client = try GoogleClient(credentialsPath: google.credentials.path, endpoint: google.endpoint,
+                                          policy: RetryPolicy(totalBudget: google.retryBudgetSeconds), logger: logger)
+            } catch {
+                throw SheetSyncError.configuration("\(error)")
+            }
+            return GoogleSheetsRemote(client: client, spreadsheetId: google.spreadsheetId, logger: logger)
         }
     }
 }

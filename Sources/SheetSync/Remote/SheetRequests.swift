@@ -1,0 +1,150 @@
+import Foundation
+import GoogleAPI
+import SheetSyncCore
+
+/// Cells to and from the Sheets API's JSON.
+enum SheetCells {
+    /// A value as `values.batchGet` (UNFORMATTED_VALUE, SERIAL_NUMBER) returns it.
+    static func cell(from value: JSONValue) -> Cell {
+        switch value {
+        case .string(let s): return s.isEmpty ? .empty : .text(s)
+        case .number(let n): return .number(n)
+        case .bool(let b): return .bool(b)
+        default: return .empty
+        }
+    }
+
+    /// `CellData` written RAW: text stays text (`=HYPERLINK(...)` too), amounts are numbers, dates are
+    /// serial numbers under a `yyyy-mm-dd` date format, booleans are booleans.
+    static func cellData(_ cell: Cell) -> JSONValue {
+        switch cell {
+        case .empty: return .object([:])
+        case .text(let s), .error(let s): return ["userEnteredValue": ["stringValue": .string(s)]]
+        case .number(let n): return ["userEnteredValue": ["numberValue": .number(n)]]
+        case .bool(let b): return ["userEnteredValue": ["boolValue": .bool(b)]]
+        case .dateSerial(let n):
+            return ["userEnteredValue": ["numberValue": .number(n)],
+                    "userEnteredFormat": ["numberFormat": ["type": "DATE", "pattern": "yyyy-mm-dd"]]]
+        }
+    }
+
+    static func isDate(_ cell: Cell) -> Bool {
+        if case .dateSerial = cell { return true }
+        return false
+    }
+}
+
+/// Where rows stand in the sheet just before a write, re-read by key.
+struct SheetLayout {
+    struct TabLayout {
+        /// Data row index in the snapshot → data row index now (nil: the row is gone).
+        var rowNow: [Int: Int]
+        /// Rows of data now (through the last non-empty key cell, or the snapshot's when unchanged).
+        var dataRows: Int
+        var columnCount: Int
+    }
+
+    var sheetIds: [Tab: Int] = [:]
+    var tabs: [Tab: TabLayout] = [:]
+
+    /// One `spreadsheets.get` of the changed tabs' key columns and sheet properties.
+    static func verify(spreadsheetId: String, tabs: [Tab], snapshot: RemoteSnapshot, sheets: SheetsClient) async throws -> SheetLayout {
+        var layout = SheetLayout()
+        var keyColumns: [Tab: Int] = [:]
+        var ranges: [String] = []
+        for tab in tabs {
+            guard let table = snapshot.tables[tab], let map = try? ColumnMap(header: table.header, schema: tab.schema),
+                  let column = map.columns[tab.schema.keyField] else { continue }
+            keyColumns[tab] = column
+            let letters = A1.columnLetters(column)
+            ranges.append(A1.quoteSheetName(tab.rawValue) + "!" + letters + ":" + letters)
+        }
+        let answer = try await sheets.get(
+            spreadsheetId: spreadsheetId,
+            fields: "sheets(properties(sheetId,title,gridProperties(rowCount,columnCount)),data(rowData(values(effectiveValue))))",
+            ranges: ranges, includeGridData: true)
+        for sheet in answer["sheets"]?.arrayValue ?? [] {
+            guard let title = sheet["properties"]?["title"]?.stringValue, let tab = Tab(rawValue: title),
+                  let sheetId = sheet["properties"]?["sheetId"]?.intValue else { continue }
+            layout.sheetIds[tab] = sheetId
+            guard let column = keyColumns[tab], let table = snapshot.tables[tab] else { continue }
+            let rowData = sheet["data"]?.arrayValue?.first?["rowData"]?.arrayValue ?? []
+            let now = rowData.map { row -> String in
+                let value = row["values"]?.arrayValue?.first?["effectiveValue"]
+                return (value?["stringValue"]?.stringValue ?? value?["numberValue"]?.numberText ?? "").trimmingCharacters(in: .whitespaces)
+            }
+            let header = now.first ?? ""
+            guard header.lowercased() == table.header[column].trimmingCharacters(in: .whitespaces).lowercased() else {
+                throw SheetSyncError.temporary("the columns of tab '\(title)' changed while syncing; nothing was written, the next run merges")
+            }
+            let then = table.rows.map { column < $0.count ? $0[column].rawText.trimmingCharacters(in: .whitespaces) : "" }
+            let current = Array(now.dropFirst())
+            var rowNow: [Int: Int] = [:]
+            if current == Array(then.prefix(current.count)) && then.dropFirst(current.count).allSatisfy(\.isEmpty) {
+                for i in then.indices { rowNow[i] = i }
+            } else {
+                // Rows moved by hand: follow each row by its key; a row without a key cannot be followed
+                // and waits for the next run.
+                var byKey: [String: Int] = [:]
+                for (i, key) in current.enumerated() where !key.isEmpty && byKey[key.lowercased()] == nil { byKey[key.lowercased()] = i }
+                for (i, key) in then.enumerated() where !key.isEmpty { rowNow[i] = byKey[key.lowercased()] }
+            }
+            let columns = sheet["properties"]?["gridProperties"]?["columnCount"]?.intValue ?? 26
+            layout.tabs[tab] = TabLayout(rowNow: rowNow, dataRows: max(current.count, rowNow.values.max().map { $0 + 1 } ?? 0, current == then ? table.rows.count : 0),
+                                         columnCount: columns)
+        }
+        return layout
+    }
+}
+
+/// `spreadsheets.batchUpdate` requests for one tab's changes.
+enum SheetRequests {
+    static func make(_ changes: TableChanges, sheetId: Int, table: Table, layout: SheetLayout.TabLayout?) throws -> [JSONValue] {
+        guard let layout else { return [] }
+        var requests: [JSONValue] = []
+        let widest = (changes.newColumns.map(\.index) + changes.cells.map(\.column) + [(changes.appendedRows.map(\.count).max() ?? 0) - 1]).max() ?? 0
+        if widest >= layout.columnCount {
+            requests.append(["appendDimension": ["sheetId": .integer(sheetId), "dimension": "COLUMNS", "length": .integer(widest + 1 - layout.columnCount)]])
+        }
+        for (index, header) in changes.newColumns {
+            requests.append(updateCells(sheetId: sheetId, row: 0, column: index, rows: [[.text(header)]]))
+        }
+        for change in changes.cells {
+            guard let row = layout.rowNow[change.row] else { continue }
+            requests.append(updateCells(sheetId: sheetId, row: row + 1, column: change.column, rows: [[change.cell]]))
+        }
+        let deletes = changes.deletedRows.compactMap { layout.rowNow[$0] }.sorted(by: >)
+        for row in deletes {
+            requests.append(["deleteDimension": ["range": ["sheetId": .integer(sheetId), "dimension": "ROWS",
+                                                           "startIndex": .integer(row + 1), "endIndex": .integer(row + 2)]]])
+        }
+        if !changes.appendedRows.isEmpty {
+            let at = layout.dataRows - deletes.count + 1
+            requests.append(["insertDimension": ["range": ["sheetId": .integer(sheetId), "dimension": "ROWS", "startIndex": .integer(at),
+                                                           "endIndex": .integer(at + changes.appendedRows.count)],
+                                                 "inheritFromBefore": .bool(at > 1)]])
+            requests.append(updateCells(sheetId: sheetId, row: at, column: 0, rows: changes.appendedRows))
+        }
+        return requests
+    }
+
+    /// A tab the spreadsheet lacks: added with its header and rows.
+    static func addSheet(tab: Tab, changes: TableChanges, index: Int) -> [JSONValue] {
+        let sheetId = 7_000 + index
+        let header = TablePatcher.newHeader(tab.schema).map { Cell.text($0) }
+        return [
+            ["addSheet": ["properties": ["sheetId": .integer(sheetId), "title": .string(tab.rawValue), "index": .integer(index)]]],
+            updateCells(sheetId: sheetId, row: 0, column: 0, rows: [header] + changes.appendedRows),
+        ]
+    }
+
+    /// Values (and date formats) of a block of cells starting at a 0-based row and column.
+    static func updateCells(sheetId: Int, row: Int, column: Int, rows: [[Cell]]) -> JSONValue {
+        let hasDates = rows.contains { $0.contains(where: SheetCells.isDate) }
+        return ["updateCells": [
+            "start": ["sheetId": .integer(sheetId), "rowIndex": .integer(row), "columnIndex": .integer(column)],
+            "rows": .array(rows.map { ["values": .array($0.map(SheetCells.cellData))] }),
+            "fields": .string(hasDates ? "userEnteredValue,userEnteredFormat.numberFormat" : "userEnteredValue"),
+        ]]
+    }
+}
