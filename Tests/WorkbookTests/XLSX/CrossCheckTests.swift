@@ -129,14 +129,14 @@ import Testing
     }
 
     @Test(.enabled(if: hasOpenpyxl)) func otherReadersSeeTheValuesSheetsyncWrote() throws {
-        let url = try temporaryFile("crosscheck.xlsx")
+        let url = try XLSXTestFiles.scratch("crosscheck.xlsx")
         try XLSXWriter.write(Self.sheets, to: url)
         Self.expectSheets(Self.sheets, in: try Self.readings(of: url))
     }
 
     @Test(.enabled(if: hasOpenpyxl)) func otherReadersSeeAPreservingWriteAndTheUntouchedSheets() throws {
-        let original = try fixture("libreoffice-types.xlsx")
-        let url = try temporaryFile("crosscheck.xlsx")
+        let original = try XLSXTestFiles.fixture("libreoffice-types.xlsx")
+        let url = try XLSXTestFiles.scratch("crosscheck.xlsx")
         var replaced = Self.sheets[1]
         replaced.name = "Types"
         try XLSXWriter.write([replaced, Self.sheets[0]], to: url, preservingOtherSheetsFrom: original)

@@ -79,19 +79,22 @@ struct PartSet {
     }
 }
 
-/// A scratch folder for files a test writes.
-func temporaryFile(_ name: String) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xlsx-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder.appendingPathComponent(name)
-}
-
-/// A committed fixture workbook.
-func fixture(_ name: String) throws -> URL {
-    guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures") else {
-        throw FixtureMissing(name: name)
+/// Where the XLSX tests find their fixtures and put the files they write.
+enum XLSXTestFiles {
+    /// A path named `name` in a fresh scratch folder.
+    static func scratch(_ name: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xlsx-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent(name)
     }
-    return url
+
+    /// A committed fixture workbook.
+    static func fixture(_ name: String) throws -> URL {
+        guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures") else {
+            throw FixtureMissing(name: name)
+        }
+        return url
+    }
 }
 
 struct FixtureMissing: Error, CustomStringConvertible {

@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func openpyxlTypesReadWithTheirStorageTypes() throws {
-        let sheets = try XLSXReader.readRows(contentsOf: fixture("openpyxl-types.xlsx"))
+        let sheets = try XLSXReader.readRows(contentsOf: XLSXTestFiles.fixture("openpyxl-types.xlsx"))
         #expect(sheets.map(\.name) == ["Types", "R&D ü", "Hidden"])
         // openpyxl stores no cached formula results, so B6 (=1+2) has no value to read.
         #expect(sheets[0].rows == Self.typesRows(formulaResult: .empty, datetime: "45356.57326388889"))
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func libreOfficeCopyReadsTheSameWithItsCachedFormulaResult() throws {
-        let sheets = try XLSXReader.readRows(contentsOf: fixture("libreoffice-types.xlsx"))
+        let sheets = try XLSXReader.readRows(contentsOf: XLSXTestFiles.fixture("libreoffice-types.xlsx"))
         #expect(sheets.map(\.name) == ["Types", "R&D ü", "Hidden"])
         // LibreOffice writes its own shortest form of the date-time serial and computes =1+2.
         #expect(sheets[0].rows == Self.typesRows(formulaResult: .number("3"), datetime: "45356.5732638889"))
@@ -37,13 +37,13 @@ import Testing
 
     @Test(arguments: ["openpyxl-1904.xlsx", "libreoffice-1904.xlsx"])
     func macEpochWorkbooksReadIn1900Serials(name: String) throws {
-        let sheet = try #require(XLSXReader.read(contentsOf: fixture(name)).first)
+        let sheet = try #require(XLSXReader.read(contentsOf: XLSXTestFiles.fixture(name)).first)
         #expect(sheet.table.header == ["date", "datetime"])
         #expect(sheet.table.rows == [[.dateSerial("45356"), .dateSerial("45356.5")]])
     }
 
     @Test func xlsxWriterNumberFormatsDecideDateness() throws {
-        let sheet = try #require(XLSXReader.read(contentsOf: fixture("xlsxwriter-formats.xlsx"), sheets: ["Formats"]).first)
+        let sheet = try #require(XLSXReader.read(contentsOf: XLSXTestFiles.fixture("xlsxwriter-formats.xlsx"), sheets: ["Formats"]).first)
         let byLabel = Dictionary(uniqueKeysWithValues: sheet.table.rows.map { ($0[0].rawText, $0[1]) })
         #expect(byLabel["custom datetime"] == .dateSerial("45356.5"))
         #expect(byLabel["google date"] == .dateSerial("45356"))
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func xlsxWriterStringsFormulaResultsAndEscapes() throws {
-        let sheet = try #require(XLSXReader.read(contentsOf: fixture("xlsxwriter-formats.xlsx"), sheets: ["Strings"]).first)
+        let sheet = try #require(XLSXReader.read(contentsOf: XLSXTestFiles.fixture("xlsxwriter-formats.xlsx"), sheets: ["Strings"]).first)
         #expect(sheet.table.header == ["kind", "value"])
         #expect(
             sheet.table.rows == [
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func xlsxWriterConstantMemoryInlineStringsRead() throws {
-        let sheet = try #require(XLSXReader.read(contentsOf: fixture("xlsxwriter-inline.xlsx")).first)
+        let sheet = try #require(XLSXReader.read(contentsOf: XLSXTestFiles.fixture("xlsxwriter-inline.xlsx")).first)
         #expect(sheet.name == "Inline")
         #expect(sheet.table.header == ["id", "date", "amount"])
         #expect(sheet.table.rows.count == 50)

@@ -10,8 +10,8 @@ import Testing
     static let added = XLSXSheet(name: "Receipts", table: Table(header: ["receiptId"], rows: [[.text("r1")]]))
 
     @Test func otherSheetsAndPartsSurviveByteForByte() throws {
-        let original = try fixture("openpyxl-types.xlsx")
-        let url = try temporaryFile("push.xlsx")
+        let original = try XLSXTestFiles.fixture("openpyxl-types.xlsx")
+        let url = try XLSXTestFiles.scratch("push.xlsx")
         try XLSXWriter.write([Self.ledger, Self.added], to: url, preservingOtherSheetsFrom: original)
 
         let before = try XLSXReader.read(contentsOf: original)
@@ -32,9 +32,9 @@ import Testing
     }
 
     @Test func aSecondPushReusesTheDateStylesItAdded() throws {
-        let first = try temporaryFile("first.xlsx")
-        let second = try temporaryFile("second.xlsx")
-        try XLSXWriter.write([Self.ledger], to: first, preservingOtherSheetsFrom: fixture("xlsxwriter-formats.xlsx"))
+        let first = try XLSXTestFiles.scratch("first.xlsx")
+        let second = try XLSXTestFiles.scratch("second.xlsx")
+        try XLSXWriter.write([Self.ledger], to: first, preservingOtherSheetsFrom: XLSXTestFiles.fixture("xlsxwriter-formats.xlsx"))
         try XLSXWriter.write([Self.ledger], to: second, preservingOtherSheetsFrom: first)
         let styles = try XLSXPackage(url: first).data("xl/styles.xml")
         #expect(try XLSXPackage(url: second).data("xl/styles.xml") == styles)
@@ -56,7 +56,7 @@ import Testing
             "[Content_Types].xml",
             PartSet.contentTypes.replacingOccurrences(
                 of: "</Types>", with: #"<Override PartName="/xl/calcChain.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.calcChain+xml"/></Types>"#))
-        let url = try temporaryFile("push.xlsx")
+        let url = try XLSXTestFiles.scratch("push.xlsx")
         let sheet = XLSXSheet(name: "Sheet1", table: Table(header: ["fresh"]))
         try XLSXWriter.write([sheet], to: url, preservingOtherSheetsFrom: set.write())
 
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func aWorkbookWithoutStylesGetsAStylesPart() throws {
-        let url = try temporaryFile("push.xlsx")
+        let url = try XLSXTestFiles.scratch("push.xlsx")
         try XLSXWriter.write([Self.ledger], to: url, preservingOtherSheetsFrom: PartSet.workbook(sheetData: "").write())
         let read = try XLSXReader.read(contentsOf: url)
         #expect(read.map(\.name) == ["Sheet1", "Types"])
@@ -89,7 +89,7 @@ import Testing
             #"<x:workbook xmlns:x="\#(main)" xmlns:rel="\#(rels)"><x:sheets><x:sheet name="Old" sheetId="3" rel:id="rId1"/></x:sheets></x:workbook>"#)
         set.add("xl/_rels/workbook.xml.rels", PartSet.relationships([("rId1", "worksheet", "worksheets/sheet1.xml")], typeBase: rels))
         set.add("xl/worksheets/sheet1.xml", #"<x:worksheet xmlns:x="\#(main)"><x:sheetData/></x:worksheet>"#)
-        let url = try temporaryFile("push.xlsx")
+        let url = try XLSXTestFiles.scratch("push.xlsx")
         try XLSXWriter.write([Self.added], to: url, preservingOtherSheetsFrom: set.write())
 
         let package = try XLSXPackage(url: url)
@@ -101,18 +101,18 @@ import Testing
     }
 
     @Test func aSheetNameMatchingIgnoringCaseReplacesThatSheet() throws {
-        let url = try temporaryFile("push.xlsx")
+        let url = try XLSXTestFiles.scratch("push.xlsx")
         var lower = Self.ledger
         lower.name = "types"
-        try XLSXWriter.write([lower], to: url, preservingOtherSheetsFrom: fixture("openpyxl-types.xlsx"))
+        try XLSXWriter.write([lower], to: url, preservingOtherSheetsFrom: XLSXTestFiles.fixture("openpyxl-types.xlsx"))
         let read = try XLSXReader.read(contentsOf: url)
         #expect(read.map(\.name) == ["Types", "R&D ü", "Hidden"])
         #expect(read[0].table == Self.ledger.table)
     }
 
     @Test func writingOverTheOriginalItselfIsRefused() throws {
-        let url = try temporaryFile("book.xlsx")
-        try FileManager.default.copyItem(at: fixture("openpyxl-types.xlsx"), to: url)
+        let url = try XLSXTestFiles.scratch("book.xlsx")
+        try FileManager.default.copyItem(at: XLSXTestFiles.fixture("openpyxl-types.xlsx"), to: url)
         let error = try #require(throws: XLSXError.self) {
             try XLSXWriter.write([Self.ledger], to: url, preservingOtherSheetsFrom: url)
         }
@@ -123,7 +123,7 @@ import Testing
     @Test func anUnsafeOriginalIsRefusedBeforeAnythingIsWritten() throws {
         var set = PartSet.workbook(sheetData: "")
         set.add("../escape.xml", "<a/>")
-        let url = try temporaryFile("push.xlsx")
+        let url = try XLSXTestFiles.scratch("push.xlsx")
         let error = try #require(throws: XLSXError.self) {
             try XLSXWriter.write([Self.ledger], to: url, preservingOtherSheetsFrom: set.write())
         }

@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func aFileThatIsNotAZipArchiveIsRefusedClearly() throws {
-        let url = try temporaryFile("notes.xlsx")
+        let url = try XLSXTestFiles.scratch("notes.xlsx")
         try Data("just text".utf8).write(to: url)
         let error = try #require(throws: XLSXError.self) { try XLSXReader.read(contentsOf: url) }
         #expect(error.description == "notes.xlsx: not an XLSX package (cannot be opened as a ZIP archive)")

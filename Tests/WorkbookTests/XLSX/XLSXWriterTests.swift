@@ -20,7 +20,7 @@ import Testing
 
     @Test func whatIsWrittenReadsBackIdentically() throws {
         let second = XLSXSheet(name: "R&D \"ü\"", table: Table(header: ["only"], rows: [[.number("1")]]))
-        let url = try temporaryFile("out.xlsx")
+        let url = try XLSXTestFiles.scratch("out.xlsx")
         try XLSXWriter.write([Self.ledger, second], to: url)
         let read = try XLSXReader.read(contentsOf: url)
         var expected = Self.ledger
@@ -32,13 +32,13 @@ import Testing
 
     @Test func errorsAreWrittenAsTextAndALeadingPlusIsDropped() throws {
         let sheet = XLSXSheet(name: "S", table: Table(header: ["h"], rows: [[.error("#N/A"), .number("+5")]]))
-        let url = try temporaryFile("out.xlsx")
+        let url = try XLSXTestFiles.scratch("out.xlsx")
         try XLSXWriter.write([sheet], to: url)
         #expect(try XLSXReader.read(contentsOf: url).first?.table.rows == [[.text("#N/A"), .number("5")]])
     }
 
     @Test func datesUseTheDateStyleAndTimesOfDayTheDateTimeStyle() throws {
-        let url = try temporaryFile("out.xlsx")
+        let url = try XLSXTestFiles.scratch("out.xlsx")
         try XLSXWriter.write([Self.ledger], to: url)
         let package = try XLSXPackage(url: url)
         let sheetXML = String(decoding: try package.data("xl/worksheets/sheet1.xml"), as: UTF8.self)
@@ -55,7 +55,7 @@ import Testing
     @Test func datesBeforeMarch1900AreWrittenOnExcelsFictitiousLeapDayScale() throws {
         let serials = ["2", "59.5", "60", "61", "0.25"]
         let sheet = XLSXSheet(name: "Early", table: Table(header: ["d"], rows: serials.map { [.dateSerial($0)] }))
-        let url = try temporaryFile("out.xlsx")
+        let url = try XLSXTestFiles.scratch("out.xlsx")
         try XLSXWriter.write([sheet], to: url)
         let sheetXML = String(decoding: try XLSXPackage(url: url).data("xl/worksheets/sheet1.xml"), as: UTF8.self)
         // 1900-01-01 is Excel's serial 1; from 1900-03-01 (61) on both scales agree.
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func thePackageHoldsOnlyTheMinimalParts() throws {
-        let url = try temporaryFile("out.xlsx")
+        let url = try XLSXTestFiles.scratch("out.xlsx")
         try XLSXWriter.write([Self.ledger, XLSXSheet(name: "Two", table: Table(header: ["x"]))], to: url)
         let package = try XLSXPackage(url: url)
         #expect(
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func columnsAreWideEnoughForDatesAndTheHeaderRowIsFrozen() throws {
-        let url = try temporaryFile("out.xlsx")
+        let url = try XLSXTestFiles.scratch("out.xlsx")
         try XLSXWriter.write([Self.ledger], to: url)
         let sheetXML = String(decoding: try XLSXPackage(url: url).data("xl/worksheets/sheet1.xml"), as: UTF8.self)
         #expect(sheetXML.contains(#"<col min="2" max="2" width="21" customWidth="1"/>"#))
@@ -97,7 +97,7 @@ import Testing
         ("History", "sheet name 'History' is reserved by Excel"),
     ])
     func sheetNamesExcelRefusesAreRefused(name: String, message: String) throws {
-        let url = try temporaryFile("out.xlsx")
+        let url = try XLSXTestFiles.scratch("out.xlsx")
         let error = try #require(throws: XLSXError.self) {
             try XLSXWriter.write([XLSXSheet(name: name, table: Table(header: ["a"]))], to: url)
         }
@@ -106,7 +106,7 @@ import Testing
     }
 
     @Test func aThirtyOneCharacterNameAndOneSheetPerNameIgnoringCase() throws {
-        let url = try temporaryFile("out.xlsx")
+        let url = try XLSXTestFiles.scratch("out.xlsx")
         let long = String(repeating: "é", count: 31)
         try XLSXWriter.write([XLSXSheet(name: long, table: Table(header: ["a"]))], to: url)
         #expect(try XLSXReader.sheetNames(contentsOf: url) == [long])
@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test func numberTextThatIsNotANumberIsRefusedNamingTheCell() throws {
-        let url = try temporaryFile("out.xlsx")
+        let url = try XLSXTestFiles.scratch("out.xlsx")
         let sheet = XLSXSheet(name: "Money", table: Table(header: ["amount"], rows: [[.number("1")], [.number("12,50")]]))
         let error = try #require(throws: XLSXError.self) { try XLSXWriter.write([sheet], to: url) }
         #expect(error.kind == .invalidCell)
@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func textLongerThanExcelAllowsIsRefused() throws {
-        let url = try temporaryFile("out.xlsx")
+        let url = try XLSXTestFiles.scratch("out.xlsx")
         let sheet = XLSXSheet(name: "Notes", table: Table(header: ["note"], rows: [[.text(String(repeating: "n", count: 32_768))]]))
         let error = try #require(throws: XLSXError.self) { try XLSXWriter.write([sheet], to: url) }
         #expect(error.description.hasSuffix("sheet 'Notes' cell A2 holds 32768 characters; Excel allows 32767"))
