@@ -2,6 +2,22 @@ extension JSONParser {
     /// Reads a quoted string at `position`, decoding escapes and `\u` surrogate pairs.
     mutating func parseString() throws(JSONParseError) -> String {
         position += 1
+        // Most strings hold no escape: make them straight from the input bytes.
+        var scan = position
+        while scan < bytes.count {
+            let byte = bytes[scan]
+            if byte == UInt8(ascii: "\"") {
+                let start = position
+                position = scan + 1
+                guard let text = String(validating: bytes[start..<scan], as: UTF8.self) else {
+                    position = start
+                    throw fail("string is not valid UTF-8")
+                }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            scan += 1
+        }
         var utf8: [UInt8] = []
         var runStart = position
         while position < bytes.count {

@@ -152,10 +152,11 @@ struct JSONParser {
         let start = position
         var end = position
         while end < bytes.count, Self.isNumberByte(bytes[end]) { end += 1 }
-        let literal = bytes[start..<end]
-        guard Self.isValidNumber(literal) else { throw fail("invalid number '\(String(decoding: literal, as: UTF8.self))'") }
+        guard Self.numberLiteralEnd(bytes, from: start, to: end) == end else {
+            throw fail("invalid number '\(String(decoding: bytes[start..<end], as: UTF8.self))'")
+        }
         position = end
-        return String(decoding: literal, as: UTF8.self)
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
     private static func isNumberByte(_ byte: UInt8) -> Bool {
@@ -169,31 +170,35 @@ struct JSONParser {
     }
 
     /// Whether the bytes are exactly one JSON number literal: `-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?`.
-    static func isValidNumber(_ literal: some Collection<UInt8>) -> Bool {
-        var iterator = Array(literal)[...]
+    static func isValidNumber(_ literal: [UInt8]) -> Bool {
+        numberLiteralEnd(literal, from: 0, to: literal.count) == literal.count
+    }
+
+    /// Where the longest number literal starting at `start` (and not passing `limit`) ends, or nil
+    /// when none starts there.
+    static func numberLiteralEnd(_ bytes: [UInt8], from start: Int, to limit: Int) -> Int? {
+        var index = start
+        func isDigit(_ at: Int) -> Bool { at < limit && bytes[at] >= UInt8(ascii: "0") && bytes[at] <= UInt8(ascii: "9") }
         func digits() -> Int {
-            var count = 0
-            while let first = iterator.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") {
-                iterator.removeFirst()
-                count += 1
-            }
-            return count
+            let first = index
+            while isDigit(index) { index += 1 }
+            return index - first
         }
-        if iterator.first == UInt8(ascii: "-") { iterator.removeFirst() }
-        if iterator.first == UInt8(ascii: "0") {
-            iterator.removeFirst()
+        if index < limit, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        if index < limit, bytes[index] == UInt8(ascii: "0") {
+            index += 1
         } else if digits() == 0 {
-            return false
+            return nil
         }
-        if iterator.first == UInt8(ascii: ".") {
-            iterator.removeFirst()
-            if digits() == 0 { return false }
+        if index < limit, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            if digits() == 0 { return nil }
         }
-        if iterator.first == UInt8(ascii: "e") || iterator.first == UInt8(ascii: "E") {
-            iterator.removeFirst()
-            if iterator.first == UInt8(ascii: "+") || iterator.first == UInt8(ascii: "-") { iterator.removeFirst() }
-            if digits() == 0 { return false }
+        if index < limit, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < limit, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if digits() == 0 { return nil }
         }
-        return iterator.isEmpty
+        return index
     }
 }

@@ -12,6 +12,8 @@ public struct SpreadsheetInfo: Hashable, Sendable {
     public var spreadsheetId: String
     public var title: String
     public var sheets: [Sheet]
+    /// The whole resource as returned.
+    public var json: JSONValue
 
     /// Reads a `Spreadsheet` JSON (from spreadsheets.get or create); missing parts read as empty.
     public init(json: JSONValue) throws(GoogleAPIError) {
@@ -32,6 +34,7 @@ public struct SpreadsheetInfo: Hashable, Sendable {
                     columnCount: properties["gridProperties"]?["columnCount"]?.intValue))
         }
         self.sheets = sheets
+        self.json = json
     }
 
     /// The tab with this title, if any.
