@@ -1,8 +1,23 @@
 import Foundation
+import GoogleAPI
 
 extension Workspace {
-    /// One-time OAuth consent for Google mode; returns the path of the authorized-user file written.
-    public func authLogin(clientFile: URL, showURL: @Sendable (String) -> Void) async throws -> URL {
-        throw SheetSyncError.configuration("Google sign-in is not available in this build yet")
+    /// One-time OAuth consent for Google mode (loopback redirect on 127.0.0.1, PKCE). Writes the
+    /// authorized-user file named by the config's `remote.credentials` with mode 0600; returns its path.
+    public func authLogin(clientFile: URL, showURL: @escaping @Sendable (String) -> Void) async throws -> URL {
+        guard case .google(let google) = config.remote else {
+            throw SheetSyncError.configuration("auth login is for Google mode: set remote.type to 'google' in the config")
+        }
+        do {
+            let client = try InstalledAppClient.load(path: clientFile.path)
+            let endpoints = GoogleEndpoints(endpoint: google.endpoint)
+            let transport = RetryingTransport(base: CurlTransport(logger: logger), policy: RetryPolicy(totalBudget: google.retryBudgetSeconds),
+                                              clock: SystemAPIClock(), random: SystemRandomSource(), logger: logger)
+            let oauth = LoopbackOAuth(client: client, endpoints: endpoints, transport: transport)
+            _ = try await oauth.login(savingTo: google.credentials.path) { showURL($0.absoluteString) }
+            return google.credentials
+        } catch let error as GoogleAPIError {
+            throw error.isTemporary ? SheetSyncError.temporary("\(error)") : SheetSyncError.configuration("\(error)")
+        }
     }
 }
