@@ -33,7 +33,8 @@ extension DriveClient {
             isIdempotent: true)
         let response = try await client.send(request)
         guard let location = response.headers["Location"], let session = URL(string: location), session.host != nil else {
-            throw GoogleAPIError.invalidResponse("the resumable upload answer for '\(metadata["name"]?.stringValue ?? "")' has no Location")
+            let name = metadata["name"]?.stringValue ?? ""
+            throw GoogleAPIError.invalidResponse("the resumable upload answer for '\(name)' has no Location")
         }
         return session
     }
@@ -107,7 +108,8 @@ extension DriveClient {
                     return file
                 case .incomplete(let received):
                     return try await continueUpload(
-                        session: existingSession, content: content, contentType: contentType, from: received, chunkSize: chunkSize)
+                        session: existingSession, content: content, contentType: contentType, from: received,
+                        chunkSize: chunkSize)
                 }
             } catch GoogleAPIError.uploadSessionExpired {
                 client.logger.debug("resumable upload session expired; starting a new one")

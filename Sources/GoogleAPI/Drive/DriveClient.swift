@@ -53,8 +53,12 @@ public struct DriveClient: Sendable {
     }
 
     /// files.create of a folder.
-    public func createFolder(name: String, parents: [String] = [], appProperties: [String: String] = [:]) async throws -> DriveFile {
-        try await createFile(metadata: Self.metadata(name: name, mimeType: DriveFile.folderMimeType, parents: parents, appProperties: appProperties))
+    public func createFolder(
+        name: String, parents: [String] = [], appProperties: [String: String] = [:]
+    ) async throws -> DriveFile {
+        try await createFile(
+            metadata: Self.metadata(
+                name: name, mimeType: DriveFile.folderMimeType, parents: parents, appProperties: appProperties))
     }
 
     /// files.update (PATCH) of metadata, optionally moving the file between parents.
@@ -71,12 +75,15 @@ public struct DriveClient: Sendable {
     }
 
     /// A `File` metadata object; keys in appProperties are sorted for a stable request body.
-    public static func metadata(name: String, mimeType: String? = nil, parents: [String] = [], appProperties: [String: String] = [:]) -> JSONObject {
+    public static func metadata(
+        name: String, mimeType: String? = nil, parents: [String] = [], appProperties: [String: String] = [:]
+    ) -> JSONObject {
         var object: JSONObject = ["name": .string(name)]
         if let mimeType { object["mimeType"] = .string(mimeType) }
         if !parents.isEmpty { object["parents"] = .array(parents.map { .string($0) }) }
         if !appProperties.isEmpty {
-            object["appProperties"] = .object(JSONObject(appProperties.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+            let sorted = appProperties.sorted { $0.key < $1.key }
+            object["appProperties"] = .object(JSONObject(sorted.map { ($0.key, .string($0.value)) }))
         }
         return object
     }

@@ -8,8 +8,17 @@ public struct SheetsClient: Sendable {
         self.client = client
     }
 
-    public enum ValueRenderOption: String, Sendable { case formattedValue = "FORMATTED_VALUE", unformattedValue = "UNFORMATTED_VALUE", formula = "FORMULA" }
-    public enum DateTimeRenderOption: String, Sendable { case serialNumber = "SERIAL_NUMBER", formattedString = "FORMATTED_STRING" }
+    public enum ValueRenderOption: String, Sendable {
+        case formattedValue = "FORMATTED_VALUE"
+        case unformattedValue = "UNFORMATTED_VALUE"
+        case formula = "FORMULA"
+    }
+
+    public enum DateTimeRenderOption: String, Sendable {
+        case serialNumber = "SERIAL_NUMBER"
+        case formattedString = "FORMATTED_STRING"
+    }
+
     public enum Dimension: String, Sendable { case rows = "ROWS", columns = "COLUMNS" }
     public enum ValueInputOption: String, Sendable { case raw = "RAW", userEntered = "USER_ENTERED" }
 
@@ -65,7 +74,9 @@ public struct SheetsClient: Sendable {
     }
 
     /// spreadsheets.get, restricted to `fields` (a field mask such as `spreadsheetId,sheets.properties`).
-    public func get(spreadsheetId: String, fields: String? = nil, ranges: [String] = [], includeGridData: Bool = false) async throws -> JSONValue {
+    public func get(
+        spreadsheetId: String, fields: String? = nil, ranges: [String] = [], includeGridData: Bool = false
+    ) async throws -> JSONValue {
         var query: [(String, String)] = ranges.map { ("ranges", $0) }
         if includeGridData { query.append(("includeGridData", "true")) }
         if let fields { query.append(("fields", fields)) }
