@@ -14,10 +14,18 @@ extension Workspace {
             throw SheetSyncError(.usage, "cannot read receipt file \(file.path)")
         }
         let folder: URL
+        let queued: Bool
         switch config.remote {
-        case .csv(let workbook): folder = workbook.appendingPathComponent("Receipts")
-        case .xlsx(let workbook): folder = workbook.deletingLastPathComponent().appendingPathComponent("Receipts")
-        case .google: throw SheetSyncError.configuration("receipt uploads to Google Drive are not available in this build yet")
+        case .csv(let workbook):
+            folder = workbook.appendingPathComponent("Receipts")
+            queued = false
+        case .xlsx(let workbook):
+            folder = workbook.deletingLastPathComponent().appendingPathComponent("Receipts")
+            queued = false
+        case .google:
+            // Copies wait beside the store until the next push uploads them.
+            folder = ReceiptUploader.queueFolder(store: config.store)
+            queued = true
         }
         return try await locked { store, _ in
             guard let transaction = try store.records(in: .transactions).first(where: { $0["transactionId"] == id }) else {
@@ -25,6 +33,7 @@ extension Workspace {
             }
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             var n = try store.records(in: .receipts).filter { $0["transactionId"] == id }.count
+                + (try store.snapshot().state.filter { $0.key.hasPrefix(ReceiptUploader.statePrefix) && $0.value.contains(id) }.count)
             let stamp = clock.now().description
             var ids: [String] = []
             var records: [Record] = []
@@ -37,6 +46,10 @@ extension Workspace {
                 try FileManager.default.copyItem(at: file, to: target)
                 let receiptId = newID()
                 ids.append(receiptId)
+                if queued {
+                    try ReceiptUploader.enqueue(.init(receiptId: receiptId, transactionId: id, name: name, file: target.path), store: store)
+                    continue
+                }
                 records.append(Record(["receiptId": receiptId, "transactionId": id, "driveFileId": name, "fileName": name,
                                        "createdAt": stamp, "lastModifiedAt": stamp]))
             }

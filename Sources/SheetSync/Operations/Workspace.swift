@@ -40,6 +40,11 @@ public struct Workspace: Sendable {
     /// `pull`, `push` or `sync` under one lock.
     public func sync(_ options: SyncOptions) async throws -> SyncReport {
         let remote = try makeRemote()
-        return try await locked { store, _ in try await engine(store: store, remote: remote).run(options) }
+        return try await locked { store, _ in
+            if let google = remote as? GoogleSheetsRemote, options.mode != .pull, !options.dryRun {
+                _ = try await ReceiptUploader(store: store, drive: google.drive, clock: clock).uploadAll()
+            }
+            return try await engine(store: store, remote: remote).run(options)
+        }
     }
 }
