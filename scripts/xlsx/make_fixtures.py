@@ -57,6 +57,34 @@ def openpyxl_1904(path):
     wb.save(path)
 
 
+def openpyxl_formatted(path):
+    """A tab a person has dressed up: what a preserving write keeps and drops."""
+    from openpyxl.comments import Comment
+    from openpyxl.formatting.rule import CellIsRule
+    from openpyxl.styles import PatternFill
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Transactions"
+    ws.append(["id", "date", "category", "amount"])
+    ws.append(["t1", datetime.date(2024, 3, 5), "Groceries", 12.5])
+    ws.append(["t2", datetime.date(2024, 3, 6), "Rent", 800])
+    ws.freeze_panes = "A2"
+    ws.column_dimensions["A"].width = 40
+    ws.column_dimensions["C"].width = 25
+    validation = DataValidation(type="list", formula1='"Groceries,Rent,Transport"', allow_blank=True)
+    validation.add("C2:C1000")
+    ws.add_data_validation(validation)
+    red = PatternFill(start_color="FFC7CE", end_color="FFC7CE", fill_type="solid")
+    ws.conditional_formatting.add("D2:D1000", CellIsRule(operator="greaterThan", formula=["500"], fill=red))
+    ws["A2"].hyperlink = "https://example.com/receipt/t1"
+    ws["B3"].comment = Comment("checked", "me")
+    notes = wb.create_sheet("Notes")
+    notes["A1"] = "my own notes"
+    wb.save(path)
+
+
 FORMATS = [
     # (label, number format, value as stored)
     ("custom datetime", "yyyy-mm-dd hh:mm:ss", 45356.5),
@@ -137,6 +165,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     openpyxl_types(os.path.join(OUT, "openpyxl-types.xlsx"))
     openpyxl_1904(os.path.join(OUT, "openpyxl-1904.xlsx"))
+    openpyxl_formatted(os.path.join(OUT, "openpyxl-formatted.xlsx"))
     xlsxwriter_formats(os.path.join(OUT, "xlsxwriter-formats.xlsx"))
     xlsxwriter_inline(os.path.join(OUT, "xlsxwriter-inline.xlsx"))
     with tempfile.TemporaryDirectory() as work:

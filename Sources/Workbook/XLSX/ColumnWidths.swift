@@ -28,6 +28,15 @@ enum ColumnWidths {
         return widths
     }
 
+    /// The `<cols>` element for `widths`, or nothing when there are no columns.
+    static func element(_ widths: [Int]) -> String {
+        guard !widths.isEmpty else { return "" }
+        let columns = widths.enumerated().map { index, width in
+            #"<col min="\#(index + 1)" max="\#(index + 1)" width="\#(width)" customWidth="1"/>"#
+        }
+        return "<cols>" + columns.joined() + "</cols>"
+    }
+
     /// Bytes over-count non-ASCII text a little, which only widens a column.
     private static func width(ofText length: Int) -> Int {
         min(max(length + 2, minimum), maximum)

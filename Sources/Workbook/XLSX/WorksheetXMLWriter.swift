@@ -19,6 +19,8 @@ struct WorksheetXMLWriter {
     var styles: DateStyles
     var file: String
     var part: String
+    /// The replaced sheet's own surroundings, kept around the new cells (see `SheetFrame`).
+    var frame: SheetFrame? = nil
 
     /// Excel's limit on the text of one cell.
     static let maximumTextLength = 32_767
@@ -27,33 +29,10 @@ struct WorksheetXMLWriter {
         let table = sheet.table
         let widths = ColumnWidths.measure(table)
         let letters = (0...max(widths.count, 1)).map { Array(CellReference.columnLetters($0).utf8) }
-        sink.append(#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"#)
-        sink.append("\n")
-        sink.append(#"<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" "#)
-        sink.append(#"xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">"#)
-        let lastRow = table.rows.count + 1
-        if !widths.isEmpty {
-            sink.append(#"<dimension ref="A1:"#)
-            sink.append(bytes: letters[widths.count])
-            sink.append(decimal: lastRow)
-            sink.append(#""/>"#)
-        }
-        // Frozen header row: the sheet stays readable however far down one scrolls.
-        sink.append(#"<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" "#)
-        sink.append(#"activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>"#)
-        sink.append(#"<sheetFormatPr defaultRowHeight="15"/>"#)
-        if !widths.isEmpty {
-            sink.append("<cols>")
-            for (index, width) in widths.enumerated() {
-                sink.append(#"<col min=""#)
-                sink.append(decimal: index + 1)
-                sink.append(#"" max=""#)
-                sink.append(decimal: index + 1)
-                sink.append(#"" width=""#)
-                sink.append(decimal: width)
-                sink.append(#"" customWidth="1"/>"#)
-            }
-            sink.append("</cols>")
+        if let frame {
+            sink.append(bytes: frame.head.utf8)
+        } else {
+            writeHead(widths: widths, rows: table.rows.count + 1, to: sink)
         }
         sink.append("<sheetData>")
         if !table.header.isEmpty {
@@ -63,7 +42,30 @@ struct WorksheetXMLWriter {
             try writeRow(row, number: index + 2, letters: letters, to: sink)
             try sink.flushIfFull()
         }
-        sink.append("</sheetData></worksheet>")
+        sink.append("</sheetData>")
+        if let frame {
+            sink.append(bytes: frame.tail.utf8)
+        } else {
+            sink.append("</worksheet>")
+        }
+    }
+
+    private func writeHead(widths: [Int], rows lastRow: Int, to sink: ByteSink) {
+        sink.append(#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"#)
+        sink.append("\n")
+        sink.append(#"<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" "#)
+        sink.append(#"xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">"#)
+        if !widths.isEmpty {
+            sink.append(#"<dimension ref="A1:"#)
+            sink.append(bytes: CellReference.columnLetters(widths.count).utf8)
+            sink.append(decimal: lastRow)
+            sink.append(#""/>"#)
+        }
+        // Frozen header row: the sheet stays readable however far down one scrolls.
+        sink.append(#"<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" "#)
+        sink.append(#"activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>"#)
+        sink.append(#"<sheetFormatPr defaultRowHeight="15"/>"#)
+        sink.append(bytes: ColumnWidths.element(widths).utf8)
     }
 
     private func writeRow(_ cells: [Cell], number: Int, letters: [[UInt8]], to sink: ByteSink) throws {

@@ -3,11 +3,13 @@ import Foundation
 extension XLSXWriter {
     /// Writes `sheets` into a copy of `original` at `url`, keeping every other part verbatim.
     ///
-    /// A sheet whose name (ignoring case) exists in `original` has its worksheet part replaced; any
-    /// other is added after the existing sheets. The user's other sheets, shared strings, styles
-    /// and theme survive. The replaced sheets' own relationships (comments, drawings, tables) and
-    /// the formula calculation chain are dropped: they would point into cells that changed, and
-    /// Excel rebuilds the chain itself. The date styles are found in, or added to, the styles part.
+    /// A sheet whose name (ignoring case) exists in `original` has its cells replaced, inside the
+    /// original's own frame (frozen panes, column widths, drop-down lists, conditional formats: see
+    /// `SheetFrame`); any other is added after the existing sheets. The user's other sheets, shared
+    /// strings, styles and theme survive byte for byte. The replaced sheets' own relationships
+    /// (comments, hyperlinks, drawings, tables) and the formula calculation chain are dropped: they
+    /// would point into cells that changed, and Excel rebuilds the chain itself. The date styles are
+    /// found in, or added to, the styles part.
     public static func write(
         _ sheets: [XLSXSheet], to url: URL, preservingOtherSheetsFrom original: URL, limits: XLSXLimits = .default
     ) throws {
@@ -24,7 +26,10 @@ extension XLSXWriter {
         let writer = try PackageWriter(url: url)
         for name in package.entryNames where !plan.dropped.contains(name) {
             if let sheet = plan.replaced[name] {
-                let worksheet = WorksheetXMLWriter(sheet: sheet, styles: plan.dateStyles, file: file, part: name)
+                let columns = ColumnWidths.element(ColumnWidths.measure(sheet.table))
+                let frame = try SheetFrame.read(from: package, part: name, columns: columns)
+                let worksheet = WorksheetXMLWriter(
+                    sheet: sheet, styles: plan.dateStyles, file: file, part: name, frame: frame)
                 try writer.add(name) { try worksheet.write(to: $0) }
             } else if let text = plan.edited[name] {
                 try writer.add(name, text: text)

@@ -73,6 +73,36 @@ struct XMLTextEditor {
         for range in ranges.reversed() { text.removeSubrange(range) }
     }
 
+    /// Removes every `localName` element, empty or with content (elements that never nest).
+    mutating func removeElements(_ localName: String) throws {
+        let pattern = try Regex(
+            "(?s)<(?:[A-Za-z_][A-Za-z0-9_.\\-]*:)?\(localName)(?=[\\s/>])[^>]*?(?:/>|>.*?</(?:[A-Za-z_][A-Za-z0-9_.\\-]*:)?\(localName)\\s*>)",
+            as: Substring.self)
+        let ranges = text.matches(of: pattern).map(\.range)
+        for range in ranges.reversed() { text.removeSubrange(range) }
+    }
+
+    /// Removes the attribute `qualifiedName` (e.g. `r:id`) from the first `localName` start tag.
+    mutating func removeAttribute(_ qualifiedName: String, from localName: String) throws {
+        guard let tag = try startTag(localName) else { return }
+        let escaped = qualifiedName.replacingOccurrences(of: ".", with: "\\.")
+        let pattern = try Regex("\\s\(escaped)\\s*=\\s*(?:\"[^\"]*\"|'[^']*')", as: Substring.self)
+        var tagText = String(text[tag.range])
+        let ranges = tagText.matches(of: pattern).map(\.range)
+        for range in ranges.reversed() { tagText.removeSubrange(range) }
+        text.replaceSubrange(tag.range, with: tagText)
+    }
+
+    /// Every namespace prefix bound to one of `uris` in the document.
+    func prefixes(boundTo uris: [String]) -> Set<String> {
+        var found: Set<String> = []
+        for match in text.matches(of: #/xmlns:([A-Za-z_][A-Za-z0-9_.\-]*)\s*=\s*["']([^"']*)["']/#)
+        where uris.contains(String(match.output.2)) {
+            found.insert(String(match.output.1))
+        }
+        return found
+    }
+
     /// The namespace prefix bound to one of `uris` anywhere in the document, if any.
     func prefix(boundTo uris: [String]) -> String? {
         for match in text.matches(of: #/xmlns:([A-Za-z_][A-Za-z0-9_.\-]*)\s*=\s*["']([^"']*)["']/#)

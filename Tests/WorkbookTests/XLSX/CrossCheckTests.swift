@@ -148,4 +148,16 @@ import Testing
             #expect(after[reader]?["Hidden"] == sheets["Hidden"], "\(reader) read the hidden sheet differently")
         }
     }
+
+    @Test(.enabled(if: hasOpenpyxl)) func otherReadersOpenARewriteInsideAFormattedTab() throws {
+        let url = try XLSXTestFiles.scratch("crosscheck.xlsx")
+        var replaced = Self.sheets[0]
+        replaced.name = "Transactions"
+        try XLSXWriter.write([replaced], to: url, preservingOtherSheetsFrom: XLSXTestFiles.fixture("openpyxl-formatted.xlsx"))
+        let after = try Self.readings(of: url)
+        Self.expectSheets([replaced], in: after)
+        for (reader, sheets) in after {
+            #expect(sheets["Notes"] == [[.text("my own notes")]], "\(reader) lost the Notes sheet")
+        }
+    }
 }

@@ -110,6 +110,63 @@ import Testing
         #expect(read[0].table == Self.ledger.table)
     }
 
+    @Test func theReplacedSheetKeepsItsFrameButNotItsRelationships() throws {
+        let url = try XLSXTestFiles.scratch("push.xlsx")
+        let sheet = XLSXSheet(
+            name: "Transactions",
+            table: Table(header: ["id", "date", "category", "amount"], rows: [[.text("t9"), .dateSerial("45400"), .text("Rent"), .number("5")]]))
+        let original = try XLSXTestFiles.fixture("openpyxl-formatted.xlsx")
+        try XLSXWriter.write([sheet], to: url, preservingOtherSheetsFrom: original)
+
+        let package = try XLSXPackage(url: url)
+        let xml = String(decoding: try package.data("xl/worksheets/sheet1.xml"), as: UTF8.self)
+        #expect(xml.contains(#"<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen" />"#))
+        #expect(xml.contains(#"<col width="40" customWidth="1" min="1" max="1" />"#))
+        #expect(xml.contains(#"<dataValidation sqref="C2:C1000""#))
+        #expect(xml.contains(#"<conditionalFormatting sqref="D2:D1000">"#))
+        #expect(xml.contains(#"<pageMargins "#))
+        for gone in ["<hyperlinks", "legacyDrawing", "<dimension", "relationships"] {
+            #expect(!xml.contains(gone), "\(gone) should be gone")
+        }
+        #expect(!package.contains("xl/worksheets/_rels/sheet1.xml.rels"))
+        let read = try XLSXReader.read(contentsOf: url)
+        #expect(read.first == sheet)
+        #expect(read.last == XLSXSheet(name: "Notes", table: Table(header: ["my own notes"])))
+    }
+
+    @Test func printerSettingsLoseOnlyTheirRelationshipId() throws {
+        var set = PartSet.workbook(sheetData: "")
+        set.replace(
+            "xl/worksheets/sheet1.xml",
+            #"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="\#(PartSet.main)" xmlns:r="\#(PartSet.rels)"><dimension ref="A1:Z99"/><sheetData><row r="1"><c r="A1"><v>1</v></c></row></sheetData><pageSetup orientation="landscape" r:id="rId1"/></worksheet>"#)
+        set.add("xl/worksheets/_rels/sheet1.xml.rels", PartSet.relationships([("rId1", "printerSettings", "../printerSettings/printerSettings1.bin")]))
+        let url = try XLSXTestFiles.scratch("push.xlsx")
+        let sheet = XLSXSheet(name: "Sheet1", table: Table(header: ["a"], rows: [[.number("2")]]))
+        try XLSXWriter.write([sheet], to: url, preservingOtherSheetsFrom: set.write())
+        let xml = String(decoding: try XLSXPackage(url: url).data("xl/worksheets/sheet1.xml"), as: UTF8.self)
+        #expect(xml.hasSuffix(#"</sheetData><pageSetup orientation="landscape"/></worksheet>"#))
+        #expect(xml.contains(#"<cols><col min="1" max="1" width="8" customWidth="1"/></cols><sheetData>"#))
+        #expect(!xml.contains("<dimension"))
+        #expect(try XLSXReader.read(contentsOf: url) == [sheet])
+    }
+
+    @Test func aFrameThatCannotBeKeptSafelyGivesWayToAFreshOne() throws {
+        let main = PartSet.main
+        let prefixed = #"<x:worksheet xmlns:x="\#(main)"><x:sheetViews><x:sheetView workbookViewId="0"/></x:sheetViews><x:sheetData/></x:worksheet>"#
+        let slicer = #"<worksheet xmlns="\#(main)" xmlns:r="\#(PartSet.rels)"><sheetData/><extLst><ext uri="x"><slicerList><slicer r:id="rId4"/></slicerList></ext></extLst></worksheet>"#
+        for original in [prefixed, slicer] {
+            var set = PartSet.workbook(sheetData: "")
+            set.replace("xl/worksheets/sheet1.xml", original)
+            let url = try XLSXTestFiles.scratch("push.xlsx")
+            let sheet = XLSXSheet(name: "Sheet1", table: Table(header: ["a"], rows: [[.number("1")]]))
+            try XLSXWriter.write([sheet], to: url, preservingOtherSheetsFrom: set.write())
+            let xml = String(decoding: try XLSXPackage(url: url).data("xl/worksheets/sheet1.xml"), as: UTF8.self)
+            #expect(xml.hasPrefix("<?xml"))
+            #expect(!xml.contains("x:sheetView") && !xml.contains("slicer"))
+            #expect(try XLSXReader.read(contentsOf: url) == [sheet])
+        }
+    }
+
     @Test func writingOverTheOriginalItselfIsRefused() throws {
         let url = try XLSXTestFiles.scratch("book.xlsx")
         try FileManager.default.copyItem(at: XLSXTestFiles.fixture("openpyxl-types.xlsx"), to: url)
