@@ -18,6 +18,11 @@ enum DateSerial {
         return adding(1, to: text)
     }
 
+    /// The number to store for a serial counted from 1899-12-30, in the workbook's date system.
+    static func stored(_ text: String, uses1904: Bool) -> String {
+        uses1904 ? adding(-offset1904, to: text) : excel1900(text)
+    }
+
     /// The stored 1900-system number for a serial counted from 1899-12-30: the inverse of
     /// `normalized`, so dates in January and February 1900 land on the day Excel shows.
     static func excel1900(_ text: String) -> String {

@@ -19,6 +19,8 @@ struct WorksheetXMLWriter {
     var styles: DateStyles
     var file: String
     var part: String
+    /// Whether the workbook counts dates from 1904 (only an original written into can).
+    var uses1904 = false
     /// The replaced sheet's own surroundings, kept around the new cells (see `SheetFrame`).
     var frame: SheetFrame? = nil
 
@@ -93,7 +95,7 @@ struct WorksheetXMLWriter {
                 sink.append(#"" s=""#)
                 sink.append(decimal: Self.hasTimeOfDay(text) ? styles.dateTime : styles.date)
                 sink.append(#""><v>"#)
-                try writeNumber(DateSerial.excel1900(text), column: column, row: number, to: sink)
+                try writeNumber(DateSerial.stored(text, uses1904: uses1904), column: column, row: number, to: sink)
                 sink.append("</v></c>")
             case .bool(let value):
                 sink.append(value ? #"" t="b"><v>1</v></c>"# : #"" t="b"><v>0</v></c>"#)

@@ -29,7 +29,8 @@ extension XLSXWriter {
                 let columns = ColumnWidths.element(ColumnWidths.measure(sheet.table))
                 let frame = try SheetFrame.read(from: package, part: name, columns: columns)
                 let worksheet = WorksheetXMLWriter(
-                    sheet: sheet, styles: plan.dateStyles, file: file, part: name, frame: frame)
+                    sheet: sheet, styles: plan.dateStyles, file: file, part: name,
+                    uses1904: layout.uses1904DateSystem, frame: frame)
                 try writer.add(name) { try worksheet.write(to: $0) }
             } else if let text = plan.edited[name] {
                 try writer.add(name, text: text)
@@ -46,7 +47,8 @@ extension XLSXWriter {
             try writer.add(name, text: text)
         }
         for (name, sheet) in plan.addedSheets {
-            let worksheet = WorksheetXMLWriter(sheet: sheet, styles: plan.dateStyles, file: file, part: name)
+            let worksheet = WorksheetXMLWriter(
+                sheet: sheet, styles: plan.dateStyles, file: file, part: name, uses1904: layout.uses1904DateSystem)
             try writer.add(name) { try worksheet.write(to: $0) }
         }
     }

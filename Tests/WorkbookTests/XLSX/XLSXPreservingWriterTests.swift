@@ -134,6 +134,16 @@ import Testing
         #expect(read.last == XLSXSheet(name: "Notes", table: Table(header: ["my own notes"])))
     }
 
+    @Test func datesWrittenIntoA1904WorkbookAreStoredInItsSystem() throws {
+        let url = try XLSXTestFiles.scratch("push.xlsx")
+        let mac = XLSXSheet(name: "Mac", table: Table(header: ["date"], rows: [[.dateSerial("45356")], [.dateSerial("45356.5")]]))
+        try XLSXWriter.write([mac, Self.added], to: url, preservingOtherSheetsFrom: XLSXTestFiles.fixture("openpyxl-1904.xlsx"))
+        let xml = String(decoding: try XLSXPackage(url: url).data("xl/worksheets/sheet1.xml"), as: UTF8.self)
+        #expect(xml.contains("<v>43894</v>"))
+        #expect(xml.contains("<v>43894.5</v>"))
+        #expect(try XLSXReader.read(contentsOf: url) == [mac, Self.added])
+    }
+
     @Test func printerSettingsLoseOnlyTheirRelationshipId() throws {
         var set = PartSet.workbook(sheetData: "")
         set.replace(
