@@ -10,8 +10,8 @@ enum TemplatePart: Sendable, Equatable {
 /// One API (Sheets v4 or Drive v3) from its discovery document.
 struct DiscoveryAPI: Sendable {
     var name: String
-    var schemas: [String: JSONValue]
-    var globalParameters: [String: JSONValue]
+    var schemas: [String: EmulatorJSON]
+    var globalParameters: [String: EmulatorJSON]
 }
 
 /// One method of a discovery document, reachable at one path template.
@@ -19,7 +19,7 @@ struct DiscoveryMethod: Sendable {
     var id: String
     var httpMethod: String
     var template: [[TemplatePart]]
-    var parameters: [String: JSONValue]
+    var parameters: [String: EmulatorJSON]
     var requestSchema: String?
     /// Reached through a media upload path (`/upload/...`), which takes `uploadType`.
     var isUpload: Bool
@@ -46,7 +46,7 @@ struct DiscoveryCatalog: Sendable {
                     ?? Bundle.module.url(forResource: name, withExtension: "json")
                 else { throw EmulatorError("discovery document '\(name).json' is missing from the SheetsEmulator bundle") }
                 let data = try Data(contentsOf: url)
-                try catalog.add(document: try JSONValue(parsing: Array(data)), named: name)
+                try catalog.add(document: try EmulatorJSON(parsing: Array(data)), named: name)
             }
             return .success(catalog)
         } catch let error as EmulatorError {
@@ -56,7 +56,7 @@ struct DiscoveryCatalog: Sendable {
         }
     }()
 
-    mutating func add(document: JSONValue, named name: String) throws(EmulatorError) {
+    mutating func add(document: EmulatorJSON, named name: String) throws(EmulatorError) {
         let servicePath = document["servicePath"]?.stringValue ?? ""
         let api = DiscoveryAPI(
             name: document["name"]?.stringValue ?? name,
@@ -67,7 +67,7 @@ struct DiscoveryCatalog: Sendable {
         guard !methods.isEmpty else { throw EmulatorError("discovery document '\(name)' declares no methods") }
     }
 
-    private mutating func collect(_ resources: JSONValue?, servicePath: String, apiIndex: Int) {
+    private mutating func collect(_ resources: EmulatorJSON?, servicePath: String, apiIndex: Int) {
         for (_, resource) in resources?.objectValue ?? [] {
             for (_, method) in resource["methods"]?.objectValue ?? [] {
                 guard let id = method["id"]?.stringValue, let http = method["httpMethod"]?.stringValue,

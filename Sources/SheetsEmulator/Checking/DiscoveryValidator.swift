@@ -3,7 +3,7 @@ struct DiscoveryValidator {
     var catalog: DiscoveryCatalog
 
     /// Every problem found; empty when the request keeps to the contract.
-    func problems(for match: MatchedMethod, query: [EmulatorQueryItem], jsonBody: JSONValue?) -> [String] {
+    func problems(for match: MatchedMethod, query: [EmulatorQueryItem], jsonBody: EmulatorJSON?) -> [String] {
         let method = match.method
         let api = catalog.apis[method.apiIndex]
         var problems: [String] = []
@@ -46,7 +46,7 @@ struct DiscoveryValidator {
     }
 
     /// A query value's type and enum check.
-    static func check(_ value: String, parameter: JSONValue, name: String) -> String? {
+    static func check(_ value: String, parameter: EmulatorJSON, name: String) -> String? {
         if let allowed = parameter["enum"]?.arrayValue?.compactMap(\.stringValue), !allowed.contains(value) {
             return "Invalid value at '\(name)' (TYPE_ENUM), \"\(value)\""
         }
@@ -65,7 +65,7 @@ struct DiscoveryValidator {
 struct SchemaChecker {
     var api: DiscoveryAPI
 
-    func problems(_ value: JSONValue, schema: JSONValue, at path: String) -> [String] {
+    func problems(_ value: EmulatorJSON, schema: EmulatorJSON, at path: String) -> [String] {
         if value.isNull { return [] }
         if let ref = schema["$ref"]?.stringValue {
             guard let resolved = api.schemas[ref] else { return ["discovery schema '\(ref)' is missing (at '\(path)')"] }

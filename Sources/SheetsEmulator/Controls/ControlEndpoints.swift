@@ -14,7 +14,7 @@ extension SheetsEmulator {
         }
     }
 
-    private func control(_ method: String, _ path: [String], body: JSONValue) throws -> JSONValue {
+    private func control(_ method: String, _ path: [String], body: EmulatorJSON) throws -> EmulatorJSON {
         func int(_ key: String) throws -> Int {
             guard let value = body[key]?.intValue else { throw EmulatorError("control request needs an integer '\(key)'") }
             return value
@@ -27,7 +27,7 @@ extension SheetsEmulator {
             let (id, tab) = (path[1], path[3])
             if method == "GET", path.count == 4 {
                 let rows = try cells(spreadsheetId: id, tab: tab).map { row in
-                    JSONValue.array(row.map { ValueRenderer(valueOption: .unformatted).render($0) })
+                    EmulatorJSON.array(row.map { ValueRenderer(valueOption: .unformatted).render($0) })
                 }
                 return ["rows": .array(rows)]
             }
@@ -53,7 +53,7 @@ extension SheetsEmulator {
                 out.set("number", record.number)
                 out.set("method", record.method)
                 out.set("path", record.path)
-                out.set("query", .array(record.query.map { [$0.name: .string($0.value)] as JSONValue }))
+                out.set("query", .array(record.query.map { [$0.name: .string($0.value)] as EmulatorJSON }))
                 out.set("body", record.bodyText)
                 out.set("endpoint", record.endpoint)
                 out.set("status", record.status)
@@ -80,7 +80,7 @@ extension SheetsEmulator {
         case ("POST", ["authorized-users"]):
             let (id, secret, token) = (try string("clientId"), try string("clientSecret"), try string("refreshToken"))
             registerAuthorizedUser(clientId: id, clientSecret: secret, refreshToken: token)
-            return try JSONValue(parsing: authorizedUserCredentialsJSON(clientId: id, clientSecret: secret, refreshToken: token))
+            return try EmulatorJSON(parsing: authorizedUserCredentialsJSON(clientId: id, clientSecret: secret, refreshToken: token))
         case ("POST", ["service-accounts"]):
             registerServiceAccount(email: try string("email"), publicKey: try .init(pemRepresentation: try string("publicKeyPem")))
             return .object([])
@@ -104,7 +104,7 @@ extension SheetsEmulator {
         }
     }
 
-    private func personEdit(_ action: String, spreadsheetId id: String, tab: String, body: JSONValue) throws {
+    private func personEdit(_ action: String, spreadsheetId id: String, tab: String, body: EmulatorJSON) throws {
         switch action {
         case "type":
             try typeCell(spreadsheetId: id, tab: tab, at: body["cell"]?.stringValue ?? "", text: body["text"]?.stringValue ?? "")
@@ -123,7 +123,7 @@ extension SheetsEmulator {
         }
     }
 
-    private static func fault(from body: JSONValue) throws -> EmulatorFault {
+    private static func fault(from body: EmulatorJSON) throws -> EmulatorFault {
         switch body["kind"]?.stringValue ?? "status" {
         case "status": return .status(body["status"]?.intValue ?? 503, retryAfter: body["retryAfter"]?.intValue)
         case "rateLimitExceeded": return .rateLimitExceeded

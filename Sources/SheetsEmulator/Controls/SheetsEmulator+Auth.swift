@@ -21,7 +21,7 @@ extension SheetsEmulator {
     public func makeServiceAccount(email: String = "sheetsync@emulator-project.iam.gserviceaccount.com") throws -> EmulatorServiceAccount {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         registerServiceAccount(email: email, publicKey: key.publicKey)
-        let json: JSONValue = [
+        let json: EmulatorJSON = [
             "type": "service_account",
             "project_id": "emulator-project",
             "private_key_id": .string(EmulatorWorld.makeId(length: 40)),
@@ -44,7 +44,7 @@ extension SheetsEmulator {
 
     /// An `authorized_user` credentials JSON for a registered user, with the emulator's `token_uri`.
     public func authorizedUserCredentialsJSON(clientId: String, clientSecret: String, refreshToken: String) -> String {
-        let json: JSONValue = [
+        let json: EmulatorJSON = [
             "type": "authorized_user", "client_id": .string(clientId), "client_secret": .string(clientSecret),
             "refresh_token": .string(refreshToken), "token_uri": .string(tokenURL),
         ]
@@ -92,5 +92,25 @@ extension SheetsEmulator {
             guard let record = world.persistent.accessTokens[token] else { return false }
             return !record.revoked && record.expiresAt > world.now
         }
+    }
+}
+
+extension EmulatorServiceAccount {
+    /// A signed RS256 JWT bearer assertion as a client library makes one; `issuer` lets a test
+    /// sign another account's claims with this key (a wrong signature).
+    public func assertion(
+        audience: String, scope: String = "https://www.googleapis.com/auth/spreadsheets", issuedAt: Date,
+        lifetime: TimeInterval = 3600, issuer: String? = nil
+    ) throws -> String {
+        let key = try _RSA.Signing.PrivateKey(pemRepresentation: privateKeyPEM)
+        let header: EmulatorJSON = ["alg": "RS256", "typ": "JWT"]
+        let claims: EmulatorJSON = [
+            "iss": .string(issuer ?? email), "scope": .string(scope), "aud": .string(audience),
+            "iat": .number(Int(issuedAt.timeIntervalSince1970)), "exp": .number(Int(issuedAt.timeIntervalSince1970 + lifetime)),
+        ]
+        let signingInput = JWTVerifier.base64URLEncode(Data(header.serialized.utf8)) + "."
+            + JWTVerifier.base64URLEncode(Data(claims.serialized.utf8))
+        let signature = try key.signature(for: SHA256.hash(data: Data(signingInput.utf8)), padding: .insecurePKCS1v1_5)
+        return signingInput + "." + JWTVerifier.base64URLEncode(signature.rawRepresentation)
     }
 }

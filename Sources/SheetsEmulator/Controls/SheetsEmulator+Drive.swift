@@ -48,7 +48,7 @@ extension SheetsEmulator {
             var metadata = JSONObjectBuilder()
             metadata.set("name", name)
             metadata.set("mimeType", mimeType)
-            if let parentId { metadata.set("parents", [.string(parentId)] as JSONValue) }
+            if let parentId { metadata.set("parents", [.string(parentId)] as EmulatorJSON) }
             metadata.set("appProperties", .object(appProperties.map { ($0.key, .string($0.value)) }))
             do throws(GoogleAPIError) {
                 return try world.createFile(metadata: metadata.value, content: content, contentType: mimeType).id

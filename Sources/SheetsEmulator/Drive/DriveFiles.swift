@@ -49,7 +49,7 @@ enum DriveFiles {
         }
     }
 
-    static func answer(_ file: JSONValue, request: EmulatorRequest) throws(GoogleAPIError) -> EmulatorResponse {
+    static func answer(_ file: EmulatorJSON, request: EmulatorRequest) throws(GoogleAPIError) -> EmulatorResponse {
         var request = request
         if request.query("fields") == nil { request.query.append(EmulatorQueryItem(name: "fields", value: defaultFileFields)) }
         return try SheetsSpreadsheets.answer(file, request: request)
@@ -90,7 +90,7 @@ extension EmulatorWorld {
     }
 
     /// Creates a file from `File` metadata; a spreadsheet MIME type creates an empty spreadsheet.
-    mutating func createFile(metadata: JSONValue, content: Data, contentType: String?) throws(GoogleAPIError) -> EmulatedDriveFile {
+    mutating func createFile(metadata: EmulatorJSON, content: Data, contentType: String?) throws(GoogleAPIError) -> EmulatedDriveFile {
         var parents = (metadata["parents"]?.arrayValue ?? []).compactMap(\.stringValue).map { $0 == "root" ? DriveFiles.rootFolderId : $0 }
         if parents.isEmpty { parents = [DriveFiles.rootFolderId] }
         for parent in parents where parent != DriveFiles.rootFolderId {
@@ -113,7 +113,7 @@ extension EmulatorWorld {
     }
 
     /// Applies `File` metadata and `addParents`/`removeParents` to a file; `content` replaces its bytes.
-    mutating func updateFile(_ id: String, metadata: JSONValue, request: EmulatorRequest, content: Data?) throws(GoogleAPIError)
+    mutating func updateFile(_ id: String, metadata: EmulatorJSON, request: EmulatorRequest, content: Data?) throws(GoogleAPIError)
         -> EmulatedDriveFile
     {
         guard var file = persistent.files[id] else { throw .notFound("File not found: \(id).") }
@@ -149,7 +149,7 @@ extension EmulatorWorld {
         return persistent.files[id] ?? file
     }
 
-    private static func stringMap(_ json: JSONValue?) -> [String: String] {
+    private static func stringMap(_ json: EmulatorJSON?) -> [String: String] {
         var map: [String: String] = [:]
         for (key, value) in json?.objectValue ?? [] { if let text = value.stringValue { map[key] = text } }
         return map

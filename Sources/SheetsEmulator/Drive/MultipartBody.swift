@@ -2,7 +2,7 @@ import Foundation
 
 /// A `multipart/related` upload body: JSON metadata, then the media.
 struct MultipartBody: Sendable {
-    var metadata: JSONValue
+    var metadata: EmulatorJSON
     var media: Data
     var mediaType: String?
 
@@ -20,9 +20,9 @@ struct MultipartBody: Sendable {
         guard parts.count == 2 else {
             throw .invalidArgument("Invalid multipart request with \(parts.count) parts: expected metadata and media.")
         }
-        let metadata: JSONValue
+        let metadata: EmulatorJSON
         do throws(JSONParseError) {
-            metadata = parts[0].body.isEmpty ? .object([]) : try JSONValue(parsing: parts[0].body)
+            metadata = parts[0].body.isEmpty ? .object([]) : try EmulatorJSON(parsing: parts[0].body)
         } catch {
             throw .invalidArgument("Invalid JSON payload received in the metadata part. \(error.description).")
         }

@@ -1,4 +1,4 @@
-extension JSONValue {
+extension EmulatorJSON {
     /// Parses a JSON document from bytes.
     public init(parsing bytes: [UInt8]) throws(JSONParseError) {
         self = try JSONParser.parse(bytes)

@@ -2,15 +2,15 @@
 ///
 /// Numbers keep their source text so `12.50` sent by a client is seen exactly as sent, and object
 /// keys keep their order so answers read like Google's.
-public enum JSONValue: Sendable, Equatable {
+public enum EmulatorJSON: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(String)
     case string(String)
-    case array([JSONValue])
-    case object([(String, JSONValue)])
+    case array([EmulatorJSON])
+    case object([(String, EmulatorJSON)])
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    public static func == (lhs: EmulatorJSON, rhs: EmulatorJSON) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
@@ -24,11 +24,11 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// A number written in its shortest round-trip decimal form (`12.5`, `1234.5`, `46037`).
-    public static func number(_ value: Double) -> JSONValue {
+    public static func number(_ value: Double) -> EmulatorJSON {
         .number(formatNumber(value))
     }
 
-    public static func number(_ value: Int) -> JSONValue {
+    public static func number(_ value: Int) -> EmulatorJSON {
         .number(String(value))
     }
 
@@ -41,7 +41,7 @@ public enum JSONValue: Sendable, Equatable {
         return "\(value)"
     }
 
-    public subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> EmulatorJSON? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.0 == key }?.1
     }
@@ -73,12 +73,12 @@ public enum JSONValue: Sendable, Equatable {
         return nil
     }
 
-    public var arrayValue: [JSONValue]? {
+    public var arrayValue: [EmulatorJSON]? {
         if case .array(let a) = self { return a }
         return nil
     }
 
-    public var objectValue: [(String, JSONValue)]? {
+    public var objectValue: [(String, EmulatorJSON)]? {
         if case .object(let o) = self { return o }
         return nil
     }
@@ -96,9 +96,9 @@ public enum JSONValue: Sendable, Equatable {
 
 /// Builds a JSON object while skipping absent members, so answers omit what Google omits.
 struct JSONObjectBuilder {
-    private(set) var members: [(String, JSONValue)] = []
+    private(set) var members: [(String, EmulatorJSON)] = []
 
-    mutating func set(_ key: String, _ value: JSONValue?) {
+    mutating func set(_ key: String, _ value: EmulatorJSON?) {
         guard let value else { return }
         if let index = members.firstIndex(where: { $0.0 == key }) {
             members[index].1 = value
@@ -108,27 +108,27 @@ struct JSONObjectBuilder {
     }
 
     mutating func set(_ key: String, _ value: String?) {
-        set(key, value.map(JSONValue.string))
+        set(key, value.map(EmulatorJSON.string))
     }
 
     mutating func set(_ key: String, _ value: Int?) {
-        set(key, value.map(JSONValue.number(_:)))
+        set(key, value.map(EmulatorJSON.number(_:)))
     }
 
     mutating func set(_ key: String, _ value: Bool?) {
-        set(key, value.map(JSONValue.bool))
+        set(key, value.map(EmulatorJSON.bool))
     }
 
-    var value: JSONValue { .object(members) }
+    var value: EmulatorJSON { .object(members) }
 }
 
-extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral {
+extension EmulatorJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral {
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int) { self = .number(String(value)) }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
-extension JSONValue: ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements) }
+extension EmulatorJSON: ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    public init(arrayLiteral elements: EmulatorJSON...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, EmulatorJSON)...) { self = .object(elements) }
 }

@@ -101,7 +101,7 @@ struct FieldMask: Sendable, Equatable {
     }
 
     /// The document reduced to the selected members; arrays are filtered element by element.
-    func apply(to value: JSONValue) -> JSONValue {
+    func apply(to value: EmulatorJSON) -> EmulatorJSON {
         if selectsEverything { return value }
         switch value {
         case .object(let members):

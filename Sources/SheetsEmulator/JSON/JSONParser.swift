@@ -12,7 +12,7 @@ struct JSONParser {
     private var index = 0
     private var depth = 0
 
-    static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+    static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> EmulatorJSON {
         var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue()
@@ -21,7 +21,7 @@ struct JSONParser {
         return value
     }
 
-    static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+    static func parse(_ text: String) throws(JSONParseError) -> EmulatorJSON {
         try parse(Array(text.utf8))
     }
 
@@ -37,7 +37,7 @@ struct JSONParser {
         while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
     }
 
-    private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+    private mutating func parseValue() throws(JSONParseError) -> EmulatorJSON {
         guard index < bytes.count else { throw error("unexpected end of document") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -58,12 +58,12 @@ struct JSONParser {
         index += utf8.count
     }
 
-    private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+    private mutating func parseObject() throws(JSONParseError) -> EmulatorJSON {
         depth += 1
         defer { depth -= 1 }
         guard depth < 200 else { throw error("document nested too deeply") }
         index += 1
-        var members: [(String, JSONValue)] = []
+        var members: [(String, EmulatorJSON)] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -86,12 +86,12 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseArray() throws(JSONParseError) -> JSONValue {
+    private mutating func parseArray() throws(JSONParseError) -> EmulatorJSON {
         depth += 1
         defer { depth -= 1 }
         guard depth < 200 else { throw error("document nested too deeply") }
         index += 1
-        var elements: [JSONValue] = []
+        var elements: [EmulatorJSON] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1

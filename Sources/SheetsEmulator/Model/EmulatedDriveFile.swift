@@ -24,13 +24,13 @@ public struct EmulatedDriveFile: Sendable, Equatable, Codable {
 
 extension EmulatedDriveFile {
     /// Every field the emulator knows, in Drive's JSON shape; `fields` then selects from it.
-    func json() -> JSONValue {
+    func json() -> EmulatorJSON {
         var out = JSONObjectBuilder()
         out.set("kind", "drive#file")
         out.set("id", id)
         out.set("name", name)
         out.set("mimeType", mimeType)
-        out.set("parents", .array(parents.map(JSONValue.string)))
+        out.set("parents", .array(parents.map(EmulatorJSON.string)))
         out.set("appProperties", .object(appProperties.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
         out.set("properties", .object(properties.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
         out.set("description", description)

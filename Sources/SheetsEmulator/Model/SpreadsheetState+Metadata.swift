@@ -16,7 +16,7 @@ extension SpreadsheetState {
     }
 
     /// Creates an entry from a `DeveloperMetadata` request object and returns it as stored.
-    mutating func createMetadata(_ json: JSONValue, at path: String) throws(GoogleAPIError) -> MetadataRecord {
+    mutating func createMetadata(_ json: EmulatorJSON, at path: String) throws(GoogleAPIError) -> MetadataRecord {
         guard let key = json["metadataKey"]?.stringValue, !key.isEmpty else {
             throw .invalidArgument("Invalid \(path): Developer metadata key must be specified.")
         }
@@ -76,7 +76,7 @@ extension SpreadsheetState {
     }
 
     /// The entry in the API's JSON shape, with its current position.
-    func metadataJSON(_ record: MetadataRecord, anchors: [Int: MetadataAnchor]) -> JSONValue {
+    func metadataJSON(_ record: MetadataRecord, anchors: [Int: MetadataAnchor]) -> EmulatorJSON {
         var location = JSONObjectBuilder()
         location.set("locationType", record.placement.rawValue)
         switch record.placement {
@@ -91,7 +91,7 @@ extension SpreadsheetState {
                 "dimension": .string(record.placement == .row ? "ROWS" : "COLUMNS"),
                 "startIndex": .number(start),
                 "endIndex": .number(start + record.span),
-            ] as JSONValue)
+            ] as EmulatorJSON)
         }
         var out = JSONObjectBuilder()
         out.set("metadataId", record.id)

@@ -116,7 +116,7 @@ extension SheetsEmulator {
     }
 
     /// The JSON a request carries for checking: the body, or a multipart upload's metadata part.
-    private static func checkedBody(_ request: EmulatorRequest, match: MatchedMethod) throws(GoogleAPIError) -> JSONValue? {
+    private static func checkedBody(_ request: EmulatorRequest, match: MatchedMethod) throws(GoogleAPIError) -> EmulatorJSON? {
         guard match.method.isUpload else { return try request.jsonBody() }
         switch request.query("uploadType") {
         case "multipart": return try MultipartBody.parse(request).metadata

@@ -45,10 +45,10 @@ struct EmulatorRequest: Sendable {
     }
 
     /// The body as JSON; an empty body reads as nil.
-    func jsonBody() throws(GoogleAPIError) -> JSONValue? {
+    func jsonBody() throws(GoogleAPIError) -> EmulatorJSON? {
         guard !body.isEmpty else { return nil }
         do throws(JSONParseError) {
-            return try JSONValue(parsing: Array(body))
+            return try EmulatorJSON(parsing: Array(body))
         } catch {
             throw .invalidArgument("Invalid JSON payload received. \(error.description).")
         }
@@ -61,7 +61,7 @@ struct EmulatorResponse: Sendable {
     var headers: [(String, String)] = []
     var body = Data()
 
-    static func json(_ value: JSONValue, status: Int = 200) -> EmulatorResponse {
+    static func json(_ value: EmulatorJSON, status: Int = 200) -> EmulatorResponse {
         EmulatorResponse(
             status: status, headers: [("Content-Type", "application/json; charset=UTF-8")],
             body: Data(value.prettySerialized.utf8))

@@ -29,7 +29,7 @@ struct AccessTokenRecord: Sendable, Equatable, Codable {
 struct UploadSession: Sendable, Equatable, Codable {
     var id: String
     /// The metadata given when the session started.
-    var metadata: JSONValue.Box
+    var metadata: EmulatorJSON.Box
     /// The file to update, or nil to create one.
     var targetFileId: String?
     var contentType: String
@@ -40,16 +40,16 @@ struct UploadSession: Sendable, Equatable, Codable {
     var query: [EmulatorQueryItem]
 }
 
-extension JSONValue {
+extension EmulatorJSON {
     /// Stores a JSON value inside Codable state as its text.
     struct Box: Sendable, Equatable, Codable {
-        var value: JSONValue
+        var value: EmulatorJSON
 
-        init(_ value: JSONValue) { self.value = value }
+        init(_ value: EmulatorJSON) { self.value = value }
 
         init(from decoder: any Decoder) throws {
             let text = try decoder.singleValueContainer().decode(String.self)
-            value = (try? JSONValue(parsing: text)) ?? .null
+            value = (try? EmulatorJSON(parsing: text)) ?? .null
         }
 
         func encode(to encoder: any Encoder) throws {

@@ -63,7 +63,7 @@ struct GoogleAPIError: Error, Sendable, Equatable {
         return error
     }
 
-    var json: JSONValue {
+    var json: EmulatorJSON {
         [
             "error": [
                 "code": .number(code),

@@ -1,9 +1,9 @@
 /// The `Request` kinds of `spreadsheets.batchUpdate`, applied in order to a copy of the spreadsheet.
 enum BatchUpdateRequests {
     /// Applies every request or none; returns one reply per request.
-    static func apply(_ requests: [JSONValue], to sheet: inout SpreadsheetState) throws(GoogleAPIError) -> [JSONValue] {
+    static func apply(_ requests: [EmulatorJSON], to sheet: inout SpreadsheetState) throws(GoogleAPIError) -> [EmulatorJSON] {
         var working = sheet
-        var replies: [JSONValue] = []
+        var replies: [EmulatorJSON] = []
         for (i, request) in requests.enumerated() {
             guard let (kind, body) = request.objectValue?.first, request.objectValue?.count == 1 else {
                 throw .invalidArgument("Invalid requests[\(i)]: a request must set exactly one kind.")
@@ -20,13 +20,13 @@ enum BatchUpdateRequests {
         return replies
     }
 
-    private static func sheetIndex(_ json: JSONValue?, in sheet: SpreadsheetState, kind: String) throws(GoogleAPIError) -> Int {
+    private static func sheetIndex(_ json: EmulatorJSON?, in sheet: SpreadsheetState, kind: String) throws(GoogleAPIError) -> Int {
         let id = json?.intValue ?? 0
         guard let index = sheet.sheetIndex(id: id) else { throw .invalidArgument("Invalid requests[0].\(kind): No grid with id: \(id)") }
         return index
     }
 
-    private static func dimensionRange(_ json: JSONValue?, in sheet: SpreadsheetState, kind: String)
+    private static func dimensionRange(_ json: EmulatorJSON?, in sheet: SpreadsheetState, kind: String)
         throws(GoogleAPIError) -> (Int, Dimension, Range<Int>)
     {
         let s = try sheetIndex(json?["sheetId"], in: sheet, kind: kind)
@@ -40,7 +40,7 @@ enum BatchUpdateRequests {
         return (s, dimension, start..<end)
     }
 
-    private static func applyOne(_ kind: String, _ body: JSONValue, to sheet: inout SpreadsheetState) throws(GoogleAPIError) -> JSONValue {
+    private static func applyOne(_ kind: String, _ body: EmulatorJSON, to sheet: inout SpreadsheetState) throws(GoogleAPIError) -> EmulatorJSON {
         switch kind {
         case "addSheet":
             let properties = body["properties"] ?? .object([])
@@ -119,7 +119,7 @@ enum BatchUpdateRequests {
         }
     }
 
-    private static func updateSheetProperties(_ body: JSONValue, in sheet: inout SpreadsheetState) throws(GoogleAPIError) {
+    private static func updateSheetProperties(_ body: EmulatorJSON, in sheet: inout SpreadsheetState) throws(GoogleAPIError) {
         let properties = body["properties"] ?? .object([])
         let s = try sheetIndex(properties["sheetId"], in: sheet, kind: "updateSheetProperties")
         guard let fieldsText = body["fields"]?.stringValue, let mask = try? FieldMask(parsing: fieldsText) else {
@@ -155,7 +155,7 @@ enum BatchUpdateRequests {
         }
     }
 
-    private static func updateDeveloperMetadata(_ body: JSONValue, in sheet: inout SpreadsheetState) throws(GoogleAPIError) -> JSONValue {
+    private static func updateDeveloperMetadata(_ body: EmulatorJSON, in sheet: inout SpreadsheetState) throws(GoogleAPIError) -> EmulatorJSON {
         guard let fieldsText = body["fields"]?.stringValue, let mask = try? FieldMask(parsing: fieldsText) else {
             throw .invalidArgument("Invalid requests[0].updateDeveloperMetadata: At least one field must be specified in 'fields'.")
         }
@@ -177,7 +177,7 @@ enum BatchUpdateRequests {
                 sheet.removeMetadata(ids: [record.id])
                 var replacement = update
                 replacement = .object([("metadataId", .number(record.id)), ("metadataKey", .string(record.key)),
-                    ("metadataValue", record.value.map(JSONValue.string) ?? .null), ("visibility", .string(record.visibility)),
+                    ("metadataValue", record.value.map(EmulatorJSON.string) ?? .null), ("visibility", .string(record.visibility)),
                     ("location", location)])
                 _ = try sheet.createMetadata(replacement, at: "requests[0].updateDeveloperMetadata")
             }

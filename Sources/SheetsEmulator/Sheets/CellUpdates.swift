@@ -1,6 +1,6 @@
 /// `updateCells` and `repeatCell`: write `CellData` under a field mask.
 enum CellUpdates {
-    static func updateCells(_ body: JSONValue, in sheet: inout SpreadsheetState) throws(GoogleAPIError) {
+    static func updateCells(_ body: EmulatorJSON, in sheet: inout SpreadsheetState) throws(GoogleAPIError) {
         let mask = try fieldMask(body, kind: "updateCells")
         let rows = body["rows"]?.arrayValue ?? []
         if let range = body["range"] {
@@ -35,7 +35,7 @@ enum CellUpdates {
         }
     }
 
-    static func repeatCell(_ body: JSONValue, in sheet: inout SpreadsheetState) throws(GoogleAPIError) {
+    static func repeatCell(_ body: EmulatorJSON, in sheet: inout SpreadsheetState) throws(GoogleAPIError) {
         let mask = try fieldMask(body, kind: "repeatCell")
         let bound = try sheet.bind(grid: body["range"] ?? .object([]), path: "requests[0].repeatCell.range")
         try checkGrid(bound, in: sheet, kind: "repeatCell")
@@ -47,7 +47,7 @@ enum CellUpdates {
         }
     }
 
-    private static func fieldMask(_ body: JSONValue, kind: String) throws(GoogleAPIError) -> FieldMask {
+    private static func fieldMask(_ body: EmulatorJSON, kind: String) throws(GoogleAPIError) -> FieldMask {
         guard let text = body["fields"]?.stringValue, !text.isEmpty, let mask = try? FieldMask(parsing: text) else {
             throw .invalidArgument("Invalid requests[0].\(kind): At least one field must be specified in 'fields'.")
         }
@@ -64,7 +64,7 @@ enum CellUpdates {
     }
 
     /// Writes the parts of one `CellData` the mask selects; selected but absent parts are cleared.
-    private static func apply(_ data: JSONValue, mask: FieldMask, sheet: inout SpreadsheetState, s: Int, row: Int, column: Int)
+    private static func apply(_ data: EmulatorJSON, mask: FieldMask, sheet: inout SpreadsheetState, s: Int, row: Int, column: Int)
         throws(GoogleAPIError)
     {
         var cell = sheet.sheets[s].cell(row: row, column: column)

@@ -1,6 +1,6 @@
 extension SpreadsheetState {
     /// The developer metadata entries a `DataFilter` selects (lookup, A1 range or grid range).
-    func matchingMetadata(_ filter: JSONValue, anchors: [Int: MetadataAnchor], path: String) throws(GoogleAPIError) -> [MetadataRecord] {
+    func matchingMetadata(_ filter: EmulatorJSON, anchors: [Int: MetadataAnchor], path: String) throws(GoogleAPIError) -> [MetadataRecord] {
         let records = metadata.values.sorted { $0.id < $1.id }
         if let lookup = filter["developerMetadataLookup"] {
             return records.filter { lookupMatches(lookup, $0, anchors: anchors) }
@@ -14,7 +14,7 @@ extension SpreadsheetState {
     }
 
     /// The grid rectangles a `DataFilter` selects for reading or writing values.
-    func filterRanges(_ filter: JSONValue, anchors: [Int: MetadataAnchor], path: String) throws(GoogleAPIError) -> [BoundRange] {
+    func filterRanges(_ filter: EmulatorJSON, anchors: [Int: MetadataAnchor], path: String) throws(GoogleAPIError) -> [BoundRange] {
         if let a1 = filter["a1Range"]?.stringValue {
             return [try bind(a1)]
         }
@@ -29,7 +29,7 @@ extension SpreadsheetState {
     }
 
     /// A `GridRange` object bound to its tab; absent bounds run to the grid's edge.
-    func bind(grid: JSONValue, path: String) throws(GoogleAPIError) -> BoundRange {
+    func bind(grid: EmulatorJSON, path: String) throws(GoogleAPIError) -> BoundRange {
         let sheetId = grid["sheetId"]?.intValue ?? 0
         guard let s = sheetIndex(id: sheetId) else { throw .invalidArgument("Invalid \(path): No grid with id: \(sheetId)") }
         let sheet = sheets[s]
@@ -39,7 +39,7 @@ extension SpreadsheetState {
         return BoundRange(sheetIndex: s, rows: rows, columns: columns, openEndedRows: grid["endRowIndex"] == nil)
     }
 
-    private func lookupMatches(_ lookup: JSONValue, _ record: MetadataRecord, anchors: [Int: MetadataAnchor]) -> Bool {
+    private func lookupMatches(_ lookup: EmulatorJSON, _ record: MetadataRecord, anchors: [Int: MetadataAnchor]) -> Bool {
         if let id = lookup["metadataId"]?.intValue, id != record.id { return false }
         if let key = lookup["metadataKey"]?.stringValue, key != record.key { return false }
         if let value = lookup["metadataValue"]?.stringValue, value != record.value { return false }

@@ -43,7 +43,7 @@ enum SheetsSpreadsheets {
             let sheet = try world.liveSpreadsheet(spreadsheetId)
             let body = try request.jsonBody() ?? .object([])
             let anchors = sheet.metadataAnchors()
-            var found: [(MetadataRecord, [JSONValue])] = []
+            var found: [(MetadataRecord, [EmulatorJSON])] = []
             for (i, filter) in (body["dataFilters"]?.arrayValue ?? []).enumerated() {
                 for record in try sheet.matchingMetadata(filter, anchors: anchors, path: "dataFilters[\(i)]") {
                     if let index = found.firstIndex(where: { $0.0.id == record.id }) {
@@ -54,7 +54,7 @@ enum SheetsSpreadsheets {
                 }
             }
             guard !found.isEmpty else { return try answer(.object([]), request: request) }
-            let matched = found.map { record, filters -> JSONValue in
+            let matched = found.map { record, filters -> EmulatorJSON in
                 ["developerMetadata": sheet.metadataJSON(record, anchors: anchors), "dataFilters": .array(filters)]
             }
             return try answer(["matchedDeveloperMetadata": .array(matched)], request: request)
@@ -70,7 +70,7 @@ enum SheetsSpreadsheets {
     }
 
     /// A JSON answer reduced by the request's `fields` parameter.
-    static func answer(_ value: JSONValue, request: EmulatorRequest) throws(GoogleAPIError) -> EmulatorResponse {
+    static func answer(_ value: EmulatorJSON, request: EmulatorRequest) throws(GoogleAPIError) -> EmulatorResponse {
         guard let fields = request.query("fields"), !fields.isEmpty else { return .json(value) }
         do throws(FieldMaskError) {
             return .json(try FieldMask(parsing: fields).apply(to: value))
@@ -82,7 +82,7 @@ enum SheetsSpreadsheets {
 
 extension EmulatorWorld {
     /// Creates a spreadsheet (and its Drive file) from a `Spreadsheet` request body.
-    mutating func createSpreadsheet(from body: JSONValue, parents: [String] = [DriveFiles.rootFolderId]) throws(GoogleAPIError)
+    mutating func createSpreadsheet(from body: EmulatorJSON, parents: [String] = [DriveFiles.rootFolderId]) throws(GoogleAPIError)
         -> SpreadsheetState
     {
         var sheet = SpreadsheetState(id: EmulatorWorld.makeId(length: 44), title: body["properties"]?["title"]?.stringValue ?? "Untitled spreadsheet")

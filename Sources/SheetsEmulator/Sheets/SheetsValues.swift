@@ -6,14 +6,14 @@ enum SheetsValues {
         let spreadsheetId = match.pathParameters["spreadsheetId"] ?? ""
         var sheet = try world.liveSpreadsheet(spreadsheetId)
         let body = try request.jsonBody() ?? .object([])
-        let answer: JSONValue
+        let answer: EmulatorJSON
         switch id {
         case "sheets.spreadsheets.values.get":
             let renderer = try renderer(value: request.query("valueRenderOption"), dateTime: request.query("dateTimeRenderOption"))
             answer = try sheet.read(sheet.bind(match.pathParameters["range"] ?? ""), major: request.query("majorDimension"), renderer: renderer)
         case "sheets.spreadsheets.values.batchGet":
             let renderer = try renderer(value: request.query("valueRenderOption"), dateTime: request.query("dateTimeRenderOption"))
-            var ranges: [JSONValue] = []
+            var ranges: [EmulatorJSON] = []
             for text in request.queryAll("ranges") {
                 ranges.append(try sheet.read(sheet.bind(text), major: request.query("majorDimension"), renderer: renderer))
             }
@@ -21,7 +21,7 @@ enum SheetsValues {
         case "sheets.spreadsheets.values.batchGetByDataFilter":
             let renderer = try renderer(value: body["valueRenderOption"]?.stringValue, dateTime: body["dateTimeRenderOption"]?.stringValue)
             let anchors = sheet.metadataAnchors()
-            var ranges: [JSONValue] = []
+            var ranges: [EmulatorJSON] = []
             for (i, filter) in (body["dataFilters"]?.arrayValue ?? []).enumerated() {
                 for range in try sheet.filterRanges(filter, anchors: anchors, path: "dataFilters[\(i)]") {
                     let valueRange = sheet.read(range, major: body["majorDimension"]?.stringValue, renderer: renderer)
@@ -32,7 +32,7 @@ enum SheetsValues {
         case "sheets.spreadsheets.values.batchUpdate", "sheets.spreadsheets.values.batchUpdateByDataFilter":
             let input = try inputOption(body["valueInputOption"]?.stringValue)
             let anchors = sheet.metadataAnchors()
-            var responses: [JSONValue] = []
+            var responses: [EmulatorJSON] = []
             var totals = WriteSummary()
             for (i, data) in (body["data"]?.arrayValue ?? []).enumerated() {
                 let values = data["values"]?.arrayValue?.map { $0.arrayValue ?? [] } ?? []
@@ -66,7 +66,7 @@ enum SheetsValues {
             answer = entry.value
         case "sheets.spreadsheets.values.clear", "sheets.spreadsheets.values.batchClear":
             let texts = id.hasSuffix(".clear") ? [match.pathParameters["range"] ?? ""] : (body["ranges"]?.arrayValue ?? []).compactMap(\.stringValue)
-            var cleared: [JSONValue] = []
+            var cleared: [EmulatorJSON] = []
             for text in texts {
                 let range = try sheet.bind(text)
                 sheet.clearValues(range)

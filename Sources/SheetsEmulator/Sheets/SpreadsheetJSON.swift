@@ -1,6 +1,6 @@
 /// The `Spreadsheet` resource in the API's JSON shape.
 extension SpreadsheetState {
-    func sheetPropertiesJSON(_ index: Int) -> JSONValue {
+    func sheetPropertiesJSON(_ index: Int) -> EmulatorJSON {
         let sheet = sheets[index]
         var grid = JSONObjectBuilder()
         grid.set("rowCount", sheet.rowCount)
@@ -18,10 +18,10 @@ extension SpreadsheetState {
     }
 
     /// The whole resource; `gridData` adds `sheets[].data` for the given ranges (all tabs when empty).
-    func json(includeGridData: Bool, ranges: [BoundRange] = []) -> JSONValue {
+    func json(includeGridData: Bool, ranges: [BoundRange] = []) -> EmulatorJSON {
         let anchors = metadataAnchors()
         let records = metadata.values.sorted { $0.id < $1.id }
-        var sheetsJSON: [JSONValue] = []
+        var sheetsJSON: [EmulatorJSON] = []
         for (index, sheet) in sheets.enumerated() {
             var entry = JSONObjectBuilder()
             entry.set("properties", sheetPropertiesJSON(index))
@@ -51,13 +51,13 @@ extension SpreadsheetState {
     }
 
     /// `GridData` for one rectangle: user-entered and effective values, formats, formatted text.
-    func gridDataJSON(_ range: BoundRange) -> JSONValue {
+    func gridDataJSON(_ range: BoundRange) -> EmulatorJSON {
         let sheet = sheets[range.sheetIndex]
         let rows = range.rows.clamped(to: 0..<min(sheet.rowCount, max(sheet.usedRowCount, range.rows.lowerBound)))
         let formatted = ValueRenderer(valueOption: .formatted)
-        var rowData: [JSONValue] = []
+        var rowData: [EmulatorJSON] = []
         for r in rows {
-            var values: [JSONValue] = []
+            var values: [EmulatorJSON] = []
             for c in range.columns.clamped(to: 0..<sheet.columnCount) {
                 let cell = sheet.cell(row: r, column: c)
                 var data = JSONObjectBuilder()
@@ -67,9 +67,9 @@ extension SpreadsheetState {
                     data.set("formattedValue", formatted.render(cell))
                 }
                 if let format = cell.numberFormat {
-                    let numberFormat: JSONValue = ["type": .string(format.type), "pattern": .string(format.pattern)]
-                    data.set("userEnteredFormat", ["numberFormat": numberFormat] as JSONValue)
-                    data.set("effectiveFormat", ["numberFormat": numberFormat] as JSONValue)
+                    let numberFormat: EmulatorJSON = ["type": .string(format.type), "pattern": .string(format.pattern)]
+                    data.set("userEnteredFormat", ["numberFormat": numberFormat] as EmulatorJSON)
+                    data.set("effectiveFormat", ["numberFormat": numberFormat] as EmulatorJSON)
                 }
                 values.append(data.value)
             }
@@ -85,7 +85,7 @@ extension SpreadsheetState {
     }
 
     /// An `ExtendedValue` object, nil for an empty cell.
-    static func extendedValue(_ value: EmulatedValue) -> JSONValue? {
+    static func extendedValue(_ value: EmulatedValue) -> EmulatorJSON? {
         switch value {
         case .empty: return nil
         case .number(let n): return ["numberValue": .number(n)]
@@ -96,7 +96,7 @@ extension SpreadsheetState {
     }
 
     /// Reads an `ExtendedValue` object back into a cell value.
-    static func value(ofExtended json: JSONValue?) -> EmulatedValue {
+    static func value(ofExtended json: EmulatorJSON?) -> EmulatedValue {
         guard let json else { return .empty }
         if let number = json["numberValue"]?.doubleValue { return .number(number) }
         if let text = json["stringValue"]?.stringValue { return .string(text) }

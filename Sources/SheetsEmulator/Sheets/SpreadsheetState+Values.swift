@@ -30,7 +30,7 @@ struct WriteSummary: Sendable {
         return out
     }
 
-    func totalsJSON(spreadsheetId: String, responses: [JSONValue]) -> JSONValue {
+    func totalsJSON(spreadsheetId: String, responses: [EmulatorJSON]) -> EmulatorJSON {
         var out = JSONObjectBuilder()
         out.set("spreadsheetId", spreadsheetId)
         if cells > 0 {
@@ -54,7 +54,7 @@ extension SpreadsheetState {
     }
 
     /// A `ValueRange`: trailing empty cells and rows omitted, `values` absent when nothing is there.
-    func read(_ range: BoundRange, major: String?, renderer: ValueRenderer) -> JSONValue {
+    func read(_ range: BoundRange, major: String?, renderer: ValueRenderer) -> EmulatorJSON {
         let sheet = sheets[range.sheetIndex]
         let rows = range.rows.clamped(to: 0..<sheet.rowCount)
         let columns = range.columns.clamped(to: 0..<sheet.columnCount)
@@ -63,7 +63,7 @@ extension SpreadsheetState {
         if byColumns {
             grid = columns.indices.map { c in grid.indices.map { grid[$0][c - columns.lowerBound] } }
         }
-        var values: [JSONValue] = grid.map { line in
+        var values: [EmulatorJSON] = grid.map { line in
             var end = line.count
             while end > 0, line[end - 1].value.isEmpty { end -= 1 }
             return .array(line[..<end].map(renderer.render))
@@ -77,7 +77,7 @@ extension SpreadsheetState {
     }
 
     /// Writes a `values` matrix at the top-left of `range`. Nulls leave cells as they are; `""` clears.
-    mutating func writeValues(_ input: [[JSONValue]], major: String?, into range: BoundRange, option: ValueInputOption)
+    mutating func writeValues(_ input: [[EmulatorJSON]], major: String?, into range: BoundRange, option: ValueInputOption)
         throws(GoogleAPIError) -> WriteSummary
     {
         var values = input

@@ -18,7 +18,7 @@ struct ValueRenderer: Sendable {
     var valueOption: ValueRenderOption = .formatted
     var dateTimeOption: DateTimeRenderOption = .serialNumber
 
-    func render(_ cell: EmulatedCell) -> JSONValue {
+    func render(_ cell: EmulatedCell) -> EmulatorJSON {
         switch cell.value {
         case .empty:
             return .string("")
@@ -52,7 +52,7 @@ struct ValueRenderer: Sendable {
     /// Sheets' "Automatic" format: up to 15 significant digits, no grouping, no trailing zeros.
     static func general(_ value: Double) -> String {
         let rounded = Double(String(format: "%.15g", value)) ?? value
-        return JSONValue.formatNumber(rounded)
+        return EmulatorJSON.formatNumber(rounded)
     }
 }
 
