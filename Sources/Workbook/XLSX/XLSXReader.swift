@@ -23,6 +23,11 @@ public struct XLSXSheet: Sendable, Hashable {
 public struct XLSXRawSheet: Sendable, Hashable {
     public var name: String
     public var rows: [[Cell]]
+
+    public init(name: String, rows: [[Cell]]) {
+        self.name = name
+        self.rows = rows
+    }
 }
 
 /// Reads XLSX workbooks (Transitional or Strict OOXML) in a streaming pass per part.
