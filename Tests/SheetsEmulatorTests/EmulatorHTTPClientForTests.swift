@@ -41,7 +41,8 @@ struct RawHTTPClient {
         return try result.get()
     }
 
-    private func exchange(_ method: String, _ target: String, headers: [(String, String)], body: Data) throws -> RawResponse {
+    /// The exchange itself, blocking the calling thread.
+    func exchange(_ method: String, _ target: String, headers: [(String, String)], body: Data) throws -> RawResponse {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPError.cannotConnect }
         defer { close(fd) }

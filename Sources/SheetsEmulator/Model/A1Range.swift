@@ -8,6 +8,8 @@ struct A1Range: Sendable, Equatable {
     var endRow: Int?
     var startColumn: Int?
     var endColumn: Int?
+    /// `B5` alone: for writes Sheets takes it as the top-left corner of the values, not a bound.
+    var isSingleCell = false
 
     /// Parses `'My Tab'!A1:N`, `A:N`, `A2:N`, `B5`, `2:5` or a tab name alone.
     /// `sheetNames` decides whether a bare word names a tab or a cell.
@@ -55,7 +57,7 @@ struct A1Range: Sendable, Equatable {
         guard (1...2).contains(parts.count), let start = parseCell(parts[0]) else { return nil }
         if parts.count == 1 {
             guard let column = start.column, let row = start.row else { return nil }
-            return A1Range(startRow: row, endRow: row + 1, startColumn: column, endColumn: column + 1)
+            return A1Range(startRow: row, endRow: row + 1, startColumn: column, endColumn: column + 1, isSingleCell: true)
         }
         guard let end = parseCell(parts[1]) else { return nil }
         // `A:N` and `2:5` select whole columns or rows; `A2:N` runs to the bottom of the grid.

@@ -134,7 +134,8 @@ struct SpreadsheetState: Sendable, Equatable, Codable {
         let sheet = sheets[index]
         let rows = (range.startRow ?? 0)..<(range.endRow ?? max(sheet.rowCount, range.startRow ?? 0))
         let columns = (range.startColumn ?? 0)..<(range.endColumn ?? max(sheet.columnCount, range.startColumn ?? 0))
-        return BoundRange(sheetIndex: index, rows: rows, columns: columns, openEndedRows: range.endRow == nil)
+        return BoundRange(
+            sheetIndex: index, rows: rows, columns: columns, openEndedRows: range.endRow == nil, anchorOnly: range.isSingleCell)
     }
 }
 
@@ -145,4 +146,6 @@ struct BoundRange: Sendable, Equatable {
     var columns: Range<Int>
     /// `A2:N`: the range runs to the grid's bottom, so writes may use as many rows as the grid has.
     var openEndedRows = false
+    /// A single cell written to: the values may extend right and down from it.
+    var anchorOnly = false
 }

@@ -8,6 +8,7 @@ import NIOCore
 struct ServerHandle: Sendable {
     var port: Int
     var task: Task<Void, any Error>
+    var executor: DedicatedThreadExecutor
 }
 
 /// Carries the connection so a fault can drop or reset it.
@@ -91,7 +92,8 @@ extension SheetsEmulator {
                 continuation.finish()
             },
             logger: logger)
-        let task = Task {
+        let executor = DedicatedThreadExecutor(name: "sheets-emulator-\(port)")
+        let task = Task(executorPreference: executor) {
             defer { continuation.finish() }
             try await app.run()
         }
@@ -103,11 +105,12 @@ extension SheetsEmulator {
         guard let bound, bound > 0 else {
             task.cancel()
             let reason = await task.result
+            executor.shutdown()
             throw EmulatorError("cannot listen on \(host):\(port): \(reason)")
         }
         let displayHost = host.contains(":") ? "[\(host)]" : host
         world.withLock { $0.baseURL = "http://\(displayHost):\(bound)" }
-        server.withLock { $0 = ServerHandle(port: bound, task: task) }
+        server.withLock { $0 = ServerHandle(port: bound, task: task, executor: executor) }
         return bound
     }
 
@@ -120,5 +123,6 @@ extension SheetsEmulator {
         guard let handle else { return }
         handle.task.cancel()
         _ = await handle.task.result
+        handle.executor.shutdown()
     }
 }

@@ -99,10 +99,10 @@ extension SpreadsheetState {
             let shown = A1Range.format(sheet: sheet.title, rows: target.rows, columns: target.columns)
             throw .invalidArgument("Range (\(shown)) exceeds grid limits. Max rows: \(sheet.rowCount), max columns: \(sheet.columnCount)")
         }
-        if height > explicitEnd - range.rows.lowerBound {
+        if !range.anchorOnly, height > explicitEnd - range.rows.lowerBound {
             throw .invalidArgument("Requested writing within range [\(echo(range))], but tried writing to row [\(target.rows.upperBound)]")
         }
-        if width > range.columns.count {
+        if !range.anchorOnly, width > range.columns.count {
             throw .invalidArgument("Requested writing within range [\(echo(range))], but tried writing to column "
                 + "[\(A1Range.columnLetters(target.columns.upperBound - 1))]")
         }
