@@ -92,6 +92,16 @@ import Testing
         await h.stop()
     }
 
+    @Test func appendWritesBelowTheTableAndGrowsTheGrid() async throws {
+        let h = try await EmulatorHarness.start()
+        let id = try h.emulator.createSpreadsheet(title: "x", tabs: [EmulatedTab(name: "Ledger", typed: [["a"], ["b"]], rowCount: 2)])
+        let response = try await h.post("/v4/spreadsheets/\(id)/values/Ledger!A:B:append", [("valueInputOption", "RAW")], json: #"{"values":[["c",1]]}"#)
+        #expect(try response.json()["tableRange"] == "Ledger!A1:B2")
+        #expect(try response.json()["updates"]?["updatedRange"] == "Ledger!A3:B3")
+        #expect(try h.emulator.rows(spreadsheetId: id, tab: "Ledger") == [[.string("a")], [.string("b")], [.string("c"), .number(1)]])
+        await h.stop()
+    }
+
     @Test func columnsMajorDimensionTransposesTheAnswer() async throws {
         let h = try await EmulatorHarness.start()
         let id = try h.makeSpreadsheet(["T": [["a", "b"], ["c"]]])

@@ -57,7 +57,8 @@ enum DriveFiles {
 
     private static func list(_ request: EmulatorRequest, world: EmulatorWorld) throws(GoogleAPIError) -> EmulatorResponse {
         let query = try request.query("q").map(DriveQueryParser.parse)
-        var files = world.persistent.files.values.filter { query?.matches($0) ?? !$0.trashed }
+        // Like Drive, an unfiltered list includes the trash: callers must say `trashed = false`.
+        var files = world.persistent.files.values.filter { query?.matches($0) ?? true }
         files.sort { ($0.name, $0.id) < ($1.name, $1.id) }
         if request.query("orderBy")?.hasPrefix("modifiedTime") == true {
             files.sort { $0.modifiedTime > $1.modifiedTime }

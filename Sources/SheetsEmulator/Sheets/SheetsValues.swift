@@ -64,6 +64,20 @@ enum SheetsValues {
             var entry = summary.json(in: sheet)
             entry.set("spreadsheetId", spreadsheetId)
             answer = entry.value
+        case "sheets.spreadsheets.values.append":
+            let input = try inputOption(request.query("valueInputOption"))
+            let values = body["values"]?.arrayValue?.map { $0.arrayValue ?? [] } ?? []
+            let range = try sheet.bind(match.pathParameters["range"] ?? "")
+            let (table, summary) = try sheet.append(
+                values, major: body["majorDimension"]?.stringValue, after: range, option: input,
+                insertRows: request.query("insertDataOption") == "INSERT_ROWS")
+            var updates = summary.json(in: sheet)
+            updates.set("spreadsheetId", spreadsheetId)
+            var out = JSONObjectBuilder()
+            out.set("spreadsheetId", spreadsheetId)
+            out.set("tableRange", table)
+            out.set("updates", updates.value)
+            answer = out.value
         case "sheets.spreadsheets.values.clear", "sheets.spreadsheets.values.batchClear":
             let texts = id.hasSuffix(".clear") ? [match.pathParameters["range"] ?? ""] : (body["ranges"]?.arrayValue ?? []).compactMap(\.stringValue)
             var cleared: [EmulatorJSON] = []

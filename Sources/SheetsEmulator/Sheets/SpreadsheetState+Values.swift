@@ -145,3 +145,30 @@ extension SpreadsheetState {
         }
     }
 }
+
+extension SpreadsheetState {
+    /// `values.append`: writes below the last row holding a value in the range's columns, growing the
+    /// grid when needed (as Sheets does), and returns the table's range as found plus the write.
+    mutating func append(_ values: [[EmulatorJSON]], major: String?, after range: BoundRange, option: ValueInputOption, insertRows: Bool)
+        throws(GoogleAPIError) -> (table: String?, summary: WriteSummary)
+    {
+        let sheet = sheets[range.sheetIndex]
+        let columns = range.columns.clamped(to: 0..<sheet.columnCount)
+        let searched = range.rows.clamped(to: 0..<sheet.rowCount)
+        let lastUsed = searched.last { r in columns.contains { !sheet.cell(row: r, column: $0).value.isEmpty } }
+        let start = (lastUsed ?? (searched.lowerBound - 1)) + 1
+        let height = major == "COLUMNS" ? (values.map(\.count).max() ?? 0) : values.count
+        var table: String?
+        if let lastUsed {
+            let first = searched.first { r in columns.contains { !sheet.cell(row: r, column: $0).value.isEmpty } } ?? lastUsed
+            table = A1Range.format(sheet: sheet.title, rows: first..<lastUsed + 1, columns: columns)
+        }
+        if insertRows, start < sheet.rowCount {
+            try insert(.rows, sheet: range.sheetIndex, at: start, count: max(height, 1), inheritFromBefore: start > 0)
+        } else if start + height > sheet.rowCount {
+            try self.append(.rows, sheet: range.sheetIndex, count: start + height - sheet.rowCount)
+        }
+        let target = BoundRange(sheetIndex: range.sheetIndex, rows: start..<start + max(height, 1), columns: columns.lowerBound..<sheets[range.sheetIndex].columnCount, anchorOnly: true)
+        return (table, try writeValues(values, major: major, into: target, option: option))
+    }
+}
