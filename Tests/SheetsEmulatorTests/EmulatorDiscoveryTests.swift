@@ -24,6 +24,21 @@ import Testing
         await h.stop()
     }
 
+    @Test func nestedFieldMasksSelectOnlyTheNamedMembers() async throws {
+        let h = try await EmulatorHarness.start()
+        let id = try h.makeSpreadsheet(["Transactions": [["x"]]])
+        let response = try await h.get("/v4/spreadsheets/\(id)", [
+            ("fields", "spreadsheetId,properties.title,sheets.properties(sheetId,title,index,gridProperties)"),
+        ])
+        let json = try response.json()
+        #expect(json["properties"] == ["title": "Expenses"])
+        #expect(json["sheets"] == [["properties": [
+            "sheetId": 0, "title": "Transactions", "index": 0, "gridProperties": ["rowCount": 1000, "columnCount": 26],
+        ]]])
+        #expect(h.emulator.violations.isEmpty)
+        await h.stop()
+    }
+
     @Test func unknownQueryParameterIsRejectedAndRecorded() async throws {
         let h = try await EmulatorHarness.start()
         let id = try h.makeSpreadsheet(["Transactions": []])
