@@ -34,6 +34,7 @@ enum EmulatorMain {
             emulator.registerAuthorizedUser(clientId: clientId, clientSecret: secret, refreshToken: refreshToken)
             let credentials = emulator.authorizedUserCredentialsJSON(clientId: clientId, clientSecret: secret, refreshToken: refreshToken)
             try writePrivately(credentials, to: options.credentialsFile)
+            try emulator.saveState()
             print("sheetsync-emulator listening on \(emulator.baseURL) (port \(port))")
             print("demo authorized-user credentials: \(options.credentialsFile)")
             print("use it with a google remote: \"endpoint\": \"\(emulator.baseURL)\", \"credentials\": \"\(options.credentialsFile)\"")

@@ -38,6 +38,12 @@ public final class SheetsEmulator: Sendable {
     /// The token URI clients put in JWT `aud` and POST to.
     public var tokenURL: String { baseURL + "/token" }
 
+    /// Writes the state file now (requests that change something save it by themselves).
+    public func saveState() throws {
+        guard let stateFile else { return }
+        try StateFile.save(world.read { $0.persistent }, to: stateFile)
+    }
+
     // MARK: Clock
 
     /// The emulator's clock, which decides token expiry and Drive times.

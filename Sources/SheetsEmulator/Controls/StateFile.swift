@@ -17,7 +17,9 @@ enum StateFile {
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(world)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp")
-        FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw EmulatorError("cannot write emulator state file '\(temporary.path)'")
+        }
         guard rename(temporary.path, url.path) == 0 else {
             throw EmulatorError("cannot write emulator state file '\(url.path)': rename failed with errno \(errno)")
         }

@@ -21,7 +21,9 @@ extension SheetsEmulator {
     /// Runs one request through counting, fault injection, checking, auth and its handler.
     func process(_ request: EmulatorRequest) async -> EmulatorOutcome {
         if request.rawPath.hasPrefix("/_emulator/") {
-            return .respond(handleControl(request))
+            let response = handleControl(request)
+            if request.method != "GET" { try? saveState() }
+            return .respond(response)
         }
         let catalog: DiscoveryCatalog
         switch DiscoveryCatalog.bundled {
@@ -53,10 +55,7 @@ extension SheetsEmulator {
             }
         }
         world.withLock { $0.finish(number, outcome: outcome) }
-        if request.method != "GET", let stateFile {
-            let snapshot = world.read { $0.persistent }
-            try? StateFile.save(snapshot, to: stateFile)
-        }
+        if request.method != "GET" { try? saveState() }
         return outcome
     }
 
