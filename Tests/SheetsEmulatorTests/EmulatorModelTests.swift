@@ -39,8 +39,8 @@ import Testing
         let parsed = try EmulatorJSON(parsing: #"{"a":[12.50,1e3,"\u00e9\n"],"b":null}"#)
         #expect(parsed["a"] == [.number("12.50"), .number("1e3"), .string("é\n")])
         #expect(parsed["b"] == .null)
-        #expect(throws: JSONParseError.self) { try EmulatorJSON(parsing: #"{"a":1,}"#) }
-        #expect(throws: JSONParseError.self) { try EmulatorJSON(parsing: "[01]") }
+        #expect(throws: EmulatorJSONError.self) { try EmulatorJSON(parsing: #"{"a":1,}"#) }
+        #expect(throws: EmulatorJSONError.self) { try EmulatorJSON(parsing: "[01]") }
     }
 
     @Test func stateFileKeepsSpreadsheetsAcrossRestarts() async throws {

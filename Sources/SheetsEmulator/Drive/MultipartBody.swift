@@ -21,7 +21,7 @@ struct MultipartBody: Sendable {
             throw .invalidArgument("Invalid multipart request with \(parts.count) parts: expected metadata and media.")
         }
         let metadata: EmulatorJSON
-        do throws(JSONParseError) {
+        do throws(EmulatorJSONError) {
             metadata = parts[0].body.isEmpty ? .object([]) : try EmulatorJSON(parsing: parts[0].body)
         } catch {
             throw .invalidArgument("Invalid JSON payload received in the metadata part. \(error.description).")

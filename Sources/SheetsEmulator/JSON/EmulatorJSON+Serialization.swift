@@ -1,11 +1,11 @@
 extension EmulatorJSON {
     /// Parses a JSON document from bytes.
-    public init(parsing bytes: [UInt8]) throws(JSONParseError) {
+    public init(parsing bytes: [UInt8]) throws(EmulatorJSONError) {
         self = try JSONParser.parse(bytes)
     }
 
     /// Parses a JSON document from text.
-    public init(parsing text: String) throws(JSONParseError) {
+    public init(parsing text: String) throws(EmulatorJSONError) {
         self = try JSONParser.parse(text)
     }
 

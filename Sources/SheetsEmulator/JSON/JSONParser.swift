@@ -1,5 +1,5 @@
 /// A problem in a JSON text, with the byte offset where it was found.
-public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct EmulatorJSONError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     public var offset: Int
 
@@ -12,7 +12,7 @@ struct JSONParser {
     private var index = 0
     private var depth = 0
 
-    static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> EmulatorJSON {
+    static func parse(_ bytes: [UInt8]) throws(EmulatorJSONError) -> EmulatorJSON {
         var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue()
@@ -21,7 +21,7 @@ struct JSONParser {
         return value
     }
 
-    static func parse(_ text: String) throws(JSONParseError) -> EmulatorJSON {
+    static func parse(_ text: String) throws(EmulatorJSONError) -> EmulatorJSON {
         try parse(Array(text.utf8))
     }
 
@@ -29,15 +29,15 @@ struct JSONParser {
         self.bytes = bytes
     }
 
-    private func error(_ message: String) -> JSONParseError {
-        JSONParseError(message: message, offset: index)
+    private func error(_ message: String) -> EmulatorJSONError {
+        EmulatorJSONError(message: message, offset: index)
     }
 
     private mutating func skipWhitespace() {
         while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
     }
 
-    private mutating func parseValue() throws(JSONParseError) -> EmulatorJSON {
+    private mutating func parseValue() throws(EmulatorJSONError) -> EmulatorJSON {
         guard index < bytes.count else { throw error("unexpected end of document") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -50,7 +50,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func expectLiteral(_ literal: String) throws(JSONParseError) {
+    private mutating func expectLiteral(_ literal: String) throws(EmulatorJSONError) {
         let utf8 = Array(literal.utf8)
         guard index + utf8.count <= bytes.count, Array(bytes[index..<index + utf8.count]) == utf8 else {
             throw error("invalid literal")
@@ -58,7 +58,7 @@ struct JSONParser {
         index += utf8.count
     }
 
-    private mutating func parseObject() throws(JSONParseError) -> EmulatorJSON {
+    private mutating func parseObject() throws(EmulatorJSONError) -> EmulatorJSON {
         depth += 1
         defer { depth -= 1 }
         guard depth < 200 else { throw error("document nested too deeply") }
@@ -86,7 +86,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseArray() throws(JSONParseError) -> EmulatorJSON {
+    private mutating func parseArray() throws(EmulatorJSONError) -> EmulatorJSON {
         depth += 1
         defer { depth -= 1 }
         guard depth < 200 else { throw error("document nested too deeply") }
@@ -108,7 +108,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseNumber() throws(JSONParseError) -> String {
+    private mutating func parseNumber() throws(EmulatorJSONError) -> String {
         let start = index
         func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
@@ -132,7 +132,7 @@ struct JSONParser {
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
-    private mutating func parseString() throws(JSONParseError) -> String {
+    private mutating func parseString() throws(EmulatorJSONError) -> String {
         index += 1
         var scalars: [UInt8] = []
         while true {
@@ -164,7 +164,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
+    private mutating func parseHex4() throws(EmulatorJSONError) -> UInt32 {
         guard index + 4 <= bytes.count,
             let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
         else { throw error("invalid unicode escape") }
@@ -172,7 +172,7 @@ struct JSONParser {
         return value
     }
 
-    private mutating func parseUnicodeEscape() throws(JSONParseError) -> [UInt8] {
+    private mutating func parseUnicodeEscape() throws(EmulatorJSONError) -> [UInt8] {
         var code = try parseHex4()
         if (0xD800..<0xDC00).contains(code) {
             guard index + 2 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")

@@ -47,7 +47,7 @@ struct EmulatorRequest: Sendable {
     /// The body as JSON; an empty body reads as nil.
     func jsonBody() throws(GoogleAPIError) -> EmulatorJSON? {
         guard !body.isEmpty else { return nil }
-        do throws(JSONParseError) {
+        do throws(EmulatorJSONError) {
             return try EmulatorJSON(parsing: Array(body))
         } catch {
             throw .invalidArgument("Invalid JSON payload received. \(error.description).")
