@@ -19,6 +19,12 @@ public struct FieldProblem: Error, Hashable, Sendable {
 public enum FieldParser {
     /// The canonical text of `cell` for a field of `kind` (`""` when the cell is empty).
     public static func canonical(_ cell: Cell, _ spec: FieldSpec) -> Result<String, FieldProblem> {
+        if let text = canonicalFast(cell, spec.kind) { return .success(text) }
+        return canonicalTolerantly(cell, spec)
+    }
+
+    /// The tolerant reading of any cell; `canonicalFast` answers first for cells already canonical.
+    static func canonicalTolerantly(_ cell: Cell, _ spec: FieldSpec) -> Result<String, FieldProblem> {
         let raw = cell.rawText
         func fail(_ message: String, _ hint: String = "") -> Result<String, FieldProblem> {
             .failure(FieldProblem(field: spec.header, value: raw, message: message, hint: hint))

@@ -84,22 +84,41 @@ public enum TabReader {
     /// - Parameter seenAt: the time of this read, used for empty `createdAt`/`lastModifiedAt`.
     public static func read(_ table: Table, schema: TabSchema, seenAt: Timestamp) throws(TabError) -> (ColumnMap, [SheetRow]) {
         let map = try ColumnMap(header: table.header, schema: schema)
-        let rows = table.rows.enumerated().map { index, cells in
-            readRow(cells, index: index, schema: schema, map: map, seenAt: seenAt)
+        // Column positions are looked up once per tab, not once per cell.
+        let layout = RowLayout.of(schema)
+        let columns = schema.fields.map { map.columns[$0.name] }
+        let mapped = Array(map.columns.values)
+        var rows: [SheetRow] = []
+        rows.reserveCapacity(table.rows.count)
+        for (index, cells) in table.rows.enumerated() {
+            if mapped.allSatisfy({ $0 >= cells.count || cells[$0].isEmpty }) {
+                rows.append(SheetRow(index: index, cells: cells, outcome: .blank, key: ""))
+                continue
+            }
+            let (outcome, key): (SheetRow.Outcome, String?)
+            if let layout {
+                (outcome, key) = parse(schema: schema, layout: layout, seenAt: seenAt) { field in
+                    guard let i = columns[field], i < cells.count else { return .empty }
+                    return cells[i]
+                }
+            } else {
+                (outcome, key) = parseByName(schema: schema, seenAt: seenAt) { map.cell($0, in: cells) }
+            }
+            rows.append(SheetRow(index: index, cells: cells, outcome: outcome, key: key))
         }
         return (map, rows)
     }
 
-    static func readRow(_ cells: [Cell], index: Int, schema: TabSchema, map: ColumnMap, seenAt: Timestamp) -> SheetRow {
-        if map.columns.values.allSatisfy({ $0 >= cells.count || cells[$0].isEmpty }) {
-            return SheetRow(index: index, cells: cells, outcome: .blank, key: "")
-        }
-        let (outcome, key) = parse(schema: schema, seenAt: seenAt) { map.cell($0, in: cells) }
-        return SheetRow(index: index, cells: cells, outcome: outcome, key: key)
-    }
-
     /// Parses one row whose cells are given by field name; shared by sheet rows and store rows.
     public static func parse(schema: TabSchema, seenAt: Timestamp, cell: (String) -> Cell) -> (SheetRow.Outcome, String?) {
+        guard let layout = RowLayout.of(schema) else { return parseByName(schema: schema, seenAt: seenAt, cell: cell) }
+        let fields = schema.fields
+        return parse(schema: schema, layout: layout, seenAt: seenAt) { cell(fields[$0].name) }
+    }
+
+    /// `parse` for any schema, field by field through a `Record`; the five tabs' schemas take the
+    /// array-based path of `TabReader+Layout.swift`, which gives the same outcome.
+    static func parseByName(schema: TabSchema, seenAt: Timestamp, cell: (String) -> Cell) -> (SheetRow.Outcome, String?) {
         var record = Record([:])
         var fixes: Set<String> = []
         var problems: [FieldProblem] = []

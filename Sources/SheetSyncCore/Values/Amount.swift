@@ -103,6 +103,18 @@ public struct Amount: Hashable, Comparable, Sendable, CustomStringConvertible {
 extension String {
     /// The text without leading and trailing spaces, tabs and non-breaking spaces.
     func trimmingSpaces() -> String {
+        // Most cells have nothing to trim: an ASCII first and last byte that is no space or tab
+        // means the first and last `Character`s are not spaces either.
+        if let untouched = CanonicalText.withBytes(self, { p -> Bool in
+            guard let first = p.first, let last = p.last else { return false }
+            return first < 0x80 && last < 0x80 && first != 0x20 && first != 0x09 && last != 0x20 && last != 0x09
+        }), untouched {
+            return self
+        }
+        return trimmingSpacesSlowly()
+    }
+
+    func trimmingSpacesSlowly() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\u{A0}" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) })
         else { return "" }

@@ -47,20 +47,53 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         let msOfDay = millisecondsSinceEpoch - days * 86_400_000
         let date = LocalDate(daysSinceEpoch: Int(days))
         let h = msOfDay / 3_600_000, m = msOfDay / 60_000 % 60, s = msOfDay / 1000 % 60, ms = msOfDay % 1000
-        return "\(date)T\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(ms, 3))Z"
+        guard (0...9999).contains(date.year) else {
+            return "\(date)T\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(ms, 3))Z"
+        }
+        // Written byte by byte: a sync formats one or two of these per row.
+        return String(unsafeUninitializedCapacity: 24) { out in
+            CanonicalText.put(date.year, 4, out, 0)
+            out[4] = UInt8(ascii: "-")
+            CanonicalText.put(date.month, 2, out, 5)
+            out[7] = UInt8(ascii: "-")
+            CanonicalText.put(date.day, 2, out, 8)
+            out[10] = UInt8(ascii: "T")
+            CanonicalText.put(Int(h), 2, out, 11)
+            out[13] = UInt8(ascii: ":")
+            CanonicalText.put(Int(m), 2, out, 14)
+            out[16] = UInt8(ascii: ":")
+            CanonicalText.put(Int(s), 2, out, 17)
+            out[19] = UInt8(ascii: ".")
+            CanonicalText.put(Int(ms), 3, out, 20)
+            out[23] = UInt8(ascii: "Z")
+            return 24
+        }
     }
 
     /// Reads ISO 8601 tolerantly: `T` or a space between date and time; seconds and fractions
     /// optional; `Z`, `±HH:MM`, `±HHMM` or no zone (read as UTC); a bare date is its midnight UTC.
     public init?(iso text: String) {
-        let s = Array(text.trimmingCharacters(in: .whitespaces).utf8)
-        guard s.count >= 10, let day = LocalDate(iso: String(decoding: s[0..<10], as: UTF8.self)) else { return nil }
+        // Nothing to trim when the first and last bytes are ASCII and not blank: parse in place.
+        let inPlace = CanonicalText.withBytes(text) { p -> Int64?? in
+            guard let f = p.first, let l = p.last, f < 0x80, l < 0x80, f != 0x20, f != 0x09, l != 0x20, l != 0x09
+            else { return nil }
+            return .some(Self.parseISO(p))
+        }
+        let parsed: Int64?
+        if let inPlace {
+            parsed = inPlace
+        } else {
+            parsed = Array(text.trimmingCharacters(in: .whitespaces).utf8).withUnsafeBufferPointer { Self.parseISO($0) }
+        }
+        guard let parsed else { return nil }
+        self.init(millisecondsSinceEpoch: parsed)
+    }
+
+    private static func parseISO(_ s: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard s.count >= 10, let day = CanonicalText.isoDate(s, 0) else { return nil }
         var ms = Int64(day.daysSinceEpoch) * 86_400_000
         var i = 10
-        if i == s.count {
-            self.init(millisecondsSinceEpoch: ms)
-            return
-        }
+        if i == s.count { return ms }
         guard s[i] == UInt8(ascii: "T") || s[i] == UInt8(ascii: " ") || s[i] == UInt8(ascii: "t") else { return nil }
         i += 1
         func digits(_ n: Int) -> Int64? {
@@ -112,7 +145,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
             }
         }
         guard i == s.count else { return nil }
-        self.init(millisecondsSinceEpoch: ms)
+        return ms
     }
 }
 

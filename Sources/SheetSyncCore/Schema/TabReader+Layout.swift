@@ -1,0 +1,104 @@
+/// Where the fields that defaults and checks name sit in a schema's field list, so a row is parsed
+/// into an array of texts and becomes a `Record` once, instead of through a dictionary per cell.
+struct RowLayout: Sendable {
+    var key: Int
+    var createdAt: Int
+    var lastModifiedAt: Int
+    /// Transactions: `type`, `date`, `year`, `month`.
+    var type = 0, date = 0, year = 0, month = 0
+    /// RecurringRules: `interval`; Categories: `isActive`.
+    var interval = 0, isActive = 0
+
+    /// The layout of `schema`, or nil when a field the defaults name is missing or a name repeats
+    /// (then `TabReader.parseByName` handles the row, with the same rules).
+    static func of(_ schema: TabSchema) -> RowLayout? {
+        if let known = standard[schema.tab], known.fields == schema.fields, known.keyField == schema.keyField {
+            return known.layout
+        }
+        return make(schema)
+    }
+
+    /// The five tabs' layouts; comparing a schema's field array with these is an identity check.
+    private static let standard: [Tab: (fields: [FieldSpec], keyField: String, layout: RowLayout?)] =
+        Dictionary(uniqueKeysWithValues: Tab.allCases.map { ($0, ($0.schema.fields, $0.schema.keyField, make($0.schema))) })
+
+    private static func make(_ schema: TabSchema) -> RowLayout? {
+        let names = schema.fieldNames
+        guard Set(names).count == names.count else { return nil }
+        func at(_ name: String) -> Int? { names.firstIndex(of: name) }
+        guard let key = at(schema.keyField), let created = at("createdAt"), let modified = at("lastModifiedAt") else { return nil }
+        var layout = RowLayout(key: key, createdAt: created, lastModifiedAt: modified)
+        switch schema.tab {
+        case .transactions:
+            guard let type = at("type"), let date = at("date"), let year = at("year"), let month = at("month") else { return nil }
+            (layout.type, layout.date, layout.year, layout.month) = (type, date, year, month)
+        case .recurringRules:
+            guard let interval = at("interval") else { return nil }
+            layout.interval = interval
+        case .categories:
+            guard let isActive = at("isActive") else { return nil }
+            layout.isActive = isActive
+        case .receipts, .settings:
+            break
+        }
+        return layout
+    }
+}
+
+extension TabReader {
+    /// `parseByName` over field positions: `cellAt(i)` is the cell of `schema.fields[i]`.
+    static func parse(schema: TabSchema, layout: RowLayout, seenAt: Timestamp, cellAt: (Int) -> Cell) -> (SheetRow.Outcome, String?) {
+        let fields = schema.fields
+        var values = [String](repeating: "", count: fields.count)
+        var problems: [FieldProblem] = []
+        for i in fields.indices {
+            switch FieldParser.canonical(cellAt(i), fields[i]) {
+            case .success(let value): values[i] = value
+            case .failure(let problem): problems.append(problem)
+            }
+        }
+        let keyField = schema.keyField
+        let keyReadable = problems.isEmpty || !problems.contains { $0.field == schema.field(named: keyField)?.header }
+        let key: String? = keyReadable ? values[layout.key] : nil
+        var fixes: Set<String> = []
+        applyDefaults(&values, fixes: &fixes, layout: layout, schema: schema, seenAt: seenAt)
+        for (i, field) in fields.enumerated() where field.required && values[i].isEmpty && field.name != keyField {
+            if problems.contains(where: { $0.field == field.header }) { continue }
+            // year and month come from the date: a bad date is the one problem to report.
+            if schema.tab == .transactions, ["year", "month"].contains(field.name), problems.contains(where: { $0.field == "date" }) { continue }
+            problems.append(FieldProblem(field: field.header, value: "", message: "\(field.header) is empty", hint: "fill in \(field.header)"))
+        }
+        if !problems.isEmpty { return (.rejected(problems), key) }
+        var record = [String: String](minimumCapacity: fields.count)
+        for i in fields.indices { record[fields[i].name] = values[i] }
+        return (.record(Record(record), fixes: fixes), key)
+    }
+
+    /// `applyDefaults` over field positions.
+    static func applyDefaults(_ values: inout [String], fixes: inout Set<String>, layout: RowLayout, schema: TabSchema, seenAt: Timestamp) {
+        let fields = schema.fields
+        func set(_ i: Int, _ value: String) {
+            values[i] = value
+            fixes.insert(fields[i].name)
+        }
+        if values[layout.createdAt].isEmpty || values[layout.lastModifiedAt].isEmpty {
+            let now = seenAt.description
+            for i in [layout.createdAt, layout.lastModifiedAt] where values[i].isEmpty { set(i, now) }
+        }
+        switch schema.tab {
+        case .transactions:
+            if values[layout.type].isEmpty { set(layout.type, "expense") }
+            if let date = CanonicalText.isoDate(values[layout.date]) {
+                let year = String(date.year), month = String(date.month)
+                if values[layout.year] != year { set(layout.year, year) }
+                if values[layout.month] != month { set(layout.month, month) }
+            }
+        case .recurringRules:
+            if values[layout.interval].isEmpty { set(layout.interval, "1") }
+        case .categories:
+            if values[layout.isActive].isEmpty { set(layout.isActive, "TRUE") }
+        case .receipts, .settings:
+            break
+        }
+    }
+}
