@@ -35,10 +35,13 @@ extension Workspace {
         }
         remote["spreadsheetId"] = id
         json["remote"] = remote
-        let out = try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys])
+        let out = try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         let temp = source.deletingLastPathComponent().appendingPathComponent(".\(source.lastPathComponent).tmp")
         try out.write(to: temp)
-        _ = try FileManager.default.replaceItemAt(source, withItemAt: temp)
+        // rename(2), not FileManager.replaceItemAt: on Linux that one leaves the config missing.
+        guard rename(temp.path, source.path) == 0 else {
+            throw SheetSyncError.configuration("cannot update \(source.path) (errno \(errno)); set remote.spreadsheetId to \(id) by hand")
+        }
     }
 
     private func exists(_ remote: any Remote) async throws -> Bool {

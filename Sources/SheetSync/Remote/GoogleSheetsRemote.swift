@@ -41,7 +41,8 @@ public final class GoogleSheetsRemote: Remote, @unchecked Sendable {
         let id = try requireId()
         guard lock.withLock({ driveReachable }) else { return nil }
         do {
-            return try await drive.getFile(id: id, fields: "version").version
+            // DriveFile needs the id to parse; asking for it costs nothing.
+            return try await drive.getFile(id: id, fields: "id,version").version
         } catch let error as GoogleAPIError {
             if case .api(let details) = error, [403, 404].contains(details.httpStatus) {
                 // drive.file reaches only files sheetsync created: a linked spreadsheet is read every run.

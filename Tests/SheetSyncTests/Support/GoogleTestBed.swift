@@ -1,0 +1,142 @@
+import Foundation
+import GoogleAPI
+import Logging
+import SheetSync
+import SheetSyncCore
+import SheetSyncStore
+import SheetsEmulator
+import Testing
+
+/// A Sheets emulator on a free local port, a service account for it (credentials file 0600) and a
+/// scratch folder holding `sheetsync.json` (`endpoint` = the emulator), as a user sets Google mode up.
+final class GoogleTestBed: Sendable {
+    let emulator: SheetsEmulator
+    let folder: URL
+    let account: EmulatorServiceAccount
+
+    var configURL: URL { folder.appendingPathComponent("sheetsync.json") }
+    var credentialsURL: URL { folder.appendingPathComponent("service-account.json") }
+    var storeURL: URL { folder.appendingPathComponent("ledger.sqlite") }
+
+    private init(emulator: SheetsEmulator, folder: URL, account: EmulatorServiceAccount) {
+        self.emulator = emulator
+        self.folder = folder
+        self.account = account
+    }
+
+    /// Starts the emulator and writes credentials and a config without `spreadsheetId` (so `init` creates one).
+    /// `retryBudget` keeps retried runs short.
+    static func start(_ name: String, retryBudget: Double = 2) async throws -> GoogleTestBed {
+        let emulator = try SheetsEmulator()
+        _ = try await emulator.start(port: 0)
+        let bed = GoogleTestBed(emulator: emulator, folder: try TestWorkbook.scratch(name), account: try emulator.makeServiceAccount())
+        guard FileManager.default.createFile(atPath: bed.credentialsURL.path, contents: Data(bed.account.credentialsJSON.utf8),
+                                             attributes: [.posixPermissions: 0o600]) else {
+            throw CLI.CLIError(message: "cannot write \(bed.credentialsURL.path)")
+        }
+        try bed.writeConfig(spreadsheetId: nil, retryBudget: retryBudget)
+        return bed
+    }
+
+    func writeConfig(spreadsheetId: String?, retryBudget: Double = 2) throws {
+        var remote: [String: Any] = ["type": "google", "credentials": credentialsURL.lastPathComponent, "endpoint": emulator.baseURL,
+                                     "retryBudgetSeconds": retryBudget]
+        remote["spreadsheetId"] = spreadsheetId
+        let json: [String: Any] = ["store": storeURL.lastPathComponent, "timezone": "UTC", "remote": remote]
+        try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys]).write(to: configURL)
+    }
+
+    /// The config's `spreadsheetId` (written by `init`).
+    func spreadsheetId() throws -> String {
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: configURL)) as? [String: Any]
+        guard let id = (json?["remote"] as? [String: Any])?["spreadsheetId"] as? String else {
+            throw CLI.CLIError(message: "\(configURL.path) has no remote.spreadsheetId")
+        }
+        return id
+    }
+
+    /// Runs the built `sheetsync` in the scratch folder (it finds `./sheetsync.json`).
+    @discardableResult
+    func cli(_ arguments: String...) throws -> CLI.Result { try CLI.run(arguments, in: folder) }
+
+    func config() throws -> Config { try Config.load(configURL) }
+
+    func store() throws -> LedgerStore { try LedgerStore(path: storeURL.path) }
+
+    /// A remote over the emulator built as `sheetsync` builds it, but in-process: retries never sleep for real.
+    func remote(policy: RetryPolicy = RetryPolicy(totalBudget: 30), clock: ManualAPIClock = ManualAPIClock(now: Date())) throws
+        -> GoogleSheetsRemote
+    {
+        let credentials = try GoogleCredentials.load(path: credentialsURL.path)
+        let client = try GoogleClient(credentials: credentials, endpoints: GoogleEndpoints(endpoint: URL(string: emulator.baseURL)),
+                                      policy: policy, clock: clock, random: FixedRandomSource([0.5]))
+        return GoogleSheetsRemote(client: client, spreadsheetId: try spreadsheetId(), logger: Logger(label: "test"))
+    }
+
+    /// A tab's values as `values.batchGet` shows them, straight from the emulator (no request).
+    func values(_ tab: Tab) throws -> [[EmulatedValue]] {
+        try emulator.rows(spreadsheetId: try spreadsheetId(), tab: tab.rawValue)
+    }
+
+    /// A tab as sync reads it: header and typed cells, from the emulator's state (no request).
+    func table(_ tab: Tab) throws -> Table {
+        let rows = try values(tab).map { $0.map(Self.cell) }
+        return Table(header: rows.first?.map(\.rawText) ?? [], rows: Array(rows.dropFirst()))
+    }
+
+    /// The tab's loadable rows by key, parsed as sync parses them.
+    func sheetRecords(_ tab: Tab, now: Timestamp = Timestamp(Date())) throws -> [String: Record] {
+        let (_, rows) = try TabReader.read(try table(tab), schema: tab.schema, seenAt: now)
+        var out: [String: Record] = [:]
+        for row in rows {
+            if case .record(let r, _) = row.outcome { out[r[tab.schema.keyField]] = r }
+        }
+        return out
+    }
+
+    /// The store's rows by key, parsed with the same tolerant rules.
+    func storeRecords(_ tab: Tab) throws -> [String: Record] {
+        var out: [String: Record] = [:]
+        let now = Timestamp(Date())
+        for raw in try store().records(in: tab) {
+            let (outcome, _) = TabReader.parse(schema: tab.schema, seenAt: now) { raw[$0].isEmpty ? .empty : .text(raw[$0]) }
+            if case .record(let r, _) = outcome { out[r[tab.schema.keyField]] = r }
+        }
+        return out
+    }
+
+    /// The column index of a header (trimmed, case-insensitive), as sync matches columns.
+    func column(_ name: String, in tab: Tab) throws -> Int {
+        guard let c = try table(tab).header.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).lowercased() == name.lowercased() })
+        else { throw CLI.CLIError(message: "no column '\(name)' in tab \(tab.rawValue)") }
+        return c
+    }
+
+    /// The 0-based sheet row (header = 0) holding `key` in the key column.
+    func rowIndex(of key: String, in tab: Tab) throws -> Int? {
+        let k = try column(tab.schema.keyField, in: tab)
+        return try values(tab).firstIndex { k < $0.count && $0[k] == .string(key) }
+    }
+
+    /// A1 reference of a cell (0-based row and column).
+    static func a1(row: Int, column: Int) -> String { A1.columnLetters(column) + String(row + 1) }
+
+    static func cell(_ value: EmulatedValue) -> Cell {
+        switch value {
+        case .empty: return .empty
+        case .string(let s): return .text(s)
+        case .bool(let b): return .bool(b)
+        case .formula(let f): return .text(f)
+        case .number(let n):
+            // A whole serial prints without a fraction, as the Sheets API's JSON does.
+            return n == n.rounded() && abs(n) < 1e15 ? .number(String(Int64(n))) : .number(String(n))
+        }
+    }
+
+    /// Every request so far broke no discovery-document rule; then stops the emulator.
+    func finish(sourceLocation: SourceLocation = #_sourceLocation) async {
+        #expect(emulator.violations.isEmpty, "discovery violations: \(emulator.violations)", sourceLocation: sourceLocation)
+        await emulator.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
