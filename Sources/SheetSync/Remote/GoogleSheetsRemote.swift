@@ -93,13 +93,17 @@ public final class GoogleSheetsRemote: Remote, @unchecked Sendable {
                 let table = snapshot.tables[tab] ?? Table(header: [])
                 let changes = TablePatcher.changes(plan, to: table, schema: tab.schema, typed: true)
                 if let sheetId = layout.sheetIds[tab] {
-                    requests += try SheetRequests.make(changes, sheetId: sheetId, table: table, layout: layout.tabs[tab])
+                    requests += try SheetRequests.make(changes, tab: tab, sheetId: sheetId, table: table, layout: layout.tabs[tab])
                 } else {
                     requests += SheetRequests.addSheet(tab: tab, changes: changes, index: Tab.allCases.firstIndex(of: tab) ?? 0)
                 }
             }
+            // Edits a person made since the read are merged by the next run only if it reads the sheet, so the
+            // version after this write counts as synced only when nobody else wrote since the read.
+            let untouched = try await currentVersion().map { $0 == snapshot.version } ?? false
             if !requests.isEmpty { _ = try await sheets.batchUpdate(spreadsheetId: id, requests: requests) }
-            return try await currentVersion() ?? ""
+            let written = try await currentVersion()
+            return untouched ? written ?? "" : ""
         } catch let error as GoogleAPIError {
             throw GoogleRemoteErrors.map(error)
         }

@@ -99,7 +99,7 @@ struct SheetLayout {
 
 /// `spreadsheets.batchUpdate` requests for one tab's changes.
 enum SheetRequests {
-    static func make(_ changes: TableChanges, sheetId: Int, table: Table, layout: SheetLayout.TabLayout?) throws -> [JSONValue] {
+    static func make(_ changes: TableChanges, tab: Tab, sheetId: Int, table: Table, layout: SheetLayout.TabLayout?) throws -> [JSONValue] {
         guard let layout else { return [] }
         var requests: [JSONValue] = []
         let widest = (changes.newColumns.map(\.index) + changes.cells.map(\.column) + [(changes.appendedRows.map(\.count).max() ?? 0) - 1]).max() ?? 0
@@ -110,7 +110,12 @@ enum SheetRequests {
             requests.append(updateCells(sheetId: sheetId, row: 0, column: index, rows: [[.text(header)]]))
         }
         for change in changes.cells {
-            guard let row = layout.rowNow[change.row] else { continue }
+            // The row was deleted (or, without an id yet, moved) by hand since the read: writing anywhere
+            // would lose the change or hit another row, so nothing is written and the next run merges.
+            guard let row = layout.rowNow[change.row] else {
+                let key = change.key.isEmpty ? "" : " (\(change.key))"
+                throw SheetSyncError.temporary("\(tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: change.row))\(key) was deleted or moved by hand while syncing; nothing was written, the next run merges")
+            }
             requests.append(updateCells(sheetId: sheetId, row: row + 1, column: change.column, rows: [[change.cell]]))
         }
         let deletes = changes.deletedRows.compactMap { layout.rowNow[$0] }.sorted(by: >)

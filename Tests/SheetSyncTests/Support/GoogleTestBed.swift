@@ -73,6 +73,13 @@ final class GoogleTestBed: Sendable {
         return GoogleSheetsRemote(client: client, spreadsheetId: try spreadsheetId(), logger: Logger(label: "test"))
     }
 
+    /// One in-process sync of the store with `remote` (a fresh remote is a fresh process: it fetches a token).
+    @discardableResult
+    func sync(_ remote: any Remote, clock: any Clock = SystemClock(), newID: @escaping @Sendable () -> String = RandomIDs.make,
+              mode: SyncMode = .sync) async throws -> SyncReport {
+        try await SyncEngine(store: try store(), remote: remote, clock: clock, newID: newID, defaultTimeZone: "UTC").run(SyncOptions(mode: mode))
+    }
+
     /// A tab's values as `values.batchGet` shows them, straight from the emulator (no request).
     func values(_ tab: Tab) throws -> [[EmulatedValue]] {
         try emulator.rows(spreadsheetId: try spreadsheetId(), tab: tab.rawValue)

@@ -1,0 +1,84 @@
+import Foundation
+import SheetSync
+import SheetSyncCore
+import SheetsEmulator
+import Testing
+
+/// Hand edits in the spreadsheet and local edits in the store, synced with the built binary.
+@Suite struct GoogleSyncTests {
+    @Test func handEditsOnBothSidesConvergeAndASecondSyncWritesNothing() async throws {
+        let bed = try await GoogleTestBed.start("g-both")
+        let keys = try GoogleSeed.ledger(in: bed, transactions: 6, ids: SeededIDs(seed: 1))
+        #expect(try bed.cli("sync").status == 0)
+        let id = try bed.spreadsheetId()
+        let tab = Tab.transactions.rawValue
+        let note = try bed.column("note", in: .transactions), date = try bed.column("date", in: .transactions)
+        let amount = try bed.column("amount", in: .transactions)
+        func at(_ key: String, _ column: Int) throws -> String {
+            GoogleTestBed.a1(row: try #require(try bed.rowIndex(of: key, in: .transactions)), column: column)
+        }
+        // A person: retypes a note, types a date as text, an amount as "12.50", adds a row without an id,
+        // deletes a row and sorts the sheet by note, Z to A.
+        try bed.emulator.typeCell(spreadsheetId: id, tab: tab, at: try at(keys[0], note), text: "typed note")
+        try bed.emulator.typeCell(spreadsheetId: id, tab: tab, at: try at(keys[1], date), text: "'2026-03-05")
+        try bed.emulator.typeCell(spreadsheetId: id, tab: tab, at: try at(keys[2], amount), text: "12.50")
+        try bed.emulator.insertRow(spreadsheetId: id, tab: tab, at: 3, typed: ["", "expense", "2026-02-21", "", "", "4.5", "Fun", "", "hand row"])
+        try bed.emulator.deleteRow(spreadsheetId: id, tab: tab, at: try #require(try bed.rowIndex(of: keys[3], in: .transactions)))
+        try bed.emulator.sortTab(spreadsheetId: id, tab: tab, byColumn: note, ascending: false)
+        // Locally: `sheetsync add`, and edits by another SQLite client.
+        let added = try bed.cli("add", "expense", "--amount", "7.00", "--category", "Food", "--date", "2026-02-25", "--note", "cli add")
+        #expect(added.status == 0, "\(added.stderr)")
+        let addedId = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try GoogleSeed.sql(bed, "UPDATE transactions SET note = 'sql note' WHERE transactionId = ?", [keys[4]])
+        try GoogleSeed.sql(bed, "DELETE FROM transactions WHERE transactionId = ?", [keys[5]])
+
+        let run = try bed.cli("sync")
+        #expect(run.status == 0, "\(run.stderr)")
+        let store = try bed.storeRecords(.transactions), sheet = try bed.sheetRecords(.transactions)
+        #expect(store == sheet)
+        #expect(store[keys[0]]?["note"] == "typed note")
+        #expect(store[keys[1]]?["date"] == "2026-03-05" && store[keys[1]]?["month"] == "3")
+        #expect(store[keys[2]]?["amount"] == "12.50")
+        #expect(store[keys[3]] == nil && store[keys[5]] == nil)
+        #expect(store[keys[4]]?["note"] == "sql note")
+        #expect(store[addedId]?["note"] == "cli add")
+        // The hand-added row got its id in the same row (the one holding "hand row"), and the store has it.
+        let hand = try #require(store.values.first { $0["note"] == "hand row" })
+        let handRow = try #require(try bed.rowIndex(of: hand["transactionId"], in: .transactions))
+        #expect(try bed.values(.transactions)[handRow][note] == .string("hand row"))
+        #expect(hand["amount"] == "4.50" && hand["year"] == "2026" && hand["month"] == "2")
+        #expect(store.count == 6)
+        // What the person typed stays as typed where its value is right: the text date, the 12.5 number.
+        #expect(try bed.values(.transactions)[try #require(try bed.rowIndex(of: keys[1], in: .transactions))][date] == .string("2026-03-05"))
+        #expect(try bed.values(.transactions)[try #require(try bed.rowIndex(of: keys[2], in: .transactions))][amount] == .number(12.5))
+
+        let version = bed.emulator.version(of: id)
+        bed.emulator.resetCounters()
+        let again = try bed.cli("sync")
+        #expect(again.status == 0)
+        #expect(bed.emulator.version(of: id) == version)
+        #expect(bed.emulator.counters.requests("sheets.spreadsheets.batchUpdate") == 0)
+        #expect(try bed.storeRecords(.transactions) == store)
+        await bed.finish()
+    }
+
+    @Test func typedCellsAreWrittenRawAmountsAsNumbersDatesAsDateCellsTextAsText() async throws {
+        let bed = try await GoogleTestBed.start("g-typed")
+        try GoogleSeed.ledger(in: bed, transactions: 1, ids: SeededIDs(seed: 2))
+        #expect(try bed.cli("sync").status == 0)
+        let added = try bed.cli("add", "expense", "--amount", "1234.50", "--category", "Rent", "--date", "2026-01-15",
+                                "--note", "=HYPERLINK(\"http://x\")")
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try bed.cli("sync").status == 0)
+        let key = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let row = try #require(try bed.rowIndex(of: key, in: .transactions))
+        let id = try bed.spreadsheetId(), tab = Tab.transactions.rawValue
+        let amount = try bed.emulator.cell(spreadsheetId: id, tab: tab, at: GoogleTestBed.a1(row: row, column: try bed.column("amount", in: .transactions)))
+        let date = try bed.emulator.cell(spreadsheetId: id, tab: tab, at: GoogleTestBed.a1(row: row, column: try bed.column("date", in: .transactions)))
+        let note = try bed.emulator.cell(spreadsheetId: id, tab: tab, at: GoogleTestBed.a1(row: row, column: try bed.column("note", in: .transactions)))
+        #expect(amount.value == .number(1234.5))
+        #expect(date.value == .number(46037) && date.numberFormat?.type == "DATE" && date.numberFormat?.pattern == "yyyy-mm-dd")
+        #expect(note.value == .string("=HYPERLINK(\"http://x\")"))
+        await bed.finish()
+    }
+}
