@@ -101,7 +101,14 @@ public final class GoogleSheetsRemote: Remote, @unchecked Sendable {
             // Edits a person made since the read are merged by the next run only if it reads the sheet, so the
             // version after this write counts as synced only when nobody else wrote since the read.
             let untouched = try await currentVersion().map { $0 == snapshot.version } ?? false
-            if !requests.isEmpty { _ = try await sheets.batchUpdate(spreadsheetId: id, requests: requests) }
+            if !requests.isEmpty {
+                let guardId = Int.random(in: 1...Int(Int32.max))
+                do {
+                    _ = try await sheets.batchUpdate(spreadsheetId: id, requests: SheetRequests.writeGuard(id: guardId, replacing: layout.writeGuards) + requests)
+                } catch GoogleAPIError.api(let details) where details.httpStatus == 400 && details.message.contains(String(guardId)) {
+                    throw SheetSyncError.temporary("google applied this run's write but failed to say so (its repeat was refused); nothing was lost, the next run checks")
+                }
+            }
             let written = try await currentVersion()
             return untouched ? written ?? "" : ""
         } catch let error as GoogleAPIError {

@@ -46,6 +46,8 @@ struct SheetLayout {
 
     var sheetIds: [Tab: Int] = [:]
     var tabs: [Tab: TabLayout] = [:]
+    /// Metadata ids of the write guards earlier batches left (see `SheetRequests.writeGuard`).
+    var writeGuards: [Int] = []
 
     /// One `spreadsheets.get` of the changed tabs' key columns and sheet properties.
     static func verify(spreadsheetId: String, tabs: [Tab], snapshot: RemoteSnapshot, sheets: SheetsClient) async throws -> SheetLayout {
@@ -61,8 +63,11 @@ struct SheetLayout {
         }
         let answer = try await sheets.get(
             spreadsheetId: spreadsheetId,
-            fields: "sheets(properties(sheetId,title,gridProperties(rowCount,columnCount)),data(rowData(values(effectiveValue))))",
+            fields: "developerMetadata(metadataId,metadataKey),sheets(properties(sheetId,title,gridProperties(rowCount,columnCount)),data(rowData(values(effectiveValue))))",
             ranges: ranges, includeGridData: true)
+        layout.writeGuards = (answer["developerMetadata"]?.arrayValue ?? []).compactMap { entry in
+            entry["metadataKey"]?.stringValue == SheetRequests.writeGuardKey ? entry["metadataId"]?.intValue : nil
+        }
         for sheet in answer["sheets"]?.arrayValue ?? [] {
             guard let title = sheet["properties"]?["title"]?.stringValue, let tab = Tab(rawValue: title),
                   let sheetId = sheet["properties"]?["sheetId"]?.intValue else { continue }
@@ -131,6 +136,18 @@ enum SheetRequests {
             requests.append(updateCells(sheetId: sheetId, row: at, column: 0, rows: changes.appendedRows))
         }
         return requests
+    }
+
+    static let writeGuardKey = "sheetsync.write"
+
+    /// Requests that make a batch fail if it is sent twice: the transport re-sends a request answered with
+    /// a 5xx, which Google may have applied, and applying row deletes and inserts twice would hit other rows.
+    /// The batch creates metadata with a fresh id, so a repeat is refused whole; the previous guards go.
+    static func writeGuard(id: Int, replacing old: [Int]) -> [JSONValue] {
+        old.map { ["deleteDeveloperMetadata": ["dataFilter": ["developerMetadataLookup": ["metadataId": .integer($0)]]]] }
+            + [["createDeveloperMetadata": ["developerMetadata": [
+                "metadataId": .integer(id), "metadataKey": .string(writeGuardKey), "location": ["spreadsheet": true], "visibility": "DOCUMENT",
+            ]]]]
     }
 
     /// A tab the spreadsheet lacks: added with its header and rows.
