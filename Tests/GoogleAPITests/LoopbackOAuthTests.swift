@@ -16,7 +16,7 @@ import Testing
     /// Plays the browser: sends the redirect GET to the loopback listener.
     static func browse(_ url: String) async throws -> HTTPResponse {
         guard let url = URL(string: url) else { throw GoogleAPIError.loginFailed("bad test url \(url)") }
-        return try await CurlTransport().send(HTTPRequest(method: .get, url: url, timeout: 10))
+        return try await CurlTransport().send(HTTPRequest(method: .get, url: url, timeout: 120))
     }
 
     static func query(_ url: URL) -> [String: String] {

@@ -13,25 +13,25 @@ import Workbook
         return out
     }
 
-    @Test func cleanSampleSyncsSilentlyAndASecondSyncWritesNothing() throws {
+    @Test func cleanSampleSyncsSilentlyAndASecondSyncWritesNothing() async throws {
         let folder = try CLI.copyOfSample("clean")
-        let first = try CLI.run(["sync"], in: folder)
+        let first = try await CLI.run(["sync"], in: folder)
         #expect(first.status == 0)
         #expect(first.stdout.isEmpty && first.stderr.isEmpty)
         let before = try files(folder)
-        let second = try CLI.run(["sync", "--json"], in: folder)
+        let second = try await CLI.run(["sync", "--json"], in: folder)
         #expect(second.status == 0)
         #expect(try files(folder) == before)
         #expect(second.stdout.contains("\"upToDate\" : true"))
-        let status = try CLI.run(["status"], in: folder)
+        let status = try await CLI.run(["status"], in: folder)
         #expect(status.stdout.contains("pending local changes: none"))
         #expect(status.stdout.contains("dataset: b4d5891d-9e53-5116-8cdc-779311294f7b"))
     }
 
-    @Test func handEditedSampleReportsEveryProblemRowExitsSixtyFiveAndLosesNothing() throws {
+    @Test func handEditedSampleReportsEveryProblemRowExitsSixtyFiveAndLosesNothing() async throws {
         let folder = try CLI.copyOfSample("hand-edited")
         let original = try String(contentsOf: folder.appendingPathComponent("Transactions.csv"), encoding: .utf8)
-        let run = try CLI.run(["sync"], in: folder)
+        let run = try await CLI.run(["sync"], in: folder)
         #expect(run.status == 65)
         for expected in [
             "Transactions row 5 (bb4eea00-37a2-5ffc-aff9-b15ebfcccb10): unknown category 'groceries' — did you mean 'Groceries'?",
@@ -52,16 +52,16 @@ import Workbook
         // Stale year/month corrected; the user's own spelling of a right value left alone.
         #expect(after.contains("1/15/2026,\"$1,234.50\",Rent,Expense,Deposit,,,f2f1c7c8-879a-5455-b21a-71fa3c5aa183,2026,1,"))
         // Rows that stay rejected do not fail every later cron run, and status lists them.
-        let again = try CLI.run(["sync"], in: folder)
+        let again = try await CLI.run(["sync"], in: folder)
         #expect(again.status == 0)
         #expect(again.stderr.isEmpty)
-        let status = try CLI.run(["status"], in: folder)
+        let status = try await CLI.run(["status"], in: folder)
         #expect(status.stdout.contains("rejected rows: 6"))
     }
 
-    @Test func jsonReportHasPerTabCountsAndTheRejectedArray() throws {
+    @Test func jsonReportHasPerTabCountsAndTheRejectedArray() async throws {
         let folder = try CLI.copyOfSample("hand-edited")
-        let run = try CLI.run(["sync", "--json"], in: folder)
+        let run = try await CLI.run(["sync", "--json"], in: folder)
         #expect(run.status == 65)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let tabs = try #require(json["tabs"] as? [String: [String: Any]])
@@ -72,105 +72,105 @@ import Workbook
         #expect(rejected.allSatisfy { $0["tab"] != nil && $0["row"] != nil && $0["id"] != nil && $0["message"] != nil && $0["hint"] != nil })
     }
 
-    @Test func dryRunPrintsThePlanAndChangesNothing() throws {
+    @Test func dryRunPrintsThePlanAndChangesNothing() async throws {
         let folder = try CLI.copyOfSample("hand-edited")
         let before = try files(folder)
-        let run = try CLI.run(["sync", "--dry-run"], in: folder)
+        let run = try await CLI.run(["sync", "--dry-run"], in: folder)
         #expect(run.stdout.contains("workbook Transactions row 3"))
         #expect(run.stdout.contains("store Transactions add"))
         #expect(try files(folder) == before)
-        let status = try CLI.run(["status"], in: folder)
+        let status = try await CLI.run(["status"], in: folder)
         #expect(status.stdout.contains("last sync: never"))
     }
 
-    @Test func aSecondRunWhileTheLockIsHeldExitsSeventyFiveAndNamesTheHolder() throws {
+    @Test func aSecondRunWhileTheLockIsHeldExitsSeventyFiveAndNamesTheHolder() async throws {
         let folder = try CLI.copyOfSample("clean")
         let lock = try RunLock(store: folder.appendingPathComponent("sheetsync.sqlite"))
-        let run = try CLI.run(["sync"], in: folder)
+        let run = try await CLI.run(["sync"], in: folder)
         #expect(run.status == 75)
         #expect(run.stderr.contains("pid \(getpid())"))
         _ = lock
     }
 
-    @Test func aWorkbookOfAnotherDatasetIsRefusedWithSeventyEight() throws {
+    @Test func aWorkbookOfAnotherDatasetIsRefusedWithSeventyEight() async throws {
         let folder = try CLI.copyOfSample("clean")
-        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
         let other = try CLI.copyOfSample("hand-edited")
         for tab in Tab.allCases {
             let name = "\(tab.rawValue).csv"
             try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
             try FileManager.default.copyItem(at: other.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
-        let run = try CLI.run(["sync"], in: folder)
+        let run = try await CLI.run(["sync"], in: folder)
         #expect(run.status == 78)
         #expect(run.stderr.contains("bound to dataset b4d5891d-9e53-5116-8cdc-779311294f7b"))
     }
 
-    @Test func clearingATabTripsTheMassDeleteGuardUntilAllowed() throws {
+    @Test func clearingATabTripsTheMassDeleteGuardUntilAllowed() async throws {
         let folder = try CLI.copyOfSample("clean")
-        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
         for i in 0..<12 {
-            #expect(try CLI.run(["add", "expense", "--amount", "\(i + 1).00", "--category", "Dining", "--date", "2026-02-0\(i % 9 + 1)"], in: folder).status == 0)
+            #expect(try await CLI.run(["add", "expense", "--amount", "\(i + 1).00", "--category", "Dining", "--date", "2026-02-0\(i % 9 + 1)"], in: folder).status == 0)
         }
-        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
         let book = TestWorkbook(folder: folder)
         try book.edit(.transactions) { $0.rows = [] }
         let before = try files(folder)
-        let guarded = try CLI.run(["sync"], in: folder)
+        let guarded = try await CLI.run(["sync"], in: folder)
         #expect(guarded.status == 65)
         #expect(guarded.stderr.contains("--allow-mass-delete"))
         #expect(try files(folder) == before)
         // Allowed, the deletes go through; the receipt whose transaction went is kept and reported.
-        let allowed = try CLI.run(["sync", "--allow-mass-delete"], in: folder)
+        let allowed = try await CLI.run(["sync", "--allow-mass-delete"], in: folder)
         #expect(allowed.status == 65)
         #expect(allowed.stderr.contains("Receipts row 2"))
-        let status = try CLI.run(["status", "--json"], in: folder)
+        let status = try await CLI.run(["status", "--json"], in: folder)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
         #expect((json["pendingLocalChanges"] as? [String: Int])?["Transactions"] == 0)
         #expect(try book.records(.transactions, now: Timestamp(Date())).isEmpty)
     }
 
-    @Test func addThenPushWritesTheRowAndAnUnknownCategoryIsRefused() throws {
+    @Test func addThenPushWritesTheRowAndAnUnknownCategoryIsRefused() async throws {
         let folder = try CLI.copyOfSample("clean")
-        #expect(try CLI.run(["pull"], in: folder).status == 0)
-        let added = try CLI.run(["add", "expense", "--amount", "$1,234.5", "--category", "Dining", "--date", "2026-03-04", "--note", "a, \"quoted\" note"], in: folder)
+        #expect(try await CLI.run(["pull"], in: folder).status == 0)
+        let added = try await CLI.run(["add", "expense", "--amount", "$1,234.5", "--category", "Dining", "--date", "2026-03-04", "--note", "a, \"quoted\" note"], in: folder)
         #expect(added.status == 0)
         let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(try CLI.run(["push"], in: folder).status == 0)
+        #expect(try await CLI.run(["push"], in: folder).status == 0)
         let text = try String(contentsOf: folder.appendingPathComponent("Transactions.csv"), encoding: .utf8)
         #expect(text.contains("\(id),expense,2026-03-04,2026,3,1234.50,Dining,,\"a, \"\"quoted\"\" note\""))
-        let refused = try CLI.run(["add", "expense", "--amount", "3", "--category", "dining"], in: folder)
+        let refused = try await CLI.run(["add", "expense", "--amount", "3", "--category", "dining"], in: folder)
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("did you mean 'Dining'"))
     }
 
-    @Test func anEditMadeWithAnySQLiteClientIsPushedWithItsTimestampBumped() throws {
+    @Test func anEditMadeWithAnySQLiteClientIsPushedWithItsTimestampBumped() async throws {
         let folder = try CLI.copyOfSample("clean")
-        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
         let db = try DatabaseQueue(path: folder.appendingPathComponent("sheetsync.sqlite").path)
-        try db.write { try $0.execute(sql: "UPDATE transactions SET note = 'edited in sqlite3', date = '2026-02-10' WHERE note = 'Coffee'") }
+        try await db.write { try $0.execute(sql: "UPDATE transactions SET note = 'edited in sqlite3', date = '2026-02-10' WHERE note = 'Coffee'") }
         try db.close()
-        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
         let text = try String(contentsOf: folder.appendingPathComponent("Transactions.csv"), encoding: .utf8)
         let line = try #require(text.split(separator: "\n").first { $0.contains("edited in sqlite3") })
         #expect(line.contains(",2026-02-10,2026,2,"))
         #expect(!line.hasSuffix("2026-01-01T09:00:00.000Z"))
     }
 
-    @Test func exportThenCheckTheExportedWorkbook() throws {
+    @Test func exportThenCheckTheExportedWorkbook() async throws {
         let folder = try CLI.copyOfSample("clean")
-        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
         let out = folder.appendingPathComponent("exported")
-        #expect(try CLI.run(["export", out.path, "--format", "csv"], in: folder).status == 0)
-        let check = try CLI.run(["check", out.path, "--json"], in: folder)
+        #expect(try await CLI.run(["export", out.path, "--format", "csv"], in: folder).status == 0)
+        let check = try await CLI.run(["check", out.path, "--json"], in: folder)
         #expect(check.status == 0)
         #expect(check.stdout.contains("\"rejected\" : [\n\n  ]") || check.stdout.contains("\"rejected\" : []"))
     }
 
-    @Test func badConfigExitsSeventyEightAndNamesTheFile() throws {
+    @Test func badConfigExitsSeventyEightAndNamesTheFile() async throws {
         let folder = try CLI.copyOfSample("clean")
         try Data(#"{"store": "x.sqlite", "remote": {"type": "ftp"}}"#.utf8).write(to: folder.appendingPathComponent("sheetsync.json"))
-        let run = try CLI.run(["sync"], in: folder)
+        let run = try await CLI.run(["sync"], in: folder)
         #expect(run.status == 78)
         #expect(run.stderr.contains("sheetsync.json: remote.type 'ftp' is not one of csv, xlsx, google"))
     }

@@ -13,13 +13,13 @@ import Testing
         try transactions(folder).values.filter { !$0["recurringRuleId"].isEmpty }.sorted { $0["date"] < $1["date"] }
     }
 
-    @Test func materializeThenSyncTwiceCreatesEachOccurrenceOnce() throws {
+    @Test func materializeThenSyncTwiceCreatesEachOccurrenceOnce() async throws {
         let folder = try CLI.copyOfSample("clean")
-        #expect(try CLI.run(["sync"], in: folder).status == 0)
-        let made = try CLI.run(["materialize", "--through", "2026-03-31", "--json"], in: folder)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        let made = try await CLI.run(["materialize", "--through", "2026-03-31", "--json"], in: folder)
         #expect(made.status == 0)
         #expect(made.stdout.contains("\"created\" : 4"))
-        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
         let dates = try instances(folder).map { $0["date"] }
         #expect(dates == ["2026-01-01", "2026-01-15", "2026-02-01", "2026-02-15", "2026-03-01", "2026-03-15"])
         // Deterministic rows: id from rule + date, stamped at local midnight in the dataset's zone.
@@ -30,57 +30,57 @@ import Testing
         #expect(rules.values.allSatisfy { $0["lastGeneratedDate"] == "2026-03-31" })
         // Again: nothing new, nothing written.
         let before = try Data(contentsOf: folder.appendingPathComponent("Transactions.csv"))
-        let again = try CLI.run(["materialize", "--through", "2026-03-31", "--json"], in: folder)
+        let again = try await CLI.run(["materialize", "--through", "2026-03-31", "--json"], in: folder)
         #expect(again.stdout.contains("\"created\" : 0"))
-        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
         #expect(try Data(contentsOf: folder.appendingPathComponent("Transactions.csv")) == before)
     }
 
-    @Test func anInstanceDeletedByHandStaysDeletedEvenFromARebuiltStore() throws {
+    @Test func anInstanceDeletedByHandStaysDeletedEvenFromARebuiltStore() async throws {
         let folder = try CLI.copyOfSample("clean")
-        #expect(try CLI.run(["sync"], in: folder).status == 0)
-        #expect(try CLI.run(["materialize", "--through", "2026-03-31"], in: folder).status == 0)
-        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await CLI.run(["materialize", "--through", "2026-03-31"], in: folder).status == 0)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
         let book = TestWorkbook(folder: folder)
         try book.edit(.transactions) { table in
             let dateColumn = table.header.firstIndex(of: "date")!
             table.rows.removeAll { $0[dateColumn].rawText == "2026-02-15" }
         }
-        #expect(try CLI.run(["sync"], in: folder).status == 0)
-        #expect(try CLI.run(["materialize", "--through", "2026-03-31"], in: folder).status == 0)
-        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await CLI.run(["materialize", "--through", "2026-03-31"], in: folder).status == 0)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
         #expect(try !instances(folder).map { $0["date"] }.contains("2026-02-15"))
         // A new machine: the store rebuilt from the workbook alone.
         for name in ["sheetsync.sqlite", "sheetsync.sqlite-wal", "sheetsync.sqlite-shm"] {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
         }
-        #expect(try CLI.run(["sync"], in: folder).status == 0)
-        #expect(try CLI.run(["materialize", "--through", "2026-04-30"], in: folder).status == 0)
-        #expect(try CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await CLI.run(["materialize", "--through", "2026-04-30"], in: folder).status == 0)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
         let dates = try instances(folder).map { $0["date"] }
         #expect(!dates.contains("2026-02-15"))
         #expect(dates.suffix(2) == ["2026-04-01", "2026-04-15"])
     }
 
-    @Test func twoStoresMaterializingThroughOneWorkbookEndEqualWithoutDuplicates() throws {
+    @Test func twoStoresMaterializingThroughOneWorkbookEndEqualWithoutDuplicates() async throws {
         let folder = try CLI.copyOfSample("clean")
         for name in ["a", "b"] {
             try Data(#"{"store": "\#(name).sqlite", "remote": {"type": "csv", "path": "."}}"#.utf8)
                 .write(to: folder.appendingPathComponent("\(name).json"))
-            #expect(try CLI.run(["sync", "--config", "\(name).json"], in: folder).status == 0)
+            #expect(try await CLI.run(["sync", "--config", "\(name).json"], in: folder).status == 0)
         }
         for name in ["a", "b"] {
-            #expect(try CLI.run(["materialize", "--through", "2026-05-31", "--config", "\(name).json"], in: folder).status == 0)
+            #expect(try await CLI.run(["materialize", "--through", "2026-05-31", "--config", "\(name).json"], in: folder).status == 0)
         }
         for name in ["a", "b", "a"] {
-            #expect(try CLI.run(["sync", "--config", "\(name).json"], in: folder).status == 0)
+            #expect(try await CLI.run(["sync", "--config", "\(name).json"], in: folder).status == 0)
         }
         let all = try instances(folder)
         #expect(all.count == 10)
         #expect(Set(all.map { $0["transactionId"] }).count == 10)
         let exportA = folder.appendingPathComponent("export-a"), exportB = folder.appendingPathComponent("export-b")
-        #expect(try CLI.run(["export", exportA.path, "--config", "a.json"], in: folder).status == 0)
-        #expect(try CLI.run(["export", exportB.path, "--config", "b.json"], in: folder).status == 0)
+        #expect(try await CLI.run(["export", exportA.path, "--config", "a.json"], in: folder).status == 0)
+        #expect(try await CLI.run(["export", exportB.path, "--config", "b.json"], in: folder).status == 0)
         for tab in Tab.allCases {
             let name = "\(tab.rawValue).csv"
             #expect(try Data(contentsOf: exportA.appendingPathComponent(name)) == Data(contentsOf: exportB.appendingPathComponent(name)),
@@ -88,9 +88,9 @@ import Testing
         }
     }
 
-    @Test func syncMaterializeIsOneCronLineAndARuleWithAnUnknownCategoryCreatesNothing() throws {
+    @Test func syncMaterializeIsOneCronLineAndARuleWithAnUnknownCategoryCreatesNothing() async throws {
         let folder = try CLI.copyOfSample("hand-edited")
-        let run = try CLI.run(["sync", "--materialize"], in: folder)
+        let run = try await CLI.run(["sync", "--materialize"], in: folder)
         #expect(run.status == 65)  // the sample's rejected rows
         #expect(run.stderr.contains("unknown category 'Gym'"))
         let dates = try instances(folder).map { $0["date"] }

@@ -39,8 +39,23 @@ struct CLI {
         return target
     }
 
-    @discardableResult
-    static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Result {
+    /// A prepared run: the process and the files its output goes to.
+    struct Launch {
+        var process: Process
+        var outputs: URL
+        var handles: [FileHandle]
+
+        func finish() throws -> Result {
+            defer { try? FileManager.default.removeItem(at: outputs) }
+            for handle in handles { try handle.close() }
+            func text(_ name: String) throws -> String {
+                String(decoding: try Data(contentsOf: outputs.appendingPathComponent(name)), as: UTF8.self)
+            }
+            return Result(status: process.terminationStatus, stdout: try text("stdout"), stderr: try text("stderr"))
+        }
+    }
+
+    static func launch(_ arguments: [String], in folder: URL, environment: [String: String]) throws -> Launch {
         let process = Process()
         process.executableURL = try binary()
         process.arguments = arguments
@@ -50,14 +65,36 @@ struct CLI {
         env["HOME"] = folder.path
         for (k, v) in environment { env[k] = v }
         process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        let outputs = try TestWorkbook.scratch("cli-output")
+        var handles: [FileHandle] = []
+        for name in ["stdout", "stderr"] {
+            let url = outputs.appendingPathComponent(name)
+            FileManager.default.createFile(atPath: url.path, contents: nil)
+            handles.append(try FileHandle(forWritingTo: url))
+        }
+        process.standardOutput = handles[0]
+        process.standardError = handles[1]
+        process.standardInput = FileHandle.nullDevice
+        return Launch(process: process, outputs: outputs, handles: handles)
+    }
+
+    /// Runs the binary and waits without blocking a cooperative thread (output goes through files).
+    @discardableResult
+    static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) async throws -> Result {
+        let launch = try launch(arguments, in: folder, environment: environment)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            launch.process.terminationHandler = { _ in continuation.resume() }
+            do { try launch.process.run() } catch { continuation.resume(throwing: error) }
+        }
+        return try launch.finish()
+    }
+
+    /// The same, blocking the calling thread (for synchronous callers).
+    @discardableResult
+    static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Result {
+        let launch = try launch(arguments, in: folder, environment: environment)
+        try launch.process.run()
+        launch.process.waitUntilExit()
+        return try launch.finish()
     }
 }
