@@ -29,13 +29,16 @@ struct GlobalOptions: ParsableArguments {
         let config = try Config.locate(explicit: self.config, environment: ProcessInfo.processInfo.environment, currentDirectory: cwd)
         var logger = Logger(label: "sheetsync")
         logger.logLevel = verbose ? .debug : .warning
-        return Workspace(config: config, logger: logger)
+        // A progress line only on a terminal, and never when output is asked to be quiet or JSON.
+        let progress: (@Sendable (String) -> Void)? = (isatty(STDERR_FILENO) == 1 && !quiet && !json) ? Output.progress : nil
+        return Workspace(config: config, logger: logger, progress: progress)
     }
 }
 
 /// Runs a subcommand body, turning errors into a message on stderr and the right exit code.
 func runReporting(_ body: () async throws -> SheetSync.ExitCode) async throws {
     let code: SheetSync.ExitCode
+    defer { Output.clearProgress() }
     do {
         code = try await body()
     } catch let error as SheetSyncError {

@@ -4,10 +4,21 @@ import SheetSync
 /// Human and JSON output: silent on success unless asked, problems on stderr.
 enum Output {
     static func error(_ message: String) {
+        clearProgress()
         FileHandle.standardError.write(Data("sheetsync: \(message)\n".utf8))
     }
 
+    /// Rewrites the progress line on stderr (a terminal); `clearProgress` removes it.
+    @Sendable static func progress(_ text: String) {
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+    }
+
+    static func clearProgress() {
+        if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+
     static func line(_ text: String) {
+        clearProgress()
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 

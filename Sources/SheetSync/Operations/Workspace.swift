@@ -9,13 +9,16 @@ public struct Workspace: Sendable {
     public let clock: any Clock
     public let logger: Logger
     public let newID: @Sendable () -> String
+    /// Told what a run is doing (reading, reconciling, writing), for a progress line on a terminal.
+    public var progress: (@Sendable (String) -> Void)?
 
     public init(config: Config, clock: any Clock = SystemClock(), logger: Logger = Logger(label: "sheetsync"),
-                newID: @escaping @Sendable () -> String = RandomIDs.make) {
+                newID: @escaping @Sendable () -> String = RandomIDs.make, progress: (@Sendable (String) -> Void)? = nil) {
         self.config = config
         self.clock = clock
         self.logger = logger
         self.newID = newID
+        self.progress = progress
     }
 
     /// Opens the store (creating it) under the run lock and hands both to `body`.
@@ -34,7 +37,8 @@ public struct Workspace: Sendable {
     }
 
     public func engine(store: LedgerStore, remote: any Remote) -> SyncEngine {
-        SyncEngine(store: store, remote: remote, clock: clock, newID: newID, defaultTimeZone: config.timezone, logger: logger)
+        let remote = progress.map { ProgressRemote(base: remote, report: $0) } ?? remote
+        return SyncEngine(store: store, remote: remote, clock: clock, newID: newID, defaultTimeZone: config.timezone, logger: logger)
     }
 
     /// `pull`, `push` or `sync` under one lock.

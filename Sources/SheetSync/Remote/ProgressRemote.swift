@@ -1,0 +1,32 @@
+import SheetSyncCore
+
+/// A remote that says what it is doing, for a progress line on a terminal.
+struct ProgressRemote: Remote {
+    let base: any Remote
+    let report: @Sendable (String) -> Void
+
+    var displayName: String { base.displayName }
+    var typedCells: Bool { base.typedCells }
+
+    func currentVersion() async throws -> String? { try await base.currentVersion() }
+
+    func read() async throws -> RemoteSnapshot {
+        report("reading \(base.displayName)…")
+        let snapshot = try await base.read()
+        let rows = snapshot.tables.values.reduce(0) { $0 + $1.rows.count }
+        report("reconciling \(rows) rows…")
+        return snapshot
+    }
+
+    func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> String {
+        let changes = plans.reduce(0) { $0 + $1.remoteUpdates.count + $1.remoteAppends.count + $1.remoteDeletes.count }
+        report("writing \(changes) row changes to \(base.displayName)…")
+        defer { report("saving the store…") }
+        return try await base.apply(plans, to: snapshot)
+    }
+
+    func create(settings: Record) async throws {
+        report("creating \(base.displayName)…")
+        try await base.create(settings: settings)
+    }
+}
