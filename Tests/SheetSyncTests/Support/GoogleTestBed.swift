@@ -18,18 +18,28 @@ final class GoogleTestBed: Sendable {
     var credentialsURL: URL { folder.appendingPathComponent("service-account.json") }
     var storeURL: URL { folder.appendingPathComponent("ledger.sqlite") }
 
-    private init(emulator: SheetsEmulator, folder: URL, account: EmulatorServiceAccount) {
+    /// Whether `finish()` stops the emulator (a bed sharing another's leaves it running).
+    private let ownsEmulator: Bool
+
+    private init(emulator: SheetsEmulator, folder: URL, account: EmulatorServiceAccount, ownsEmulator: Bool) {
         self.emulator = emulator
         self.folder = folder
         self.account = account
+        self.ownsEmulator = ownsEmulator
     }
 
-    /// Starts the emulator and writes credentials and a config without `spreadsheetId` (so `init` creates one).
-    /// `retryBudget` keeps retried runs short.
-    static func start(_ name: String, retryBudget: Double = 2) async throws -> GoogleTestBed {
-        let emulator = try SheetsEmulator()
-        _ = try await emulator.start(port: 0)
-        let bed = GoogleTestBed(emulator: emulator, folder: try TestWorkbook.scratch(name), account: try emulator.makeServiceAccount())
+    /// Starts the emulator (or shares `other`'s, and its account) and writes credentials and a config without
+    /// `spreadsheetId` (so `init` creates one). `retryBudget` keeps retried runs short.
+    static func start(_ name: String, retryBudget: Double = 2, sharing other: GoogleTestBed? = nil) async throws -> GoogleTestBed {
+        let bed: GoogleTestBed
+        if let other {
+            bed = GoogleTestBed(emulator: other.emulator, folder: try TestWorkbook.scratch(name), account: other.account, ownsEmulator: false)
+        } else {
+            let emulator = try SheetsEmulator()
+            _ = try await emulator.start(port: 0)
+            bed = GoogleTestBed(emulator: emulator, folder: try TestWorkbook.scratch(name), account: try emulator.makeServiceAccount(),
+                                ownsEmulator: true)
+        }
         guard FileManager.default.createFile(atPath: bed.credentialsURL.path, contents: Data(bed.account.credentialsJSON.utf8),
                                              attributes: [.posixPermissions: 0o600]) else {
             throw CLI.CLIError(message: "cannot write \(bed.credentialsURL.path)")
@@ -143,7 +153,7 @@ final class GoogleTestBed: Sendable {
     /// Every request so far broke no discovery-document rule; then stops the emulator.
     func finish(sourceLocation: SourceLocation = #_sourceLocation) async {
         #expect(emulator.violations.isEmpty, "discovery violations: \(emulator.violations)", sourceLocation: sourceLocation)
-        await emulator.stop()
+        if ownsEmulator { await emulator.stop() }
         try? FileManager.default.removeItem(at: folder)
     }
 }
