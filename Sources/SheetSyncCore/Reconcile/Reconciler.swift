@@ -51,8 +51,10 @@ public enum Reconciler {
         var local = state.local
         clampFuture(&local, &remote, context: context, plan: &plan)
 
-        let keys = Set(state.base.keys).union(local.keys).union(remote.rows.keys).union(remote.frozen)
-        for key in keys.sorted() {
+        let keys = KeyOrder.sortedUnion(state.base, local, remote.rows, remote.frozen)
+        plan.result.reserveCapacity(keys.count)
+        plan.base.reserveCapacity(keys.count)
+        for key in keys {
             let b = state.base[key]
             if remote.frozen.contains(key) {
                 // A rejected row is frozen: present and unchanged; keep the last good version.
@@ -138,6 +140,7 @@ public enum Reconciler {
 
     /// Makes the sheet row hold `x`, rewriting only fields whose value changed or needs fixing.
     private static func finishRemote(_ r: RemoteIndex.Row, result x: Record, plan: inout TabPlan) {
+        if r.fixes.isEmpty && x == r.record { return }
         var fields: [String: String] = [:]
         for (name, value) in x.fields where value != r.record[name] || r.fixes.contains(name) {
             fields[name] = value
@@ -214,6 +217,7 @@ public enum Reconciler {
             local[key]?[modified] = now
             plan.notices.append("\(plan.tab.rawValue) \(key): lastModifiedAt \(record[modified]) is in the future; clamped to \(now)")
         }
+        guard remote.latestModified > limit else { return }
         for (key, row) in remote.rows where row.record[modified] > limit {
             remote.rows[key]?.record[modified] = now
             remote.rows[key]?.fixes.insert(modified)

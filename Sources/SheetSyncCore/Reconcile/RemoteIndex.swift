@@ -12,13 +12,23 @@ struct RemoteIndex {
     var frozen: Set<String> = []
     /// A rejected row whose key cannot be read: nobody can tell which row it was, so no deletes.
     var suspendDeletes = false
+    /// At least the greatest `lastModifiedAt` of the rows in `rows` (it may be higher): when it is
+    /// not in the future, no row needs clamping and the rows are not walked for it.
+    var latestModified = ""
+
+    mutating func noteModified(_ record: Record) {
+        let stamp = record[Reconciler.modified]
+        if stamp > latestModified { latestModified = stamp }
+    }
 
     static func build(_ state: TabState, context: ReconcileContext, plan: inout TabPlan) -> RemoteIndex {
         var index = RemoteIndex()
         let schema = state.schema
         let keyField = schema.keyField
-        var candidates: [String: [Row]] = [:]
+        // The first row of each key goes straight into `rows`; later copies wait in `extra`.
+        var extra: [String: [Row]] = [:]
         var order: [String] = []
+        index.rows.reserveCapacity(state.remote.count)
         for row in state.remote {
             switch row.outcome {
             case .blank:
@@ -35,14 +45,36 @@ struct RemoteIndex {
                     fixes.insert(keyField)
                 }
                 let key = record[keyField]
-                if candidates[key] == nil { order.append(key) }
-                candidates[key, default: []].append(Row(index: row.index, record: record, fixes: fixes))
+                let copy = Row(index: row.index, record: record, fixes: fixes)
+                index.noteModified(record)
+                if let first = index.rows.updateValue(copy, forKey: key) {
+                    index.rows[key] = first
+                    extra[key, default: []].append(copy)
+                } else {
+                    order.append(key)
+                }
             }
         }
+        if extra.isEmpty {
+            // One row per key: it is the keeper; only rows with a base can need adjusting.
+            guard !state.base.isEmpty else { return index }
+            for key in order {
+                guard let base = state.base[key], let row = index.rows[key] else { continue }
+                let kept = index.adjusted(row, base: base, context: context, plan: &plan)
+                index.noteModified(kept.record)
+                index.rows[key] = kept
+            }
+            return index
+        }
+        let firsts = index.rows
+        index.rows = [:]
         for key in order {
-            guard let copies = candidates[key] else { continue }
+            guard let first = firsts[key] else { continue }
+            let copies = [first] + (extra[key] ?? [])
             let keeperAt = copies.firstIndex { $0.record == state.base[key] } ?? 0
-            index.rows[key] = index.adjusted(copies[keeperAt], base: state.base[key], context: context, plan: &plan)
+            let kept = index.adjusted(copies[keeperAt], base: state.base[key], context: context, plan: &plan)
+            index.noteModified(kept.record)
+            index.rows[key] = kept
             for (i, copy) in copies.enumerated() where i != keeperAt {
                 index.duplicate(copy, of: key, schema: schema, context: context, plan: &plan)
             }

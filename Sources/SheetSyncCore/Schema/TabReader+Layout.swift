@@ -8,6 +8,9 @@ struct RowLayout: Sendable {
     var type = 0, date = 0, year = 0, month = 0
     /// RecurringRules: `interval`; Categories: `isActive`.
     var interval = 0, isActive = 0
+    /// A record of empty texts and the position of each field in it: a row's record is a copy of
+    /// it with the values stored by position, so no field name is hashed per row.
+    var template = RecordTemplate(names: [])
 
     /// The layout of `schema`, or nil when a field the defaults name is missing or a name repeats
     /// (then `TabReader.parseByName` handles the row, with the same rules).
@@ -28,6 +31,7 @@ struct RowLayout: Sendable {
         func at(_ name: String) -> Int? { names.firstIndex(of: name) }
         guard let key = at(schema.keyField), let created = at("createdAt"), let modified = at("lastModifiedAt") else { return nil }
         var layout = RowLayout(key: key, createdAt: created, lastModifiedAt: modified)
+        layout.template = RecordTemplate(names: names)
         switch schema.tab {
         case .transactions:
             guard let type = at("type"), let date = at("date"), let year = at("year"), let month = at("month") else { return nil }
@@ -69,9 +73,7 @@ extension TabReader {
             problems.append(FieldProblem(field: field.header, value: "", message: "\(field.header) is empty", hint: "fill in \(field.header)"))
         }
         if !problems.isEmpty { return (.rejected(problems), key) }
-        var record = [String: String](minimumCapacity: fields.count)
-        for i in fields.indices { record[fields[i].name] = values[i] }
-        return (.record(Record(record), fixes: fixes), key)
+        return (.record(layout.template.record(values), fixes: fixes), key)
     }
 
     /// `applyDefaults` over field positions.
