@@ -14,7 +14,9 @@ struct DataTable: Sendable {
     var tab: Tab { schema.tab }
     var table: String { schema.tableName.quotedDatabaseIdentifier }
     var keyColumn: String { schema.keyField.quotedDatabaseIdentifier }
-    private var columnList: String { schema.fieldNames.map(\.quotedDatabaseIdentifier).joined(separator: ", ") }
+    /// This tab's statements, written once: a sync runs them once per row, through GRDB's
+    /// statement cache, so each is compiled (with its triggers) once per connection.
+    private var sql: SQLTexts { SQLTexts.of(tab) }
 
     /// UUID keys are stored lowercase (the insert trigger would lowercase them anyway); looking
     /// them up the same way keeps a lookup and the row it finds in agreement.
@@ -24,37 +26,45 @@ struct DataTable: Sendable {
 
     /// Every row, in insertion order.
     func fetchAll(_ db: Database) throws -> [SheetSyncCore.Record] {
-        try Row.fetchAll(db, sql: "SELECT \(columnList) FROM \(table) ORDER BY rowid").map(record(from:))
+        try Row.fetchAll(db.cachedStatement(sql: sql.selectAll)).map(record(from:))
+    }
+
+    /// Whether the table has no row at all.
+    func isEmpty(_ db: Database) throws -> Bool {
+        try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table))") ?? false)
     }
 
     func fetch(key: String, _ db: Database) throws -> SheetSyncCore.Record? {
-        try Row.fetchOne(db, sql: "SELECT \(columnList) FROM \(table) WHERE \(keyColumn) = ?",
-            arguments: [canonicalKey(key)]).map(record(from:))
+        try Row.fetchOne(db.cachedStatement(sql: sql.selectOne), arguments: [canonicalKey(key)]).map(record(from:))
     }
 
     func insert(_ record: SheetSyncCore.Record, _ db: Database) throws {
         let key = record[schema.keyField]
-        let placeholders = Array(repeating: "?", count: schema.fields.count).joined(separator: ", ")
         try run(key: key) {
-            try db.execute(sql: "INSERT INTO \(table) (\(columnList)) VALUES (\(placeholders))",
-                arguments: StatementArguments(try values(of: record)))
+            try Self.execute(db.cachedStatement(sql: sql.insert), try values(of: record))
         }
     }
 
     /// Overwrites every non-key column of the row with `record`'s key.
     func update(_ record: SheetSyncCore.Record, _ db: Database) throws {
         let key = record[schema.keyField]
-        var assignments: [String] = []
         var arguments: [DatabaseValue] = []
+        arguments.reserveCapacity(schema.fields.count)
         for (field, value) in zip(schema.fields, try values(of: record)) where field.name != schema.keyField {
-            assignments.append("\(field.name.quotedDatabaseIdentifier) = ?")
             arguments.append(value)
         }
         arguments.append(canonicalKey(key).databaseValue)
         try run(key: key) {
-            try db.execute(sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(keyColumn) = ?",
-                arguments: StatementArguments(arguments))
+            try Self.execute(db.cachedStatement(sql: sql.update), arguments)
         }
+    }
+
+    /// Runs one of this file's statements with exactly one value per placeholder (so the count
+    /// check of `execute(arguments:)` has nothing to find), skipping GRDB's per-value key-path
+    /// conversion, which costs more than the insert itself.
+    private static func execute(_ statement: Statement, _ values: [DatabaseValue]) throws {
+        statement.setUncheckedArguments(StatementArguments(values.map { $0 as (any DatabaseValueConvertible)? }))
+        try statement.execute()
     }
 
     /// Deletes the row; false when there was none.
@@ -77,11 +87,13 @@ struct DataTable: Sendable {
     // MARK: Text <-> SQL
 
     func record(from row: Row) -> SheetSyncCore.Record {
-        var fields: [String: String] = [:]
-        for (index, field) in schema.fields.enumerated() {
-            fields[field.name] = Self.text(of: row[index] as DatabaseValue, boolean: field.kind == .boolean)
+        let fields = schema.fields
+        var values: [String] = []
+        values.reserveCapacity(fields.count)
+        for index in fields.indices {
+            values.append(Self.text(of: row[index] as DatabaseValue, boolean: fields[index].kind == .boolean))
         }
-        return SheetSyncCore.Record(fields)
+        return sql.template.record(values)
     }
 
     /// The text of an SQL value: INTEGER in decimal (booleans `TRUE`/`FALSE`), REAL in its
@@ -133,5 +145,44 @@ struct DataTable: Sendable {
     /// Whether two records agree on every field of the schema (a missing field is `""`).
     func sameFields(_ a: SheetSyncCore.Record, _ b: SheetSyncCore.Record) -> Bool {
         schema.fieldNames.allSatisfy { a[$0] == b[$0] }
+    }
+}
+
+/// The SQL of one tab's row statements, built once per tab.
+struct SQLTexts: Sendable {
+    let selectAll: String
+    let selectOne: String
+    let insert: String
+    let update: String
+    /// Records of this tab are built by field position (see `RecordTemplate`).
+    let template: RecordTemplate
+
+    static func of(_ tab: Tab) -> SQLTexts {
+        switch tab {
+        case .transactions: return transactions
+        case .receipts: return receipts
+        case .categories: return categories
+        case .recurringRules: return recurringRules
+        case .settings: return settings
+        }
+    }
+
+    private static let transactions = SQLTexts(.transactions)
+    private static let receipts = SQLTexts(.receipts)
+    private static let categories = SQLTexts(.categories)
+    private static let recurringRules = SQLTexts(.recurringRules)
+    private static let settings = SQLTexts(.settings)
+
+    private init(_ tab: Tab) {
+        let schema = tab.schema
+        let table = schema.tableName.quotedDatabaseIdentifier
+        let key = schema.keyField.quotedDatabaseIdentifier
+        let columns = schema.fieldNames.map(\.quotedDatabaseIdentifier)
+        selectAll = "SELECT \(columns.joined(separator: ", ")) FROM \(table) ORDER BY rowid"
+        selectOne = "SELECT \(columns.joined(separator: ", ")) FROM \(table) WHERE \(key) = ?"
+        insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        let assignments = schema.fieldNames.filter { $0 != schema.keyField }.map { "\($0.quotedDatabaseIdentifier) = ?" }
+        update = "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = ?"
+        template = RecordTemplate(names: schema.fieldNames)
     }
 }

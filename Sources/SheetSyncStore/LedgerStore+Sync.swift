@@ -28,6 +28,16 @@ extension LedgerStore {
         }
     }
 
+    /// The sync state, the change counter and whether any tombstone waits, in one read transaction:
+    /// all a quiet run needs to see that nothing moved, without reading every row and base entry.
+    public func glance() throws -> StoreGlance {
+        try writer.read { db in
+            let state = Dictionary(try StateEntry.fetchAll(db).map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+            let tombstones = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_tombstones)") ?? false
+            return StoreGlance(state: state, changeCounter: try Self.changeCounter(db), hasTombstones: tombstones)
+        }
+    }
+
     /// Applies one sync run in one write transaction, with the triggers' bumps, tombstones and
     /// counting switched off. A row that no longer matches what the engine read is skipped,
     /// together with its base entry and tombstone clear. Any error rolls everything back.
@@ -36,17 +46,30 @@ extension LedgerStore {
         try writer.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO sync_applying (id) VALUES (1)")
             var skipped: [Tab: Set<String>] = [:]
+            let onlyOwnTriggers = try DataTable.hasOnlyOwnTriggers(db)
             for tab in Tab.allCases {
                 let table = DataTable(tab)
-                for write in commit.upserts[tab] ?? [] {
+                let upserts = commit.upserts[tab] ?? []
+                // A table that is empty when the commit starts holds only the rows this commit
+                // inserts (unless a trigger of someone else's writes rows): other keys need no
+                // lookup. That is a first pull: 100k lookups that would all find nothing.
+                let startsEmpty = try onlyOwnTriggers && !upserts.isEmpty && table.isEmpty(db)
+                var inserted: Set<String> = []
+                for write in upserts {
                     let key = write.record[table.schema.keyField]
                     guard !key.isEmpty else { throw StoreError.missingKey(tab: tab, field: table.schema.keyField) }
-                    let current = try table.fetch(key: key, db)
+                    let canonical = table.canonicalKey(key)
+                    let current = try startsEmpty && !inserted.contains(canonical) ? nil : table.fetch(key: key, db)
                     guard Self.matches(current, write.expected, table) else {
                         skipped[tab, default: []].insert(key)
                         continue
                     }
-                    if current == nil { try table.insert(write.record, db) } else { try table.update(write.record, db) }
+                    if current == nil {
+                        try table.insert(write.record, db)
+                        if startsEmpty { inserted.insert(canonical) }
+                    } else {
+                        try table.update(write.record, db)
+                    }
                 }
                 for delete in commit.deletes[tab] ?? [] {
                     guard Self.matches(try table.fetch(key: delete.key, db), delete.expected, table) else {
@@ -59,8 +82,11 @@ extension LedgerStore {
             for tab in Tab.allCases {
                 let keyField = tab.schema.keyField
                 let skip = skipped[tab] ?? []
-                for record in commit.baseUpserts[tab] ?? [] where !skip.contains(record[keyField]) {
-                    try BaseEntry(tab: tab, key: record[keyField], record: record).upsert(db)
+                // In key order: the base's primary-key index then grows at one end instead of
+                // taking 100k inserts at random places.
+                let keyed = (commit.baseUpserts[tab] ?? []).map { (key: $0[keyField], record: $0) }
+                for (key, record) in keyed.sorted(by: { $0.key < $1.key }) where !skip.contains(key) {
+                    try BaseEntry(tab: tab, key: key, record: record).save(db)
                 }
                 for key in commit.baseDeletes[tab] ?? [] where !skip.contains(key) {
                     _ = try BaseEntry.deleteOne(db, key: ["tab": tab.rawValue, "key": key])

@@ -24,6 +24,20 @@ public struct StoreSnapshot: Hashable, Sendable {
     }
 }
 
+/// The part of a `StoreSnapshot` that tells whether anything changed since the last sync.
+public struct StoreGlance: Hashable, Sendable {
+    public var state: [String: String]
+    public var changeCounter: Int64
+    /// Whether a deleted row still waits for the remote to catch up.
+    public var hasTombstones: Bool
+
+    public init(state: [String: String], changeCounter: Int64, hasTombstones: Bool) {
+        self.state = state
+        self.changeCounter = changeCounter
+        self.hasTombstones = hasTombstones
+    }
+}
+
 /// A row the engine writes, provided the row is still as the engine read it.
 public struct RowWrite: Hashable, Sendable {
     public var record: Record

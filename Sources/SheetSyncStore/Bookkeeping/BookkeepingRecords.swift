@@ -44,7 +44,15 @@ struct BaseEntry: Codable, FetchableRecord, PersistableRecord {
     init(tab: Tab, key: String, record: SheetSyncCore.Record) throws {
         self.tab = tab
         self.key = key
-        fields = try JSONText.encode(record.fields)
+        fields = try RecordJSON.encode(record.fields, tab: tab)
+    }
+
+    /// Inserts or replaces this entry (what `upsert` does), through one cached statement.
+    func save(_ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO sync_base (tab, key, fields) VALUES (?, ?, ?)
+            ON CONFLICT (tab, key) DO UPDATE SET fields = excluded.fields
+            """).execute(arguments: [tab.rawValue, key, fields])
     }
 
     func record() throws -> SheetSyncCore.Record {

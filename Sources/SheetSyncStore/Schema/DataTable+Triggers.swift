@@ -19,6 +19,22 @@ extension DataTable {
         """
     static let timestampFields: Set<String> = ["createdAt", "lastModifiedAt"]
 
+    /// The names of every trigger the migrations create: data tables' triggers write rows only
+    /// into their own table (a fixed row) and the bookkeeping tables.
+    static let ownTriggerNames: Set<String> = Set(Tab.allCases.flatMap { tab in
+        ["fix_insert", "touch", "rekey", "untombstone", "tombstone", "fix_update", "count_insert", "count_update", "count_delete"]
+            .map { "\(tab.schema.tableName)_\($0)" }
+    } + ["sync_conflicts_append_only"])
+
+    /// Whether every trigger in the store is one of `ownTriggerNames` (none was added by hand).
+    static func hasOnlyOwnTriggers(_ db: Database) throws -> Bool {
+        let names = try String.fetchAll(db, sql: """
+            SELECT name FROM sqlite_master WHERE type = 'trigger'
+            UNION ALL SELECT name FROM sqlite_temp_master WHERE type = 'trigger'
+            """)
+        return names.allSatisfy(ownTriggerNames.contains)
+    }
+
     func createTriggers(_ db: Database) throws {
         let name = schema.tableName
         let tabLiteral = tab.rawValue.sqlLiteral
