@@ -48,12 +48,12 @@ public struct SyncEngine: Sendable {
 
     public func run(_ options: SyncOptions) async throws -> SyncReport {
         var report = SyncReport(command: options.mode.rawValue, dryRun: options.dryRun)
-        let before = try store.snapshot()
-        if try await isUpToDate(before) {
+        if try await isUpToDate(store.glance()) {
             report.upToDate = true
             report.rejected = try store.rejectedRows().map(SyncReport.RejectedEntry.init)
             return report
         }
+        let before = try store.snapshot()
         let snapshot = try await readRemote()
         let now = clock.now()
         var read = try WorkbookReading(snapshot: snapshot, now: now)
@@ -89,10 +89,10 @@ public struct SyncEngine: Sendable {
     }
 
     /// A quiet run costs one cheap look on each side: the store's change counter and the remote's version.
-    private func isUpToDate(_ snapshot: StoreSnapshot) async throws -> Bool {
-        guard let recorded = snapshot.state[Self.stateRemoteVersion],
-              snapshot.state[Self.stateCounter] == String(snapshot.changeCounter),
-              snapshot.tombstones.values.allSatisfy(\.isEmpty)
+    private func isUpToDate(_ glance: StoreGlance) async throws -> Bool {
+        guard let recorded = glance.state[Self.stateRemoteVersion],
+              glance.state[Self.stateCounter] == String(glance.changeCounter),
+              !glance.hasTombstones
         else { return false }
         return try await remote.currentVersion() == recorded
     }
