@@ -39,7 +39,9 @@ struct Planner {
     func plans() -> [TabPlan] {
         var plans: [TabPlan] = []
         var categories: Set<String> = []
-        var transactionIds: Set<String> = []
+        // Transactions by id (the plan's result) plus frozen ids: no set of 100k ids is built.
+        var transactions: [String: Record] = [:]
+        var frozenTransactions: Set<String> = []
         for tab in Self.order {
             guard let rows = read.rows[tab] else { continue }
             let validate: @Sendable (Record) -> FieldProblem?
@@ -48,9 +50,9 @@ struct Planner {
                 let known = categories
                 validate = { CategoryCheck.problem(for: $0["category"], known: known) }
             case .receipts:
-                let known = transactionIds
+                let (known, frozen) = (transactions, frozenTransactions)
                 validate = { record in
-                    known.contains(record["transactionId"]) ? nil : FieldProblem(
+                    known[record["transactionId"]] != nil || frozen.contains(record["transactionId"]) ? nil : FieldProblem(
                         field: "transactionId", value: record["transactionId"],
                         message: "transaction '\(record["transactionId"])' does not exist",
                         hint: "point the receipt at an existing transactionId")
@@ -66,7 +68,7 @@ struct Planner {
             let frozen = Set(plan.rejections.map(\.id).filter { !$0.isEmpty })
             switch tab {
             case .categories: categories = Set(plan.result.keys).union(frozen)
-            case .transactions: transactionIds = Set(plan.result.keys).union(frozen)
+            case .transactions: (transactions, frozenTransactions) = (plan.result, frozen)
             default: break
             }
             plans.append(plan)
