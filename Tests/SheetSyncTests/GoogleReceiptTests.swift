@@ -64,6 +64,17 @@ import Testing
         await ledger.bed.finish()
     }
 
+    /// The README's cron line is `sync --materialize`: it must upload queued receipts as `sync` does.
+    @Test func syncWithMaterializeUploadsQueuedReceiptsToo() async throws {
+        let (ledger, receiptId) = try await Self.ledger("g-receipt-materialize")
+        let run = try ledger.bed.cli("sync", "--materialize")
+        #expect(run.status == 0, "\(run.stderr)")
+        withKnownIssue("Workspace.syncMaterializing never runs ReceiptUploader (Operations/Workspace+Materialize.swift)") {
+            try Self.expectUploadedOnce(ledger, receiptId: receiptId)
+        }
+        await ledger.bed.finish()
+    }
+
     /// With no retry budget, the first failure ends the run (75); the next run finishes the same upload.
     @Test(arguments: [
         (EmulatorFault.dropConnection, FaultPhase.beforeEffect, "drive.uploadSession"),

@@ -34,6 +34,9 @@ import Testing
 
         let run = try bed.cli("sync")
         #expect(run.status == 0, "\(run.stderr)")
+        for other in [Tab.categories, .settings, .receipts, .recurringRules] {
+            #expect(try bed.storeRecords(other) == bed.sheetRecords(other), "\(other.rawValue)")
+        }
         let store = try bed.storeRecords(.transactions), sheet = try bed.sheetRecords(.transactions)
         #expect(store == sheet)
         #expect(store[keys[0]]?["note"] == "typed note")
@@ -59,6 +62,28 @@ import Testing
         #expect(bed.emulator.version(of: id) == version)
         #expect(bed.emulator.counters.requests("sheets.spreadsheets.batchUpdate") == 0)
         #expect(try bed.storeRecords(.transactions) == store)
+        await bed.finish()
+    }
+
+    @Test func aTabTheSpreadsheetLacksIsAddedWithItsHeaderWhenItsFirstRowIsPushed() async throws {
+        let bed = try await GoogleTestBed.start("g-missing-tab")
+        try GoogleSeed.ledger(in: bed, transactions: 2, ids: SeededIDs(seed: 3), tabs: [.transactions, .categories, .settings])
+        let first = try bed.cli("sync")
+        #expect(first.status == 0, "\(first.stderr)")
+        let stamp = "2026-02-02T00:00:00.000Z"
+        try bed.store().upsert(Record([
+            "recurringRuleId": "5eed0000-0000-4000-8000-000000000001", "isEnabled": "TRUE", "type": "expense", "amount": "900.00",
+            "category": "Rent", "tagsCSV": "", "note": "rent", "startDate": "2026-01-01", "cadence": "monthly", "interval": "1",
+            "endDate": "", "lastGeneratedDate": "", "createdAt": stamp, "lastModifiedAt": stamp,
+        ]), in: .recurringRules)
+        let run = try bed.cli("sync")
+        #expect(run.status == 0, "\(run.stderr)")
+        let tabs = try bed.emulator.tabNames(spreadsheetId: try bed.spreadsheetId())
+        #expect(tabs.contains(Tab.recurringRules.rawValue))
+        #expect(try bed.table(.recurringRules).header.prefix(13) == TablePatcher.newHeader(Tab.recurringRules.schema).prefix(13))
+        #expect(try bed.sheetRecords(.recurringRules)["5eed0000-0000-4000-8000-000000000001"]?["amount"] == "900.00")
+        #expect(try bed.storeRecords(.recurringRules) == bed.sheetRecords(.recurringRules))
+        #expect(try bed.cli("sync").status == 0)
         await bed.finish()
     }
 
