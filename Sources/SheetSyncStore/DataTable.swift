@@ -21,7 +21,10 @@ struct DataTable: Sendable {
     /// UUID keys are stored lowercase (the insert trigger would lowercase them anyway); looking
     /// them up the same way keeps a lookup and the row it finds in agreement.
     func canonicalKey(_ key: String) -> String {
-        schema.field(named: schema.keyField)?.kind == .uuid ? key.lowercased() : key
+        guard schema.field(named: schema.keyField)?.kind == .uuid else { return key }
+        // ASCII without capitals lowercases to itself: keep the string rather than copy it.
+        if !key.utf8.contains(where: { $0 &- 65 < 26 || $0 >= 0x80 }) { return key }
+        return key.lowercased()
     }
 
     /// Every row, in insertion order.

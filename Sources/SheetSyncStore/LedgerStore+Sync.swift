@@ -54,19 +54,21 @@ extension LedgerStore {
                 // inserts (unless a trigger of someone else's writes rows): other keys need no
                 // lookup. That is a first pull: 100k lookups that would all find nothing.
                 let startsEmpty = try onlyOwnTriggers && !upserts.isEmpty && table.isEmpty(db)
+                // Keys in strictly ascending order (the engine's) cannot repeat: no need to remember them.
+                let unique = startsEmpty && Self.keysAscend(upserts, table)
                 var inserted: Set<String> = []
                 for write in upserts {
                     let key = write.record[table.schema.keyField]
                     guard !key.isEmpty else { throw StoreError.missingKey(tab: tab, field: table.schema.keyField) }
                     let canonical = table.canonicalKey(key)
-                    let current = try startsEmpty && !inserted.contains(canonical) ? nil : table.fetch(key: key, db)
+                    let current = try startsEmpty && (unique || !inserted.contains(canonical)) ? nil : table.fetch(key: key, db)
                     guard Self.matches(current, write.expected, table) else {
                         skipped[tab, default: []].insert(key)
                         continue
                     }
                     if current == nil {
                         try table.insert(write.record, db)
-                        if startsEmpty { inserted.insert(canonical) }
+                        if startsEmpty && !unique { inserted.insert(canonical) }
                     } else {
                         try table.update(write.record, db)
                     }
@@ -111,6 +113,19 @@ extension LedgerStore {
             let ordered = skipped.mapValues { $0.sorted() }
             return CommitOutcome(skipped: ordered, changeCounter: try Self.changeCounter(db))
         }
+    }
+
+    /// Whether the rows' keys are non-empty and strictly ascending once canonical (so none repeats).
+    static func keysAscend(_ writes: [RowWrite], _ table: DataTable) -> Bool {
+        var previous: String?
+        for write in writes {
+            let key = write.record[table.schema.keyField]
+            guard !key.isEmpty else { return false }
+            let canonical = table.canonicalKey(key)
+            if let previous, !(previous < canonical) { return false }
+            previous = canonical
+        }
+        return true
     }
 
     /// Whether the current row is still the one the engine read (absent when `expected` is nil).

@@ -29,8 +29,14 @@ enum RecordJSON {
     private static func appendString(_ text: String, to out: inout [UInt8]) -> Bool {
         out.append(UInt8(ascii: "\""))
         // Most texts need no escape at all: copy them whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F }) {
-            out.append(contentsOf: text.utf8)
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F {
+                return false
+            }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if plain == true {
             out.append(UInt8(ascii: "\""))
             return true
         }
