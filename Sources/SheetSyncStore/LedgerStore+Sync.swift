@@ -86,8 +86,9 @@ extension LedgerStore {
                 let skip = skipped[tab] ?? []
                 // In key order: the base's primary-key index then grows at one end instead of
                 // taking 100k inserts at random places.
-                let keyed = (commit.baseUpserts[tab] ?? []).map { (key: $0[keyField], record: $0) }
-                for (key, record) in keyed.sorted(by: { $0.key < $1.key }) where !skip.contains(key) {
+                var keyed = (commit.baseUpserts[tab] ?? []).map { (key: $0[keyField], record: $0) }
+                keyed.sort { $0.key < $1.key }
+                for (key, record) in keyed where !skip.contains(key) {
                     try BaseEntry(tab: tab, key: key, record: record).save(db)
                 }
                 for key in commit.baseDeletes[tab] ?? [] where !skip.contains(key) {
