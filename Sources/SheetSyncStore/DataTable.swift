@@ -29,7 +29,11 @@ struct DataTable: Sendable {
 
     /// Every row, in insertion order.
     func fetchAll(_ db: Database) throws -> [SheetSyncCore.Record] {
-        try Row.fetchAll(db.cachedStatement(sql: sql.selectAll)).map(record(from:))
+        // A cursor reads each row in place: no `Row` copy per row before it becomes a record.
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql.selectAll))
+        var records: [SheetSyncCore.Record] = []
+        while let row = try rows.next() { records.append(record(from: row)) }
+        return records
     }
 
     /// Whether the table has no row at all.

@@ -165,7 +165,7 @@ public enum FieldParser {
         case .amount, .integer: return .number(text)
         case .boolean: return .bool(text == "TRUE")
         case .date:
-            guard let d = LocalDate(iso: text) else { return .text(text) }
+            guard let d = CanonicalText.isoDate(text) else { return .text(text) }
             return .dateSerial(String(d.spreadsheetSerial))
         default: return .text(text)
         }
