@@ -60,7 +60,8 @@ struct MeddlingRemote: Remote {
         added["note"] = "local add"
         try bed.store().upsert(added, in: .transactions)
         let meddling = MeddlingRemote(base: try bed.remote()) {
-            try bed.emulator.insertRow(spreadsheetId: s.id, tab: s.tab, at: 2, typed: ["", "income", "2026-02-22", "", "", "99", "Fun", "", "between"])
+            try bed.emulator.insertRow(
+                spreadsheetId: s.id, tab: s.tab, at: 2, typed: ["", "income", "2026-02-22", "", "", "99", "Fun", "", "between"])
             try bed.emulator.sortTab(spreadsheetId: s.id, tab: s.tab, byColumn: note, ascending: false)
         }
         let report = try await bed.sync(meddling)
@@ -108,8 +109,9 @@ struct MeddlingRemote: Remote {
         try Self.editNote(bed, s.keys[1], "pushed")
         let meddling = MeddlingRemote(base: try bed.remote()) {
             guard let row = try bed.rowIndex(of: s.keys[6], in: .transactions) else { return }
-            try bed.emulator.typeCell(spreadsheetId: s.id, tab: s.tab, at: GoogleTestBed.a1(row: row, column: try bed.column("note", in: .transactions)),
-                                      text: "typed meanwhile")
+            try bed.emulator.typeCell(
+                spreadsheetId: s.id, tab: s.tab, at: GoogleTestBed.a1(row: row, column: try bed.column("note", in: .transactions)),
+                text: "typed meanwhile")
         }
         try await bed.sync(meddling)
         #expect(try bed.sheetRecords(.transactions)[s.keys[1]]?["note"] == "pushed")

@@ -14,8 +14,8 @@ import Testing
         let clock = ManualClock(Timestamp(iso: "2026-03-01T00:00:00.000Z") ?? Timestamp(Date()))
         let ids = SeededIDs(seed: 77)
 
-        static func prepare(_ name: String) async throws -> Scenario {
-            let scenario = Scenario(bed: try await GoogleTestBed.start(name))
+        static func prepare(_ name: String, sharing host: GoogleTestBed? = nil) async throws -> Scenario {
+            let scenario = Scenario(bed: try await GoogleTestBed.start(name, sharing: host))
             try await scenario.prepare()
             return scenario
         }
@@ -32,12 +32,17 @@ import Testing
             let note = try bed.column("note", in: .transactions)
             guard let first = try bed.rowIndex(of: keys[0], in: .transactions) else { throw CLI.CLIError(message: "seed row missing") }
             try bed.emulator.typeCell(spreadsheetId: id, tab: tab, at: GoogleTestBed.a1(row: first, column: note), text: "typed")
-            try bed.emulator.insertRow(spreadsheetId: id, tab: tab, at: 2, typed: ["", "expense", "2026-02-21", "", "", "4.5", "Fun", "", "hand"])
-            if let gone = try bed.rowIndex(of: keys[1], in: .transactions) { try bed.emulator.deleteRow(spreadsheetId: id, tab: tab, at: gone) }
+            try bed.emulator.insertRow(
+                spreadsheetId: id, tab: tab, at: 2, typed: ["", "expense", "2026-02-21", "", "", "4.5", "Fun", "", "hand"])
+            if let gone = try bed.rowIndex(of: keys[1], in: .transactions) {
+                try bed.emulator.deleteRow(spreadsheetId: id, tab: tab, at: gone)
+            }
             clock.advance(milliseconds: 1000)
             let store = try bed.store()
             var records = try store.records(in: .transactions)
-            guard var edited = records.first(where: { $0["transactionId"] == keys[2] }) else { throw CLI.CLIError(message: "store row missing") }
+            guard var edited = records.first(where: { $0["transactionId"] == keys[2] }) else {
+                throw CLI.CLIError(message: "store row missing")
+            }
             edited["note"] = "local"
             edited["lastModifiedAt"] = clock.now().description
             try store.upsert(edited, in: .transactions)
@@ -67,7 +72,8 @@ import Testing
 
     @Test(arguments: faults)
     func aFaultAtAnyRequestOfASyncLosesNothingAndTheNextRunConverges(fault: EmulatorFault) async throws {
-        let reference = try await Scenario.prepare("g-fault-ref")
+        let host = try await GoogleTestBed.start("g-fault-host")
+        let reference = try await Scenario.prepare("g-fault-ref", sharing: host)
         reference.bed.emulator.resetCounters()
         _ = try await reference.sync()
         let expected = try reference.state()
@@ -77,7 +83,7 @@ import Testing
 
         for phase in [FaultPhase.beforeEffect, .afterEffect] {
             for n in 1...requests {
-                let scenario = try await Scenario.prepare("g-fault")
+                let scenario = try await Scenario.prepare("g-fault", sharing: host)
                 let emulator = scenario.bed.emulator
                 emulator.resetCounters()
                 emulator.injectFault(fault, atRequest: n, phase: phase)
@@ -97,6 +103,7 @@ import Testing
                 await scenario.bed.finish()
             }
         }
+        await host.finish()
     }
 
     @Test func aRateLimitWithRetryAfterIsWaitedOutAndRetried() async throws {

@@ -50,9 +50,11 @@ import Testing
 
     @Test func initWithASpreadsheetIdLinksToItInsteadOfCreatingOne() async throws {
         let bed = try await GoogleTestBed.start("g-link")
-        let id = try bed.emulator.createSpreadsheet(title: "Shared ledger", tabs: Tab.allCases.map {
-            EmulatedTab(name: $0.rawValue, typed: [TablePatcher.newHeader($0.schema)])
-        })
+        let id = try bed.emulator.createSpreadsheet(
+            title: "Shared ledger",
+            tabs: Tab.allCases.map {
+                EmulatedTab(name: $0.rawValue, typed: [TablePatcher.newHeader($0.schema)])
+            })
         try bed.writeConfig(spreadsheetId: id)
         let run = try bed.cli("init")
         #expect(run.status == 0, "\(run.stderr)")

@@ -21,7 +21,8 @@ import Testing
                 try await model.run()
             } catch {
                 failures += 1
-                Issue.record("google model case failed — replay with SHEETSYNC_GOOGLE_MODEL_SEED=\(seed) SHEETSYNC_GOOGLE_MODEL_CASES=1: \(error)")
+                Issue.record(
+                    "google model case failed — replay with SHEETSYNC_GOOGLE_MODEL_SEED=\(seed) SHEETSYNC_GOOGLE_MODEL_CASES=1: \(error)")
             }
             await model.bed.finish()
             if failures >= 3 { break }

@@ -20,8 +20,9 @@ import Testing
     static func ledger(_ name: String, retryBudget: Double = 2) async throws -> (Ledger, receiptId: String) {
         let bed = try await GoogleTestBed.start(name, retryBudget: retryBudget)
         #expect(try bed.cli("init").status == 0)
-        try bed.emulator.insertRow(spreadsheetId: try bed.spreadsheetId(), tab: Tab.categories.rawValue, at: 1,
-                                   typed: ["Food", "expense", "", "", "TRUE", "1"])
+        try bed.emulator.insertRow(
+            spreadsheetId: try bed.spreadsheetId(), tab: Tab.categories.rawValue, at: 1,
+            typed: ["Food", "expense", "", "", "TRUE", "1"])
         #expect(try bed.cli("sync").status == 0)
         let added = try bed.cli("add", "expense", "--amount", "8.20", "--category", "Food", "--date", "2026-02-14")
         #expect(added.status == 0, "\(added.stderr)")
@@ -32,7 +33,10 @@ import Testing
         try bytes.write(to: image)
         let queued = try bed.cli("receipt", "add", transactionId, image.path)
         #expect(queued.status == 0, "\(queued.stderr)")
-        return (Ledger(bed: bed, transactionId: transactionId, image: image, bytes: bytes), queued.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        return (
+            Ledger(bed: bed, transactionId: transactionId, image: image, bytes: bytes),
+            queued.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        )
     }
 
     /// Exactly one Drive file carries the receipt, in the Receipts folder, with the seed's name and the bytes;
@@ -45,8 +49,9 @@ import Testing
         #expect(file.parents == [ledger.settings["receiptsFolderId"]], sourceLocation: sourceLocation)
         #expect(file.content == ledger.bytes, sourceLocation: sourceLocation)
         let row = try #require(try ledger.bed.sheetRecords(.receipts)[receiptId], sourceLocation: sourceLocation)
-        #expect(row["driveFileId"] == file.id && row["fileName"] == file.name && row["transactionId"] == ledger.transactionId,
-                sourceLocation: sourceLocation)
+        #expect(
+            row["driveFileId"] == file.id && row["fileName"] == file.name && row["transactionId"] == ledger.transactionId,
+            sourceLocation: sourceLocation)
         #expect(try ledger.bed.storeRecords(.receipts)[receiptId] == row, sourceLocation: sourceLocation)
         #expect(ledger.bed.emulator.pendingUploadSizes.values.allSatisfy { $0 == 0 }, sourceLocation: sourceLocation)
     }

@@ -7,8 +7,10 @@ import Testing
 /// What a push costs in requests and bytes: fixed in requests, proportional to the changed rows in bytes.
 @Suite struct GoogleRequestBudgetTests {
     static let sheetsReads = ["sheets.spreadsheets.values.batchGet", "sheets.spreadsheets.values.get", "sheets.spreadsheets.get"]
-    static let writes = ["sheets.spreadsheets.batchUpdate", "sheets.spreadsheets.values.update", "sheets.spreadsheets.values.batchUpdate",
-                         "sheets.spreadsheets.values.append", "sheets.spreadsheets.values.clear", "drive.files.create", "drive.files.update"]
+    static let writes = [
+        "sheets.spreadsheets.batchUpdate", "sheets.spreadsheets.values.update", "sheets.spreadsheets.values.batchUpdate",
+        "sheets.spreadsheets.values.append", "sheets.spreadsheets.values.clear", "drive.files.create", "drive.files.update",
+    ]
 
     struct Push {
         var sheetsReads: Int

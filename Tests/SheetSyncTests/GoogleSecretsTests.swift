@@ -23,9 +23,12 @@ import Testing
         let (client, secret, refresh) = ("secrets-test.apps.googleusercontent.com", "client-secret-f00d", "1//refresh-token-c0ffee")
         bed.emulator.registerAuthorizedUser(clientId: client, clientSecret: secret, refreshToken: refresh)
         try FileManager.default.removeItem(at: bed.credentialsURL)
-        #expect(FileManager.default.createFile(atPath: bed.credentialsURL.path, contents: Data(
-            bed.emulator.authorizedUserCredentialsJSON(clientId: client, clientSecret: secret, refreshToken: refresh).utf8),
-            attributes: [.posixPermissions: 0o600]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: bed.credentialsURL.path,
+                contents: Data(
+                    bed.emulator.authorizedUserCredentialsJSON(clientId: client, clientSecret: secret, refreshToken: refresh).utf8),
+                attributes: [.posixPermissions: 0o600]))
         try GoogleSeed.ledger(in: bed, transactions: 3, ids: SeededIDs(seed: 11))
         var output = ""
         let first = try bed.cli("sync", "--verbose")

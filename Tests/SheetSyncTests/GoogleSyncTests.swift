@@ -22,7 +22,8 @@ import Testing
         try bed.emulator.typeCell(spreadsheetId: id, tab: tab, at: try at(keys[0], note), text: "typed note")
         try bed.emulator.typeCell(spreadsheetId: id, tab: tab, at: try at(keys[1], date), text: "'2026-03-05")
         try bed.emulator.typeCell(spreadsheetId: id, tab: tab, at: try at(keys[2], amount), text: "12.50")
-        try bed.emulator.insertRow(spreadsheetId: id, tab: tab, at: 3, typed: ["", "expense", "2026-02-21", "", "", "4.5", "Fun", "", "hand row"])
+        try bed.emulator.insertRow(
+            spreadsheetId: id, tab: tab, at: 3, typed: ["", "expense", "2026-02-21", "", "", "4.5", "Fun", "", "hand row"])
         try bed.emulator.deleteRow(spreadsheetId: id, tab: tab, at: try #require(try bed.rowIndex(of: keys[3], in: .transactions)))
         try bed.emulator.sortTab(spreadsheetId: id, tab: tab, byColumn: note, ascending: false)
         // Locally: `sheetsync add`, and edits by another SQLite client.
@@ -52,7 +53,8 @@ import Testing
         #expect(hand["amount"] == "4.50" && hand["year"] == "2026" && hand["month"] == "2")
         #expect(store.count == 6)
         // What the person typed stays as typed where its value is right: the text date, the 12.5 number.
-        #expect(try bed.values(.transactions)[try #require(try bed.rowIndex(of: keys[1], in: .transactions))][date] == .string("2026-03-05"))
+        #expect(
+            try bed.values(.transactions)[try #require(try bed.rowIndex(of: keys[1], in: .transactions))][date] == .string("2026-03-05"))
         #expect(try bed.values(.transactions)[try #require(try bed.rowIndex(of: keys[2], in: .transactions))][amount] == .number(12.5))
 
         let version = bed.emulator.version(of: id)
@@ -71,11 +73,12 @@ import Testing
         let first = try bed.cli("sync")
         #expect(first.status == 0, "\(first.stderr)")
         let stamp = "2026-02-02T00:00:00.000Z"
-        try bed.store().upsert(Record([
-            "recurringRuleId": "5eed0000-0000-4000-8000-000000000001", "isEnabled": "TRUE", "type": "expense", "amount": "900.00",
-            "category": "Rent", "tagsCSV": "", "note": "rent", "startDate": "2026-01-01", "cadence": "monthly", "interval": "1",
-            "endDate": "", "lastGeneratedDate": "", "createdAt": stamp, "lastModifiedAt": stamp,
-        ]), in: .recurringRules)
+        try bed.store().upsert(
+            Record([
+                "recurringRuleId": "5eed0000-0000-4000-8000-000000000001", "isEnabled": "TRUE", "type": "expense", "amount": "900.00",
+                "category": "Rent", "tagsCSV": "", "note": "rent", "startDate": "2026-01-01", "cadence": "monthly", "interval": "1",
+                "endDate": "", "lastGeneratedDate": "", "createdAt": stamp, "lastModifiedAt": stamp,
+            ]), in: .recurringRules)
         let run = try bed.cli("sync")
         #expect(run.status == 0, "\(run.stderr)")
         let tabs = try bed.emulator.tabNames(spreadsheetId: try bed.spreadsheetId())
@@ -91,16 +94,20 @@ import Testing
         let bed = try await GoogleTestBed.start("g-typed")
         try GoogleSeed.ledger(in: bed, transactions: 1, ids: SeededIDs(seed: 2))
         #expect(try bed.cli("sync").status == 0)
-        let added = try bed.cli("add", "expense", "--amount", "1234.50", "--category", "Rent", "--date", "2026-01-15",
-                                "--note", "=HYPERLINK(\"http://x\")")
+        let added = try bed.cli(
+            "add", "expense", "--amount", "1234.50", "--category", "Rent", "--date", "2026-01-15",
+            "--note", "=HYPERLINK(\"http://x\")")
         #expect(added.status == 0, "\(added.stderr)")
         #expect(try bed.cli("sync").status == 0)
         let key = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let row = try #require(try bed.rowIndex(of: key, in: .transactions))
         let id = try bed.spreadsheetId(), tab = Tab.transactions.rawValue
-        let amount = try bed.emulator.cell(spreadsheetId: id, tab: tab, at: GoogleTestBed.a1(row: row, column: try bed.column("amount", in: .transactions)))
-        let date = try bed.emulator.cell(spreadsheetId: id, tab: tab, at: GoogleTestBed.a1(row: row, column: try bed.column("date", in: .transactions)))
-        let note = try bed.emulator.cell(spreadsheetId: id, tab: tab, at: GoogleTestBed.a1(row: row, column: try bed.column("note", in: .transactions)))
+        let amount = try bed.emulator.cell(
+            spreadsheetId: id, tab: tab, at: GoogleTestBed.a1(row: row, column: try bed.column("amount", in: .transactions)))
+        let date = try bed.emulator.cell(
+            spreadsheetId: id, tab: tab, at: GoogleTestBed.a1(row: row, column: try bed.column("date", in: .transactions)))
+        let note = try bed.emulator.cell(
+            spreadsheetId: id, tab: tab, at: GoogleTestBed.a1(row: row, column: try bed.column("note", in: .transactions)))
         #expect(amount.value == .number(1234.5))
         #expect(date.value == .number(46037) && date.numberFormat?.type == "DATE" && date.numberFormat?.pattern == "yyyy-mm-dd")
         #expect(note.value == .string("=HYPERLINK(\"http://x\")"))

@@ -103,10 +103,13 @@ public final class GoogleSheetsRemote: Remote, @unchecked Sendable {
             let untouched = try await currentVersion().map { $0 == snapshot.version } ?? false
             if !requests.isEmpty {
                 let guardId = Int.random(in: 1...Int(Int32.max))
+                let guarded = SheetRequests.writeGuard(id: guardId, replacing: layout.writeGuards) + requests
                 do {
-                    _ = try await sheets.batchUpdate(spreadsheetId: id, requests: SheetRequests.writeGuard(id: guardId, replacing: layout.writeGuards) + requests)
-                } catch GoogleAPIError.api(let details) where details.httpStatus == 400 && details.message.contains(String(guardId)) {
-                    throw SheetSyncError.temporary("google applied this run's write but failed to say so (its repeat was refused); nothing was lost, the next run checks")
+                    _ = try await sheets.batchUpdate(spreadsheetId: id, requests: guarded)
+                } catch GoogleAPIError.api(let details)
+                    where details.httpStatus == 400 && details.message.contains(String(guardId)) {
+                    throw SheetSyncError.temporary(
+                        "google applied this run's write but failed to say so (its repeat was refused); nothing was lost, the next run checks")
                 }
             }
             let written = try await currentVersion()

@@ -40,7 +40,8 @@ struct ReceiptUploader {
 
     /// Uploads every queued receipt; returns how many were written as rows.
     func uploadAll() async throws -> Int {
-        // Most runs have nothing queued: an empty queue folder spares reading the whole store (seconds at 100k rows).
+        // Most runs have nothing queued: an empty queue folder spares reading the whole store (seconds at 100k
+        // rows).
         let queue = Self.queueFolder(store: URL(fileURLWithPath: store.path))
         guard let waiting = try? FileManager.default.contentsOfDirectory(atPath: queue.path), !waiting.isEmpty else { return 0 }
         let entries = try queued()

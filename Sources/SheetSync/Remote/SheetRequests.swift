@@ -63,7 +63,8 @@ struct SheetLayout {
         }
         let answer = try await sheets.get(
             spreadsheetId: spreadsheetId,
-            fields: "developerMetadata(metadataId,metadataKey),sheets(properties(sheetId,title,gridProperties(rowCount,columnCount)),data(rowData(values(effectiveValue))))",
+            fields: "developerMetadata(metadataId,metadataKey),"
+                + "sheets(properties(sheetId,title,gridProperties(rowCount,columnCount)),data(rowData(values(effectiveValue))))",
             ranges: ranges, includeGridData: true)
         layout.writeGuards = (answer["developerMetadata"]?.arrayValue ?? []).compactMap { entry in
             entry["metadataKey"]?.stringValue == SheetRequests.writeGuardKey ? entry["metadataId"]?.intValue : nil
@@ -118,8 +119,8 @@ enum SheetRequests {
             // The row was deleted (or, without an id yet, moved) by hand since the read: writing anywhere
             // would lose the change or hit another row, so nothing is written and the next run merges.
             guard let row = layout.rowNow[change.row] else {
-                let key = change.key.isEmpty ? "" : " (\(change.key))"
-                throw SheetSyncError.temporary("\(tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: change.row))\(key) was deleted or moved by hand while syncing; nothing was written, the next run merges")
+                let which = "\(tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: change.row))" + (change.key.isEmpty ? "" : " (\(change.key))")
+                throw SheetSyncError.temporary("\(which) was deleted or moved by hand while syncing; nothing was written, the next run merges")
             }
             requests.append(updateCells(sheetId: sheetId, row: row + 1, column: change.column, rows: [[change.cell]]))
         }
@@ -144,10 +145,11 @@ enum SheetRequests {
     /// a 5xx, which Google may have applied, and applying row deletes and inserts twice would hit other rows.
     /// The batch creates metadata with a fresh id, so a repeat is refused whole; the previous guards go.
     static func writeGuard(id: Int, replacing old: [Int]) -> [JSONValue] {
-        old.map { ["deleteDeveloperMetadata": ["dataFilter": ["developerMetadataLookup": ["metadataId": .integer($0)]]]] }
-            + [["createDeveloperMetadata": ["developerMetadata": [
-                "metadataId": .integer(id), "metadataKey": .string(writeGuardKey), "location": ["spreadsheet": true], "visibility": "DOCUMENT",
-            ]]]]
+        let create: JSONValue = [
+            "metadataId": .integer(id), "metadataKey": .string(writeGuardKey), "location": ["spreadsheet": true], "visibility": "DOCUMENT",
+        ]
+        return old.map { ["deleteDeveloperMetadata": ["dataFilter": ["developerMetadataLookup": ["metadataId": .integer($0)]]]] }
+            + [["createDeveloperMetadata": ["developerMetadata": create]]]
     }
 
     /// A tab the spreadsheet lacks: added with its header and rows.

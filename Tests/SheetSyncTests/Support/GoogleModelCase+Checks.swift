@@ -24,8 +24,10 @@ extension GoogleModelCase {
         bed.emulator.resetCounters()
         let quiet = try await sync()
         let storeAfter = try bed.store().records(in: .transactions)
-        if quiet.hasChanges || bed.emulator.version(of: id) != version || bed.emulator.counters.requests("sheets.spreadsheets.batchUpdate") > 0
-            || storeAfter != storeBefore {
+        if quiet.hasChanges || bed.emulator.version(of: id) != version
+            || bed.emulator.counters.requests("sheets.spreadsheets.batchUpdate") > 0
+            || storeAfter != storeBefore
+        {
             throw fail("round \(round): a second sync was not a no-op: \(quiet.changes) \(quiet.tabs)")
         }
     }
@@ -36,7 +38,9 @@ extension GoogleModelCase {
         let tainted = frozen.union(log.frozen).union(log.unfrozen).union(log.duplicated.keys)
         func expectNote(_ key: String, _ note: String, _ what: String) throws {
             guard local[key]?["note"] == note, sheet[key]?["note"] == note else {
-                throw fail("round \(round): lost update (\(what)) on \(key): want note '\(note)', store '\(local[key]?["note"] ?? "-")', sheet '\(sheet[key]?["note"] ?? "-")'")
+                throw fail(
+                    "round \(round): lost update (\(what)) on \(key): want note '\(note)', store '\(local[key]?["note"] ?? "-")', sheet '\(sheet[key]?["note"] ?? "-")'"
+                )
             }
         }
         for (key, note) in log.localNote where !tainted.contains(key) {
@@ -55,7 +59,9 @@ extension GoogleModelCase {
             try expectNote(key, note, log.localDeleted.contains(key) ? "remote edit beats local delete" : "remote edit")
         }
         for (key, amount) in log.remoteAmount where !tainted.contains(key) {
-            guard local[key]?["amount"] == amount, sheet[key]?["amount"] == amount else { throw fail("round \(round): remote amount edit lost on \(key)") }
+            guard local[key]?["amount"] == amount, sheet[key]?["amount"] == amount else {
+                throw fail("round \(round): remote amount edit lost on \(key)")
+            }
         }
         for key in log.localDeleted where !tainted.contains(key) && log.remoteNote[key] == nil && log.remoteAmount[key] == nil {
             if local[key] != nil || sheet[key] != nil { throw fail("round \(round): \(key) deleted locally came back") }
@@ -79,9 +85,12 @@ extension GoogleModelCase {
             guard copies.count >= 2 else { throw fail("round \(round): a copy-pasted row of \(key) was lost") }
         }
         for key in log.frozen {
-            guard try rejectedKeys().contains(key) else { throw fail("round \(round): row \(key) with an unknown category was not rejected") }
+            guard try rejectedKeys().contains(key) else {
+                throw fail("round \(round): row \(key) with an unknown category was not rejected")
+            }
             guard let row = try bed.rowIndex(of: key, in: .transactions),
-                  try bed.values(.transactions)[row][try bed.column("category", in: .transactions)] == .string("Nope") else {
+                try bed.values(.transactions)[row][try bed.column("category", in: .transactions)] == .string("Nope")
+            else {
                 throw fail("round \(round): rejected row \(key) was overwritten in the sheet")
             }
         }

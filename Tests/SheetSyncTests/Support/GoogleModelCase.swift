@@ -68,10 +68,13 @@ struct GoogleModelCase {
                 log.localDeleted.insert(key)
             default:
                 let key = ids.next(), stamp = clock.now().description, note = "LA\(round)-\(i)"
-                try store.upsert(Record(["transactionId": key, "type": "expense", "date": "2026-02-20", "year": "2026", "month": "2",
-                                         "amount": "3.00", "category": GoogleSeed.categories[i % 3], "tagsCSV": "", "note": note, "paidFlag": "",
-                                         "reimbursedFlag": "", "recurringRuleId": "", "createdAt": stamp, "lastModifiedAt": stamp]),
-                                 in: .transactions)
+                try store.upsert(
+                    Record([
+                        "transactionId": key, "type": "expense", "date": "2026-02-20", "year": "2026", "month": "2",
+                        "amount": "3.00", "category": GoogleSeed.categories[i % 3], "tagsCSV": "", "note": note, "paidFlag": "",
+                        "reimbursedFlag": "", "recurringRuleId": "", "createdAt": stamp, "lastModifiedAt": stamp,
+                    ]),
+                    in: .transactions)
                 log.localAdded[key] = note
             }
         }
@@ -91,7 +94,9 @@ struct GoogleModelCase {
         }
         let keyColumn = try col("transactionId")
         var candidates = try bed.values(.transactions).dropFirst().compactMap { row -> String? in
-            guard keyColumn < row.count, case .string(let key) = row[keyColumn], !key.isEmpty, !log.unfrozen.contains(key) else { return nil }
+            guard keyColumn < row.count, case .string(let key) = row[keyColumn], !key.isEmpty, !log.unfrozen.contains(key) else {
+                return nil
+            }
             return key
         }
         candidates.shuffle(using: &rng)
@@ -112,8 +117,9 @@ struct GoogleModelCase {
                     try emulator.sortTab(spreadsheetId: id, tab: tab, byColumn: try col("note"), ascending: Bool.random(using: &rng))
                 default:
                     let width = try bed.table(.transactions).header.count
-                    try emulator.moveColumn(spreadsheetId: id, tab: tab, from: Int.random(in: 0..<width, using: &rng),
-                                            to: Int.random(in: 0..<width, using: &rng))
+                    try emulator.moveColumn(
+                        spreadsheetId: id, tab: tab, from: Int.random(in: 0..<width, using: &rng),
+                        to: Int.random(in: 0..<width, using: &rng))
                 }
                 continue
             }
@@ -128,11 +134,15 @@ struct GoogleModelCase {
                 try type(k, "amount", "7.5")
                 log.remoteAmount[k] = "7.50"
             case 2:
-                guard log.localNote[k] == nil || Bool.random(using: &rng), let row = try bed.rowIndex(of: k, in: .transactions) else { continue }
+                guard log.localNote[k] == nil || Bool.random(using: &rng), let row = try bed.rowIndex(of: k, in: .transactions) else {
+                    continue
+                }
                 try emulator.deleteRow(spreadsheetId: id, tab: tab, at: row)
                 log.remoteDeleted.insert(k)
             default:
-                guard log.localNote[k] == nil, !log.localDeleted.contains(k), let row = try bed.rowIndex(of: k, in: .transactions) else { continue }
+                guard log.localNote[k] == nil, !log.localDeleted.contains(k), let row = try bed.rowIndex(of: k, in: .transactions) else {
+                    continue
+                }
                 if Bool.random(using: &rng) {
                     try type(k, "category", "Nope")
                     log.frozen.insert(k)

@@ -12,20 +12,27 @@ enum GoogleSeed {
     /// A five-tab spreadsheet with the Settings row, three categories and `transactions` rows (ids from
     /// `ids`; notes `n0`, `n1`, …); links `bed`'s config to it and returns the transaction ids in row order.
     @discardableResult
-    static func ledger(in bed: GoogleTestBed, transactions count: Int, ids: SeededIDs, tabs present: [Tab] = Tab.allCases) throws -> [String] {
+    static func ledger(in bed: GoogleTestBed, transactions count: Int, ids: SeededIDs, tabs present: [Tab] = Tab.allCases) throws
+        -> [String]
+    {
         let keys = (0..<count).map { _ in ids.next() }
         let transactions = keys.enumerated().map { i, key in
-            [key, "expense", "2026-02-\(10 + i % 18)", "2026", "2", "\(i % 90 + 1).25", categories[i % 3], "", "n\(i)", "", "", "", stamp, stamp]
+            [
+                key, "expense", "2026-02-\(10 + i % 18)", "2026", "2", "\(i % 90 + 1).25", categories[i % 3], "", "n\(i)", "", "", "",
+                stamp, stamp,
+            ]
         }
         let tabs: [Tab: [[String]]] = [
             .settings: [[ids.next(), "1", "UTC", "", "", "", stamp, stamp]],
             .categories: categories.enumerated().map { i, name in [name, "expense", "", "", "TRUE", "\(i + 1)", stamp, stamp] },
             .transactions: transactions,
         ]
-        let id = try bed.emulator.createSpreadsheet(title: "Ledger", tabs: present.map { tab in
-            let rows = [TablePatcher.newHeader(tab.schema)] + (tabs[tab] ?? [])
-            return EmulatedTab(name: tab.rawValue, typed: rows, rowCount: max(1000, rows.count + 100))
-        })
+        let id = try bed.emulator.createSpreadsheet(
+            title: "Ledger",
+            tabs: present.map { tab in
+                let rows = [TablePatcher.newHeader(tab.schema)] + (tabs[tab] ?? [])
+                return EmulatedTab(name: tab.rawValue, typed: rows, rowCount: max(1000, rows.count + 100))
+            })
         try bed.writeConfig(spreadsheetId: id)
         return keys
     }

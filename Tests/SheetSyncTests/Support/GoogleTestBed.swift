@@ -33,15 +33,20 @@ final class GoogleTestBed: Sendable {
     static func start(_ name: String, retryBudget: Double = 2, sharing other: GoogleTestBed? = nil) async throws -> GoogleTestBed {
         let bed: GoogleTestBed
         if let other {
-            bed = GoogleTestBed(emulator: other.emulator, folder: try TestWorkbook.scratch(name), account: other.account, ownsEmulator: false)
+            bed = GoogleTestBed(
+                emulator: other.emulator, folder: try TestWorkbook.scratch(name), account: other.account, ownsEmulator: false)
         } else {
             let emulator = try SheetsEmulator()
             _ = try await emulator.start(port: 0)
-            bed = GoogleTestBed(emulator: emulator, folder: try TestWorkbook.scratch(name), account: try emulator.makeServiceAccount(),
-                                ownsEmulator: true)
+            bed = GoogleTestBed(
+                emulator: emulator, folder: try TestWorkbook.scratch(name), account: try emulator.makeServiceAccount(),
+                ownsEmulator: true)
         }
-        guard FileManager.default.createFile(atPath: bed.credentialsURL.path, contents: Data(bed.account.credentialsJSON.utf8),
-                                             attributes: [.posixPermissions: 0o600]) else {
+        guard
+            FileManager.default.createFile(
+                atPath: bed.credentialsURL.path, contents: Data(bed.account.credentialsJSON.utf8),
+                attributes: [.posixPermissions: 0o600])
+        else {
             throw CLI.CLIError(message: "cannot write \(bed.credentialsURL.path)")
         }
         try bed.writeConfig(spreadsheetId: nil, retryBudget: retryBudget)
@@ -49,8 +54,10 @@ final class GoogleTestBed: Sendable {
     }
 
     func writeConfig(spreadsheetId: String?, retryBudget: Double = 2) throws {
-        var remote: [String: Any] = ["type": "google", "credentials": credentialsURL.lastPathComponent, "endpoint": emulator.baseURL,
-                                     "retryBudgetSeconds": retryBudget]
+        var remote: [String: Any] = [
+            "type": "google", "credentials": credentialsURL.lastPathComponent, "endpoint": emulator.baseURL,
+            "retryBudgetSeconds": retryBudget,
+        ]
         remote["spreadsheetId"] = spreadsheetId
         let json: [String: Any] = ["store": storeURL.lastPathComponent, "timezone": "UTC", "remote": remote]
         try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys]).write(to: configURL)
@@ -78,16 +85,20 @@ final class GoogleTestBed: Sendable {
         -> GoogleSheetsRemote
     {
         let credentials = try GoogleCredentials.load(path: credentialsURL.path)
-        let client = try GoogleClient(credentials: credentials, endpoints: GoogleEndpoints(endpoint: URL(string: emulator.baseURL)),
-                                      policy: policy, clock: clock, random: FixedRandomSource([0.5]))
+        let client = try GoogleClient(
+            credentials: credentials, endpoints: GoogleEndpoints(endpoint: URL(string: emulator.baseURL)),
+            policy: policy, clock: clock, random: FixedRandomSource([0.5]))
         return GoogleSheetsRemote(client: client, spreadsheetId: try spreadsheetId(), logger: Logger(label: "test"))
     }
 
     /// One in-process sync of the store with `remote` (a fresh remote is a fresh process: it fetches a token).
     @discardableResult
-    func sync(_ remote: any Remote, clock: any Clock = SystemClock(), newID: @escaping @Sendable () -> String = RandomIDs.make,
-              mode: SyncMode = .sync) async throws -> SyncReport {
-        try await SyncEngine(store: try store(), remote: remote, clock: clock, newID: newID, defaultTimeZone: "UTC").run(SyncOptions(mode: mode))
+    func sync(
+        _ remote: any Remote, clock: any Clock = SystemClock(), newID: @escaping @Sendable () -> String = RandomIDs.make,
+        mode: SyncMode = .sync
+    ) async throws -> SyncReport {
+        try await SyncEngine(store: try store(), remote: remote, clock: clock, newID: newID, defaultTimeZone: "UTC").run(
+            SyncOptions(mode: mode))
     }
 
     /// A tab's values as `values.batchGet` shows them, straight from the emulator (no request).
