@@ -8,7 +8,7 @@ import Testing
 @Suite struct GoogleInitTests {
     @Test func initCreatesFoldersAndAFiveTabSpreadsheetAndRemembersItsId() async throws {
         let bed = try await GoogleTestBed.start("g-init")
-        let run = try bed.cli("init")
+        let run = try await bed.cli("init")
         #expect(run.status == 0, "\(run.stderr)")
         let id = try bed.spreadsheetId()
         #expect(try bed.emulator.tabNames(spreadsheetId: id) == Tab.allCases.map(\.rawValue))
@@ -33,11 +33,11 @@ import Testing
 
     @Test func aQuietSyncAfterInitWritesNothingAndCostsAtMostTwoRequests() async throws {
         let bed = try await GoogleTestBed.start("g-quiet")
-        #expect(try bed.cli("init").status == 0)
+        #expect(try await bed.cli("init").status == 0)
         let id = try bed.spreadsheetId()
         let version = bed.emulator.version(of: id)
         bed.emulator.resetCounters()
-        let quiet = try bed.cli("sync", "--json")
+        let quiet = try await bed.cli("sync", "--json")
         #expect(quiet.status == 0, "\(quiet.stderr)")
         #expect(quiet.stdout.contains("\"upToDate\" : true"), "\(quiet.stdout)")
         // A token and one Drive `files.get` of the version: no Sheets request at all.
@@ -56,7 +56,7 @@ import Testing
                 EmulatedTab(name: $0.rawValue, typed: [TablePatcher.newHeader($0.schema)])
             })
         try bed.writeConfig(spreadsheetId: id)
-        let run = try bed.cli("init")
+        let run = try await bed.cli("init")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try bed.spreadsheetId() == id)
         #expect(bed.emulator.files.filter(\.isFolder).isEmpty)
@@ -69,7 +69,7 @@ import Testing
     @Test func credentialsReadableByOthersAreRefusedWithSeventyEight() async throws {
         let bed = try await GoogleTestBed.start("g-perm")
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: bed.credentialsURL.path)
-        let run = try bed.cli("init")
+        let run = try await bed.cli("init")
         #expect(run.status == 78)
         #expect(run.stderr.contains(bed.credentialsURL.lastPathComponent), "\(run.stderr)")
         #expect(bed.emulator.counters.totalRequests == 0)

@@ -19,19 +19,19 @@ import Testing
     /// and a receipt image queued for it.
     static func ledger(_ name: String, retryBudget: Double = 2) async throws -> (Ledger, receiptId: String) {
         let bed = try await GoogleTestBed.start(name, retryBudget: retryBudget)
-        #expect(try bed.cli("init").status == 0)
+        #expect(try await bed.cli("init").status == 0)
         try bed.emulator.insertRow(
             spreadsheetId: try bed.spreadsheetId(), tab: Tab.categories.rawValue, at: 1,
             typed: ["Food", "expense", "", "", "TRUE", "1"])
-        #expect(try bed.cli("sync").status == 0)
-        let added = try bed.cli("add", "expense", "--amount", "8.20", "--category", "Food", "--date", "2026-02-14")
+        #expect(try await bed.cli("sync").status == 0)
+        let added = try await bed.cli("add", "expense", "--amount", "8.20", "--category", "Food", "--date", "2026-02-14")
         #expect(added.status == 0, "\(added.stderr)")
         let transactionId = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         var generator = SeededRandom(seed: 9)
         let bytes = Data((0..<300_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let image = bed.folder.appendingPathComponent("scan.jpg")
         try bytes.write(to: image)
-        let queued = try bed.cli("receipt", "add", transactionId, image.path)
+        let queued = try await bed.cli("receipt", "add", transactionId, image.path)
         #expect(queued.status == 0, "\(queued.stderr)")
         return (
             Ledger(bed: bed, transactionId: transactionId, image: image, bytes: bytes),
@@ -58,12 +58,12 @@ import Testing
 
     @Test func aQueuedReceiptIsUploadedToTheReceiptsFolderAndItsRowWritten() async throws {
         let (ledger, receiptId) = try await Self.ledger("g-receipt")
-        let run = try ledger.bed.cli("sync")
+        let run = try await ledger.bed.cli("sync")
         #expect(run.status == 0, "\(run.stderr)")
         try Self.expectUploadedOnce(ledger, receiptId: receiptId)
         // The queue is empty: another sync uploads nothing.
         ledger.bed.emulator.resetCounters()
-        #expect(try ledger.bed.cli("sync").status == 0)
+        #expect(try await ledger.bed.cli("sync").status == 0)
         #expect(ledger.bed.emulator.counters.requests("drive.files.create") == 0)
         try Self.expectUploadedOnce(ledger, receiptId: receiptId)
         await ledger.bed.finish()
@@ -72,7 +72,7 @@ import Testing
     /// The README's cron line is `sync --materialize`: it must upload queued receipts as `sync` does.
     @Test func syncWithMaterializeUploadsQueuedReceiptsToo() async throws {
         let (ledger, receiptId) = try await Self.ledger("g-receipt-materialize")
-        let run = try ledger.bed.cli("sync", "--materialize")
+        let run = try await ledger.bed.cli("sync", "--materialize")
         #expect(run.status == 0, "\(run.stderr)")
         withKnownIssue("Workspace.syncMaterializing never runs ReceiptUploader (Operations/Workspace+Materialize.swift)") {
             try Self.expectUploadedOnce(ledger, receiptId: receiptId)
@@ -91,12 +91,12 @@ import Testing
         let (ledger, receiptId) = try await Self.ledger("g-receipt-fault", retryBudget: 0)
         ledger.bed.emulator.resetCounters()
         ledger.bed.emulator.injectFault(fault, at: .endpoint(endpoint, occurrence: 1), phase: phase)
-        let interrupted = try ledger.bed.cli("sync")
+        let interrupted = try await ledger.bed.cli("sync")
         #expect(interrupted.status == 75, "\(interrupted.stderr)")
         #expect(try ledger.bed.sheetRecords(.receipts)[receiptId] == nil)
         let sessionsBefore = ledger.bed.emulator.requestLog.filter { $0.endpoint == "drive.files.create" }.count
         ledger.bed.emulator.resetCounters()
-        let resumed = try ledger.bed.cli("sync")
+        let resumed = try await ledger.bed.cli("sync")
         #expect(resumed.status == 0, "\(resumed.stderr)")
         try Self.expectUploadedOnce(ledger, receiptId: receiptId)
         if endpoint == "drive.uploadSession" && phase == .beforeEffect {

@@ -23,12 +23,12 @@ import Testing
     static func push(rows: Int, changed: Int) async throws -> Push {
         let bed = try await GoogleTestBed.start("g-budget")
         let keys = try GoogleSeed.ledger(in: bed, transactions: rows, ids: SeededIDs(seed: UInt64(rows)))
-        #expect(try bed.cli("sync").status == 0)
+        #expect(try await bed.cli("sync").status == 0)
         for key in keys.prefix(changed) {
             try GoogleSeed.sql(bed, "UPDATE transactions SET note = ? WHERE transactionId = ?", ["changed " + key.prefix(8), key])
         }
         bed.emulator.resetCounters()
-        let run = try bed.cli("sync")
+        let run = try await bed.cli("sync")
         #expect(run.status == 0, "\(run.stderr)")
         let sheet = try bed.sheetRecords(.transactions)
         for key in keys.prefix(changed) { #expect(sheet[key]?["note"] == "changed " + key.prefix(8)) }

@@ -31,22 +31,22 @@ import Testing
                 attributes: [.posixPermissions: 0o600]))
         try GoogleSeed.ledger(in: bed, transactions: 3, ids: SeededIDs(seed: 11))
         var output = ""
-        let first = try bed.cli("sync", "--verbose")
+        let first = try await bed.cli("sync", "--verbose")
         #expect(first.status == 0, "\(first.stderr)")
         output += first.stdout + first.stderr
-        #expect(try bed.cli("add", "expense", "--amount", "2.00", "--category", "Rent", "--note", "x", "--verbose").status == 0)
+        #expect(try await bed.cli("add", "expense", "--amount", "2.00", "--category", "Rent", "--note", "x", "--verbose").status == 0)
         // A refused token (401) makes the client refresh; a 503 makes it retry; a 400 is refused for good.
         bed.emulator.resetCounters()
         bed.emulator.injectFault(.status(401), atRequest: 2)
         bed.emulator.injectFault(.status(503, retryAfter: 0), at: .endpoint("sheets.spreadsheets.batchUpdate", occurrence: 1))
-        let second = try bed.cli("sync", "--verbose")
+        let second = try await bed.cli("sync", "--verbose")
         #expect(second.status == 0, "\(second.stderr)")
         output += second.stdout + second.stderr
         #expect(bed.emulator.counters.requests("oauth2.token") == 2)
         #expect(output.contains("retrying"), "the verbose log shows the retry: \(output)")
         bed.emulator.resetCounters()
         bed.emulator.injectFault(.status(400), atRequest: 2)
-        let refused = try bed.cli("sync", "--verbose")
+        let refused = try await bed.cli("sync", "--verbose")
         output += refused.stdout + refused.stderr
         #expect(refused.status != 0)
 
@@ -57,7 +57,7 @@ import Testing
 
     @Test func verboseRunsOfAServiceAccountLogNoKeyOrAssertion() async throws {
         let bed = try await GoogleTestBed.start("g-secrets-sa")
-        let run = try bed.cli("init", "--verbose")
+        let run = try await bed.cli("init", "--verbose")
         #expect(run.status == 0, "\(run.stderr)")
         let output = run.stdout + run.stderr
         let assertion = try #require(bed.emulator.requestLog.first { $0.endpoint == "oauth2.token" }?.bodyText)

@@ -9,7 +9,7 @@ import Testing
     @Test func handEditsOnBothSidesConvergeAndASecondSyncWritesNothing() async throws {
         let bed = try await GoogleTestBed.start("g-both")
         let keys = try GoogleSeed.ledger(in: bed, transactions: 6, ids: SeededIDs(seed: 1))
-        #expect(try bed.cli("sync").status == 0)
+        #expect(try await bed.cli("sync").status == 0)
         let id = try bed.spreadsheetId()
         let tab = Tab.transactions.rawValue
         let note = try bed.column("note", in: .transactions), date = try bed.column("date", in: .transactions)
@@ -27,13 +27,13 @@ import Testing
         try bed.emulator.deleteRow(spreadsheetId: id, tab: tab, at: try #require(try bed.rowIndex(of: keys[3], in: .transactions)))
         try bed.emulator.sortTab(spreadsheetId: id, tab: tab, byColumn: note, ascending: false)
         // Locally: `sheetsync add`, and edits by another SQLite client.
-        let added = try bed.cli("add", "expense", "--amount", "7.00", "--category", "Food", "--date", "2026-02-25", "--note", "cli add")
+        let added = try await bed.cli("add", "expense", "--amount", "7.00", "--category", "Food", "--date", "2026-02-25", "--note", "cli add")
         #expect(added.status == 0, "\(added.stderr)")
         let addedId = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try GoogleSeed.sql(bed, "UPDATE transactions SET note = 'sql note' WHERE transactionId = ?", [keys[4]])
         try GoogleSeed.sql(bed, "DELETE FROM transactions WHERE transactionId = ?", [keys[5]])
 
-        let run = try bed.cli("sync")
+        let run = try await bed.cli("sync")
         #expect(run.status == 0, "\(run.stderr)")
         for other in [Tab.categories, .settings, .receipts, .recurringRules] {
             #expect(try bed.storeRecords(other) == bed.sheetRecords(other), "\(other.rawValue)")
@@ -59,7 +59,7 @@ import Testing
 
         let version = bed.emulator.version(of: id)
         bed.emulator.resetCounters()
-        let again = try bed.cli("sync")
+        let again = try await bed.cli("sync")
         #expect(again.status == 0)
         #expect(bed.emulator.version(of: id) == version)
         #expect(bed.emulator.counters.requests("sheets.spreadsheets.batchUpdate") == 0)
@@ -70,7 +70,7 @@ import Testing
     @Test func aTabTheSpreadsheetLacksIsAddedWithItsHeaderWhenItsFirstRowIsPushed() async throws {
         let bed = try await GoogleTestBed.start("g-missing-tab")
         try GoogleSeed.ledger(in: bed, transactions: 2, ids: SeededIDs(seed: 3), tabs: [.transactions, .categories, .settings])
-        let first = try bed.cli("sync")
+        let first = try await bed.cli("sync")
         #expect(first.status == 0, "\(first.stderr)")
         let stamp = "2026-02-02T00:00:00.000Z"
         try bed.store().upsert(
@@ -79,26 +79,26 @@ import Testing
                 "category": "Rent", "tagsCSV": "", "note": "rent", "startDate": "2026-01-01", "cadence": "monthly", "interval": "1",
                 "endDate": "", "lastGeneratedDate": "", "createdAt": stamp, "lastModifiedAt": stamp,
             ]), in: .recurringRules)
-        let run = try bed.cli("sync")
+        let run = try await bed.cli("sync")
         #expect(run.status == 0, "\(run.stderr)")
         let tabs = try bed.emulator.tabNames(spreadsheetId: try bed.spreadsheetId())
         #expect(tabs.contains(Tab.recurringRules.rawValue))
         #expect(try bed.table(.recurringRules).header.prefix(13) == TablePatcher.newHeader(Tab.recurringRules.schema).prefix(13))
         #expect(try bed.sheetRecords(.recurringRules)["5eed0000-0000-4000-8000-000000000001"]?["amount"] == "900.00")
         #expect(try bed.storeRecords(.recurringRules) == bed.sheetRecords(.recurringRules))
-        #expect(try bed.cli("sync").status == 0)
+        #expect(try await bed.cli("sync").status == 0)
         await bed.finish()
     }
 
     @Test func typedCellsAreWrittenRawAmountsAsNumbersDatesAsDateCellsTextAsText() async throws {
         let bed = try await GoogleTestBed.start("g-typed")
         try GoogleSeed.ledger(in: bed, transactions: 1, ids: SeededIDs(seed: 2))
-        #expect(try bed.cli("sync").status == 0)
-        let added = try bed.cli(
+        #expect(try await bed.cli("sync").status == 0)
+        let added = try await bed.cli(
             "add", "expense", "--amount", "1234.50", "--category", "Rent", "--date", "2026-01-15",
             "--note", "=HYPERLINK(\"http://x\")")
         #expect(added.status == 0, "\(added.stderr)")
-        #expect(try bed.cli("sync").status == 0)
+        #expect(try await bed.cli("sync").status == 0)
         let key = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let row = try #require(try bed.rowIndex(of: key, in: .transactions))
         let id = try bed.spreadsheetId(), tab = Tab.transactions.rawValue

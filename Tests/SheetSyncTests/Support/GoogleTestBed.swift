@@ -74,7 +74,7 @@ final class GoogleTestBed: Sendable {
 
     /// Runs the built `sheetsync` in the scratch folder (it finds `./sheetsync.json`).
     @discardableResult
-    func cli(_ arguments: String...) throws -> CLI.Result { try CLI.run(arguments, in: folder) }
+    func cli(_ arguments: String...) async throws -> CLI.Result { try await CLI.run(arguments, in: folder) }
 
     func config() throws -> Config { try Config.load(configURL) }
 
