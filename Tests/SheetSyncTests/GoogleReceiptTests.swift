@@ -74,9 +74,7 @@ import Testing
         let (ledger, receiptId) = try await Self.ledger("g-receipt-materialize")
         let run = try await ledger.bed.cli("sync", "--materialize")
         #expect(run.status == 0, "\(run.stderr)")
-        withKnownIssue("Workspace.syncMaterializing never runs ReceiptUploader (Operations/Workspace+Materialize.swift)") {
-            try Self.expectUploadedOnce(ledger, receiptId: receiptId)
-        }
+        try Self.expectUploadedOnce(ledger, receiptId: receiptId)
         await ledger.bed.finish()
     }
 

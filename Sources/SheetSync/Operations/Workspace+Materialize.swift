@@ -40,6 +40,7 @@ extension Workspace {
     public func syncMaterializing(_ options: SyncOptions) async throws -> SyncReport {
         let remote = try makeRemote()
         return try await locked { store, _ in
+            try await uploadQueuedReceipts(store: store, remote: remote, options: options)
             let engine = engine(store: store, remote: remote)
             var pulled = try await engine.run(SyncOptions(mode: .pull, dryRun: options.dryRun, allowMassDelete: options.allowMassDelete))
             guard pulled.errors.isEmpty else { return pulled }

@@ -59,6 +59,14 @@ extension Workspace {
     }
 }
 
+extension Workspace {
+    /// Google mode: receipts queued by `receipt add` are uploaded before a run that pushes.
+    func uploadQueuedReceipts(store: LedgerStore, remote: any Remote, options: SyncOptions) async throws {
+        guard let google = remote as? GoogleSheetsRemote, options.mode != .pull, !options.dryRun else { return }
+        _ = try await ReceiptUploader(store: store, drive: google.drive, clock: clock).uploadAll()
+    }
+}
+
 /// The seed's receipt name rule: `<YYYYMMDD>_<Category>_<TransactionId>_<n>.jpg`.
 public enum ReceiptName {
     /// Characters unsafe in file names (and the separator `_` inside the category) become `-`.

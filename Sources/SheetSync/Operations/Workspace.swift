@@ -45,9 +45,7 @@ public struct Workspace: Sendable {
     public func sync(_ options: SyncOptions) async throws -> SyncReport {
         let remote = try makeRemote()
         return try await locked { store, _ in
-            if let google = remote as? GoogleSheetsRemote, options.mode != .pull, !options.dryRun {
-                _ = try await ReceiptUploader(store: store, drive: google.drive, clock: clock).uploadAll()
-            }
+            try await uploadQueuedReceipts(store: store, remote: remote, options: options)
             return try await engine(store: store, remote: remote).run(options)
         }
     }
