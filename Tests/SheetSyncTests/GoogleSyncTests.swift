@@ -27,7 +27,8 @@ import Testing
         try bed.emulator.deleteRow(spreadsheetId: id, tab: tab, at: try #require(try bed.rowIndex(of: keys[3], in: .transactions)))
         try bed.emulator.sortTab(spreadsheetId: id, tab: tab, byColumn: note, ascending: false)
         // Locally: `sheetsync add`, and edits by another SQLite client.
-        let added = try await bed.cli("add", "expense", "--amount", "7.00", "--category", "Food", "--date", "2026-02-25", "--note", "cli add")
+        let added = try await bed.cli(
+            "add", "expense", "--amount", "7.00", "--category", "Food", "--date", "2026-02-25", "--note", "cli add")
         #expect(added.status == 0, "\(added.stderr)")
         let addedId = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try GoogleSeed.sql(bed, "UPDATE transactions SET note = 'sql note' WHERE transactionId = ?", [keys[4]])
