@@ -66,6 +66,18 @@ import Testing
         await bed.finish()
     }
 
+    @Test func aSpreadsheetIdThatIsNotThereIsAConfigurationErrorNotATemporaryOne() async throws {
+        let bed = try await GoogleTestBed.start("g-missing")
+        try bed.writeConfig(spreadsheetId: "1NoSuchSpreadsheet0000000000000000000000000")
+        for command in ["sync", "init"] {
+            let run = try await bed.cli(command)
+            #expect(run.status == 78, "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("1NoSuchSpreadsheet0000000000000000000000000"), "\(run.stderr)")
+        }
+        #expect(bed.emulator.files.isEmpty)
+        await bed.finish()
+    }
+
     @Test func credentialsReadableByOthersAreRefusedWithSeventyEight() async throws {
         let bed = try await GoogleTestBed.start("g-perm")
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: bed.credentialsURL.path)

@@ -153,6 +153,10 @@ enum GoogleRemoteErrors {
     static func map(_ error: GoogleAPIError) -> SheetSyncError {
         if error.isTemporary { return .temporary("\(error); nothing was lost, the next run retries") }
         if error.isConfigurationProblem { return .configuration("\(error)") }
+        // Not found or not allowed (rate limits were retried and are temporary by now): retrying cannot help.
+        if case .api(let details) = error, [403, 404].contains(details.httpStatus) {
+            return .configuration("\(error): check remote.spreadsheetId in the config and that the account of remote.credentials can open it")
+        }
         return SheetSyncError(.temporaryFailure, "\(error)")
     }
 }
