@@ -138,6 +138,16 @@ import Testing
         #expect(transport.requests.count == 1)
     }
 
+    @Test func serverErrorOnANonIdempotentRequestIsNotResentButARateLimitIs() async throws {
+        let failing = ScriptedTransport([HTTPResponse(status: 500), HTTPResponse(status: 200)])
+        let answer = try await make(failing, clock: ManualAPIClock()).send(try request(.post))
+        #expect(answer.status == 500)
+        #expect(failing.requests.count == 1)
+        let limited = ScriptedTransport([HTTPResponse(status: 429, headers: ["Retry-After": "1"]), HTTPResponse(status: 200)])
+        #expect(try await make(limited, clock: ManualAPIClock()).send(try request(.post)).status == 200)
+        #expect(limited.requests.count == 2)
+    }
+
     @Test func refusedConnectionIsTemporaryWithoutRetrying() async throws {
         let transport = ScriptedTransport()
         transport.enqueue(failure: TransportError(kind: .connectionRefused, target: "GET x", detail: "Connection refused"))

@@ -35,6 +35,9 @@ public struct RetryingTransport: HTTPTransport {
                 if response.status < 400 { return response }
                 let details = GoogleErrorDetails(response: response, target: TransportError.target(of: request))
                 guard details.isRetryable else { return response }
+                // A 5xx may come after the request took effect: re-sending a create or an insert could
+                // apply it twice. Only rate limits (refused before any effect) are retried for those.
+                if !request.isIdempotent && response.status >= 500 { return response }
                 problem = details.description
                 retryAfter = response.headers["Retry-After"].flatMap { RetryAfter.seconds($0, now: clock.now()) }
             } catch let error as TransportError {

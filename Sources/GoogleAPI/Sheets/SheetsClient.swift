@@ -66,10 +66,12 @@ public struct SheetsClient: Sendable {
 
     /// spreadsheets.batchUpdate: applies the requests atomically and returns their replies.
     ///
-    /// Not re-sent after a timeout or reset (an insert could apply twice); the caller verifies and retries.
-    public func batchUpdate(spreadsheetId: String, requests: [JSONValue]) async throws -> [JSONValue] {
+    /// Not re-sent after a timeout, a reset or a 5xx (an insert could apply twice) unless the caller
+    /// says a repeat is harmless — `guardedAgainstRepeats`, as a batch opening with a write guard is.
+    public func batchUpdate(spreadsheetId: String, requests: [JSONValue], guardedAgainstRepeats: Bool = false) async throws -> [JSONValue] {
         let url = try client.endpoints.sheetsURL(path: path(spreadsheetId, ":batchUpdate"))
-        let answer = try await client.json(.post, url, body: .object(["requests": .array(requests)]), isIdempotent: false)
+        let answer = try await client.json(
+            .post, url, body: .object(["requests": .array(requests)]), isIdempotent: guardedAgainstRepeats)
         return answer["replies"]?.arrayValue ?? []
     }
 

@@ -105,7 +105,7 @@ public final class GoogleSheetsRemote: Remote, @unchecked Sendable {
                 let guardId = Int.random(in: 1...Int(Int32.max))
                 let guarded = SheetRequests.writeGuard(id: guardId, replacing: layout.writeGuards) + requests
                 do {
-                    _ = try await sheets.batchUpdate(spreadsheetId: id, requests: guarded)
+                    _ = try await sheets.batchUpdate(spreadsheetId: id, requests: guarded, guardedAgainstRepeats: true)
                 } catch GoogleAPIError.api(let details)
                     where details.httpStatus == 400 && details.message.contains(String(guardId)) {
                     throw SheetSyncError.temporary(
