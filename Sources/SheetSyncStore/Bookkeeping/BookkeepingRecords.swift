@@ -56,6 +56,7 @@ struct BaseEntry: Codable, FetchableRecord, PersistableRecord {
     }
 
     func record() throws -> SheetSyncCore.Record {
+        if let record = RecordJSON.decode(fields, tab: tab) { return record }
         do {
             return SheetSyncCore.Record(try JSONText.decode([String: String].self, from: fields))
         } catch {
