@@ -86,7 +86,9 @@ struct Planner {
             let (outcome, _) = TabReader.parse(schema: tab.schema, seenAt: now) { raw[$0].isEmpty ? .empty : .text(raw[$0]) }
             switch outcome {
             case .record(let record, _):
-                result[key] = record
+                // Rows the store already holds canonically keep their storage: one copy in memory,
+                // and comparisons with the base (which shares it too) are identity checks.
+                result[key] = record == raw ? raw : record
             case .rejected(let problems):
                 notices.append("store table \(tab.schema.tableName) row '\(key)': \(problems.map(\.message).joined(separator: "; ")); fix it in the store")
                 if let b = base[key] { result[key] = b }
