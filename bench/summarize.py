@@ -37,7 +37,7 @@ RATIOS = [
     ("export XLSX vs XlsxWriter constant_memory", "export-xlsx", "xlsxwriter", 0.3, "≤"),
 ]
 
-names = ["check-csv", "py-csv-reader", "polars", "sqlite3-import", "pull", "noop-sync",
+names = ["check-csv", "py-csv-reader", "polars", "sqlite3-import", "pull", "noop-sync", "edit-sync",
          "check-xlsx", "calamine", "openpyxl", "export-xlsx", "xlsxwriter"]
 times = {n: median(n) for n in names}
 cpu = {n: median(n, cpu=True) for n in names}
@@ -59,7 +59,7 @@ for label, mine, ref, target, _ in RATIOS:
     lines.append(f"| {label} | {a:.3f} | {b:.3f} | {ratio:.2f}× | {cpu_ratio:.2f}× | ≤ {target}× | {'yes' if met else 'NO'} |")
     result["ratios"].append({"what": label, "ratio": ratio, "cpu_ratio": cpu_ratio, "target": target, "met": met})
 lines += ["", "| peak RSS | MiB | target | met |", "|---|---:|---:|:---:|"]
-for name in ["check-csv", "pull", "noop-sync", "check-xlsx", "export-xlsx"]:
+for name in ["check-csv", "pull", "noop-sync", "edit-sync", "check-xlsx", "export-xlsx"]:
     m = rss_mib(name)
     if m is None:
         continue
