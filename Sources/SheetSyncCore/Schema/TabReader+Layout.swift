@@ -11,6 +11,8 @@ struct RowLayout: Sendable {
     /// A record of empty texts and the position of each field in it: a row's record is a copy of
     /// it with the values stored by position, so no field name is hashed per row.
     var template = RecordTemplate(names: [])
+    /// Positions of the required fields other than the key, in field order.
+    var requiredSlots: [Int] = []
 
     /// The layout of `schema`, or nil when a field the defaults name is missing or a name repeats
     /// (then `TabReader.parseByName` handles the row, with the same rules).
@@ -32,6 +34,7 @@ struct RowLayout: Sendable {
         guard let key = at(schema.keyField), let created = at("createdAt"), let modified = at("lastModifiedAt") else { return nil }
         var layout = RowLayout(key: key, createdAt: created, lastModifiedAt: modified)
         layout.template = RecordTemplate(names: names)
+        layout.requiredSlots = schema.fields.indices.filter { schema.fields[$0].required && schema.fields[$0].name != schema.keyField }
         switch schema.tab {
         case .transactions:
             guard let type = at("type"), let date = at("date"), let year = at("year"), let month = at("month") else { return nil }
@@ -52,13 +55,22 @@ struct RowLayout: Sendable {
 extension TabReader {
     /// `parseByName` over field positions: `cellAt(i)` is the cell of `schema.fields[i]`.
     static func parse(schema: TabSchema, layout: RowLayout, seenAt: Timestamp, cellAt: (Int) -> Cell) -> (SheetRow.Outcome, String?) {
+        var values: [String] = []
+        return parse(schema: schema, layout: layout, seenAt: seenAt, scratch: &values, cellAt: cellAt)
+    }
+
+    /// `parse` with the caller's array for the row's texts, reused from row to row.
+    static func parse(schema: TabSchema, layout: RowLayout, seenAt: Timestamp, scratch values: inout [String],
+                      cellAt: (Int) -> Cell) -> (SheetRow.Outcome, String?) {
         let fields = schema.fields
-        var values = [String](repeating: "", count: fields.count)
+        if values.count != fields.count { values = [String](repeating: "", count: fields.count) }
         var problems: [FieldProblem] = []
         for i in fields.indices {
             switch FieldParser.canonical(cellAt(i), fields[i]) {
             case .success(let value): values[i] = value
-            case .failure(let problem): problems.append(problem)
+            case .failure(let problem):
+                values[i] = ""
+                problems.append(problem)
             }
         }
         let keyField = schema.keyField
@@ -66,7 +78,8 @@ extension TabReader {
         let key: String? = keyReadable ? values[layout.key] : nil
         var fixes: Set<String> = []
         applyDefaults(&values, fixes: &fixes, layout: layout, schema: schema, seenAt: seenAt)
-        for (i, field) in fields.enumerated() where field.required && values[i].isEmpty && field.name != keyField {
+        for i in layout.requiredSlots where values[i].isEmpty {
+            let field = fields[i]
             if problems.contains(where: { $0.field == field.header }) { continue }
             // year and month come from the date: a bad date is the one problem to report.
             if schema.tab == .transactions, ["year", "month"].contains(field.name), problems.contains(where: { $0.field == "date" }) { continue }

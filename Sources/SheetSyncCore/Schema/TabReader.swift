@@ -90,6 +90,7 @@ public enum TabReader {
         let mapped = Array(map.columns.values)
         var rows: [SheetRow] = []
         rows.reserveCapacity(table.rows.count)
+        var scratch: [String] = []
         for (index, cells) in table.rows.enumerated() {
             if mapped.allSatisfy({ $0 >= cells.count || cells[$0].isEmpty }) {
                 rows.append(SheetRow(index: index, cells: cells, outcome: .blank, key: ""))
@@ -97,7 +98,7 @@ public enum TabReader {
             }
             let (outcome, key): (SheetRow.Outcome, String?)
             if let layout {
-                (outcome, key) = parse(schema: schema, layout: layout, seenAt: seenAt) { field in
+                (outcome, key) = parse(schema: schema, layout: layout, seenAt: seenAt, scratch: &scratch) { field in
                     guard let i = columns[field], i < cells.count else { return .empty }
                     return cells[i]
                 }
