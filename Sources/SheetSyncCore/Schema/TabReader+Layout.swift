@@ -60,8 +60,10 @@ extension TabReader {
     }
 
     /// `parse` with the caller's array for the row's texts, reused from row to row.
-    static func parse(schema: TabSchema, layout: RowLayout, seenAt: Timestamp, scratch values: inout [String],
-                      cellAt: (Int) -> Cell) -> (SheetRow.Outcome, String?) {
+    static func parse(
+        schema: TabSchema, layout: RowLayout, seenAt: Timestamp, scratch values: inout [String],
+        cellAt: (Int) -> Cell
+    ) -> (SheetRow.Outcome, String?) {
         let fields = schema.fields
         if values.count != fields.count { values = [String](repeating: "", count: fields.count) }
         var problems: [FieldProblem] = []
@@ -82,8 +84,11 @@ extension TabReader {
             let field = fields[i]
             if problems.contains(where: { $0.field == field.header }) { continue }
             // year and month come from the date: a bad date is the one problem to report.
-            if schema.tab == .transactions, ["year", "month"].contains(field.name), problems.contains(where: { $0.field == "date" }) { continue }
-            problems.append(FieldProblem(field: field.header, value: "", message: "\(field.header) is empty", hint: "fill in \(field.header)"))
+            if schema.tab == .transactions, ["year", "month"].contains(field.name), problems.contains(where: { $0.field == "date" }) {
+                continue
+            }
+            problems.append(
+                FieldProblem(field: field.header, value: "", message: "\(field.header) is empty", hint: "fill in \(field.header)"))
         }
         if !problems.isEmpty { return (.rejected(problems), key) }
         return (.record(layout.template.record(values), fixes: fixes), key)

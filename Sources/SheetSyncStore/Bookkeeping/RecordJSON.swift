@@ -68,9 +68,11 @@ enum RecordJSON {
         }
     }
 
-    private static let orders = (transactions: sortedByEncoder(.transactions), receipts: sortedByEncoder(.receipts),
-                                 categories: sortedByEncoder(.categories), recurringRules: sortedByEncoder(.recurringRules),
-                                 settings: sortedByEncoder(.settings))
+    private static let orders = (
+        transactions: sortedByEncoder(.transactions), receipts: sortedByEncoder(.receipts),
+        categories: sortedByEncoder(.categories), recurringRules: sortedByEncoder(.recurringRules),
+        settings: sortedByEncoder(.settings)
+    )
 
     private static func sortedByEncoder(_ tab: Tab) -> [String]? {
         let names = tab.schema.fieldNames
@@ -139,10 +141,11 @@ extension RecordJSON {
     }
 
     /// For each tab, the field position of each name in `keyOrder` order.
-    private static let encodedSlots: [Tab: [Int]] = Dictionary(uniqueKeysWithValues: Tab.allCases.map { tab in
-        let names = tab.schema.fieldNames
-        return (tab, (keyOrder(tab) ?? []).compactMap { names.firstIndex(of: $0) })
-    })
+    private static let encodedSlots: [Tab: [Int]] = Dictionary(
+        uniqueKeysWithValues: Tab.allCases.map { tab in
+            let names = tab.schema.fieldNames
+            return (tab, (keyOrder(tab) ?? []).compactMap { names.firstIndex(of: $0) })
+        })
 
     /// The text of a JSON string body with simple escapes; nil for `\u` or an unknown escape.
     private static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
