@@ -15,7 +15,9 @@ extension Workspace {
             var count = 0
             for tab in Tab.allCases {
                 let schema = tab.schema
-                let records = try store.records(in: tab).sorted { Self.exportOrder($0, $1, tab: tab) }
+                // Each row's sort key is computed once (not twice per comparison).
+                let records = try store.records(in: tab).map { (Self.exportKey($0, tab: tab), $0) }
+                    .sorted { $0.0 < $1.0 }.map(\.1)
                 count += records.count
                 tables[tab] = Table(header: TablePatcher.newHeader(schema), rows: records.map { record in
                     schema.fields.map { FieldParser.cell(record[$0.name], $0, typed: format == .xlsx) }
@@ -26,11 +28,19 @@ extension Workspace {
         }
     }
 
-    static func exportOrder(_ a: Record, _ b: Record, tab: Tab) -> Bool {
+    /// Transactions by date then id; categories by sortOrder (unset last) then name; others by key.
+    struct ExportKey: Comparable {
+        var rank: Int
+        var first: String
+        var second: String
+        static func < (a: ExportKey, b: ExportKey) -> Bool { (a.rank, a.first, a.second) < (b.rank, b.first, b.second) }
+    }
+
+    static func exportKey(_ r: Record, tab: Tab) -> ExportKey {
         switch tab {
-        case .transactions: return (a["date"], a["transactionId"]) < (b["date"], b["transactionId"])
-        case .categories: return (Int(a["sortOrder"]) ?? Int.max, a["name"]) < (Int(b["sortOrder"]) ?? Int.max, b["name"])
-        default: return a[tab.schema.keyField] < b[tab.schema.keyField]
+        case .transactions: return ExportKey(rank: 0, first: r["date"], second: r["transactionId"])
+        case .categories: return ExportKey(rank: Int(r["sortOrder"]) ?? Int.max, first: r["name"], second: "")
+        default: return ExportKey(rank: 0, first: r[tab.schema.keyField], second: "")
         }
     }
 
