@@ -39,8 +39,8 @@ extension Workspace {
             throw SheetSyncError(.usage, "\(url.path) does not exist")
         }
         if isDirectory.boolValue { return CSVWorkbookRemote(folder: url) }
-        if url.pathExtension.lowercased() == "xlsx" { return XLSXWorkbookRemote(file: url) }
-        throw SheetSyncError(.usage, "\(url.path) is neither a CSV workbook folder nor an .xlsx file")
+        if XLSXWorkbookRemote.isWorkbookFile(url) { return XLSXWorkbookRemote(file: url) }
+        throw SheetSyncError(.usage, "\(url.path) is neither a CSV workbook folder nor an .xlsx/.xlsm/.xltx/.xltm file")
     }
 }
 

@@ -25,6 +25,12 @@ public protocol Remote: Sendable {
     /// Carries out the plans on the workbook as it was read in `snapshot`, returning its new version.
     /// Writes nothing when no plan changes the remote.
     func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> String
+    /// What the last `apply` wants the user told (a formula that gave way to a value).
+    func applyNotices() -> [String]
     /// Creates the workbook with the five tabs and their headers when it does not exist.
     func create(settings: Record) async throws
+}
+
+extension Remote {
+    public func applyNotices() -> [String] { [] }
 }

@@ -78,6 +78,7 @@ public struct SyncEngine: Sendable {
         var newVersion = snapshot.version
         if options.mode != .pull, plans.contains(where: \.changesRemote) {
             newVersion = try await writeRemote(plans, snapshot: snapshot)
+            report.notices += remote.applyNotices()
         }
         let converged = options.mode == .sync && read.tabErrors.isEmpty
         let outcome = try store.commit(commit(for: plans, local: local, datasetId: read.settingsRecord?["datasetId"],
