@@ -20,6 +20,7 @@ extension Workspace {
         let plans = Planner(read: read, local: empty, now: clock.now(), newID: newID).plans()
         var report = SyncReport(command: "check", dryRun: true)
         report.errors = read.tabErrors.map(\.description)
+        report.notices += snapshot.notices
         for plan in plans {
             var t = SyncReport.TabReport()
             t.added = plan.result.count

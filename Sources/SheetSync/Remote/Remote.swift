@@ -6,10 +6,13 @@ public struct RemoteSnapshot: Sendable {
     public var tables: [Tab: Table]
     /// Changes whenever the workbook's content changes (a content hash or a Drive version).
     public var version: String
+    /// What the reader wants the user told (a sheet it had to skip).
+    public var notices: [String]
 
-    public init(tables: [Tab: Table], version: String) {
+    public init(tables: [Tab: Table], version: String, notices: [String] = []) {
         self.tables = tables
         self.version = version
+        self.notices = notices
     }
 }
 

@@ -35,15 +35,17 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
         guard let fingerprint = try FileFingerprint.of(file) else {
             throw SheetSyncError.configuration("XLSX workbook \(file.path) does not exist; run `sheetsync init` to create it")
         }
-        let sheets: [XLSXSheet]
-        do { sheets = try XLSXReader.read(contentsOf: file, sheets: Set(Tab.allCases.map(\.rawValue))) } catch {
+        let contents: XLSXWorkbookContents
+        do {
+            contents = try XLSXReader.readWithWarnings(contentsOf: file, sheets: Set(Tab.allCases.map(\.rawValue)))
+        } catch {
             throw SheetSyncError.data("\(error)")
         }
         var tables: [Tab: Table] = [:]
         var names: [Tab: String] = [:]
-        for sheet in sheets {
+        for sheet in contents.sheets {
             if let tab = Tab.allCases.first(where: { $0.rawValue.lowercased() == sheet.name.lowercased() }) {
-                tables[tab] = sheet.table
+                tables[tab] = XLSXDateCells.settle(sheet.table, schema: tab.schema, uses1904: contents.uses1904)
                 names[tab] = sheet.name
             }
         }
@@ -51,21 +53,23 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
             readFingerprint = fingerprint
             sheetNames = names
         }
-        return RemoteSnapshot(tables: tables, version: Self.version(fingerprint))
+        return RemoteSnapshot(tables: tables, version: Self.version(fingerprint), notices: contents.warnings)
     }
 
     public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> String {
         let sheetNames = lock.withLock { self.sheetNames }
         var patches: [WorksheetPatch] = []
         var added: [XLSXSheet] = []
-        for plan in plans where plan.changesRemote {
+        for plan in plans {
             guard let old = snapshot.tables[plan.tab] else {
+                guard plan.changesRemote else { continue }
                 let new = TablePatcher.apply(
                     plan, to: Table(header: TablePatcher.newHeader(plan.tab.schema)), schema: plan.tab.schema, typed: true)
                 added.append(XLSXSheet(name: plan.tab.rawValue, table: new))
                 continue
             }
-            let changes = TablePatcher.changes(plan, to: old, schema: plan.tab.schema, typed: true)
+            let changes = XLSXRetyping.changes(
+                old, plan: plan, adding: TablePatcher.changes(plan, to: old, schema: plan.tab.schema, typed: true))
             guard !changes.isEmpty else { continue }
             patches.append(
                 WorksheetPatch(

@@ -55,6 +55,7 @@ public struct SyncEngine: Sendable {
         }
         let before = try store.snapshot()
         let snapshot = try await readRemote()
+        report.notices += snapshot.notices
         let now = clock.now()
         var read = try WorkbookReading(snapshot: snapshot, now: now)
         try checkDataset(read.settingsRecord, state: before.state)
