@@ -115,8 +115,10 @@ def dressed(path, rejected=False):
     wb.save(path)
 
 
-def noisy_amounts(path):
-    ledger_openpyxl(noisy=True).save(path)
+def noisy_amounts(path, noisy=True):
+    """The ledger with every amount one ulp below its two-decimal value (`54.199999999999996`);
+    with `noisy=False` the same workbook with the amounts spelled plainly (`54.2`)."""
+    ledger_openpyxl(noisy=noisy).save(path)
 
 
 def mac1904(path):
@@ -199,6 +201,7 @@ def main():
     dressed(os.path.join(OUT, "dressed-openpyxl.xlsx"))
     dressed(os.path.join(OUT, "dressed-rejected-openpyxl.xlsx"), rejected=True)
     noisy_amounts(os.path.join(OUT, "noisy-amounts-openpyxl.xlsx"))
+    noisy_amounts(os.path.join(OUT, "plain-amounts-openpyxl.xlsx"), noisy=False)
     mac1904(os.path.join(OUT, "mac1904-openpyxl.xlsx"))
     xlsxwriter_ledger(os.path.join(OUT, "ledger-xlsxwriter.xlsx"))
     vba = os.path.join(OUT, "vbaProject.bin")

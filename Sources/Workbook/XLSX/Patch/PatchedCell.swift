@@ -16,6 +16,8 @@ struct PatchedCell {
     {
         var attributes = existing?.attributes ?? TagAttributes(pairs: [("r", "")])
         attributes["r"] = CellReference.name(column: column, row: row)
+        // `t="n"` (a number, the default) stays as written for a number; any other type goes.
+        let keepsNumberType = attributes["t"] == "n"
         attributes["t"] = nil
         if existing == nil, let style { attributes["s"] = style }
         var usedDateStyle = false
@@ -24,6 +26,7 @@ struct PatchedCell {
         case .empty:
             inner = nil
         case .number(let text):
+            if keepsNumberType { attributes["t"] = "n" }
             inner = "<\(prefix)v>\(try number(text, column, row))</\(prefix)v>"
         case .bool(let flag):
             attributes["t"] = "b"
@@ -33,6 +36,7 @@ struct PatchedCell {
                 attributes["s"] = String(dateStyle)
                 usedDateStyle = true
             }
+            if keepsNumberType { attributes["t"] = "n" }
             inner = "<\(prefix)v>\(try number(DateSerial.stored(serial, uses1904: uses1904), column, row))</\(prefix)v>"
         case .text(let text), .error(let text):
             attributes["t"] = "inlineStr"

@@ -20,7 +20,8 @@ enum RelatedParts {
 }
 
 /// The note shapes of a legacy VML drawing, anchored by row (`<x:Row>`, 0-based) and by
-/// `<x:Anchor>` (column, offset, row, offset, column, offset, row, offset).
+/// `<x:Anchor>` (column, offset, row, offset, column, offset, row, offset); prefixes vary by
+/// producer (`v:`/`x:` from Excel, `ns1:`/`ns2:` from openpyxl).
 struct VMLAnchors {
     let shift: RowShift
 
@@ -28,10 +29,11 @@ struct VMLAnchors {
     func edit(_ text: String) -> String {
         var out = ""
         var rest = Substring(text)
-        while let start = rest.range(of: "<v:shape ") ?? rest.range(of: "<v:shape>") {
-            out += rest[..<start.lowerBound]
-            guard let end = rest[start.lowerBound...].range(of: "</v:shape>") else { break }
-            let shape = rest[start.lowerBound..<end.upperBound]
+        while let open = rest.firstMatch(of: /<([A-Za-z0-9_]+:)?shape[\s>]/) {
+            out += rest[..<open.range.lowerBound]
+            let closing = "</\(open.output.1 ?? "")shape>"
+            guard let end = rest[open.range.lowerBound...].range(of: closing) else { break }
+            let shape = rest[open.range.lowerBound..<end.upperBound]
             rest = rest[end.upperBound...]
             out += move(shape) ?? ""
         }
@@ -39,18 +41,18 @@ struct VMLAnchors {
     }
 
     private func move(_ shape: Substring) -> String? {
-        guard let open = shape.range(of: "<x:Row>"), let close = shape.range(of: "</x:Row>", range: open.upperBound..<shape.endIndex),
-            let old = Int(shape[open.upperBound..<close.lowerBound].trimmingCharacters(in: " \n\r\t"))
-        else { return String(shape) }
+        guard let row = shape.firstMatch(of: /<([A-Za-z0-9_]+:)?Row>\s*(\d+)\s*<\//), let old = Int(row.output.2) else {
+            return String(shape)
+        }
         guard let new = shift.row(old + 1) else { return nil }
         let delta = new - (old + 1)
         guard delta != 0 else { return String(shape) }
-        var text = String(shape[..<open.upperBound]) + String(new - 1) + String(shape[close.lowerBound...])
-        if let a = text.range(of: "<x:Anchor>"), let b = text.range(of: "</x:Anchor>", range: a.upperBound..<text.endIndex) {
-            var numbers = text[a.upperBound..<b.lowerBound].split(separator: ",").map { $0.trimmingCharacters(in: " \n\r\t") }
+        var text = String(shape[..<row.output.2.startIndex]) + String(new - 1) + String(shape[row.output.2.endIndex...])
+        if let anchor = text.firstMatch(of: /<([A-Za-z0-9_]+:)?Anchor>([^<]*)<\//) {
+            var numbers = anchor.output.2.split(separator: ",").map { $0.trimmingCharacters(in: " \n\r\t") }
             if numbers.count == 8 {
                 for index in [2, 6] { numbers[index] = Int(numbers[index]).map { String(max(0, $0 + delta)) } ?? numbers[index] }
-                text.replaceSubrange(a.upperBound..<b.lowerBound, with: numbers.joined(separator: ", "))
+                text.replaceSubrange(anchor.output.2.startIndex..<anchor.output.2.endIndex, with: numbers.joined(separator: ", "))
             }
         }
         return text
