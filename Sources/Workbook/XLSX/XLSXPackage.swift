@@ -43,7 +43,7 @@ final class XLSXPackage {
             do {
                 try PartPath.validateEntryName(name)
             } catch {
-                throw XLSXError(.unsafePath, file: fileName, part: name, "has a name outside the package (refused)")
+                throw XLSXError(.unsafePath, file: fileName, part: entry.path, "has a name outside the package (refused)")
             }
             guard entry.type == .file else { continue }
             entryNames.append(name)
