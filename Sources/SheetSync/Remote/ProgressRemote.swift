@@ -8,6 +8,8 @@ struct ProgressRemote: Remote {
     var displayName: String { base.displayName }
     var typedCells: Bool { base.typedCells }
 
+    func exists() async throws -> Bool { try await base.exists() }
+    func location(of tab: Tab) -> String { base.location(of: tab) }
     func currentVersion() async throws -> String? { try await base.currentVersion() }
 
     func read() async throws -> RemoteSnapshot {
@@ -24,6 +26,8 @@ struct ProgressRemote: Remote {
         defer { report("saving the store…") }
         return try await base.apply(plans, to: snapshot)
     }
+
+    func applyNotices() -> [String] { base.applyNotices() }
 
     func create(settings: Record) async throws {
         report("creating \(base.displayName)…")
