@@ -9,6 +9,8 @@ public struct TableChanges: Hashable, Sendable {
     /// Whole new rows, in header order.
     public var appendedRows: [[Cell]] = []
 
+    public init() {}
+
     public var isEmpty: Bool { newColumns.isEmpty && cells.isEmpty && deletedRows.isEmpty && appendedRows.isEmpty }
 
     public static func == (a: TableChanges, b: TableChanges) -> Bool {

@@ -29,9 +29,8 @@ extension XLSXWriter {
                 throw XLSXError(.missingPart, file: package.fileName, "has no worksheet '\(patch.sheet)' to patch")
             }
             let bytes = Array(try package.data(part))
-            let prefix = XMLBytes(bytes: Array(bytes.prefix(4096))).firstElement(localName: "worksheet")?.prefix ?? ""
             let cells = PatchedCell(
-                prefix: prefix, uses1904: layout.uses1904DateSystem, dateStyle: plan.dateStyles.date,
+                prefix: "", uses1904: layout.uses1904DateSystem, dateStyle: plan.dateStyles.date,
                 isDateStyle: { $0 < kinds.count && kinds[$0] == .date })
             var patcher = WorksheetPatcher(patch: patch, cells: cells)
             do {

@@ -5,7 +5,8 @@ import SheetSyncCore
 /// renumbered with every row reference in the part moved along.
 struct WorksheetPatcher {
     let patch: WorksheetPatch
-    let cells: PatchedCell
+    /// Writes the new cells; its prefix becomes the worksheet's own when `run` finds it.
+    private(set) var cells: PatchedCell
     private(set) var report = WorksheetPatchReport()
     private(set) var usedDateStyle = false
     private var shifter: ReferenceShifter { ReferenceShifter(sheet: patch.sheet, shift: patch.shift) }
@@ -25,6 +26,7 @@ struct WorksheetPatcher {
         let xml = XMLBytes(bytes: bytes)
         guard let (prefix, start) = xml.firstElement(localName: "sheetData"), let (openEnd, empty) = xml.tagEnd(from: start)
         else { throw WorksheetProblem(message: "has no <sheetData> element") }
+        cells = PatchedCell(prefix: prefix, uses1904: cells.uses1904, dateStyle: cells.dateStyle, isDateStyle: cells.isDateStyle)
         let references = SheetReferences(shifter: shifter)
         var out = Array(references.edit(xml.string(0..<start)).utf8)
         let closing = Array("</\(prefix)sheetData>".utf8)
