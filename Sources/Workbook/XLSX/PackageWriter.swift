@@ -49,18 +49,28 @@ final class PackageWriter {
 
     /// Streams a part through a scratch file: `produce` writes it, then it is deflated into the package.
     func add(_ part: String, streaming produce: (ByteSink) throws -> Void) throws {
-        let path = scratch.appendingPathComponent(UUID().uuidString + ".xml")
+        let path = try scratchFile(for: part, produce)
         defer { try? FileManager.default.removeItem(at: path) }
-        let size: Int64
+        try add(part, file: path)
+    }
+
+    /// A scratch file (in the writer's scratch folder) that `produce` has written.
+    func scratchFile(for part: String, _ produce: (ByteSink) throws -> Void) throws -> URL {
+        let path = scratch.appendingPathComponent(UUID().uuidString + ".xml")
         do {
             let sink = try ByteSink(path: path.path)
             try produce(sink)
             try sink.close()
-            size = sink.bytesWritten
         } catch let error as ByteSinkError {
             throw XLSXError(.unreadablePackage, file: fileName, part: part, "cannot be written (\(error))")
         }
+        return path
+    }
+
+    /// Deflates the file at `path` into the package as `part`, in chunks.
+    func add(_ part: String, file path: URL) throws {
         do {
+            let size = try FileManager.default.attributesOfItem(atPath: path.path)[.size] as? Int64 ?? 0
             let handle = try FileHandle(forReadingFrom: path)
             defer { try? handle.close() }
             try archive.addEntry(

@@ -54,6 +54,12 @@ final class XLSXPackage {
 
     func contains(_ part: String) -> Bool { entry(part) != nil }
 
+    /// The inflated size the archive declares for `part`, capped by the part limit (a declaration
+    /// is only a hint: the inflation itself is what the limits check).
+    func declaredSize(_ part: String) -> Int {
+        Int(min(Int64(entry(part)?.uncompressedSize ?? 0), limits.maximumPartBytes))
+    }
+
     /// Streams the inflated bytes of `part` to `consumer` in chunks.
     func stream(_ part: String, to consumer: (UnsafeRawBufferPointer) throws -> Void) throws {
         try streamChunks(part) { data in try data.withUnsafeBytes { try consumer($0) } }

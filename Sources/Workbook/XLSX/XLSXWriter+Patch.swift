@@ -20,7 +20,8 @@ extension XLSXWriter {
         let kinds = try styleKinds(package, layout)
 
         var report = WorksheetPatchReport()
-        var patchedParts: [String: [UInt8]] = [:]
+        let writer = try PackageWriter(url: url)
+        var patchedParts: [String: URL] = [:]
         var usedDateStyle = false
         for patch in patches {
             guard let sheet = layout.sheets.first(where: { $0.name.lowercased() == patch.sheet.lowercased() }),
@@ -28,13 +29,15 @@ extension XLSXWriter {
             else {
                 throw XLSXError(.missingPart, file: package.fileName, "has no worksheet '\(patch.sheet)' to patch")
             }
-            let bytes = Array(try package.data(part))
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(package.declaredSize(part))
+            try package.stream(part) { bytes.append(contentsOf: $0) }
             let cells = PatchedCell(
                 prefix: "", uses1904: layout.uses1904DateSystem, dateStyle: plan.dateStyles.date,
                 isDateStyle: { $0 < kinds.count && kinds[$0] == .date })
             var patcher = WorksheetPatcher(patch: patch, cells: cells)
             do {
-                patchedParts[part] = try patcher.run(bytes)
+                patchedParts[part] = try writer.scratchFile(for: part) { try patcher.run(bytes, to: $0) }
             } catch let problem as WorksheetProblem {
                 throw XLSXError(.malformedPart, file: package.fileName, part: part, problem.message)
             }
@@ -45,10 +48,9 @@ extension XLSXWriter {
         if usedDateStyle { plan.commitStylesEdit() }
         try WorkbookCalculation.edit(&plan, patches: patches)
 
-        let writer = try PackageWriter(url: url)
         for name in package.entryNames where !plan.dropped.contains(name) {
-            if let bytes = patchedParts[name] {
-                try writer.add(name, data: Data(bytes))
+            if let file = patchedParts[name] {
+                try writer.add(name, file: file)
             } else {
                 try writer.add(name, editedIn: plan, from: package)
             }

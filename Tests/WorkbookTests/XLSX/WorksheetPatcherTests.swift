@@ -1,3 +1,4 @@
+import Foundation
 import SheetSyncCore
 import Testing
 
@@ -19,8 +20,11 @@ import Testing
     static func run(_ patch: WorksheetPatch, _ bytes: [UInt8]) throws -> (String, WorksheetPatchReport) {
         var patcher = WorksheetPatcher(
             patch: patch, cells: PatchedCell(prefix: "", uses1904: false, dateStyle: 9, isDateStyle: { $0 == 2 }))
-        let out = try patcher.run(bytes)
-        return (String(decoding: out, as: UTF8.self), patcher.report)
+        let url = try XLSXTestFiles.scratch("patched.xml")
+        let sink = try ByteSink(path: url.path)
+        try patcher.run(bytes, to: sink)
+        try sink.close()
+        return (String(decoding: try Data(contentsOf: url), as: UTF8.self), patcher.report)
     }
 
     @Test func aSharedFormulaWhoseFirstRowIsDeletedPassesToTheNextRow() throws {

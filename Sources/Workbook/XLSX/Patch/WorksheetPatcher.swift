@@ -22,19 +22,20 @@ struct WorksheetPatcher {
         self.cells = cells
     }
 
-    mutating func run(_ bytes: [UInt8]) throws -> [UInt8] {
+    /// Writes the patched part to `out`, flushing it row by row.
+    mutating func run(_ bytes: [UInt8], to out: ByteSink) throws {
         let xml = XMLBytes(bytes: bytes)
         guard let (prefix, start) = xml.firstElement(localName: "sheetData"), let (openEnd, empty) = xml.tagEnd(from: start)
         else { throw WorksheetProblem(message: "has no <sheetData> element") }
         cells = PatchedCell(prefix: prefix, uses1904: cells.uses1904, dateStyle: cells.dateStyle, isDateStyle: cells.isDateStyle)
         let references = SheetReferences(shifter: shifter)
-        var out = Array(references.edit(xml.string(0..<start)).utf8)
+        out.append(bytes: references.edit(xml.string(0..<start)).utf8)
         let closing = Array("</\(prefix)sheetData>".utf8)
         let bodyEnd = empty ? openEnd : (xml.find(closing, from: openEnd) ?? bytes.count)
         if empty {
-            out += Array(xml.string(start..<(openEnd - 2)).utf8) + Array(">".utf8)
+            out.append(bytes: (xml.string(start..<(openEnd - 2)) + ">").utf8)
         } else {
-            out += bytes[start..<openEnd]
+            out.append(bytes: bytes[start..<openEnd])
         }
         var pending = patch.cells.keys.sorted()[...]
         var position = openEnd
@@ -48,25 +49,25 @@ struct WorksheetPatcher {
             let attributes = TagAttributes(tag: Substring(xml.string(rowStart..<tagEnd)))
             let number = attributes["r"].flatMap { Int($0) } ?? implicitRow + 1
             implicitRow = number
-            out += bytes[position..<rowStart]
+            out.append(bytes: bytes[position..<rowStart])
             while let next = pending.first, next < number {
-                out += Array(try newRow(next, prefix: prefix).utf8)
+                out.append(bytes: try newRow(next, prefix: prefix).utf8)
                 pending.removeFirst()
             }
             if pending.first == number { pending.removeFirst() }
             let slice = bytes[rowStart..<end]
-            out += Array(try row(slice, number: number, prefix: prefix).utf8)
+            out.append(bytes: try row(slice, number: number, prefix: prefix).utf8)
+            try out.flushIfFull()
             position = end
         }
-        out += bytes[position..<bodyEnd]
-        for next in pending { out += Array(try newRow(next, prefix: prefix).utf8) }
+        out.append(bytes: bytes[position..<bodyEnd])
+        for next in pending { out.append(bytes: try newRow(next, prefix: prefix).utf8) }
         if empty {
-            out += closing
-            out += Array(references.edit(xml.string(openEnd..<bytes.count)).utf8)
+            out.append(bytes: closing)
+            out.append(bytes: references.edit(xml.string(openEnd..<bytes.count)).utf8)
         } else {
-            out += Array(references.edit(xml.string(bodyEnd..<bytes.count)).utf8)
+            out.append(bytes: references.edit(xml.string(bodyEnd..<bytes.count)).utf8)
         }
-        return out
     }
 
     /// The row element as it goes out: the same bytes when nothing in it changes.
