@@ -85,12 +85,16 @@ extension SheetSyncCommand {
         var mergeCategories = false
         @Flag(help: "Load rows without ids even when a transaction with the same content is in the store.")
         var allowDuplicates = false
+        @Flag(help: "Create the categories the file's rows name that neither the store nor the file has.")
+        var createCategories = false
         func run() async throws {
             try await runReporting {
-                let options = ImportOptions(mergeCategories: mergeCategories, allowDuplicates: allowDuplicates, dryRun: global.dryRun)
+                let options = ImportOptions(
+                    mergeCategories: mergeCategories, allowDuplicates: allowDuplicates, createCategories: createCategories,
+                    dryRun: global.dryRun)
                 let report = try await global.workspace().importWorkbook(at: URL(fileURLWithPath: path), options: options)
                 if !global.json && !global.quiet { Output.line(report.summary) }
-                return Output.report(report.sync, global)
+                return Output.report(global.json ? report.sync : report.printable, global)
             }
         }
     }
