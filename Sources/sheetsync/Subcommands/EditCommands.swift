@@ -18,7 +18,7 @@ extension SheetSyncCommand {
         }
 
         func run() async throws {
-            try await runReporting {
+            try await global.reporting {
                 let id = try await global.workspace().add(NewTransaction(
                     type: type.lowercased(), amount: amount, category: category, date: date, note: note, tags: tags), dryRun: global.dryRun)
                 if global.json {
@@ -40,7 +40,7 @@ extension SheetSyncCommand {
             @Argument(help: "The transaction's id.") var transactionId: String
             @Argument(help: "Image files.") var files: [String]
             func run() async throws {
-                try await runReporting {
+                try await global.reporting {
                     let ids = try await global.workspace().addReceipts(
                         transactionId: transactionId, files: files.map { URL(fileURLWithPath: $0) }, dryRun: global.dryRun)
                     if global.json {
@@ -63,7 +63,7 @@ extension SheetSyncCommand {
             @Argument var old: String
             @Argument var new: String
             func run() async throws {
-                try await runReporting {
+                try await global.reporting {
                     let report = try await global.workspace().renameCategory(from: old, to: new, dryRun: global.dryRun)
                     if global.json {
                         Output.json(["renamed": old, "to": report.new, "rowsRepointed": String(report.moved), "dryRun": String(report.dryRun)])
@@ -85,7 +85,7 @@ extension SheetSyncCommand {
             @Option(help: "The OAuth client JSON (an 'installed' app client) from the Google Cloud console.")
             var client: String
             func run() async throws {
-                try await runReporting {
+                try await global.reporting {
                     let path = try await global.workspace().authLogin(clientFile: URL(fileURLWithPath: client)) { url in
                         Output.error("open this URL in a browser to allow sheetsync access:\n\(url)")
                     }
