@@ -48,7 +48,7 @@ extension GlobalOptions {
         } catch {
             let failure = SheetSyncError.classify(error, store: storePath) ?? SheetSyncError(.internalError, "internal error: \(error)")
             Output.error(failure.message)
-            if json { Output.json(["error": JSONError(failure)]) }
+            if json { Output.json(JSONFailure(error: JSONError(failure), version: SheetSyncVersion.current)) }
             code = failure.exitCode
         }
         if code != .ok { throw ArgumentParser.ExitCode(code.rawValue) }
@@ -60,6 +60,12 @@ extension GlobalOptions {
         return (try? Config.locate(explicit: config, environment: ProcessInfo.processInfo.environment, currentDirectory: cwd))?.store.path
             ?? "(the configured store)"
     }
+}
+
+/// `{"error": {...}, "version": "0.3.0"}`
+struct JSONFailure: Encodable {
+    var error: JSONError
+    var version: String
 }
 
 /// A failure as `--json` reports it.

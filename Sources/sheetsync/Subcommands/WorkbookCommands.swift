@@ -7,9 +7,10 @@ extension SheetSyncCommand {
     struct Init: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create or link the remote workbook and the local store.")
         @OptionGroup var global: GlobalOptions
+        @Flag(help: "Create no starter categories.") var empty = false
         func run() async throws {
             try await global.reporting {
-                let report = try await global.workspace().initialize(dryRun: global.dryRun)
+                let report = try await global.workspace().initialize(dryRun: global.dryRun, starterCategories: !empty)
                 return Output.report(report, global)
             }
         }
