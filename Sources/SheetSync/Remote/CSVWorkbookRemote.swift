@@ -31,6 +31,7 @@ public final class CSVWorkbookRemote: Remote, @unchecked Sendable {
             throw SheetSyncError.configuration("CSV workbook folder \(folder.path) does not exist; run `sheetsync init` to create it")
         }
         var tables: [Tab: Table] = [:]
+        var refused: [Tab: [Int: FieldProblem]] = [:]
         var files: [Tab: (FileFingerprint?, CSVFile?)] = [:]
         for tab in Tab.allCases {
             // The fingerprint of exactly the bytes parsed: a save in between cannot slip through.
@@ -43,10 +44,12 @@ public final class CSVWorkbookRemote: Remote, @unchecked Sendable {
                 continue
             }
             tables[tab] = file.table
+            if !file.refusedRows.isEmpty { refused[tab] = file.refusedRowProblems }
             files[tab] = (fingerprint, file)
         }
         lock.withLock { readFiles = files }
-        return RemoteSnapshot(tables: tables, version: Self.version(Tab.allCases.map { files[$0]?.0 ?? nil }))
+        return RemoteSnapshot(
+            tables: tables, version: Self.version(Tab.allCases.map { files[$0]?.0 ?? nil }), refusedRows: refused)
     }
 
     public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> String {
@@ -78,11 +81,10 @@ public final class CSVWorkbookRemote: Remote, @unchecked Sendable {
 
     private func replace(_ tab: Tab, with bytes: [UInt8], expecting: FileFingerprint?) throws {
         do {
-            _ = try AtomicFile.replace(url(for: tab), expecting: expecting, backupsToKeep: backupsToKeep, faults: faults) { temp in
-                try Data(bytes).write(to: temp)
-            }
+            // Written with write(2), so a full disk is ENOSPC with the path rather than a Foundation error.
+            _ = try AtomicFile.replace(url(for: tab), with: bytes, expecting: expecting, backupsToKeep: backupsToKeep, faults: faults)
         } catch let error as AtomicFileError {
-            throw SheetSyncError.temporary("\(error); the next run merges the new version")
+            throw SheetSyncError.replacing(error)
         }
     }
 

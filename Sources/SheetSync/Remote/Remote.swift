@@ -6,10 +6,14 @@ public struct RemoteSnapshot: Sendable {
     public var tables: [Tab: Table]
     /// Changes whenever the workbook's content changes (a content hash or a Drive version).
     public var version: String
+    /// Rows the workbook reader refused before any field was parsed (a NUL byte in a CSV cell), by
+    /// tab and index into `tables[tab].rows`: they are rejected and stay as they are.
+    public var refusedRows: [Tab: [Int: FieldProblem]]
 
-    public init(tables: [Tab: Table], version: String) {
+    public init(tables: [Tab: Table], version: String, refusedRows: [Tab: [Int: FieldProblem]] = [:]) {
         self.tables = tables
         self.version = version
+        self.refusedRows = refusedRows
     }
 }
 

@@ -12,7 +12,11 @@ struct WorkbookReading {
         for tab in Tab.allCases {
             let table = snapshot.tables[tab] ?? Table(header: TablePatcher.newHeader(tab.schema))
             do {
-                rows[tab] = try TabReader.read(table, schema: tab.schema, seenAt: now).1
+                var read = try TabReader.read(table, schema: tab.schema, seenAt: now).1
+                for (index, problem) in snapshot.refusedRows[tab] ?? [:] where read.indices.contains(index) {
+                    read[index].outcome = .rejected([problem])
+                }
+                rows[tab] = read
             } catch {
                 tabErrors.append(error)
             }

@@ -11,6 +11,9 @@ public struct CSVError: Error, CustomStringConvertible, Hashable, Sendable {
         case unterminatedQuote
         /// The file could not be read at all (missing, a folder, no permission).
         case unreadable(reason: String)
+        /// A cell holds a NUL byte (at `byteOffset`); `column` is 1-based, `header` its header
+        /// text. Only that row is refused (`CSVFile.refusedRows`), the rest of the file is read.
+        case nulByte(column: Int, header: String?)
     }
 
     public var file: String
@@ -42,6 +45,16 @@ public struct CSVError: Error, CustomStringConvertible, Hashable, Sendable {
             return "\(place): quoted field is never closed (a '\"' is missing)"
         case .unreadable(let reason):
             return "\(place): cannot read file: \(reason)"
+        case .nulByte(let column, let header):
+            let offset = byteOffset.map { " at byte offset \($0)" } ?? ""
+            return "\(place), column \(Self.columnName(column, header)): NUL byte\(offset); "
+                + "remove it (a NUL byte in a text file usually means a damaged save)"
         }
+    }
+
+    /// `'note' (9)`, or `9` for a cell under no header.
+    static func columnName(_ column: Int, _ header: String?) -> String {
+        guard let header, !header.isEmpty else { return "\(column)" }
+        return "'\(header)' (\(column))"
     }
 }

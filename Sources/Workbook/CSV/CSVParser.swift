@@ -1,3 +1,4 @@
+import Foundation
 import SheetSyncCore
 
 /// The one-pass byte loop behind `CSVReader`.
@@ -38,13 +39,23 @@ struct CSVParser {
         var lineEnding: CSVLineEnding?
         var endsWithNewline = false
         var width = 0
+        // NUL bytes cannot reach the store intact (SQLite's C strings end at them), so a row holding
+        // one is refused; one scan of the whole file keeps that check off the common path.
+        let hasNUL = p.baseAddress.map { memchr($0, 0, n) != nil } ?? false
+        var refused: [Int: CSVError] = [:]
         while i < n {
             let first = p[i]
             var cells: [Cell] = []
             if first != Self.cr && first != Self.lf {
                 cells.reserveCapacity(width)
                 while true {
+                    let start = i
                     cells.append(try field())
+                    if hasNUL, let header, refused[rows.count] == nil, let nul = firstNUL(in: start..<i) {
+                        let column = cells.count
+                        let name = column <= header.count ? header[column - 1] : nil
+                        refused[rows.count] = error(.nulByte(column: column, header: name), at: nul)
+                    }
                     if i < n && p[i] == Self.comma {
                         i += 1
                         continue
@@ -71,8 +82,17 @@ struct CSVParser {
             table: Table(header: header ?? [], rows: rows),
             hasBOM: hasBOM,
             lineEnding: lineEnding ?? .lf,
-            endsWithNewline: endsWithNewline
+            endsWithNewline: endsWithNewline,
+            refusedRows: refused
         )
+    }
+
+    /// The offset of the first NUL byte in `range`, if any.
+    private func firstNUL(in range: Range<Int>) -> Int? {
+        guard let base = p.baseAddress, !range.isEmpty,
+            let hit = memchr(base + range.lowerBound, 0, range.count)
+        else { return nil }
+        return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Reads one field starting at `i` and leaves `i` on the comma, line ending or end.
