@@ -9,25 +9,32 @@ import Foundation
 #endif
 
 extension AtomicFile {
-    /// The temporary files of `AtomicFile` beside the target: `.<name>.sheetsync-tmp-<pid>-<n>` while
-    /// the new version is written, renamed to `.<name>.sheetsync-swap-<pid>-<n>` once complete. The
-    /// exchange leaves the previous version under the swap name, so a crash right after it leaves a
-    /// swap file that may be the only copy of someone's save: stale swap files are kept as backups,
-    /// stale tmp files (half-written new versions) are deleted.
+    /// The temporary files of `AtomicFile` beside the target. The new version is written as
+    /// `<name>` inside a private (0700) folder `.<name>.sheetsync-tmp-<pid>-<n>`, so that nobody else
+    /// can read it even when the writer (the zip library does this) deletes and recreates the file
+    /// it is given. Complete, it is renamed to `.<name>.sheetsync-swap-<pid>-<n>` beside the target.
+    /// The exchange leaves the previous version under that swap name, so a crash right after it
+    /// leaves a swap file that may be the only copy of someone's save: stale swap files are kept as
+    /// backups, stale tmp folders (half-written new versions) are deleted.
     enum TempFiles {
         static func prefix(for name: String) -> String { ".\(name).sheetsync-tmp-" }
         static func swapPrefix(for name: String) -> String { ".\(name).sheetsync-swap-" }
 
-        /// Creates an empty temporary file for `name` in `folder` and returns its path. `O_EXCL`
-        /// with a growing `n` keeps two writers from ever sharing one. `mode` applies from the
-        /// first byte, so a private workbook's content is never readable by others, even briefly.
+        /// Creates an empty temporary file for `name` in its private folder in `folder` and returns
+        /// its path. `O_EXCL`-like `mkdir` with a growing `n` keeps two writers from ever sharing one.
         static func create(for name: String, in folder: String, mode: mode_t) throws -> String {
             let base = folder + "/" + prefix(for: name) + "\(getpid())-"
             var n = 0
             while true {
-                let path = base + "\(n)"
-                let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-                if fd >= 0 {
+                let directory = base + "\(n)"
+                if mkdir(directory, 0o700) == 0 {
+                    let path = directory + "/" + name
+                    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+                    guard fd >= 0 else {
+                        let failure = POSIXFile.failure("create a temporary file in", folder)
+                        rmdir(directory)
+                        throw failure
+                    }
                     close(fd)
                     return path
                 }
@@ -38,11 +45,20 @@ extension AtomicFile {
             }
         }
 
-        /// Renames a complete temporary file to its swap name (see the type's comment).
+        /// Moves a complete temporary file out of its private folder to its swap name.
         static func markComplete(_ tempPath: String, name: String, in folder: String) throws -> String {
-            let swap = folder + "/" + swapPrefix(for: name) + tempPath.dropFirst((folder + "/" + prefix(for: name)).count)
+            let directory = (tempPath as NSString).deletingLastPathComponent
+            let swap = folder + "/" + swapPrefix(for: name) + directory.dropFirst((folder + "/" + prefix(for: name)).count)
             try POSIXFile.renameFile(tempPath, to: swap)
+            try remove(directory)
             return swap
+        }
+
+        /// Removes a temporary file, and its private folder when it is still in one.
+        static func discard(_ path: String, name: String, in folder: String) throws {
+            let directory = (path as NSString).deletingLastPathComponent
+            try POSIXFile.removeFile(path)
+            if directory != folder { try remove(directory) }
         }
 
         /// Deals with temporary files of `name` that a crashed run left behind: half-written ones are
@@ -59,9 +75,17 @@ extension AtomicFile {
                     if isSwap {
                         try keep(folder + "/" + entry)
                     } else {
-                        try POSIXFile.removeFile(folder + "/" + entry)
+                        try remove(folder + "/" + entry)
                     }
                 }
+            }
+        }
+
+        /// Removes a file or a whole folder; one that is already gone is fine.
+        private static func remove(_ path: String) throws {
+            guard POSIXFile.exists(path) else { return }
+            do { try FileManager.default.removeItem(atPath: path) } catch {
+                throw AtomicFileError.io(operation: "remove", path: path, reason: "\(error)")
             }
         }
 

@@ -70,7 +70,7 @@ public enum AtomicFile {
         // A new file gets the usual 0666-minus-umask; an existing one keeps its own mode throughout.
         var tempPath = try TempFiles.create(for: name, in: folder, mode: mode.map { ($0 & 0o700) | 0o600 } ?? 0o666)
         var removeTemp = true
-        defer { if removeTemp { try? POSIXFile.removeFile(tempPath) } }
+        defer { if removeTemp { try? TempFiles.discard(tempPath, name: name, in: folder) } }
         // A fault stands for a crash: nothing runs after it, not even the cleanup above.
         func reach(_ step: AtomicWriteStep) throws {
             do {
@@ -82,15 +82,18 @@ public enum AtomicFile {
         }
 
         try reach(.tempCreated)
+        let written: FileFingerprint
         do {
             try write(URL(fileURLWithPath: tempPath))
-        } catch let error where !(error is AtomicFileError) && POSIXFile.isFull(folder) {
-            // Writers such as the zip library report a full disk in their own words; the user needs
-            // to hear "no space left" (and the run exits 75, to be retried).
-            throw AtomicFileError.noSpace(operation: "write", path: tempPath)
+            try reach(.tempWritten)
+            written = try TempFiles.finish(tempPath, mode: mode)
+        } catch let error where error is SimulatedCrash {
+            throw error
+        } catch let error where (error as? AtomicFileError).map(\.isNoSpace) ?? POSIXFile.isFull(folder) {
+            // Writers such as the zip library report a full disk in their own words, and the temporary
+            // file's name means little to the user: name the workbook file, say "no space left".
+            throw AtomicFileError.noSpace(operation: "write the new version of", path: url.path)
         }
-        try reach(.tempWritten)
-        let written = try TempFiles.finish(tempPath, mode: mode)
         tempPath = try TempFiles.markComplete(tempPath, name: name, in: folder)
         try reach(.tempSynced)
         let swap = Swap(

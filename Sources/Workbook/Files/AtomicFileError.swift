@@ -44,6 +44,11 @@ public enum AtomicFileError: Error, CustomStringConvertible, Hashable, Sendable 
         }
     }
 
+    var isNoSpace: Bool {
+        if case .noSpace = self { return true }
+        return false
+    }
+
     /// Whether retrying later can succeed (a save to merge, a full disk) rather than needing the
     /// user to change something first (permissions, a read-only file).
     public var isTemporary: Bool {

@@ -38,6 +38,25 @@ import Testing
         }
     }
 
+    @Test func aWriterThatRecreatesTheTemporaryFileStillWritesWhereOnlyTheOwnerCanReach() throws {
+        try withAtomicTestFolder { folder in
+            let url = folder.appendingPathComponent("book.xlsx")
+            try url.writeTestBytes(old)
+            try url.setTestMode(0o600)
+            let tempModes = TempModes()
+            try AtomicFile.replace(url, expecting: try FileFingerprint.of(url)) { temp in
+                // As the zip library does: delete the file it is given and create a new one (0644 here).
+                try FileManager.default.removeItem(at: temp)
+                try Data(new).write(to: temp)
+                tempModes.record(try temp.deletingLastPathComponent().testMode)
+            }
+            #expect(tempModes.all == [0o700])
+            #expect(try url.testMode == 0o600)
+            #expect(try url.testBytes == new)
+            #expect(folder.testTempFiles.isEmpty)
+        }
+    }
+
     @Test func aBackupFolderLeftOpenByAnEarlierVersionIsNarrowedForAPrivateFile() throws {
         try withAtomicTestFolder { folder in
             let url = folder.appendingPathComponent("Transactions.csv")
@@ -110,6 +129,18 @@ import Testing
         defer { close(fd) }
         #expect(throws: AtomicFileError.noSpace(operation: "write", path: "/dev/full")) {
             try [UInt8](repeating: 0x41, count: 10).withUnsafeBytes { try POSIXFile.writeAll(fd, $0, path: "/dev/full") }
+        }
+        // A writer that hits ENOSPC: the error names the workbook file, the old content stays, no temp is left.
+        try withAtomicTestFolder { folder in
+            let url = folder.appendingPathComponent("Transactions.csv")
+            try url.writeTestBytes(old)
+            #expect(throws: AtomicFileError.noSpace(operation: "write the new version of", path: url.path)) {
+                try AtomicFile.replace(url, expecting: try FileFingerprint.of(url)) { _ in
+                    try [UInt8](repeating: 0x41, count: 10).withUnsafeBytes { try POSIXFile.writeAll(fd, $0, path: "/dev/full") }
+                }
+            }
+            #expect(try url.testBytes == old)
+            #expect(folder.testTempFiles.isEmpty)
         }
         #expect(AtomicFileError.noSpace(operation: "write", path: "/x/T.csv").description.contains("no space left on device"))
         #expect(AtomicFileError.noSpace(operation: "write", path: "/x/T.csv").isTemporary)
