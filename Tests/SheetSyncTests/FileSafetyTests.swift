@@ -107,6 +107,19 @@ import Workbook
         #expect(try bytes(url) == text)
     }
 
+    @Test func theCSVReaderRefusesOnlyTheRowWithANULAndReadsTheRest() throws {
+        let text = Array("id,note\n1,fine\n2,bad\u{0}cell\n3,\"bell\u{7}, tab\t and \u{1F}\"\n".utf8)
+        let file = try CSVReader.parse(text, source: "Transactions.csv")
+        #expect(file.table.rows.count == 3)
+        #expect(Array(file.table.refusedRows.keys) == [1])
+        let problem = try #require(file.table.refusedRows[1])
+        #expect(problem.field == "note")
+        #expect(problem.message.hasPrefix("Transactions.csv row 3, column 'note' (2): NUL byte at byte offset 20"))
+        // The refused row's bytes are kept: writing the file back gives the same bytes.
+        #expect(CSVWriter.encode(file) == text)
+        #expect(file.table.rows[2][1] == .text("bell\u{7}, tab\t and \u{1F}"))
+    }
+
     @Test func otherControlBytesRoundTripExactlyFromCSVToTheStoreAndBack() async throws {
         let folder = try CLI.copyOfSample("clean")
         let workbook = TestWorkbook(folder: folder)

@@ -22,16 +22,21 @@ public final class CSVWorkbookRemote: Remote, @unchecked Sendable {
 
     public func url(for tab: Tab) -> URL { folder.appendingPathComponent("\(tab.rawValue).csv") }
 
+    public func exists() async throws -> Bool {
+        try Tab.allCases.contains { try FileFingerprint.of(url(for: $0)) != nil }
+    }
+
+    public func location(of tab: Tab) -> String { url(for: tab).path }
+
     public func currentVersion() async throws -> String? {
         try Self.version(Tab.allCases.map { try FileFingerprint.of(url(for: $0)) })
     }
 
     public func read() async throws -> RemoteSnapshot {
         guard FileManager.default.fileExists(atPath: folder.path) else {
-            throw SheetSyncError.configuration("CSV workbook folder \(folder.path) does not exist; run `sheetsync init` to create it")
+            throw SheetSyncError.configuration("CSV workbook folder \(folder.path) does not exist")
         }
         var tables: [Tab: Table] = [:]
-        var refused: [Tab: [Int: FieldProblem]] = [:]
         var files: [Tab: (FileFingerprint?, CSVFile?)] = [:]
         for tab in Tab.allCases {
             // The fingerprint of exactly the bytes parsed: a save in between cannot slip through.
@@ -44,12 +49,10 @@ public final class CSVWorkbookRemote: Remote, @unchecked Sendable {
                 continue
             }
             tables[tab] = file.table
-            if !file.refusedRows.isEmpty { refused[tab] = file.refusedRowProblems }
             files[tab] = (fingerprint, file)
         }
         lock.withLock { readFiles = files }
-        return RemoteSnapshot(
-            tables: tables, version: Self.version(Tab.allCases.map { files[$0]?.0 ?? nil }), refusedRows: refused)
+        return RemoteSnapshot(tables: tables, version: Self.version(Tab.allCases.map { files[$0]?.0 ?? nil }))
     }
 
     public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> String {

@@ -6,14 +6,10 @@ public struct RemoteSnapshot: Sendable {
     public var tables: [Tab: Table]
     /// Changes whenever the workbook's content changes (a content hash or a Drive version).
     public var version: String
-    /// Rows the workbook reader refused before any field was parsed (a NUL byte in a CSV cell), by
-    /// tab and index into `tables[tab].rows`: they are rejected and stay as they are.
-    public var refusedRows: [Tab: [Int: FieldProblem]]
 
-    public init(tables: [Tab: Table], version: String, refusedRows: [Tab: [Int: FieldProblem]] = [:]) {
+    public init(tables: [Tab: Table], version: String) {
         self.tables = tables
         self.version = version
-        self.refusedRows = refusedRows
     }
 }
 
@@ -23,6 +19,11 @@ public protocol Remote: Sendable {
     var displayName: String { get }
     /// Whether cells are typed (numbers, dates, booleans) rather than plain text.
     var typedCells: Bool { get }
+    /// Whether the workbook is there at all (a CSV folder with at least one tab file, the `.xlsx`
+    /// file, the spreadsheet). A missing workbook is never taken for an empty one.
+    func exists() async throws -> Bool
+    /// Where a tab lives, for messages (`/path/Transactions.csv`, `sheet 'Transactions' of /path/book.xlsx`).
+    func location(of tab: Tab) -> String
     /// The workbook's version without reading it whole, when the backend can tell cheaply.
     func currentVersion() async throws -> String?
     func read() async throws -> RemoteSnapshot

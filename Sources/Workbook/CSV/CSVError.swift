@@ -1,3 +1,5 @@
+import SheetSyncCore
+
 /// A CSV file that cannot be read, with the file, row and byte offset where reading stopped.
 ///
 /// `row` is the 1-based record number (the header is row 1), which is the row a spreadsheet
@@ -12,7 +14,7 @@ public struct CSVError: Error, CustomStringConvertible, Hashable, Sendable {
         /// The file could not be read at all (missing, a folder, no permission).
         case unreadable(reason: String)
         /// A cell holds a NUL byte (at `byteOffset`); `column` is 1-based, `header` its header
-        /// text. Only that row is refused (`CSVFile.refusedRows`), the rest of the file is read.
+        /// text. Only that row is refused (`Table.refusedRows`), the rest of the file is read.
         case nulByte(column: Int, header: String?)
     }
 
@@ -56,5 +58,16 @@ public struct CSVError: Error, CustomStringConvertible, Hashable, Sendable {
     static func columnName(_ column: Int, _ header: String?) -> String {
         guard let header, !header.isEmpty else { return "\(column)" }
         return "'\(header)' (\(column))"
+    }
+}
+
+extension CSVError {
+    /// The problem a tab reader reports for a row refused with this error (`Table.refusedRows`).
+    var fieldProblem: FieldProblem {
+        var field = "row"
+        if case .nulByte(let column, let header) = problem { field = header ?? "column \(column)" }
+        return FieldProblem(
+            field: field, value: "", message: description,
+            hint: "open \(file) in a text editor, delete the NUL byte and save; the row is not synced until then")
     }
 }

@@ -34,44 +34,30 @@ public struct CSVFile: Hashable, Sendable {
     public var lineEnding: CSVLineEnding
     /// Whether the last record is followed by a line ending.
     public var endsWithNewline: Bool
-    /// Rows that must not be loaded, by index into `table.rows`, with why (a NUL byte in a cell).
-    /// Their cells are in `table` exactly as read, so a rewrite keeps them byte for byte.
-    public var refusedRows: [Int: CSVError]
-
     public init(
         table: Table,
         hasBOM: Bool = false,
         lineEnding: CSVLineEnding = .lf,
-        endsWithNewline: Bool = true,
-        refusedRows: [Int: CSVError] = [:]
+        endsWithNewline: Bool = true
     ) {
         self.table = table
         self.hasBOM = hasBOM
         self.lineEnding = lineEnding
         self.endsWithNewline = endsWithNewline
-        self.refusedRows = refusedRows
     }
 
-    /// Two files are equal when their bytes would be: `refusedRows` follows from the table.
+    /// Two files are equal when their bytes would be: what the reader found wrong with rows
+    /// (`Table.damagedRows`, `Table.refusedRows`) follows from those bytes.
     public static func == (a: CSVFile, b: CSVFile) -> Bool {
-        a.table == b.table && a.hasBOM == b.hasBOM && a.lineEnding == b.lineEnding && a.endsWithNewline == b.endsWithNewline
+        a.table.header == b.table.header && a.table.rows == b.table.rows && a.hasBOM == b.hasBOM
+            && a.lineEnding == b.lineEnding && a.endsWithNewline == b.endsWithNewline
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(table)
+        hasher.combine(table.header)
+        hasher.combine(table.rows)
         hasher.combine(hasBOM)
         hasher.combine(lineEnding)
         hasher.combine(endsWithNewline)
-    }
-
-    /// `refusedRows` as the problems a tab reader reports for those rows (see `WorkbookReading`).
-    public var refusedRowProblems: [Int: FieldProblem] {
-        refusedRows.mapValues { error in
-            var field = "row"
-            if case .nulByte(let column, let header) = error.problem { field = header ?? "column \(column)" }
-            return FieldProblem(
-                field: field, value: "", message: error.description,
-                hint: "open \(error.file) in a text editor, delete the NUL byte and save; the row is not synced until then")
-        }
     }
 }
