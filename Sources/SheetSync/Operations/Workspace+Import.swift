@@ -10,6 +10,10 @@ public struct ImportReport: Sendable {
     public var alreadyImported: Int
     /// Rows without ids whose content equals a transaction in the store, skipped (`--allow-duplicates` loads them).
     public var likelyDuplicates: Int
+    /// Categories the file's rows name that the store lacks (not created: their rows are rejected).
+    public var missingCategories: [MissingCategories.Entry] = []
+    /// Categories created by `--create-categories`.
+    public var createdCategories: [String] = []
 
     /// `imported 15 transactions, combined 3 categories, 20 rows already imported, skipped`
     public var summary: String {
@@ -25,8 +29,25 @@ public struct ImportReport: Sendable {
         if likelyDuplicates > 0 {
             parts.append("\(likelyDuplicates) likely duplicate\(likelyDuplicates == 1 ? "" : "s") skipped (--allow-duplicates loads them)")
         }
+        if !createdCategories.isEmpty {
+            parts.append("created categor\(createdCategories.count == 1 ? "y" : "ies") \(createdCategories.map { "'\($0)'" }.joined(separator: ", "))")
+        }
         if !sync.rejected.isEmpty { parts.append("\(sync.rejected.count) rejected") }
         return parts.joined(separator: ", ")
+    }
+
+    /// The report as printed: rows rejected only for a missing category are told once per category.
+    public var printable: SyncReport {
+        var report = sync
+        let names = Set(missingCategories.map(\.name))
+        let perRow = Set(names.map { "unknown category '\($0)'" })
+        report.rejected.removeAll { perRow.contains($0.message) }
+        report.newlyRejected = report.rejected.count
+        report.errors += missingCategories.map {
+            "unknown category '\($0.name)' in \($0.rows) row\($0.rows == 1 ? "" : "s"); add it to the Categories tab or the store, "
+                + "or import again with --create-categories to create it"
+        }
+        return report
     }
 }
 
@@ -34,11 +55,14 @@ public struct ImportReport: Sendable {
 public struct ImportOptions: Sendable {
     public var mergeCategories = false
     public var allowDuplicates = false
+    /// Create the categories the file's rows name that neither the store nor the file has.
+    public var createCategories = false
     public var dryRun = false
 
-    public init(mergeCategories: Bool = false, allowDuplicates: Bool = false, dryRun: Bool = false) {
+    public init(mergeCategories: Bool = false, allowDuplicates: Bool = false, createCategories: Bool = false, dryRun: Bool = false) {
         self.mergeCategories = mergeCategories
         self.allowDuplicates = allowDuplicates
+        self.createCategories = createCategories
         self.dryRun = dryRun
     }
 }
@@ -61,6 +85,10 @@ extension Workspace {
                 combined = CategoryMerger.merge(into: &snapshot, storeNames: (local.rows[.categories] ?? [:]).keys)
             }
             let now = clock.now()
+            let missing = MissingCategories.find(in: snapshot.tables, known: Set((local.rows[.categories] ?? [:]).keys), now: now)
+            if options.createCategories && !missing.isEmpty {
+                snapshot.tables[.categories] = MissingCategories.adding(missing, to: snapshot.tables[.categories], now: now)
+            }
             var deduplicated: ImportDeduplicator.Outcome?
             if let table = snapshot.tables[.transactions] {
                 let outcome = ImportDeduplicator.run(
@@ -79,9 +107,10 @@ extension Workspace {
                 report.notices.append("Transactions row \(duplicate.row): same content as transaction \(duplicate.id) in the store; skipped")
             }
             report.changes = PlanPrinter.lines(plan.tabs)
-            let result = ImportReport(sync: report, combinedCategories: combined,
+            var result = ImportReport(sync: report, combinedCategories: combined,
                                       alreadyImported: deduplicated?.alreadyImported.count ?? 0,
                                       likelyDuplicates: deduplicated?.likelyDuplicates.count ?? 0)
+            if options.createCategories { result.createdCategories = missing.map(\.name) } else { result.missingCategories = missing }
             guard !options.dryRun else { return result }
             var commit = StoreCommit()
             for tabPlan in plan.tabs {

@@ -123,7 +123,7 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
         do {
             _ = try AtomicFile.replace(file, expecting: expecting, backupsToKeep: backupsToKeep, faults: faults, write: write)
         } catch let error as AtomicFileError {
-            throw SheetSyncError.temporary("\(error); the next run merges the new version")
+            throw SheetSyncError.replacing(error)
         }
     }
 

@@ -105,6 +105,13 @@ public struct SyncPlanner: Sendable {
                     "\(tab.rawValue): \(damaged) row(s) with broken quoting; nothing of the tab was "
                         + "deleted and it is not written until they are fixed")
             }
+            if purpose == .importing {
+                // An import never deletes: a row the file lacks stays, and still counts for the tabs after it.
+                for delete in plan.localDeletes { plan.result[delete.key] = local.rows[delete.key] ?? delete.expected }
+                plan.localDeletes = []
+                plan.localCounts.deleted = 0
+                plan.remoteCounts = TabCounts()
+            }
             checks.record(plan)
             result.tabs.append(plan)
         }
@@ -117,11 +124,6 @@ public struct SyncPlanner: Sendable {
                 result.blocked = true
             }
         case .importing:
-            for i in result.tabs.indices {
-                result.tabs[i].localDeletes = []
-                result.tabs[i].localCounts.deleted = 0
-                result.tabs[i].remoteCounts = TabCounts()
-            }
             result.tabs.removeAll { $0.tab == .settings }
         case .checking:
             break
