@@ -29,7 +29,7 @@ public final class LedgerStore: Sendable {
             // Setting up WAL lowers `synchronous` on the writer to NORMAL; a ledger wants FULL
             // (a committed sync survives power loss, so the base never runs ahead of the data).
             try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
-        } catch let error as DatabaseError {
+        } catch let error as DatabaseError where StoreTrouble(error) != .busy {
             throw StoreError.cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
         }
         try self.init(writer: pool, path: path)
@@ -67,7 +67,7 @@ public final class LedgerStore: Sendable {
             }
             guard unknown.isEmpty else { throw StoreError.newerStore(path: path, unknownMigrations: unknown) }
             try migrator.migrate(writer)
-        } catch let error as DatabaseError {
+        } catch let error as DatabaseError where StoreTrouble(error) != .busy {
             throw StoreError.cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
         }
     }

@@ -63,8 +63,9 @@ public final class CSVWorkbookRemote: Remote, @unchecked Sendable {
             let new = TablePatcher.apply(plan, to: old, schema: tab.schema, typed: false)
             guard new != old || snapshot.tables[tab] == nil else { continue }
             let format = files[tab]?.file
-            let file = CSVFile(table: new, hasBOM: format?.hasBOM ?? false, lineEnding: format?.lineEnding ?? .lf,
-                               endsWithNewline: format?.endsWithNewline ?? true)
+            let file = CSVFile(
+                table: new, hasBOM: format?.hasBOM ?? false, lineEnding: format?.lineEnding ?? .lf,
+                endsWithNewline: format?.endsWithNewline ?? true)
             try replace(tab, with: CSVWriter.encode(file), expecting: files[tab]?.fingerprint)
         }
         return try await currentVersion() ?? ""

@@ -66,7 +66,9 @@ public final class GoogleSheetsRemote: Remote, @unchecked Sendable {
                 // A tab is missing (its range does not parse): read the ones there are; a push adds the rest.
                 let info = try await sheets.info(spreadsheetId: id)
                 present = Tab.allCases.filter { info.sheet(titled: $0.rawValue) != nil }
-                ranges = present.isEmpty ? [] : try await sheets.batchGetValues(spreadsheetId: id, ranges: present.map { A1.wholeSheet($0.rawValue) })
+                ranges =
+                    present.isEmpty
+                    ? [] : try await sheets.batchGetValues(spreadsheetId: id, ranges: present.map { A1.wholeSheet($0.rawValue) })
             }
             var tables: [Tab: Table] = [:]
             var hasher = ContentDigest()
@@ -107,9 +109,11 @@ public final class GoogleSheetsRemote: Remote, @unchecked Sendable {
                 do {
                     _ = try await sheets.batchUpdate(spreadsheetId: id, requests: guarded, guardedAgainstRepeats: true)
                 } catch GoogleAPIError.api(let details)
-                    where details.httpStatus == 400 && details.message.contains(String(guardId)) {
+                    where details.httpStatus == 400 && details.message.contains(String(guardId))
+                {
                     throw SheetSyncError.temporary(
-                        "google applied this run's write but failed to say so (its repeat was refused); nothing was lost, the next run checks")
+                        "google applied this run's write but failed to say so (its repeat was refused); nothing was lost, the next run checks"
+                    )
                 }
             }
             let written = try await currentVersion()
@@ -155,7 +159,8 @@ enum GoogleRemoteErrors {
         if error.isConfigurationProblem { return .configuration("\(error)") }
         // Not found or not allowed (rate limits were retried and are temporary by now): retrying cannot help.
         if case .api(let details) = error, [403, 404].contains(details.httpStatus) {
-            return .configuration("\(error): check remote.spreadsheetId in the config and that the account of remote.credentials can open it")
+            return .configuration(
+                "\(error): check remote.spreadsheetId in the config and that the account of remote.credentials can open it")
         }
         return SheetSyncError(.temporaryFailure, "\(error)")
     }

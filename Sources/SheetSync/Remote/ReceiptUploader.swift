@@ -47,15 +47,20 @@ struct ReceiptUploader {
         let entries = try queued()
         guard !entries.isEmpty else { return 0 }
         guard let folder = try store.records(in: .settings).first?["receiptsFolderId"], !folder.isEmpty else {
-            throw SheetSyncError.configuration("the Settings row has no receiptsFolderId: receipts cannot be uploaded to this spreadsheet (run `sheetsync init` to create the Drive folders)")
+            throw SheetSyncError.configuration(
+                "the Settings row has no receiptsFolderId: receipts cannot be uploaded to this spreadsheet (run `sheetsync init` to create the Drive folders)"
+            )
         }
         var done = 0
         for var entry in entries {
             let file = try await upload(&entry, folder: folder)
             let stamp = clock.now().description
             try store.write { writer in
-                _ = try writer.upsert(Record(["receiptId": entry.receiptId, "transactionId": entry.transactionId, "driveFileId": file.id,
-                                              "fileName": entry.name, "createdAt": stamp, "lastModifiedAt": stamp]), in: .receipts)
+                _ = try writer.upsert(
+                    Record([
+                        "receiptId": entry.receiptId, "transactionId": entry.transactionId, "driveFileId": file.id,
+                        "fileName": entry.name, "createdAt": stamp, "lastModifiedAt": stamp,
+                    ]), in: .receipts)
             }
             try store.setState(Self.statePrefix + entry.receiptId, nil)
             try? FileManager.default.removeItem(atPath: entry.file)
@@ -66,7 +71,8 @@ struct ReceiptUploader {
 
     private func upload(_ entry: inout Entry, folder: String) async throws -> DriveFile {
         do {
-            let existing = try await drive.listFiles(q: DriveQuery.appProperty("receiptId", equals: entry.receiptId) + " and trashed = false")
+            let existing = try await drive.listFiles(
+                q: DriveQuery.appProperty("receiptId", equals: entry.receiptId) + " and trashed = false")
             if let file = existing.first { return file }
             guard let content = FileManager.default.contents(atPath: entry.file) else {
                 throw SheetSyncError.data("queued receipt file \(entry.file) is gone; add it again with `sheetsync receipt add`")
@@ -84,7 +90,9 @@ struct ReceiptUploader {
             }
         } catch let error as GoogleAPIError {
             if case .storageQuotaExceeded = error {
-                throw SheetSyncError.configuration("\(error): service accounts have no Drive storage of their own; use `sheetsync auth login` (a user account) or a shared drive for receipts")
+                throw SheetSyncError.configuration(
+                    "\(error): service accounts have no Drive storage of their own; use `sheetsync auth login` (a user account) or a shared drive for receipts"
+                )
             }
             throw GoogleRemoteErrors.map(error)
         }

@@ -23,8 +23,10 @@ enum SheetCells {
         case .number(let n): return ["userEnteredValue": ["numberValue": .number(n)]]
         case .bool(let b): return ["userEnteredValue": ["boolValue": .bool(b)]]
         case .dateSerial(let n):
-            return ["userEnteredValue": ["numberValue": .number(n)],
-                    "userEnteredFormat": ["numberFormat": ["type": "DATE", "pattern": "yyyy-mm-dd"]]]
+            return [
+                "userEnteredValue": ["numberValue": .number(n)],
+                "userEnteredFormat": ["numberFormat": ["type": "DATE", "pattern": "yyyy-mm-dd"]],
+            ]
         }
     }
 
@@ -56,7 +58,8 @@ struct SheetLayout {
         var ranges: [String] = []
         for tab in tabs {
             guard let table = snapshot.tables[tab], let map = try? ColumnMap(header: table.header, schema: tab.schema),
-                  let column = map.columns[tab.schema.keyField] else { continue }
+                let column = map.columns[tab.schema.keyField]
+            else { continue }
             keyColumns[tab] = column
             let letters = A1.columnLetters(column)
             ranges.append(A1.quoteSheetName(tab.rawValue) + "!" + letters + ":" + letters)
@@ -71,7 +74,8 @@ struct SheetLayout {
         }
         for sheet in answer["sheets"]?.arrayValue ?? [] {
             guard let title = sheet["properties"]?["title"]?.stringValue, let tab = Tab(rawValue: title),
-                  let sheetId = sheet["properties"]?["sheetId"]?.intValue else { continue }
+                let sheetId = sheet["properties"]?["sheetId"]?.intValue
+            else { continue }
             layout.sheetIds[tab] = sheetId
             guard let column = keyColumns[tab], let table = snapshot.tables[tab] else { continue }
             let rowData = sheet["data"]?.arrayValue?.first?["rowData"]?.arrayValue ?? []
@@ -81,7 +85,8 @@ struct SheetLayout {
             }
             let header = now.first ?? ""
             guard header.lowercased() == table.header[column].trimmingCharacters(in: .whitespaces).lowercased() else {
-                throw SheetSyncError.temporary("the columns of tab '\(title)' changed while syncing; nothing was written, the next run merges")
+                throw SheetSyncError.temporary(
+                    "the columns of tab '\(title)' changed while syncing; nothing was written, the next run merges")
             }
             let then = table.rows.map { column < $0.count ? $0[column].rawText.trimmingCharacters(in: .whitespaces) : "" }
             let current = Array(now.dropFirst())
@@ -96,8 +101,10 @@ struct SheetLayout {
                 for (i, key) in then.enumerated() where !key.isEmpty { rowNow[i] = byKey[key.lowercased()] }
             }
             let columns = sheet["properties"]?["gridProperties"]?["columnCount"]?.intValue ?? 26
-            layout.tabs[tab] = TabLayout(rowNow: rowNow, dataRows: max(current.count, rowNow.values.max().map { $0 + 1 } ?? 0, current == then ? table.rows.count : 0),
-                                         columnCount: columns)
+            layout.tabs[tab] = TabLayout(
+                rowNow: rowNow,
+                dataRows: max(current.count, rowNow.values.max().map { $0 + 1 } ?? 0, current == then ? table.rows.count : 0),
+                columnCount: columns)
         }
         return layout
     }
@@ -108,9 +115,15 @@ enum SheetRequests {
     static func make(_ changes: TableChanges, tab: Tab, sheetId: Int, table: Table, layout: SheetLayout.TabLayout?) throws -> [JSONValue] {
         guard let layout else { return [] }
         var requests: [JSONValue] = []
-        let widest = (changes.newColumns.map(\.index) + changes.cells.map(\.column) + [(changes.appendedRows.map(\.count).max() ?? 0) - 1]).max() ?? 0
+        let widest =
+            (changes.newColumns.map(\.index) + changes.cells.map(\.column) + [(changes.appendedRows.map(\.count).max() ?? 0) - 1]).max()
+            ?? 0
         if widest >= layout.columnCount {
-            requests.append(["appendDimension": ["sheetId": .integer(sheetId), "dimension": "COLUMNS", "length": .integer(widest + 1 - layout.columnCount)]])
+            requests.append([
+                "appendDimension": [
+                    "sheetId": .integer(sheetId), "dimension": "COLUMNS", "length": .integer(widest + 1 - layout.columnCount),
+                ]
+            ])
         }
         for (index, header) in changes.newColumns {
             requests.append(updateCells(sheetId: sheetId, row: 0, column: index, rows: [[.text(header)]]))
@@ -119,21 +132,35 @@ enum SheetRequests {
             // The row was deleted (or, without an id yet, moved) by hand since the read: writing anywhere
             // would lose the change or hit another row, so nothing is written and the next run merges.
             guard let row = layout.rowNow[change.row] else {
-                let which = "\(tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: change.row))" + (change.key.isEmpty ? "" : " (\(change.key))")
-                throw SheetSyncError.temporary("\(which) was deleted or moved by hand while syncing; nothing was written, the next run merges")
+                let which =
+                    "\(tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: change.row))" + (change.key.isEmpty ? "" : " (\(change.key))")
+                throw SheetSyncError.temporary(
+                    "\(which) was deleted or moved by hand while syncing; nothing was written, the next run merges")
             }
             requests.append(updateCells(sheetId: sheetId, row: row + 1, column: change.column, rows: [[change.cell]]))
         }
         let deletes = changes.deletedRows.compactMap { layout.rowNow[$0] }.sorted(by: >)
         for row in deletes {
-            requests.append(["deleteDimension": ["range": ["sheetId": .integer(sheetId), "dimension": "ROWS",
-                                                           "startIndex": .integer(row + 1), "endIndex": .integer(row + 2)]]])
+            requests.append([
+                "deleteDimension": [
+                    "range": [
+                        "sheetId": .integer(sheetId), "dimension": "ROWS",
+                        "startIndex": .integer(row + 1), "endIndex": .integer(row + 2),
+                    ]
+                ]
+            ])
         }
         if !changes.appendedRows.isEmpty {
             let at = layout.dataRows - deletes.count + 1
-            requests.append(["insertDimension": ["range": ["sheetId": .integer(sheetId), "dimension": "ROWS", "startIndex": .integer(at),
-                                                           "endIndex": .integer(at + changes.appendedRows.count)],
-                                                 "inheritFromBefore": .bool(at > 1)]])
+            requests.append([
+                "insertDimension": [
+                    "range": [
+                        "sheetId": .integer(sheetId), "dimension": "ROWS", "startIndex": .integer(at),
+                        "endIndex": .integer(at + changes.appendedRows.count),
+                    ],
+                    "inheritFromBefore": .bool(at > 1),
+                ]
+            ])
             requests.append(updateCells(sheetId: sheetId, row: at, column: 0, rows: changes.appendedRows))
         }
         return requests
@@ -165,10 +192,12 @@ enum SheetRequests {
     /// Values (and date formats) of a block of cells starting at a 0-based row and column.
     static func updateCells(sheetId: Int, row: Int, column: Int, rows: [[Cell]]) -> JSONValue {
         let hasDates = rows.contains { $0.contains(where: SheetCells.isDate) }
-        return ["updateCells": [
-            "start": ["sheetId": .integer(sheetId), "rowIndex": .integer(row), "columnIndex": .integer(column)],
-            "rows": .array(rows.map { ["values": .array($0.map(SheetCells.cellData))] }),
-            "fields": .string(hasDates ? "userEnteredValue,userEnteredFormat.numberFormat" : "userEnteredValue"),
-        ]]
+        return [
+            "updateCells": [
+                "start": ["sheetId": .integer(sheetId), "rowIndex": .integer(row), "columnIndex": .integer(column)],
+                "rows": .array(rows.map { ["values": .array($0.map(SheetCells.cellData))] }),
+                "fields": .string(hasDates ? "userEnteredValue,userEnteredFormat.numberFormat" : "userEnteredValue"),
+            ]
+        ]
     }
 }
