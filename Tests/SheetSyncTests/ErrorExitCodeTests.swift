@@ -16,9 +16,10 @@ import Testing
         try db.close()
         #expect(run.status == 75, "\(run.stderr)")
         #expect(run.stderr.contains("is busy"), "\(run.stderr)")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: [String: Any]])
-        #expect(json["error"]?["kind"] as? String == "temporary")
-        #expect(json["error"]?["exitCode"] as? Int == 75)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let error = try #require(json["error"] as? [String: Any])
+        #expect(error["kind"] as? String == "temporary")
+        #expect(error["exitCode"] as? Int == 75)
         #expect(try ledger.storeRows(.transactions).count == 10)
     }
 
@@ -26,9 +27,10 @@ import Testing
         let folder = try TestWorkbook.scratch("empty")
         let run = try await CLI.run(["sync", "--json"], in: folder)
         #expect(run.status == 78)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: [String: Any]])
-        #expect(json["error"]?["kind"] as? String == "configuration")
-        #expect((json["error"]?["message"] as? String)?.contains("sheetsync init") == true)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let error = try #require(json["error"] as? [String: Any])
+        #expect(error["kind"] as? String == "configuration")
+        #expect((error["message"] as? String)?.contains("sheetsync init") == true)
     }
 
     @Test func aStoreThatIsNotADatabaseIsAConfigurationError() async throws {

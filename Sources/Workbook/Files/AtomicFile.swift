@@ -66,7 +66,8 @@ public enum AtomicFile {
         let keep = KeptVersions(
             folder: url.deletingLastPathComponent().path, name: url.lastPathComponent, mode: mode ?? 0o644,
             count: backupsToKeep, now: now)
-        try TempFiles.removeStale(of: name, in: folder) { try keep.adopt($0) }
+        // A stale swap file may hold a save nobody else has: it is kept even when backups are off.
+        try TempFiles.removeStale(of: name, in: folder) { try keep.adoptForeign($0) }
         // A new file gets the usual 0666-minus-umask; an existing one keeps its own mode throughout.
         var tempPath = try TempFiles.create(for: name, in: folder, mode: mode.map { ($0 & 0o700) | 0o600 } ?? 0o666)
         var removeTemp = true

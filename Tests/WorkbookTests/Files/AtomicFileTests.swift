@@ -186,6 +186,21 @@ import Testing
         }
     }
 
+    @Test func whatACrashLeftRightAfterTheExchangeIsKeptEvenWithBackupsOff() throws {
+        try withAtomicTestFolder { folder in
+            let url = folder.appendingPathComponent("T.csv")
+            try url.writeTestBytes(old)
+            #expect(throws: SimulatedCrash(step: .renamed)) {
+                try AtomicFile.replace(
+                    url, with: new, expecting: try FileFingerprint.of(url), backupsToKeep: 0, faults: .crash(at: .renamed))
+            }
+            // What came out of the exchange may have been someone's save: never deleted unseen.
+            try AtomicFile.replace(url, with: Array("id\n".utf8), expecting: try FileFingerprint.of(url), backupsToKeep: 0)
+            #expect(try folder.testBackupContents(of: "T.csv") == [old])
+            #expect(folder.testTempFiles.isEmpty)
+        }
+    }
+
     @Test func zeroBackupsToKeepWritesNoBackup() throws {
         try withAtomicTestFolder { folder in
             let url = folder.appendingPathComponent("T.csv")
