@@ -70,6 +70,13 @@ final class XLSXPackage {
         guard let entry = entry(part) else {
             throw XLSXError(.missingPart, file: fileName, part: part, "is missing from the package")
         }
+        // A part that says it inflates past the cap is refused before a byte is inflated; one that
+        // lies about its size is stopped by the running count below.
+        if Int64(entry.uncompressedSize) > limits.maximumPartBytes {
+            throw XLSXError(
+                .partTooLarge, file: fileName, part: part,
+                "declares \(entry.uncompressedSize) bytes inflated, past the \(limits.maximumPartBytes)-byte limit (refused)")
+        }
         let compressed = Double(entry.compressedSize)
         var inflated: Int64 = 0
         let limits = self.limits
