@@ -20,12 +20,15 @@ enum CellUpdates {
             throw .invalidArgument("Invalid requests[0].updateCells: one of 'start' or 'range' must be set.")
         }
         let sheetId = start["sheetId"]?.intValue ?? 0
-        guard let s = sheet.sheetIndex(id: sheetId) else { throw .invalidArgument("Invalid requests[0].updateCells: No grid with id: \(sheetId)") }
+        guard let s = sheet.sheetIndex(id: sheetId) else {
+            throw .invalidArgument("Invalid requests[0].updateCells: No grid with id: \(sheetId)")
+        }
         let firstRow = start["rowIndex"]?.intValue ?? 0
         let firstColumn = start["columnIndex"]?.intValue ?? 0
         let width = rows.map { $0["values"]?.arrayValue?.count ?? 0 }.max() ?? 0
         if !rows.isEmpty, width > 0 {
-            try checkGrid(BoundRange(sheetIndex: s, rows: firstRow..<firstRow + rows.count, columns: firstColumn..<firstColumn + width),
+            try checkGrid(
+                BoundRange(sheetIndex: s, rows: firstRow..<firstRow + rows.count, columns: firstColumn..<firstColumn + width),
                 in: sheet, kind: "updateCells")
         }
         for (offset, row) in rows.enumerated() {
@@ -57,9 +60,7 @@ enum CellUpdates {
     private static func checkGrid(_ range: BoundRange, in sheet: SpreadsheetState, kind: String) throws(GoogleAPIError) {
         let grid = sheet.sheets[range.sheetIndex]
         guard range.rows.upperBound <= grid.rowCount, range.columns.upperBound <= grid.columnCount else {
-            let a1 = A1Range.format(sheet: grid.title, rows: range.rows, columns: range.columns)
-            throw .invalidArgument("Invalid requests[0].\(kind): Range (\(a1)) exceeds grid limits. Max rows: \(grid.rowCount), "
-                + "max columns: \(grid.columnCount)")
+            throw .gridLimits(grid, rows: range.rows, columns: range.columns, prefix: "Invalid requests[0].\(kind): ")
         }
     }
 
