@@ -52,7 +52,8 @@ enum Output {
             for r in report.rejected {
                 let id = r.id.isEmpty ? "" : " (\(r.id))"
                 let hint = r.hint.isEmpty ? "" : " — \(r.hint)"
-                error("  \(r.tab) row \(r.row)\(id): \(r.message)\(hint)")
+                // Row 0: a row not in the sheet (held back from a push).
+                error("  \(r.tab)\(r.row > 0 ? " row \(r.row)" : "")\(id): \(r.message)\(hint)")
             }
         }
         return report.exitCode

@@ -75,6 +75,11 @@ final class CurlExchange {
         try check(sheetsync_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1), "CURLOPT_SSL_VERIFYPEER")
         try check(sheetsync_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2), "CURLOPT_SSL_VERIFYHOST")
         try check(sheetsync_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0), "CURLOPT_FOLLOWLOCATION")
+        // libcurl re-sends a request by itself when a reused connection dies before any answer, which could apply
+        // a create twice: a request that must not repeat gets a connection of its own.
+        if !request.isIdempotent {
+            try check(sheetsync_curl_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1), "CURLOPT_FRESH_CONNECT")
+        }
         // An empty string asks for every encoding libcurl can decode (gzip, deflate, …).
         try check(sheetsync_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""), "CURLOPT_ACCEPT_ENCODING")
         let total = request.timeout ?? configuration.totalTimeout

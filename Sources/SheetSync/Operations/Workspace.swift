@@ -45,8 +45,10 @@ public struct Workspace: Sendable {
     public func sync(_ options: SyncOptions) async throws -> SyncReport {
         let remote = try makeRemote()
         return try await locked { store, _ in
-            try await uploadQueuedReceipts(store: store, remote: remote, options: options)
-            return try await engine(store: store, remote: remote).run(options)
+            let receiptProblems = try await uploadQueuedReceipts(store: store, remote: remote, options: options)
+            var report = try await engine(store: store, remote: remote).run(options)
+            report.errors += receiptProblems
+            return report
         }
     }
 }

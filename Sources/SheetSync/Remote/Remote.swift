@@ -19,6 +19,8 @@ public protocol Remote: Sendable {
     var displayName: String { get }
     /// Whether cells are typed (numbers, dates, booleans) rather than plain text.
     var typedCells: Bool { get }
+    /// The most characters a cell holds, when the backend has a limit (rows with longer values are held back).
+    var maxCellCharacters: Int? { get }
     /// The workbook's version without reading it whole, when the backend can tell cheaply.
     func currentVersion() async throws -> String?
     func read() async throws -> RemoteSnapshot
@@ -27,4 +29,8 @@ public protocol Remote: Sendable {
     func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> String
     /// Creates the workbook with the five tabs and their headers when it does not exist.
     func create(settings: Record) async throws
+}
+
+extension Remote {
+    public var maxCellCharacters: Int? { nil }
 }

@@ -13,12 +13,14 @@ enum RemoteFactory {
         case .google(let google):
             let client: GoogleClient
             do {
-                client = try GoogleClient(credentialsPath: google.credentials.path, endpoint: google.endpoint,
-                                          policy: RetryPolicy(totalBudget: google.retryBudgetSeconds), logger: logger)
+                client = try GoogleClient(
+                    credentialsPath: google.credentials.path, endpoint: google.endpoint,
+                    policy: RetryPolicy(totalBudget: google.retryBudgetSeconds), logger: logger)
             } catch {
                 throw SheetSyncError.configuration("\(error)")
             }
-            return GoogleSheetsRemote(client: client, spreadsheetId: google.spreadsheetId, logger: logger)
+            return GoogleSheetsRemote(
+                client: client, spreadsheetId: google.spreadsheetId, maxRequestBytes: google.maxRequestBytes, logger: logger)
         }
     }
 }

@@ -23,8 +23,10 @@ enum SheetCells {
         case .number(let n): return ["userEnteredValue": ["numberValue": .number(n)]]
         case .bool(let b): return ["userEnteredValue": ["boolValue": .bool(b)]]
         case .dateSerial(let n):
-            return ["userEnteredValue": ["numberValue": .number(n)],
-                    "userEnteredFormat": ["numberFormat": ["type": "DATE", "pattern": "yyyy-mm-dd"]]]
+            return [
+                "userEnteredValue": ["numberValue": .number(n)],
+                "userEnteredFormat": ["numberFormat": ["type": "DATE", "pattern": "yyyy-mm-dd"]],
+            ]
         }
     }
 
@@ -41,6 +43,7 @@ struct SheetLayout {
         var rowNow: [Int: Int]
         /// Rows of data now (through the last non-empty key cell, or the snapshot's when unchanged).
         var dataRows: Int
+        var rowCount: Int
         var columnCount: Int
     }
 
@@ -55,8 +58,12 @@ struct SheetLayout {
         var keyColumns: [Tab: Int] = [:]
         var ranges: [String] = []
         for tab in tabs {
-            guard let table = snapshot.tables[tab], let map = try? ColumnMap(header: table.header, schema: tab.schema),
-                  let column = map.columns[tab.schema.keyField] else { continue }
+            guard let table = snapshot.tables[tab] else { continue }
+            guard let map = try? ColumnMap(header: table.header, schema: tab.schema), let column = map.columns[tab.schema.keyField] else {
+                // Asked for ranges, Google answers with the tabs they name only: name it to learn its sheet id.
+                ranges.append(A1.quoteSheetName(tab.rawValue) + "!A1")
+                continue
+            }
             keyColumns[tab] = column
             let letters = A1.columnLetters(column)
             ranges.append(A1.quoteSheetName(tab.rawValue) + "!" + letters + ":" + letters)
@@ -71,7 +78,8 @@ struct SheetLayout {
         }
         for sheet in answer["sheets"]?.arrayValue ?? [] {
             guard let title = sheet["properties"]?["title"]?.stringValue, let tab = Tab(rawValue: title),
-                  let sheetId = sheet["properties"]?["sheetId"]?.intValue else { continue }
+                let sheetId = sheet["properties"]?["sheetId"]?.intValue
+            else { continue }
             layout.sheetIds[tab] = sheetId
             guard let column = keyColumns[tab], let table = snapshot.tables[tab] else { continue }
             let rowData = sheet["data"]?.arrayValue?.first?["rowData"]?.arrayValue ?? []
@@ -81,7 +89,8 @@ struct SheetLayout {
             }
             let header = now.first ?? ""
             guard header.lowercased() == table.header[column].trimmingCharacters(in: .whitespaces).lowercased() else {
-                throw SheetSyncError.temporary("the columns of tab '\(title)' changed while syncing; nothing was written, the next run merges")
+                throw SheetSyncError.temporary(
+                    "the columns of tab '\(title)' changed while syncing; nothing was written, the next run merges")
             }
             let then = table.rows.map { column < $0.count ? $0[column].rawText.trimmingCharacters(in: .whitespaces) : "" }
             let current = Array(now.dropFirst())
@@ -96,8 +105,11 @@ struct SheetLayout {
                 for (i, key) in then.enumerated() where !key.isEmpty { rowNow[i] = byKey[key.lowercased()] }
             }
             let columns = sheet["properties"]?["gridProperties"]?["columnCount"]?.intValue ?? 26
-            layout.tabs[tab] = TabLayout(rowNow: rowNow, dataRows: max(current.count, rowNow.values.max().map { $0 + 1 } ?? 0, current == then ? table.rows.count : 0),
-                                         columnCount: columns)
+            let rows = sheet["properties"]?["gridProperties"]?["rowCount"]?.intValue ?? 1_000
+            layout.tabs[tab] = TabLayout(
+                rowNow: rowNow,
+                dataRows: max(current.count, rowNow.values.max().map { $0 + 1 } ?? 0, current == then ? table.rows.count : 0),
+                rowCount: rows, columnCount: columns)
         }
         return layout
     }
@@ -105,38 +117,56 @@ struct SheetLayout {
 
 /// `spreadsheets.batchUpdate` requests for one tab's changes.
 enum SheetRequests {
-    static func make(_ changes: TableChanges, tab: Tab, sheetId: Int, table: Table, layout: SheetLayout.TabLayout?) throws -> [JSONValue] {
-        guard let layout else { return [] }
-        var requests: [JSONValue] = []
-        let widest = (changes.newColumns.map(\.index) + changes.cells.map(\.column) + [(changes.appendedRows.map(\.count).max() ?? 0) - 1]).max() ?? 0
+    /// The requests for one tab's changes, added to `write` in the order they apply: new columns, changed
+    /// cells row by row, deletes (bottom up), new rows (in blocks, each inserting its own rows).
+    static func add(_ changes: TableChanges, tab: Tab, sheetId: Int, layout: SheetLayout.TabLayout?, to write: inout SheetWrite) throws {
+        guard let layout else { return }
+        let widest =
+            (changes.newColumns.map(\.index) + changes.cells.map(\.column) + [(changes.appendedRows.map(\.count).max() ?? 0) - 1]).max()
+            ?? 0
         if widest >= layout.columnCount {
-            requests.append(["appendDimension": ["sheetId": .integer(sheetId), "dimension": "COLUMNS", "length": .integer(widest + 1 - layout.columnCount)]])
+            let added = widest + 1 - layout.columnCount
+            write.add([["appendDimension": ["sheetId": .integer(sheetId), "dimension": "COLUMNS", "length": .integer(added)]]])
+            write.grow(tab, byCells: added * layout.rowCount)
         }
-        for (index, header) in changes.newColumns {
-            requests.append(updateCells(sheetId: sheetId, row: 0, column: index, rows: [[.text(header)]]))
-        }
+        write.add(changes.newColumns.map { updateCells(sheetId: sheetId, row: 0, column: $0.index, rows: [[.text($0.header)]]) })
+        var rowRequests: [JSONValue] = []
+        var currentRow: Int?
         for change in changes.cells {
             // The row was deleted (or, without an id yet, moved) by hand since the read: writing anywhere
             // would lose the change or hit another row, so nothing is written and the next run merges.
             guard let row = layout.rowNow[change.row] else {
-                let which = "\(tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: change.row))" + (change.key.isEmpty ? "" : " (\(change.key))")
-                throw SheetSyncError.temporary("\(which) was deleted or moved by hand while syncing; nothing was written, the next run merges")
+                let which =
+                    "\(tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: change.row))" + (change.key.isEmpty ? "" : " (\(change.key))")
+                throw SheetSyncError.temporary(
+                    "\(which) was deleted or moved by hand while syncing; nothing was written, the next run merges")
             }
-            requests.append(updateCells(sheetId: sheetId, row: row + 1, column: change.column, rows: [[change.cell]]))
+            // A row's cells go in one batch together, so no row is ever half written.
+            if currentRow != row {
+                write.add(rowRequests)
+                rowRequests = []
+                currentRow = row
+            }
+            rowRequests.append(updateCells(sheetId: sheetId, row: row + 1, column: change.column, rows: [[change.cell]]))
         }
+        write.add(rowRequests)
         let deletes = changes.deletedRows.compactMap { layout.rowNow[$0] }.sorted(by: >)
         for row in deletes {
-            requests.append(["deleteDimension": ["range": ["sheetId": .integer(sheetId), "dimension": "ROWS",
-                                                           "startIndex": .integer(row + 1), "endIndex": .integer(row + 2)]]])
+            write.add([
+                [
+                    "deleteDimension": [
+                        "range": [
+                            "sheetId": .integer(sheetId), "dimension": "ROWS",
+                            "startIndex": .integer(row + 1), "endIndex": .integer(row + 2),
+                        ]
+                    ]
+                ]
+            ])
         }
         if !changes.appendedRows.isEmpty {
-            let at = layout.dataRows - deletes.count + 1
-            requests.append(["insertDimension": ["range": ["sheetId": .integer(sheetId), "dimension": "ROWS", "startIndex": .integer(at),
-                                                           "endIndex": .integer(at + changes.appendedRows.count)],
-                                                 "inheritFromBefore": .bool(at > 1)]])
-            requests.append(updateCells(sheetId: sheetId, row: at, column: 0, rows: changes.appendedRows))
+            write.addRows(changes.appendedRows, sheetId: sheetId, firstRow: layout.dataRows - deletes.count + 1, inserting: true)
+            write.grow(tab, byCells: changes.appendedRows.count * max(layout.columnCount, widest + 1))
         }
-        return requests
     }
 
     static let writeGuardKey = "sheetsync.write"
@@ -152,23 +182,31 @@ enum SheetRequests {
             + [["createDeveloperMetadata": ["developerMetadata": create]]]
     }
 
-    /// A tab the spreadsheet lacks: added with its header and rows.
-    static func addSheet(tab: Tab, changes: TableChanges, index: Int) -> [JSONValue] {
+    /// A tab the spreadsheet lacks: added with a grid big enough for its header and rows (a new sheet is
+    /// 1000 × 26 otherwise, and writes past the grid fail), then its header, then its rows in blocks.
+    static func addSheet(tab: Tab, changes: TableChanges, index: Int, to write: inout SheetWrite) {
         let sheetId = 7_000 + index
         let header = TablePatcher.newHeader(tab.schema).map { Cell.text($0) }
-        return [
-            ["addSheet": ["properties": ["sheetId": .integer(sheetId), "title": .string(tab.rawValue), "index": .integer(index)]]],
-            updateCells(sheetId: sheetId, row: 0, column: 0, rows: [header] + changes.appendedRows),
+        let rowCount = max(1_000, changes.appendedRows.count + 1)
+        let columnCount = max(26, header.count, changes.appendedRows.map(\.count).max() ?? 0)
+        let properties: JSONValue = [
+            "sheetId": .integer(sheetId), "title": .string(tab.rawValue), "index": .integer(index),
+            "gridProperties": ["rowCount": .integer(rowCount), "columnCount": .integer(columnCount)],
         ]
+        write.add([["addSheet": ["properties": properties]], updateCells(sheetId: sheetId, row: 0, column: 0, rows: [header])])
+        write.grow(tab, byCells: rowCount * columnCount)
+        write.addRows(changes.appendedRows, sheetId: sheetId, firstRow: 1, inserting: false)
     }
 
     /// Values (and date formats) of a block of cells starting at a 0-based row and column.
     static func updateCells(sheetId: Int, row: Int, column: Int, rows: [[Cell]]) -> JSONValue {
         let hasDates = rows.contains { $0.contains(where: SheetCells.isDate) }
-        return ["updateCells": [
-            "start": ["sheetId": .integer(sheetId), "rowIndex": .integer(row), "columnIndex": .integer(column)],
-            "rows": .array(rows.map { ["values": .array($0.map(SheetCells.cellData))] }),
-            "fields": .string(hasDates ? "userEnteredValue,userEnteredFormat.numberFormat" : "userEnteredValue"),
-        ]]
+        return [
+            "updateCells": [
+                "start": ["sheetId": .integer(sheetId), "rowIndex": .integer(row), "columnIndex": .integer(column)],
+                "rows": .array(rows.map { ["values": .array($0.map(SheetCells.cellData))] }),
+                "fields": .string(hasDates ? "userEnteredValue,userEnteredFormat.numberFormat" : "userEnteredValue"),
+            ]
+        ]
     }
 }

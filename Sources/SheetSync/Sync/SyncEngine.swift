@@ -63,6 +63,7 @@ public struct SyncEngine: Sendable {
         read.tabErrors.forEach { report.errors.append($0.description) }
 
         restrict(&plans, to: options.mode, base: local.base)
+        if let limit = remote.maxCellCharacters { OverlongValues.holdBack(&plans, limit: limit, base: local.base) }
         let guardTrips = massDeleteTrips(plans, base: local.base)
         if !guardTrips.isEmpty && !options.allowMassDelete {
             report.errors += guardTrips

@@ -43,7 +43,9 @@ public struct Rejection: Hashable, Sendable, Codable {
     public var summary: String {
         let idPart = id.isEmpty ? "" : " (\(id))"
         let hintPart = hint.isEmpty ? "" : " — \(hint)"
-        return "\(tab.rawValue) row \(row)\(idPart): \(message)\(hintPart)"
+        // Row 0: a row that is not in the sheet (one held back from a push).
+        let rowPart = row > 0 ? " row \(row)" : ""
+        return "\(tab.rawValue)\(rowPart)\(idPart): \(message)\(hintPart)"
     }
 }
 
