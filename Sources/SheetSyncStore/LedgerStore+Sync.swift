@@ -117,6 +117,12 @@ extension LedgerStore {
             for (key, value) in commit.state {
                 try Self.setState(key, value, db)
             }
+            for (fingerprint, id) in commit.importFingerprints {
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO sync_import_fingerprints (fingerprint, transactionId, importedAt)
+                    VALUES (?, ?, \(DataTable.now))
+                    """, arguments: [fingerprint, id])
+            }
             try db.execute(sql: "DELETE FROM sync_applying")
             let ordered = skipped.mapValues { $0.sorted() }
             return CommitOutcome(skipped: ordered, changeCounter: try Self.changeCounter(db))

@@ -75,6 +75,8 @@ public struct StoreCommit: Hashable, Sendable {
     public var conflicts: [ConflictEntry]
     /// nil values delete their keys.
     public var state: [String: String?]
+    /// Content fingerprints of rows an import loaded without an id → the id they were given.
+    public var importFingerprints: [String: String] = [:]
 
     public init(
         upserts: [Tab: [RowWrite]] = [:], deletes: [Tab: [RowDelete]] = [:], baseUpserts: [Tab: [Record]] = [:],

@@ -35,6 +35,7 @@ enum Output {
         if options.json {
             json(report)
         } else if !options.quiet {
+            report.headlines.forEach { line($0) }
             if options.dryRun || options.verbose {
                 report.changes.forEach { line($0) }
                 report.summaryLines.forEach { line($0) }
@@ -49,12 +50,7 @@ enum Output {
         // listed by `status` without failing every later cron run.
         if report.newlyRejected > 0 && !options.json {
             error("\(report.rejected.count) row(s) could not be loaded and were left as they are in the workbook:")
-            for r in report.rejected {
-                let id = r.id.isEmpty ? "" : " (\(r.id))"
-                let hint = r.hint.isEmpty ? "" : " — \(r.hint)"
-                // Row 0: a row not in the sheet (held back from a push).
-                error("  \(r.tab)\(r.row > 0 ? " row \(r.row)" : "")\(id): \(r.message)\(hint)")
-            }
+            for r in report.rejected { error("  " + r.summary) }
         }
         return report.exitCode
     }

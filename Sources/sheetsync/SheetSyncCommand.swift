@@ -7,7 +7,7 @@ struct SheetSyncCommand: AsyncParsableCommand {
         abstract: "Keep a personal expense ledger in SQLite in step with a spreadsheet people edit by hand.",
         subcommands: [
             Init.self, Pull.self, Push.self, Sync.self, Status.self, Check.self, Materialize.self,
-            Import.self, Export.self, Add.self, Receipt.self, Category.self, Auth.self,
+            Import.self, Export.self, Add.self, Receipt.self, Category.self, Restore.self, Auth.self,
         ]
     )
 }

@@ -12,6 +12,8 @@ struct MeddlingRemote: Remote {
 
     var displayName: String { base.displayName }
     var typedCells: Bool { base.typedCells }
+    func exists() async throws -> Bool { try await base.exists() }
+    func location(of tab: Tab) -> String { base.location(of: tab) }
     func currentVersion() async throws -> String? { try await base.currentVersion() }
     func read() async throws -> RemoteSnapshot {
         let snapshot = try await base.read()

@@ -66,6 +66,10 @@ struct ModelCase {
 
     func fail(_ message: String) -> ModelFailure { ModelFailure(description: message) }
 
+    /// The model's random deletes are the user's intent (emptying a small tab included): the guards
+    /// that hold likely accidents back are tested on their own (`SyncPlannerTests`, `DataSafetyTests`).
+    static let options = SyncOptions(mode: .sync, allowMassDelete: true)
+
     mutating func seedWorkbook() throws {
         try workbook.write(.settings, header: Tab.settings.schema.fields.map(\.header),
                            rows: [[ids.next(), "1", "UTC", "", "", "", t0, t0]])
@@ -83,7 +87,7 @@ struct ModelCase {
 
     mutating func run() async throws {
         try seedWorkbook()
-        _ = try await engine().run(SyncOptions(mode: .sync))
+        _ = try await engine().run(Self.options)
         try await checkConverged(round: 0)
         for round in 1...3 {
             var log = RoundLog()
@@ -208,12 +212,12 @@ struct ModelCase {
                 if counter.next() == crashAt { throw SimulatedCrash(step: step) }
             }
             do {
-                _ = try await engine(faults: faults).run(SyncOptions(mode: .sync))
+                _ = try await engine(faults: faults).run(Self.options)
             } catch is SimulatedCrash {
                 // The process died here; the next run must finish the job.
             }
         }
-        let report = try await engine().run(SyncOptions(mode: .sync))
+        let report = try await engine().run(Self.options)
         if !report.errors.isEmpty { throw fail("round \(round): sync reported errors \(report.errors)") }
     }
 
@@ -248,7 +252,7 @@ struct ModelCase {
         }
         let before = try workbook.allBytes()
         let storeBefore = try store.records(in: .transactions)
-        let quiet = try await engine().run(SyncOptions(mode: .sync))
+        let quiet = try await engine().run(Self.options)
         let bytesAfter = try workbook.allBytes(), storeAfter = try store.records(in: .transactions)
         if quiet.hasChanges || bytesAfter != before || storeAfter != storeBefore {
             throw fail("round \(round): a second sync was not a no-op: \(quiet.changes) \(quiet.tabs)")

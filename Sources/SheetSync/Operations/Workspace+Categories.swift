@@ -2,29 +2,53 @@ import Foundation
 import SheetSyncCore
 import SheetSyncStore
 
+/// What `category rename` did or would do.
+public struct RenameReport: Sendable {
+    public var old: String
+    public var new: String
+    /// Transactions and rules re-pointed in the store.
+    public var moved: Int
+    /// Whether OLD was folded into an existing NEW.
+    public var merged: Bool
+    public var dryRun: Bool
+
+    public var summary: String {
+        let verb = dryRun ? "would rename" : "renamed"
+        let how = merged ? "merged into the existing '\(new)'" : "to '\(new)'"
+        return "\(verb) category '\(old)' \(how), \(moved) row\(moved == 1 ? "" : "s") re-pointed; the next sync updates the workbook"
+    }
+}
+
 extension Workspace {
-    /// Renames a category and re-points its transactions and rules, in one store transaction.
-    public func renameCategory(from old: String, to new: String) async throws -> Int {
+    /// Renames a category and re-points its transactions and rules, in one store transaction, and
+    /// remembers the rename so the next sync moves the workbook's rows too (even rows the store has
+    /// not seen yet). When NEW exists already (say the category was renamed by hand in the sheet),
+    /// OLD's rows move to it and OLD goes.
+    public func renameCategory(from old: String, to new: String, dryRun: Bool = false) async throws -> RenameReport {
         let newName = new.trimmingCharacters(in: .whitespaces)
         guard !newName.isEmpty else { throw SheetSyncError(.usage, "the new category name is empty") }
-        return try await locked { store, _ in
+        guard newName != old else { throw SheetSyncError(.usage, "the category is already named '\(old)'") }
+        return try await withStore(preview: dryRun) { store in
             let categories = try store.records(in: .categories)
-            guard var category = categories.first(where: { $0["name"] == old }) else {
+            let transactions = try store.records(in: .transactions).filter { $0["category"] == old }
+            let rules = try store.records(in: .recurringRules).filter { $0["category"] == old }
+            let category = categories.first { $0["name"] == old }
+            guard category != nil || !transactions.isEmpty || !rules.isEmpty else {
                 let hint = CategoryCheck.hint(for: old, known: Set(categories.map { $0["name"] }))
                 throw SheetSyncError(.usage, "no category named '\(old)' (\(hint))")
             }
-            guard !categories.contains(where: { $0["name"] == newName }) else {
-                throw SheetSyncError(.usage, "a category named '\(newName)' already exists")
-            }
+            let merged = categories.contains { $0["name"] == newName }
             let stamp = clock.now().description
             var moved = 0
-            let transactions = try store.records(in: .transactions).filter { $0["category"] == old }
-            let rules = try store.records(in: .recurringRules).filter { $0["category"] == old }
             try store.write { writer in
-                try writer.delete(key: old, in: .categories)
-                category["name"] = newName
-                category["lastModifiedAt"] = stamp
-                try writer.upsert(category, in: .categories)
+                if var category {
+                    try writer.delete(key: old, in: .categories)
+                    if !merged {
+                        category["name"] = newName
+                        category["lastModifiedAt"] = stamp
+                        try writer.upsert(category, in: .categories)
+                    }
+                }
                 for (tab, rows) in [(Tab.transactions, transactions), (.recurringRules, rules)] {
                     for var row in rows {
                         row["category"] = newName
@@ -34,7 +58,8 @@ extension Workspace {
                     }
                 }
             }
-            return moved
+            try store.setState(LedgerState.renameKey(old), newName)
+            return RenameReport(old: old, new: newName, moved: moved, merged: merged, dryRun: dryRun)
         }
     }
 }

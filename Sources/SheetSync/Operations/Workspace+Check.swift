@@ -12,23 +12,23 @@ extension Workspace {
         } else {
             remote = try makeRemote()
         }
-        let snapshot = try await remote.read()
-        let read = try WorkbookReading(snapshot: snapshot, now: clock.now())
-        // Against an empty store, every readable row is "new": the plan's rejections and notices are
-        // exactly the workbook's problems.
-        let empty = try LedgerStore.inMemory().snapshot()
-        let plans = Planner(read: read, local: empty, now: clock.now(), newID: newID).plans()
-        var report = SyncReport(command: "check", dryRun: true)
-        report.errors = read.tabErrors.map(\.description)
-        for plan in plans {
-            var t = SyncReport.TabReport()
-            t.added = plan.result.count
-            t.rejected = plan.rejections.count
-            report.tabs[plan.tab.rawValue] = t
-            report.notices += plan.notices
-            report.rejected += plan.rejections.map(SyncReport.RejectedEntry.init)
+        guard try await remote.exists() else {
+            throw SheetSyncError.configuration("\(remote.displayName) does not exist; `sheetsync init` creates a new workbook")
         }
-        report.newlyRejected = report.rejected.count
+        let snapshot = try await remote.read()
+        let now = clock.now()
+        let plan = SyncPlanner(purpose: .checking, now: now, newID: newID)
+            .plan(workbook: snapshot.tables, ledger: LedgerState(rows: [:], base: [:]))
+        var report = SyncReport(command: "check", dryRun: true)
+        report.errors = plan.tabErrors.map { error in
+            guard plan.missingTabs.contains(error.tab) else { return error.description }
+            return "\(error.tab.rawValue): \(remote.location(of: error.tab)) is missing; restore it from a backup, or add a tab "
+                + "named \(error.tab.rawValue) whose first row is: \(TablePatcher.newHeader(error.tab.schema).joined(separator: ","))"
+        }
+        report.errors += plan.held
+        report.fill(plans: plan.tabs, previous: [])
+        // Against an empty store every readable row is new: the count is the tab's loadable rows.
+        for tabPlan in plan.tabs { report.tabs[tabPlan.tab.rawValue]?.added = tabPlan.result.count }
         return report
     }
 

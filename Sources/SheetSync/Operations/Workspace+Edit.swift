@@ -23,8 +23,8 @@ public struct NewTransaction: Sendable {
 
 extension Workspace {
     /// Adds a transaction to the local store (the next push writes it to the workbook); returns its id.
-    public func add(_ new: NewTransaction) async throws -> String {
-        try await locked { store, _ in
+    public func add(_ new: NewTransaction, dryRun: Bool = false) async throws -> String {
+        try await withStore(preview: dryRun) { store in
             let categories = Set(try store.records(in: .categories).map { $0["name"] })
             if let problem = CategoryCheck.problem(for: new.category, known: categories) {
                 throw SheetSyncError(.usage, "\(problem.message) (\(problem.hint))")

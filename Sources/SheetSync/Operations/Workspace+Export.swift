@@ -9,8 +9,10 @@ public enum ExportFormat: String, Sendable, CaseIterable {
 
 extension Workspace {
     /// Writes a snapshot of the local store as a new workbook at `path` (a folder for CSV, a file for XLSX).
-    public func export(to path: URL, format: ExportFormat) async throws -> Int {
-        try await locked { store, _ in
+    /// Never over the configured workbook; over another existing workbook only with `force`.
+    public func export(to path: URL, format: ExportFormat, force: Bool = false, dryRun: Bool = false) async throws -> Int {
+        try refuseOverwrite(path, format: format, force: force)
+        return try await withStore(preview: true) { store in
             var tables: [Tab: Table] = [:]
             var count = 0
             for tab in Tab.allCases {
@@ -23,8 +25,31 @@ extension Workspace {
                     schema.fields.map { FieldParser.cell(record[$0.name], $0, typed: format == .xlsx) }
                 })
             }
-            try Self.writeWorkbook(tables, to: path, format: format)
+            if !dryRun { try Self.writeWorkbook(tables, to: path, format: format) }
             return count
+        }
+    }
+
+    /// An export is a snapshot for elsewhere: writing it over the live workbook would replace hand
+    /// edits not yet synced, so that is refused always, and any other workbook without `force`.
+    func refuseOverwrite(_ path: URL, format: ExportFormat, force: Bool) throws {
+        let target = path.standardizedFileURL.resolvingSymlinksInPath()
+        let configured: URL?
+        switch config.remote {
+        case .csv(let folder): configured = folder
+        case .xlsx(let file): configured = file
+        case .google: configured = nil
+        }
+        if let configured, configured.standardizedFileURL.resolvingSymlinksInPath().path == target.path {
+            throw SheetSyncError(.usage, "\(path.path) is the configured workbook; export writes a snapshot elsewhere (use `sheetsync push` to update it)")
+        }
+        let existing: Bool
+        switch format {
+        case .csv: existing = Tab.allCases.contains { FileManager.default.fileExists(atPath: target.appendingPathComponent("\($0.rawValue).csv").path) }
+        case .xlsx: existing = FileManager.default.fileExists(atPath: target.path)
+        }
+        if existing && !force {
+            throw SheetSyncError(.usage, "\(path.path) already holds a workbook; choose another path, or add --force to write over it")
         }
     }
 

@@ -6,8 +6,16 @@ import SheetSyncStore
 public struct ImportReport: Sendable {
     public var sync: SyncReport
     public var combinedCategories: Int
+    /// Rows without ids an earlier import already loaded (matched by content), skipped.
+    public var alreadyImported: Int
+    /// Rows without ids whose content equals a transaction in the store, skipped (`--allow-duplicates` loads them).
+    public var likelyDuplicates: Int
+    /// Categories the file's rows name that the store lacks (not created: their rows are rejected).
+    public var missingCategories: [MissingCategories.Entry] = []
+    /// Categories created by `--create-categories`.
+    public var createdCategories: [String] = []
 
-    /// `imported 15 transactions, combined 3 categories`
+    /// `imported 15 transactions, combined 3 categories, 20 rows already imported, skipped`
     public var summary: String {
         let t = sync.tabs[Tab.transactions.rawValue]
         let n = (t?.added ?? 0) + (t?.updated ?? 0)
@@ -17,63 +25,109 @@ public struct ImportReport: Sendable {
             if c > 0 { parts.append("\(c) \(tab.rawValue.lowercased()) row\(c == 1 ? "" : "s")") }
         }
         if combinedCategories > 0 { parts.append("combined \(combinedCategories) categor\(combinedCategories == 1 ? "y" : "ies")") }
+        if alreadyImported > 0 { parts.append("\(alreadyImported) row\(alreadyImported == 1 ? "" : "s") already imported, skipped") }
+        if likelyDuplicates > 0 {
+            parts.append("\(likelyDuplicates) likely duplicate\(likelyDuplicates == 1 ? "" : "s") skipped (--allow-duplicates loads them)")
+        }
+        if !createdCategories.isEmpty {
+            parts.append("created categor\(createdCategories.count == 1 ? "y" : "ies") \(createdCategories.map { "'\($0)'" }.joined(separator: ", "))")
+        }
         if !sync.rejected.isEmpty { parts.append("\(sync.rejected.count) rejected") }
         return parts.joined(separator: ", ")
+    }
+
+    /// The report as printed: rows rejected only for a missing category are told once per category.
+    public var printable: SyncReport {
+        var report = sync
+        let names = Set(missingCategories.map(\.name))
+        let perRow = Set(names.map { "unknown category '\($0)'" })
+        report.rejected.removeAll { perRow.contains($0.message) }
+        report.newlyRejected = report.rejected.count
+        report.errors += missingCategories.map {
+            "unknown category '\($0.name)' in \($0.rows) row\($0.rows == 1 ? "" : "s"); add it to the Categories tab or the store, "
+                + "or import again with --create-categories to create it"
+        }
+        return report
+    }
+}
+
+/// How `sheetsync import` treats what it finds.
+public struct ImportOptions: Sendable {
+    public var mergeCategories = false
+    public var allowDuplicates = false
+    /// Create the categories the file's rows name that neither the store nor the file has.
+    public var createCategories = false
+    public var dryRun = false
+
+    public init(mergeCategories: Bool = false, allowDuplicates: Bool = false, createCategories: Bool = false, dryRun: Bool = false) {
+        self.mergeCategories = mergeCategories
+        self.allowDuplicates = allowDuplicates
+        self.createCategories = createCategories
+        self.dryRun = dryRun
     }
 }
 
 extension Workspace {
-    /// Merges a hand-edited workbook (a CSV folder or an `.xlsx`, possibly of another dataset) into the
-    /// local store. The store's own rows act as the base, so the file's differences show as edits and
-    /// go through the reconcile rules; the file's Settings tab is ignored; rows the file lacks are kept
-    /// (an import adds and updates, it never deletes). All in one transaction: a failure changes nothing.
-    public func importWorkbook(at path: URL, mergeCategories: Bool, dryRun: Bool) async throws -> ImportReport {
+    /// Merges a hand-edited workbook (a CSV folder or an `.xlsx`, possibly of another dataset, possibly
+    /// with only some tabs) into the local store. The store's own rows act as the base, so the file's
+    /// differences show as edits and go through the reconcile rules; the file's Settings tab is
+    /// ignored; rows the file lacks are kept (an import adds and updates, it never deletes); rows
+    /// without ids are matched by content, so a second import of the same file adds nothing. The file
+    /// itself is never written. All in one transaction: a failure changes nothing.
+    public func importWorkbook(at path: URL, options: ImportOptions) async throws -> ImportReport {
         let source = try Self.remote(at: path)
         var snapshot = try await source.read()
         snapshot.tables[.settings] = nil
-        return try await locked { store, _ in
+        return try await withStore(preview: options.dryRun) { store in
             let local = try store.snapshot()
             var combined = 0
-            if mergeCategories {
+            if options.mergeCategories {
                 combined = CategoryMerger.merge(into: &snapshot, storeNames: (local.rows[.categories] ?? [:]).keys)
             }
             let now = clock.now()
-            let read = try WorkbookReading(snapshot: snapshot, now: now)
-            var asBase = local
-            for tab in Tab.allCases { asBase.base[tab] = local.rows[tab] ?? [:] }
-            var plans = Planner(read: read, local: asBase, now: now, newID: newID).plans().filter { $0.tab != .settings }
-            for i in plans.indices {
-                plans[i].localDeletes = []
-                plans[i].localCounts.deleted = 0
-                plans[i].remoteCounts = TabCounts()
+            let missing = MissingCategories.find(in: snapshot.tables, known: Set((local.rows[.categories] ?? [:]).keys), now: now)
+            if options.createCategories && !missing.isEmpty {
+                snapshot.tables[.categories] = MissingCategories.adding(missing, to: snapshot.tables[.categories], now: now)
             }
-            var report = SyncReport(command: "import", dryRun: dryRun)
-            report.errors = read.tabErrors.map(\.description)
-            for plan in plans {
-                var t = SyncReport.TabReport()
-                t.added = plan.localCounts.added
-                t.updated = plan.localCounts.updated
-                t.rejected = plan.rejections.count
-                report.tabs[plan.tab.rawValue] = t
-                report.notices += plan.notices
-                report.rejected += plan.rejections.map(SyncReport.RejectedEntry.init)
-                report.conflicts += plan.conflicts.count
+            var deduplicated: ImportDeduplicator.Outcome?
+            if let table = snapshot.tables[.transactions] {
+                let outcome = ImportDeduplicator.run(
+                    table, imported: try store.importFingerprints(), store: local.rows[.transactions] ?? [:],
+                    allowDuplicates: options.allowDuplicates, now: now, newID: newID)
+                snapshot.tables[.transactions] = outcome.table
+                deduplicated = outcome
             }
-            report.newlyRejected = report.rejected.count
-            report.changes = PlanPrinter.lines(plans)
-            guard !dryRun else { return ImportReport(sync: report, combinedCategories: combined) }
+            var ledger = local.ledger
+            for tab in Tab.allCases { ledger.base[tab] = local.rows[tab] ?? [:] }
+            let plan = SyncPlanner(purpose: .importing, now: now, newID: newID).plan(workbook: snapshot.tables, ledger: ledger)
+            var report = SyncReport(command: "import", dryRun: options.dryRun)
+            report.errors = plan.tabErrors.map(\.description) + plan.held
+            report.fill(plans: plan.tabs, previous: [])
+            for duplicate in deduplicated?.likelyDuplicates ?? [] {
+                report.notices.append("Transactions row \(duplicate.row): same content as transaction \(duplicate.id) in the store; skipped")
+            }
+            report.changes = PlanPrinter.lines(plan.tabs)
+            var result = ImportReport(sync: report, combinedCategories: combined,
+                                      alreadyImported: deduplicated?.alreadyImported.count ?? 0,
+                                      likelyDuplicates: deduplicated?.likelyDuplicates.count ?? 0)
+            if options.createCategories { result.createdCategories = missing.map(\.name) } else { result.missingCategories = missing }
+            guard !options.dryRun else { return result }
             var commit = StoreCommit()
-            for plan in plans {
-                commit.upserts[plan.tab] = plan.localUpserts.map { RowWrite(record: $0.record, expected: $0.expected) }
-                commit.conflicts += plan.conflicts.map { ConflictEntry($0, resolvedAt: now.description) }
+            for tabPlan in plan.tabs {
+                commit.upserts[tabPlan.tab] = tabPlan.localUpserts.map { RowWrite(record: $0.record, expected: $0.expected) }
+                commit.conflicts += tabPlan.conflicts.map { ConflictEntry($0, resolvedAt: now.description) }
             }
+            // Only fingerprints of rows that were loaded: a rejected row is imported again once fixed.
+            let loaded = Set(plan.tabs.first { $0.tab == .transactions }?.localUpserts.map { $0.record["transactionId"] } ?? [])
+            commit.importFingerprints = (deduplicated?.fingerprints ?? [:]).filter { loaded.contains($0.value) }
             // Imported rows are local changes the next sync must push, even though the engine wrote them.
             commit.state[SyncEngine.stateRemoteVersion] = .some(nil)
             let outcome = try store.commit(commit)
+            var final = result
             for (tab, keys) in outcome.skipped where !keys.isEmpty {
-                report.notices.append("\(tab.rawValue): \(keys.count) row(s) changed in the store during the import were not overwritten")
+                final.sync.notices.append("\(tab.rawValue): \(keys.count) row(s) changed in the store during the import were not overwritten")
             }
-            return ImportReport(sync: report, combinedCategories: combined)
+            return final
         }
     }
 }

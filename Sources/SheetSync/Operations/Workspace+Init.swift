@@ -4,24 +4,34 @@ import SheetSyncCore
 import SheetSyncStore
 
 extension Workspace {
-    /// Creates the remote workbook when it does not exist (five tabs, headers, the Settings row),
-    /// then syncs, which binds the store to the workbook's dataset.
+    /// Creates the remote workbook when it does not exist (five tabs, headers, the Settings row), then
+    /// syncs, which binds the store to the workbook's dataset. `init` never destroys: an existing
+    /// workbook is linked, and a workbook recreated for an existing store gets every row of the store.
     public func initialize(dryRun: Bool) async throws -> SyncReport {
         let remote = try makeRemote()
-        return try await locked { store, _ in
-            if try await !exists(remote) {
+        return try await withStore(preview: dryRun) { store in
+            var notices: [String] = []
+            if try await !remote.exists() {
                 let settings = try settingsRecord(store)
+                let rows = try Tab.allCases.filter { $0 != .settings }.reduce(0) { $0 + (try store.records(in: $1).count) }
+                let from = rows > 0 ? " from the store's \(rows) rows" : ""
                 if dryRun {
                     var report = SyncReport(command: "init", dryRun: true)
-                    report.changes = ["create \(remote.displayName) with dataset \(settings["datasetId"])"]
+                    report.changes = ["create \(remote.displayName) with dataset \(settings["datasetId"])\(from)"]
                     return report
                 }
                 explainServiceAccountCreation()
+                if rows > 0 {
+                    // Every row of the store goes to the new workbook: with no base, nothing reads as deleted.
+                    try store.forgetBase()
+                    notices.append("recreated \(remote.displayName)\(from)")
+                }
                 try await remote.create(settings: settings)
                 if let google = remote as? GoogleSheetsRemote, let id = google.spreadsheetId { try rememberSpreadsheet(id) }
             }
             var report = try await engine(store: store, remote: remote).run(SyncOptions(mode: .sync, dryRun: dryRun))
             report.command = "init"
+            report.headlines = notices + report.headlines
             return report
         }
     }
@@ -54,16 +64,6 @@ extension Workspace {
         // rename(2), not FileManager.replaceItemAt: on Linux that one leaves the config missing.
         guard rename(temp.path, source.path) == 0 else {
             throw SheetSyncError.configuration("cannot update \(source.path) (errno \(errno)); set remote.spreadsheetId to \(id) by hand")
-        }
-    }
-
-    private func exists(_ remote: any Remote) async throws -> Bool {
-        if let google = remote as? GoogleSheetsRemote, google.spreadsheetId == nil { return false }
-        do {
-            _ = try await remote.read()
-            return true
-        } catch let error as SheetSyncError where error.exitCode == .configuration && error.message.contains("does not exist") {
-            return false
         }
     }
 

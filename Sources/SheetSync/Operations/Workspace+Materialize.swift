@@ -33,13 +33,14 @@ extension Workspace {
     /// Turns recurring rules into transactions in the local store, through `through` (default: today in
     /// the dataset's time zone). The next push writes them and the rules' `lastGeneratedDate`.
     public func materialize(through: LocalDate?, dryRun: Bool) async throws -> MaterializeReport {
-        try await locked { store, _ in try materialize(store: store, through: through, dryRun: dryRun) }
+        try await withStore(preview: dryRun) { store in try materialize(store: store, through: through, dryRun: dryRun) }
     }
 
     /// `sync --materialize`: pull, materialize and push under one lock, for a single cron line.
     public func syncMaterializing(_ options: SyncOptions) async throws -> SyncReport {
         let remote = try makeRemote()
-        return try await locked { store, _ in
+        try await requireWorkbook(remote)
+        return try await withStore(preview: options.dryRun) { store in
             let receiptProblems = try await uploadQueuedReceipts(store: store, remote: remote, options: options)
             let engine = engine(store: store, remote: remote)
             var pulled = try await engine.run(SyncOptions(mode: .pull, dryRun: options.dryRun, allowMassDelete: options.allowMassDelete))

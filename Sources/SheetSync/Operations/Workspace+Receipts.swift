@@ -6,7 +6,7 @@ extension Workspace {
     /// Adds receipt images to a transaction. For file workbooks each image is copied into `Receipts/`
     /// beside the workbook under the seed's name rule and its row's `driveFileId` is the path relative
     /// to that folder; the next push writes the rows.
-    public func addReceipts(transactionId: String, files: [URL]) async throws -> [String] {
+    public func addReceipts(transactionId: String, files: [URL], dryRun: Bool = false) async throws -> [String] {
         guard let id = FieldParser.canonicalUUID(transactionId) else {
             throw SheetSyncError(.usage, "'\(transactionId)' is not a transaction id")
         }
@@ -27,11 +27,11 @@ extension Workspace {
             folder = ReceiptUploader.queueFolder(store: config.store)
             queued = true
         }
-        return try await locked { store, _ in
+        return try await withStore(preview: dryRun) { store in
             guard let transaction = try store.records(in: .transactions).first(where: { $0["transactionId"] == id }) else {
                 throw SheetSyncError(.usage, "no transaction with id \(id) in the store (run `sheetsync pull` first?)")
             }
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            if !dryRun { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
             var n = try store.records(in: .receipts).filter { $0["transactionId"] == id }.count
                 + (try store.snapshot().state.filter { $0.key.hasPrefix(ReceiptUploader.statePrefix) && $0.value.contains(id) }.count)
             let stamp = clock.now().description
@@ -42,10 +42,11 @@ extension Workspace {
                 let name = ReceiptName.make(date: transaction["date"], category: transaction["category"], transactionId: id,
                                             number: n, sourceExtension: file.pathExtension)
                 let target = folder.appendingPathComponent(name)
-                if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.removeItem(at: target) }
-                try FileManager.default.copyItem(at: file, to: target)
                 let receiptId = newID()
                 ids.append(receiptId)
+                if dryRun { continue }
+                if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.removeItem(at: target) }
+                try FileManager.default.copyItem(at: file, to: target)
                 if queued {
                     try ReceiptUploader.enqueue(.init(receiptId: receiptId, transactionId: id, name: name, file: target.path), store: store)
                     continue

@@ -11,6 +11,8 @@ public struct StatusReport: Codable, Sendable {
     /// Local rows changed, added or deleted since the last sync, per tab.
     public var pendingLocalChanges: [String: Int]
     public var rejected: [SyncReport.RejectedEntry]
+    /// Rows deleted from the store and kept for `sheetsync restore` (the last 90 days).
+    public var deletedRows: Int
     public var recentConflicts: [ConflictLine]
 
     public struct ConflictLine: Codable, Sendable {
@@ -29,7 +31,10 @@ public struct StatusReport: Codable, Sendable {
         out.append("pending local changes: \(pending.isEmpty ? "none" : pending.joined(separator: ", "))")
         out.append("rejected rows: \(rejected.count)")
         for r in rejected {
-            out.append("  \(r.tab) row \(r.row)\(r.id.isEmpty ? "" : " (\(r.id))"): \(r.message)\(r.hint.isEmpty ? "" : " — \(r.hint)")")
+            out.append("  " + r.summary)
+        }
+        if deletedRows > 0 {
+            out.append("deleted rows kept for restore: \(deletedRows) (`sheetsync restore --list` shows them)")
         }
         if !recentConflicts.isEmpty {
             out.append("recent conflicts (losing values kept in the store's sync_conflicts table):")
@@ -41,7 +46,7 @@ public struct StatusReport: Codable, Sendable {
 
 extension Workspace {
     public func status() async throws -> StatusReport {
-        try await locked { store, _ in
+        try await withStore(preview: true) { store in
             let snapshot = try store.snapshot()
             var pending: [String: Int] = [:]
             for tab in Tab.allCases {
@@ -55,6 +60,7 @@ extension Workspace {
                 store: config.store.path, remote: remote, datasetId: snapshot.state[SyncEngine.stateDataset],
                 lastSyncAt: snapshot.state[SyncEngine.stateLastSync], pendingLocalChanges: pending,
                 rejected: try store.rejectedRows().map(SyncReport.RejectedEntry.init),
+                deletedRows: try store.deletedRowCount(),
                 recentConflicts: try store.conflicts(limit: 20).map {
                     StatusReport.ConflictLine(tab: $0.tab.rawValue, id: $0.key, field: $0.field, lost: $0.losingValue,
                                               won: $0.winningValue, resolvedAt: $0.resolvedAt)

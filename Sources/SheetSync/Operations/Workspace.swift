@@ -21,15 +21,43 @@ public struct Workspace: Sendable {
         self.progress = progress
     }
 
-    /// Opens the store (creating it) under the run lock and hands both to `body`.
-    public func locked<T>(_ body: (LedgerStore, RunLock) async throws -> T) async throws -> T {
+    /// Opens the store under the run lock and hands it to `body`. A preview (`--dry-run`, or a
+    /// command that only reads) works on an in-memory copy instead: the store file is opened
+    /// read-only, no store, WAL or lock file is created, and whatever `body` writes is thrown away.
+    public func withStore<T>(preview: Bool = false, _ body: (LedgerStore) async throws -> T) async throws -> T {
+        if preview {
+            let path = config.store.path
+            let store: LedgerStore
+            do {
+                store = FileManager.default.fileExists(atPath: path) ? try LedgerStore.inMemoryCopy(of: path) : try LedgerStore.inMemory()
+            } catch {
+                throw SheetSyncError.configuration("cannot read store \(path): \(error)")
+            }
+            return try await body(store)
+        }
         let lock = try RunLock(store: config.store)
         let store: LedgerStore
         do { store = try LedgerStore(path: config.store.path) } catch {
             throw SheetSyncError.configuration("cannot open store \(config.store.path): \(error)")
         }
-        // `body` receives the lock, which keeps it alive (and so held) until the work is done.
-        return try await body(store, lock)
+        // The lock stays held until the work is done.
+        defer { withExtendedLifetime(lock) {} }
+        return try await body(store)
+    }
+
+    /// Only `init` creates a workbook: a missing one is never taken for an empty ledger.
+    func requireWorkbook(_ remote: any Remote) async throws {
+        guard try await !remote.exists() else { return }
+        let path = config.store.path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw SheetSyncError.configuration(
+                "no workbook (\(remote.displayName)) and no store (\(path)) here; run `sheetsync init` to start a new ledger, "
+                    + "or point --config at an existing one")
+        }
+        let lastSync = (try? LedgerStore.inMemoryCopy(of: path).state(SyncEngine.stateLastSync)).flatMap { $0 }
+        throw SheetSyncError.configuration(
+            "\(remote.displayName) is missing (the store \(path) last synced with it \(lastSync.map { "at \($0)" } ?? "never")); "
+                + "nothing was changed. Put the workbook back or correct the config's remote; `sheetsync init` recreates it from the store")
     }
 
     public func makeRemote() throws -> any Remote {
@@ -44,7 +72,8 @@ public struct Workspace: Sendable {
     /// `pull`, `push` or `sync` under one lock.
     public func sync(_ options: SyncOptions) async throws -> SyncReport {
         let remote = try makeRemote()
-        return try await locked { store, _ in
+        try await requireWorkbook(remote)
+        return try await withStore(preview: options.dryRun) { store in
             let receiptProblems = try await uploadQueuedReceipts(store: store, remote: remote, options: options)
             var report = try await engine(store: store, remote: remote).run(options)
             report.errors += receiptProblems

@@ -22,13 +22,19 @@ public final class CSVWorkbookRemote: Remote, @unchecked Sendable {
 
     public func url(for tab: Tab) -> URL { folder.appendingPathComponent("\(tab.rawValue).csv") }
 
+    public func exists() async throws -> Bool {
+        try Tab.allCases.contains { try FileFingerprint.of(url(for: $0)) != nil }
+    }
+
+    public func location(of tab: Tab) -> String { url(for: tab).path }
+
     public func currentVersion() async throws -> String? {
         try Self.version(Tab.allCases.map { try FileFingerprint.of(url(for: $0)) })
     }
 
     public func read() async throws -> RemoteSnapshot {
         guard FileManager.default.fileExists(atPath: folder.path) else {
-            throw SheetSyncError.configuration("CSV workbook folder \(folder.path) does not exist; run `sheetsync init` to create it")
+            throw SheetSyncError.configuration("CSV workbook folder \(folder.path) does not exist")
         }
         var tables: [Tab: Table] = [:]
         var files: [Tab: (FileFingerprint?, CSVFile?)] = [:]

@@ -8,6 +8,8 @@ struct ProgressRemote: Remote {
     var displayName: String { base.displayName }
     var typedCells: Bool { base.typedCells }
 
+    func exists() async throws -> Bool { try await base.exists() }
+    func location(of tab: Tab) -> String { base.location(of: tab) }
     func currentVersion() async throws -> String? { try await base.currentVersion() }
 
     func read() async throws -> RemoteSnapshot {

@@ -21,6 +21,11 @@ public protocol Remote: Sendable {
     var typedCells: Bool { get }
     /// The most characters a cell holds, when the backend has a limit (rows with longer values are held back).
     var maxCellCharacters: Int? { get }
+    /// Whether the workbook is there at all (a CSV folder with at least one tab file, the `.xlsx`
+    /// file, the spreadsheet). A missing workbook is never taken for an empty one.
+    func exists() async throws -> Bool
+    /// Where a tab lives, for messages (`/path/Transactions.csv`, `sheet 'Transactions' of /path/book.xlsx`).
+    func location(of tab: Tab) -> String
     /// The workbook's version without reading it whole, when the backend can tell cheaply.
     func currentVersion() async throws -> String?
     func read() async throws -> RemoteSnapshot

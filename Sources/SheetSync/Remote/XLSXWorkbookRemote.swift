@@ -19,13 +19,17 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
     public var displayName: String { "XLSX workbook \(file.path)" }
     public var typedCells: Bool { true }
 
+    public func exists() async throws -> Bool { try FileFingerprint.of(file) != nil }
+
+    public func location(of tab: Tab) -> String { "sheet '\(tab.rawValue)' of \(file.path)" }
+
     public func currentVersion() async throws -> String? {
         try FileFingerprint.of(file).map(Self.version)
     }
 
     public func read() async throws -> RemoteSnapshot {
         guard let fingerprint = try FileFingerprint.of(file) else {
-            throw SheetSyncError.configuration("XLSX workbook \(file.path) does not exist; run `sheetsync init` to create it")
+            throw SheetSyncError.configuration("XLSX workbook \(file.path) does not exist")
         }
         let sheets: [XLSXSheet]
         do { sheets = try XLSXReader.read(contentsOf: file, sheets: Set(Tab.allCases.map(\.rawValue))) } catch {

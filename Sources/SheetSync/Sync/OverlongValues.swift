@@ -29,8 +29,7 @@ enum OverlongValues {
             }
             plan.remoteAppends.removeAll { record in
                 guard let field = overlong(record.fields) else { return false }
-                // Not in the sheet yet: no row number.
-                held.append((record[schema.keyField], 0, field, record))
+                held.append((record[schema.keyField], Rejection.storeRow, field, record))
                 plan.remoteCounts.added = max(0, plan.remoteCounts.added - 1)
                 return true
             }

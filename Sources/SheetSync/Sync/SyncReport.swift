@@ -1,4 +1,5 @@
 import SheetSyncCore
+import SheetSyncStore
 
 /// What a run did, for people (`summary`) and for scripts (`--json`).
 public struct SyncReport: Codable, Sendable {
@@ -18,6 +19,9 @@ public struct SyncReport: Codable, Sendable {
         public var id: String
         public var message: String
         public var hint: String
+
+        /// `Transactions row 7 (id): unknown category 'Grocery' — did you mean 'Groceries'?`
+        public var summary: String { Rejection.summary(tab: tab, row: row, id: id, message: message, hint: hint) }
     }
 
     public var command: String
@@ -28,6 +32,8 @@ public struct SyncReport: Codable, Sendable {
     public var newlyRejected = 0
     public var conflicts = 0
     public var notices: [String] = []
+    /// What a person should read even without --verbose (printed unless --quiet or --json).
+    public var headlines: [String] = []
     /// Problems that held changes back (a tab that cannot be read, the mass-delete guard).
     public var errors: [String] = []
     /// Planned changes, one line each (filled on `--dry-run` and `--verbose`).
@@ -59,6 +65,30 @@ public struct SyncReport: Codable, Sendable {
             if remote > 0 { parts.append("workbook +\(t.remote.added) ~\(t.remote.updated) -\(t.remote.deleted)") }
             if t.rejected > 0 { parts.append("\(t.rejected) rejected") }
             return "\(tab.rawValue): \(parts.joined(separator: ", "))"
+        }
+    }
+}
+
+extension SyncReport {
+    /// Counts, notices and rejections of planned tabs; `previous` is the rejected-row log as the
+    /// last run left it (a rejection not in it is new and makes the run exit 65).
+    mutating func fill(plans: [TabPlan], previous: [RejectedRow]) {
+        let seen = Set(previous.map(\.identity))
+        for plan in plans {
+            var t = TabReport()
+            t.added = plan.localCounts.added
+            t.updated = plan.localCounts.updated
+            t.deleted = plan.localCounts.deleted
+            t.rejected = plan.rejections.count
+            t.remote = plan.remoteCounts
+            t.remote.rejected = 0
+            tabs[plan.tab.rawValue] = t
+            notices += plan.notices
+            conflicts += plan.conflicts.count
+            for rejection in plan.rejections {
+                rejected.append(RejectedEntry(rejection))
+                if !seen.contains(RejectedRow(rejection, firstSeenAt: "").identity) { newlyRejected += 1 }
+            }
         }
     }
 }

@@ -10,15 +10,18 @@ public struct TabState: Sendable {
     public var tombstones: [String: String]
     /// The sheet's rows, read.
     public var remote: [SheetRow]
+    /// Keys of store rows held back (they fail a check): frozen like rejected sheet rows.
+    public var heldLocal: Set<String>
 
     public init(schema: TabSchema, base: [String: Record], local: [String: Record], localAsRead: [String: Record]? = nil,
-                tombstones: [String: String] = [:], remote: [SheetRow]) {
+                tombstones: [String: String] = [:], remote: [SheetRow], heldLocal: Set<String> = []) {
         self.schema = schema
         self.base = base
         self.local = local
         self.localAsRead = localAsRead ?? local
         self.tombstones = tombstones
         self.remote = remote
+        self.heldLocal = heldLocal
     }
 }
 
@@ -48,6 +51,7 @@ public enum Reconciler {
         var plan = TabPlan(tab: state.schema.tab)
         let schema = state.schema
         var remote = RemoteIndex.build(state, context: context, plan: &plan)
+        remote.frozen.formUnion(state.heldLocal)
         var local = state.local
         clampFuture(&local, &remote, context: context, plan: &plan)
 

@@ -39,13 +39,20 @@ public struct Rejection: Hashable, Sendable, Codable {
         self.rawCells = rawCells
     }
 
+    /// The `row` of a store row held back from the push (it has no sheet row).
+    public static let storeRow = 0
+
     /// `Transactions row 7 (id …): unknown category 'Grocery' (did you mean 'Groceries'?)`
     public var summary: String {
+        Self.summary(tab: tab.rawValue, row: row, id: id, message: message, hint: hint)
+    }
+
+    /// The one-line form of a rejection, shared by every place that prints one.
+    public static func summary(tab: String, row: Int, id: String, message: String, hint: String) -> String {
+        let place = row == storeRow ? "\(tab) (store row)" : "\(tab) row \(row)"
         let idPart = id.isEmpty ? "" : " (\(id))"
         let hintPart = hint.isEmpty ? "" : " — \(hint)"
-        // Row 0: a row that is not in the sheet (one held back from a push).
-        let rowPart = row > 0 ? " row \(row)" : ""
-        return "\(tab.rawValue)\(rowPart)\(idPart): \(message)\(hintPart)"
+        return "\(place)\(idPart): \(message)\(hintPart)"
     }
 }
 

@@ -92,6 +92,12 @@ public enum TabReader {
         rows.reserveCapacity(table.rows.count)
         var scratch: [String] = []
         for (index, cells) in table.rows.enumerated() {
+            if let damage = table.damagedRows[index] {
+                // No key is trusted from a damaged row: the tab deletes nothing this run.
+                let problem = FieldProblem(field: "", value: "", message: damage, hint: "fix the quotes in this row")
+                rows.append(SheetRow(index: index, cells: cells, outcome: .rejected([problem]), key: nil))
+                continue
+            }
             if mapped.allSatisfy({ $0 >= cells.count || cells[$0].isEmpty }) {
                 rows.append(SheetRow(index: index, cells: cells, outcome: .blank, key: ""))
                 continue

@@ -46,6 +46,9 @@ public enum Cell: Hashable, Sendable {
 public struct Table: Hashable, Sendable {
     public var header: [String]
     public var rows: [[Cell]]
+    /// Data rows (by index) whose structure the reader found broken (a stray quote swallowing
+    /// the rows after it), with what is wrong. Such a row is rejected and the tab deletes nothing.
+    public var damagedRows: [Int: String] = [:]
 
     public init(header: [String], rows: [[Cell]] = []) {
         self.header = header

@@ -15,6 +15,17 @@ enum StoreMigrations {
                 try table.createTriggers(db)
             }
         }
+        migrator.registerMigration("v2-deleted-rows") { db in
+            try DeletedRows.create(db)
+            // Rows an import loaded without an id, by content, so a second import of the same file skips them.
+            try db.execute(sql: """
+                CREATE TABLE sync_import_fingerprints (
+                  fingerprint TEXT PRIMARY KEY NOT NULL,
+                  transactionId TEXT NOT NULL,
+                  importedAt TEXT
+                )
+                """)
+        }
         return migrator
     }
 

@@ -20,6 +20,10 @@ struct CSVParser {
     private var record = 1
     /// Reused for fields that need unescaping, so they cost no allocation each.
     private var scratch: [UInt8] = []
+    /// The header's width once read (0 while reading it).
+    private var headerWidth = 0
+    /// Data rows whose quoting looks broken, by index, with what is wrong.
+    private var damage: [Int: String] = [:]
 
     init(bytes: UnsafeBufferPointer<UInt8>, source: String) {
         self.p = bytes
@@ -62,13 +66,16 @@ struct CSVParser {
             }
             if header == nil {
                 header = cells.map(\.rawText)
+                headerWidth = cells.count
             } else {
                 rows.append(cells)
             }
             record += 1
         }
+        var table = Table(header: header ?? [], rows: rows)
+        table.damagedRows = damage
         return CSVFile(
-            table: Table(header: header ?? [], rows: rows),
+            table: table,
             hasBOM: hasBOM,
             lineEnding: lineEnding ?? .lf,
             endsWithNewline: endsWithNewline
@@ -119,6 +126,7 @@ struct CSVParser {
             break
         }
         let contentEnd = i
+        noteSwallowedRows(contentStart..<contentEnd)
         i += 1
         let tailStart = i
         while i < n {
@@ -143,6 +151,34 @@ struct CSVParser {
         scratch.append(contentsOf: UnsafeBufferPointer(rebasing: p[tailStart..<i]))
         if scratch.isEmpty { return .empty }
         return .text(String(decoding: scratch, as: UTF8.self))
+    }
+
+    /// A quoted field may hold line breaks (a note on two lines), but one whose lines look like rows
+    /// of their own (many commas) is a stray or missing quote swallowing the rows that follow: the
+    /// row is marked damaged, so the tab reader rejects it and nothing of the tab is deleted.
+    private mutating func noteSwallowedRows(_ content: Range<Int>) {
+        guard headerWidth >= 4 else { return }
+        let threshold = max(3, headerWidth / 2)
+        var lines = 0
+        var rowLike = 0
+        var commas = 0
+        var k = content.lowerBound
+        while k < content.upperBound {
+            let c = p[k]
+            if c == Self.lf || c == Self.cr {
+                if lines > 0 && commas >= threshold { rowLike += 1 }
+                if c == Self.cr && k + 1 < content.upperBound && p[k + 1] == Self.lf { k += 1 }
+                lines += 1
+                commas = 0
+            } else if c == Self.comma {
+                commas += 1
+            }
+            k += 1
+        }
+        if lines > 0 && commas >= threshold { rowLike += 1 }
+        guard rowLike > 0 else { return }
+        damage[record - 2] = "a quoted field that opens in this row runs over \(lines) more line(s), \(rowLike) of which look like rows "
+            + "of their own (a '\"' is probably missing or extra in this row); those rows are hidden inside it until the quote is fixed"
     }
 
     private mutating func consumeLineEnding() -> CSVLineEnding {

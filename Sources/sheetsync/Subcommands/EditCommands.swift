@@ -20,8 +20,12 @@ extension SheetSyncCommand {
         func run() async throws {
             try await runReporting {
                 let id = try await global.workspace().add(NewTransaction(
-                    type: type.lowercased(), amount: amount, category: category, date: date, note: note, tags: tags))
-                if global.json { Output.json(["transactionId": id]) } else if !global.quiet { Output.line(id) }
+                    type: type.lowercased(), amount: amount, category: category, date: date, note: note, tags: tags), dryRun: global.dryRun)
+                if global.json {
+                    Output.json(["transactionId": id, "dryRun": String(global.dryRun)])
+                } else if !global.quiet {
+                    Output.line(global.dryRun ? "would add transaction \(id)" : id)
+                }
                 return .ok
             }
         }
@@ -37,8 +41,13 @@ extension SheetSyncCommand {
             @Argument(help: "Image files.") var files: [String]
             func run() async throws {
                 try await runReporting {
-                    let ids = try await global.workspace().addReceipts(transactionId: transactionId, files: files.map { URL(fileURLWithPath: $0) })
-                    if global.json { Output.json(["receiptIds": ids]) } else if !global.quiet { ids.forEach(Output.line) }
+                    let ids = try await global.workspace().addReceipts(
+                        transactionId: transactionId, files: files.map { URL(fileURLWithPath: $0) }, dryRun: global.dryRun)
+                    if global.json {
+                        Output.json(["receiptIds": ids])
+                    } else if !global.quiet {
+                        ids.forEach { Output.line(global.dryRun ? "would add receipt \($0)" : $0) }
+                    }
                     return .ok
                 }
             }
@@ -55,9 +64,11 @@ extension SheetSyncCommand {
             @Argument var new: String
             func run() async throws {
                 try await runReporting {
-                    let moved = try await global.workspace().renameCategory(from: old, to: new)
-                    if global.json { Output.json(["renamed": old, "to": new, "rowsRepointed": String(moved)]) } else if global.verbose {
-                        Output.line("renamed '\(old)' to '\(new)'; \(moved) row(s) re-pointed")
+                    let report = try await global.workspace().renameCategory(from: old, to: new, dryRun: global.dryRun)
+                    if global.json {
+                        Output.json(["renamed": old, "to": report.new, "rowsRepointed": String(report.moved), "dryRun": String(report.dryRun)])
+                    } else if global.verbose || global.dryRun {
+                        Output.line(report.summary)
                     }
                     return .ok
                 }

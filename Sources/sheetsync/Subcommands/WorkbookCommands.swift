@@ -43,9 +43,7 @@ extension SheetSyncCommand {
                 }
                 report.errors.forEach(Output.error)
                 if !global.json {
-                    for r in report.rejected {
-                        Output.error("\(r.tab) row \(r.row)\(r.id.isEmpty ? "" : " (\(r.id))"): \(r.message)\(r.hint.isEmpty ? "" : " — \(r.hint)")")
-                    }
+                    for r in report.rejected { Output.error(r.summary) }
                 }
                 return report.exitCode
             }
@@ -57,6 +55,7 @@ extension SheetSyncCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The folder (csv) or file (xlsx) to write.") var path: String
         @Option(help: "csv or xlsx.") var format: String = "csv"
+        @Flag(help: "Write over an existing workbook at PATH (never the configured one).") var force = false
 
         func validate() throws {
             guard ExportFormat(rawValue: format.lowercased()) != nil else { throw ValidationError("--format must be csv or xlsx, not '\(format)'") }
@@ -65,8 +64,14 @@ extension SheetSyncCommand {
         func run() async throws {
             try await runReporting {
                 let url = URL(fileURLWithPath: path)
-                let count = try await global.workspace().export(to: url, format: ExportFormat(rawValue: format.lowercased()) ?? .csv)
-                if global.json { Output.json(["path": url.path, "rows": String(count)]) } else if global.verbose { Output.line("exported \(count) rows to \(url.path)") }
+                let count = try await global.workspace().export(
+                    to: url, format: ExportFormat(rawValue: format.lowercased()) ?? .csv, force: force, dryRun: global.dryRun)
+                let verb = global.dryRun ? "would export" : "exported"
+                if global.json {
+                    Output.json(["path": url.path, "rows": String(count), "dryRun": String(global.dryRun)])
+                } else if global.verbose || global.dryRun {
+                    Output.line("\(verb) \(count) rows to \(url.path)")
+                }
                 return .ok
             }
         }
@@ -78,11 +83,18 @@ extension SheetSyncCommand {
         @Argument(help: "A CSV workbook folder or an .xlsx file.") var path: String
         @Flag(help: "Combine categories whose names are equal ignoring case (the store's version wins).")
         var mergeCategories = false
+        @Flag(help: "Load rows without ids even when a transaction with the same content is in the store.")
+        var allowDuplicates = false
+        @Flag(help: "Create the categories the file's rows name that neither the store nor the file has.")
+        var createCategories = false
         func run() async throws {
             try await runReporting {
-                let report = try await global.workspace().importWorkbook(at: URL(fileURLWithPath: path), mergeCategories: mergeCategories, dryRun: global.dryRun)
+                let options = ImportOptions(
+                    mergeCategories: mergeCategories, allowDuplicates: allowDuplicates, createCategories: createCategories,
+                    dryRun: global.dryRun)
+                let report = try await global.workspace().importWorkbook(at: URL(fileURLWithPath: path), options: options)
                 if !global.json && !global.quiet { Output.line(report.summary) }
-                return Output.report(report.sync, global)
+                return Output.report(global.json ? report.sync : report.printable, global)
             }
         }
     }

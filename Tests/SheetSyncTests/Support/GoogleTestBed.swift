@@ -96,10 +96,10 @@ final class GoogleTestBed: Sendable {
     @discardableResult
     func sync(
         _ remote: any Remote, clock: any Clock = SystemClock(), newID: @escaping @Sendable () -> String = RandomIDs.make,
-        mode: SyncMode = .sync
+        mode: SyncMode = .sync, allowMassDelete: Bool = false
     ) async throws -> SyncReport {
         try await SyncEngine(store: try store(), remote: remote, clock: clock, newID: newID, defaultTimeZone: "UTC").run(
-            SyncOptions(mode: mode))
+            SyncOptions(mode: mode, allowMassDelete: allowMassDelete))
     }
 
     /// A tab's values as `values.batchGet` shows them, straight from the emulator (no request).

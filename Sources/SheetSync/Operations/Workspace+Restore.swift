@@ -1,0 +1,62 @@
+import Foundation
+import SheetSyncCore
+import SheetSyncStore
+
+/// What `sheetsync restore` did or would do.
+public struct RestoreReport: Codable, Sendable {
+    public struct Entry: Codable, Sendable {
+        public var tab: String
+        public var id: String
+        public var deletedAt: String
+        public var reason: String
+    }
+
+    public var dryRun: Bool
+    public var restored: [Entry] = []
+    /// Rows skipped because the store holds their key again.
+    public var skipped: [Entry] = []
+
+    public var lines: [String] {
+        let verb = dryRun ? "would restore" : "restored"
+        return restored.map { "\(verb) \($0.tab) \($0.id) (\($0.reason) at \($0.deletedAt))" }
+            + skipped.map { "skipped \($0.tab) \($0.id): the store has a row with that key again" }
+    }
+}
+
+extension Workspace {
+    /// How long deleted rows are kept for `restore` (DESIGN §4: at least 90 days).
+    static let deletedRowsKeptDays = 90
+
+    /// Deleted rows kept for restore, newest first (`since`: an ISO date or timestamp).
+    public func deletedRows(since: String?) async throws -> [RestoreReport.Entry] {
+        try await withStore(preview: true) { store in try store.deletedRows(since: since).map(RestoreReport.Entry.init) }
+    }
+
+    /// Brings back rows a run (or a person) deleted from the store: the rows with these ids, or every
+    /// row deleted since `since`. They become local changes, and the next sync writes them to the workbook.
+    public func restore(ids: [String], since: String?, dryRun: Bool) async throws -> RestoreReport {
+        guard !ids.isEmpty || since != nil else {
+            throw SheetSyncError(.usage, "name the rows to restore by id, or give --since TIME (`sheetsync restore --list` shows them)")
+        }
+        return try await withStore(preview: dryRun) { store in
+            let wanted = Set(ids.map { FieldParser.canonicalUUID($0) ?? $0 })
+            let rows = try store.deletedRows(since: since).filter { wanted.isEmpty || wanted.contains($0.key) }
+            let missing = wanted.subtracting(rows.map(\.key))
+            guard missing.isEmpty else {
+                throw SheetSyncError(
+                    .usage,
+                    "no deleted row with id \(missing.sorted().joined(separator: ", ")) is kept (`sheetsync restore --list` shows them)")
+            }
+            let (restored, skipped) = try store.restore(rows)
+            return RestoreReport(
+                dryRun: dryRun, restored: restored.map(RestoreReport.Entry.init),
+                skipped: skipped.map(RestoreReport.Entry.init))
+        }
+    }
+}
+
+extension RestoreReport.Entry {
+    init(_ row: DeletedRow) {
+        self.init(tab: row.tab.rawValue, id: row.key, deletedAt: row.deletedAt, reason: row.reason)
+    }
+}

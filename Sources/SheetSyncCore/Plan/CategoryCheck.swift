@@ -1,0 +1,42 @@
+/// The seed's rule: a transaction or rule naming a category that does not exist is not loaded.
+public enum CategoryCheck {
+    /// The problem with `name`, or nil when it is a known category.
+    /// - Parameter removed: names the Categories tab had at the last sync and lacks now (a hand rename).
+    public static func problem(for name: String, known: Set<String>, removed: Set<String> = []) -> FieldProblem? {
+        guard !known.contains(name) else { return nil }
+        return FieldProblem(
+            field: "category", value: name, message: "unknown category '\(name)'",
+            hint: hint(for: name, known: known, removed: removed))
+    }
+
+    /// The case-insensitive match, else a rename hint, else the nearest name by edit distance.
+    public static func hint(for name: String, known: Set<String>, removed: Set<String> = []) -> String {
+        if let match = known.sorted().first(where: { $0.lowercased() == name.lowercased() }) {
+            return "did you mean '\(match)'? category names are case-sensitive"
+        }
+        if removed.contains(name) {
+            return "'\(name)' is no longer in the Categories tab; if you renamed it there, run "
+                + "`sheetsync category rename '\(name)' NEW_NAME` to move its rows, or add '\(name)' back"
+        }
+        let nearest = known.map { ($0, distance($0.lowercased(), name.lowercased())) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
+        if let (candidate, d) = nearest, d <= max(2, name.count / 2) { return "did you mean '\(candidate)'?" }
+        return "add '\(name)' to the Categories tab or pick an existing category"
+    }
+
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var row = Array(0...b.count)
+        for i in 1...a.count {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...b.count {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return row[b.count]
+    }
+}

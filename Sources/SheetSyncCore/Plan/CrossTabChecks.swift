@@ -1,0 +1,86 @@
+/// The checks that span tabs: a category must exist (on both sides, pending renames seen), and a
+/// receipt must point at a transaction. Fed by each tab's plan in `SyncPlanner.order`.
+struct CrossTabChecks {
+    /// Category names after the Categories plan (the store's, when that tab is not planned).
+    private var categories: Set<String>
+    /// Names the base knew and the plan's result lacks (removed or renamed by hand).
+    private var removedCategories: Set<String> = []
+    private var transactions: [String: Record]
+    private var frozenTransactions: Set<String> = []
+    private let renames: [String: String]
+    private let baseCategories: Set<String>
+
+    init(ledger: LedgerState) {
+        categories = Set((ledger.rows[.categories] ?? [:]).keys)
+        baseCategories = Set((ledger.base[.categories] ?? [:]).keys)
+        transactions = ledger.rows[.transactions] ?? [:]
+        renames = ledger.renames
+    }
+
+    static func namesCategory(_ tab: Tab) -> Bool { tab == .transactions || tab == .recurringRules }
+
+    /// Takes what a planned tab leaves behind as the known names or ids for the tabs after it.
+    mutating func record(_ plan: TabPlan) {
+        let frozen = Set(plan.rejections.map(\.id).filter { !$0.isEmpty })
+        switch plan.tab {
+        case .categories:
+            categories = Set(plan.result.keys).union(frozen)
+            removedCategories = baseCategories.subtracting(categories)
+        case .transactions:
+            (transactions, frozenTransactions) = (plan.result, frozen)
+        default:
+            break
+        }
+    }
+
+    /// The check a sheet row of `tab` must pass to load.
+    func validator(for tab: Tab) -> @Sendable (Record) -> FieldProblem? {
+        switch tab {
+        case .transactions, .recurringRules:
+            let (known, removed) = (categories, removedCategories)
+            return { CategoryCheck.problem(for: $0["category"], known: known, removed: removed) }
+        case .receipts:
+            let (known, frozen) = (transactions, frozenTransactions)
+            return { record in
+                let id = record["transactionId"]
+                guard known[id] == nil, !frozen.contains(id) else { return nil }
+                return FieldProblem(
+                    field: "transactionId", value: id, message: "transaction '\(id)' does not exist",
+                    hint: "point the receipt at an existing transactionId")
+            }
+        default:
+            return { _ in nil }
+        }
+    }
+
+    /// Sheet rows that still name a category renamed in the store take the new name (and the cell
+    /// is rewritten), so a rename reaches rows the store never saw.
+    func applyRenames(_ rows: inout [SheetRow], tab: Tab) {
+        guard Self.namesCategory(tab), !renames.isEmpty else { return }
+        for i in rows.indices {
+            guard case .record(var record, var fixes) = rows[i].outcome else { continue }
+            let name = record["category"]
+            guard !categories.contains(name), let renamed = renames[name], categories.contains(renamed) else { continue }
+            record["category"] = renamed
+            fixes.insert("category")
+            rows[i].outcome = .record(record, fixes: fixes)
+        }
+    }
+
+    /// Store rows changed since the last sync that name an unknown category: held back from the
+    /// push (frozen) and reported, like a sheet row with the same problem.
+    func heldLocalRows(_ tab: Tab, local: [String: Record], base: [String: Record]) -> [Rejection] {
+        guard Self.namesCategory(tab) else { return [] }
+        var held: [Rejection] = []
+        for (key, record) in local where base[key] != record && !categories.contains(record["category"]) {
+            let name = record["category"]
+            held.append(
+                Rejection(
+                    tab: tab, row: Rejection.storeRow, id: key, message: "unknown category '\(name)' in the store",
+                    hint: CategoryCheck.hint(for: name, known: categories, removed: removedCategories)
+                        + "; the row stays in the store and is not pushed until it is fixed",
+                    rawCells: tab.schema.fields.map { record[$0.name] }))
+        }
+        return held.sorted { $0.id < $1.id }
+    }
+}

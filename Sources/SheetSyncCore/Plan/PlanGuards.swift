@@ -1,0 +1,98 @@
+/// A run that would delete more than half of a tab's rows (and more than 10), or every row of a tab
+/// that had any, in either direction, is far more often an accident than a wish: it stops whole.
+enum MassDeleteGuard {
+    /// - Parameter renamed: old names of pending category renames (their deletes are half of a rename).
+    static func trips(_ plans: [TabPlan], base: [Tab: [String: Record]], renamed: Set<String>) -> [String] {
+        plans.compactMap { plan in
+            let rows = base[plan.tab]?.count ?? 0
+            let remoteDeletes = plan.remoteDeletes.filter { plan.tab != .categories || !renamed.contains($0.key) }.count
+            for (count, side) in [(plan.localDeletes.count, "the store"), (remoteDeletes, "the workbook")] {
+                let what: String
+                if count > 0 && count == rows {
+                    what = "every row (\(count) of \(rows))"
+                } else if count > 10 && count * 2 > rows {
+                    what = "\(count) of \(rows) rows"
+                } else {
+                    continue
+                }
+                return "\(plan.tab.rawValue): this run would delete \(what) from \(side); nothing was changed. "
+                    + "If that is intended, run again with --allow-mass-delete"
+            }
+            return nil
+        }
+    }
+}
+
+/// An old copy saved over the workbook (or a backup copied back) lacks the rows created or changed
+/// after it was made. Deleting those from the store would lose them, so they are written back to the
+/// workbook instead and the run says so. One such row alone is taken as a deliberate delete, unless
+/// the copy also carries rows older than the versions both sides agreed on.
+enum StaleCopyGuard {
+    static let modified = "lastModifiedAt"
+
+    /// Rewrites `plan` so the newer rows go back to the workbook; returns the message, or nil.
+    static func apply(to plan: inout TabPlan, remote: [SheetRow], base: [String: Record], local: [String: Record]) -> String? {
+        guard !plan.localDeletes.isEmpty else { return nil }
+        var newest = ""
+        var regressions = 0
+        for row in remote {
+            guard case .record(let record, _) = row.outcome else { continue }
+            let stamp = record[modified]
+            if stamp > newest { newest = stamp }
+            if let key = row.key, let b = base[key], stamp < b[modified] { regressions += 1 }
+        }
+        // A workbook tab with no rows at all is the mass-delete guard's case.
+        guard !newest.isEmpty else { return nil }
+        let late = plan.localDeletes.filter { (base[$0.key]?[modified] ?? "") > newest }
+        guard late.count >= 2 || (late.count == 1 && regressions > 0) else { return nil }
+        let lateKeys = Set(late.map(\.key))
+        plan.localDeletes.removeAll { lateKeys.contains($0.key) }
+        plan.localCounts.deleted -= late.count
+        for delete in late {
+            let record = local[delete.key] ?? delete.expected
+            plan.remoteAppends.append(record)
+            plan.remoteCounts.added += 1
+            plan.base[delete.key] = record
+            plan.result[delete.key] = record
+        }
+        let ids = late.map(\.key).sorted()
+        let shown = ids.prefix(10).joined(separator: ", ") + (ids.count > 10 ? ", …" : "")
+        return "\(plan.tab.rawValue): the workbook looks like an older copy saved over the file: it lacks \(late.count) row(s) "
+            + "created or changed after its newest lastModifiedAt (\(newest)): \(shown). They were not deleted from the store "
+            + "and are written back to the workbook. If you deleted them on purpose, delete them again and run with "
+            + "--allow-mass-delete (`sheetsync restore` brings back any row a run deleted)"
+    }
+}
+
+/// `pull` moves changes into the store only, `push` into the workbook only; what stays behind keeps
+/// its old base, so the next run still sees it as a change.
+enum DirectionFilter {
+    static func restrict(_ plans: inout [TabPlan], to mode: SyncMode, base: [Tab: [String: Record]]) {
+        guard mode != .sync else { return }
+        for i in plans.indices {
+            let tabBase = base[plans[i].tab] ?? [:]
+            let keyField = plans[i].tab.schema.keyField
+            func keepOldBase(_ key: String) {
+                if let b = tabBase[key] { plans[i].base[key] = b } else { plans[i].base.removeValue(forKey: key) }
+            }
+            if mode == .pull {
+                let newKeys = Set(plans[i].remoteUpdates.filter { $0.fields[keyField] != nil }.map(\.key))
+                plans[i].remoteUpdates.forEach { keepOldBase($0.key) }
+                plans[i].remoteAppends.forEach { keepOldBase($0[keyField]) }
+                plans[i].remoteDeletes.forEach { keepOldBase($0.key) }
+                // A hand-added row gets its id on the first push; loading it before would mint a second id.
+                plans[i].localUpserts.removeAll { newKeys.contains($0.record[keyField]) }
+                plans[i].remoteUpdates = []
+                plans[i].remoteAppends = []
+                plans[i].remoteDeletes = []
+                plans[i].remoteCounts = TabCounts()
+            } else {
+                plans[i].localUpserts.forEach { keepOldBase($0.record[keyField]) }
+                plans[i].localDeletes.forEach { keepOldBase($0.key) }
+                plans[i].localUpserts = []
+                plans[i].localDeletes = []
+                plans[i].localCounts = TabCounts()
+            }
+        }
+    }
+}

@@ -1,0 +1,211 @@
+/// Which directions a run moves changes in.
+public enum SyncMode: String, Sendable, Codable {
+    case pull, push, sync
+}
+
+/// What a plan is for: a sync in some direction, an import of another workbook, or a check.
+public enum PlanPurpose: Hashable, Sendable {
+    case sync(SyncMode)
+    /// The store's rows are the base; the file only adds and updates, and may lack tabs.
+    case importing
+    /// Against an empty store: the plan's rejections are exactly the workbook's problems.
+    case checking
+}
+
+/// The store's side of a plan.
+public struct LedgerState: Sendable {
+    public var rows: [Tab: [String: Record]]
+    public var base: [Tab: [String: Record]]
+    public var tombstones: [Tab: [String: String]]
+    /// Category renames made in the store and not yet seen through a sync: old name → new name.
+    public var renames: [String: String]
+
+    public init(
+        rows: [Tab: [String: Record]], base: [Tab: [String: Record]], tombstones: [Tab: [String: String]] = [:],
+        renames: [String: String] = [:]
+    ) {
+        self.rows = rows
+        self.base = base
+        self.tombstones = tombstones
+        self.renames = renames
+    }
+}
+
+/// The plan of one run over every tab, with the guards that held changes back.
+public struct SyncPlan: Sendable {
+    public var tabs: [TabPlan] = []
+    /// Tabs that could not be read (a missing column) or are missing: nothing of them changes.
+    public var tabErrors: [TabError] = []
+    /// Tabs the base knows and the workbook lacks (unreadable, not empty).
+    public var missingTabs: [Tab] = []
+    /// Guards that held changes back; the run exits 65.
+    public var held: [String] = []
+    /// True when a guard stopped the whole run: nothing may be applied.
+    public var blocked = false
+    /// The dataset's Settings row as the workbook has it, if readable.
+    public var settings: Record?
+
+    /// Every tab was read and nothing was held: the sides agree after this plan is applied.
+    public var converges: Bool { tabErrors.isEmpty && held.isEmpty && !blocked }
+}
+
+/// Plans a run from values (DESIGN §4): reads each tab tolerantly, reconciles the tabs in dependency
+/// order with the cross-tab checks, restricts to the run's direction and applies every guard (missing
+/// tab, emptied tab, mass delete, stale copy). Pure: the time and new ids are passed in.
+public struct SyncPlanner: Sendable {
+    public var purpose: PlanPurpose
+    public var allowMassDelete: Bool
+    public var now: Timestamp
+    public var newID: @Sendable () -> String
+
+    /// Categories before the rows naming them, transactions before the receipts pointing at them.
+    public static let order: [Tab] = [.settings, .categories, .recurringRules, .transactions, .receipts]
+
+    public init(purpose: PlanPurpose, allowMassDelete: Bool = false, now: Timestamp, newID: @escaping @Sendable () -> String) {
+        self.purpose = purpose
+        self.allowMassDelete = allowMassDelete
+        self.now = now
+        self.newID = newID
+    }
+
+    /// - Parameter workbook: the tabs the workbook has (a tab it lacks is absent).
+    public func plan(workbook: [Tab: Table], ledger: LedgerState) -> SyncPlan {
+        var result = SyncPlan()
+        let read = readTabs(workbook, ledger: ledger, into: &result)
+        var ledger = ledger
+        if workbook[.settings] == nil, case .sync = purpose {
+            // A missing Settings tab is recreated from the store: its row is new to the workbook.
+            ledger.base[.settings] = [:]
+        }
+        var checks = CrossTabChecks(ledger: ledger)
+        for tab in Self.order {
+            guard var rows = read[tab] else { continue }
+            checks.applyRenames(&rows, tab: tab)
+            let local = canonicalLocal(tab, ledger: ledger)
+            let held = checks.heldLocalRows(tab, local: local.rows, base: ledger.base[tab] ?? [:])
+            let state = TabState(
+                schema: tab.schema, base: ledger.base[tab] ?? [:], local: local.rows,
+                localAsRead: ledger.rows[tab] ?? [:], tombstones: ledger.tombstones[tab] ?? [:],
+                remote: rows, heldLocal: Set(held.map(\.id)))
+            var plan = Reconciler.plan(state, context: ReconcileContext(now: now, newID: newID, validate: checks.validator(for: tab)))
+            plan.rejections += held
+            plan.localCounts.rejected = plan.rejections.count
+            plan.notices = local.notices + plan.notices
+            if case .sync = purpose, !allowMassDelete {
+                StaleCopyGuard.apply(to: &plan, remote: rows, base: ledger.base[tab] ?? [:], local: local.rows).map {
+                    result.held.append($0)
+                }
+            }
+            if let damaged = workbook[tab]?.damagedRows.count, damaged > 0 {
+                // Writing the tab back would fix the damage into the file: it only feeds the store this run.
+                var only = [plan]
+                DirectionFilter.restrict(&only, to: .pull, base: ledger.base)
+                plan = only[0]
+                result.held.append(
+                    "\(tab.rawValue): \(damaged) row(s) with broken quoting; nothing of the tab was "
+                        + "deleted and it is not written until they are fixed")
+            }
+            if purpose == .importing {
+                // An import never deletes: a row the file lacks stays, and still counts for the tabs after it.
+                for delete in plan.localDeletes { plan.result[delete.key] = local.rows[delete.key] ?? delete.expected }
+                plan.localDeletes = []
+                plan.localCounts.deleted = 0
+                plan.remoteCounts = TabCounts()
+            }
+            checks.record(plan)
+            result.tabs.append(plan)
+        }
+        switch purpose {
+        case .sync(let mode):
+            DirectionFilter.restrict(&result.tabs, to: mode, base: ledger.base)
+            let trips = allowMassDelete ? [] : MassDeleteGuard.trips(result.tabs, base: ledger.base, renamed: Set(ledger.renames.keys))
+            if !trips.isEmpty {
+                result.held += trips
+                result.blocked = true
+            }
+        case .importing:
+            result.tabs.removeAll { $0.tab == .settings }
+        case .checking:
+            break
+        }
+        return result
+    }
+
+    /// Each tab's rows; a missing tab is unreadable when the base knows it (or when checking),
+    /// and empty when it is new (it is created on the first push).
+    private func readTabs(_ workbook: [Tab: Table], ledger: LedgerState, into result: inout SyncPlan) -> [Tab: [SheetRow]] {
+        var read: [Tab: [SheetRow]] = [:]
+        for tab in Tab.allCases {
+            let table: Table
+            if let present = workbook[tab] {
+                table = present
+            } else {
+                switch purpose {
+                case .importing:
+                    continue
+                case .checking:
+                    result.missingTabs.append(tab)
+                    result.tabErrors.append(TabError(tab: tab, message: "the workbook has no \(tab.rawValue) tab"))
+                    continue
+                case .sync:
+                    // Settings is recreated from the store; other tabs the base knows are held.
+                    if tab != .settings, !(ledger.base[tab] ?? [:]).isEmpty {
+                        result.missingTabs.append(tab)
+                        result.tabErrors.append(
+                            TabError(
+                                tab: tab, message: "the tab is missing from the workbook; nothing of it was deleted"))
+                        continue
+                    }
+                    table = Table(header: TablePatcher.newHeader(tab.schema))
+                }
+            }
+            do {
+                read[tab] = try TabReader.read(table, schema: tab.schema, seenAt: now).1
+            } catch {
+                result.tabErrors.append(error)
+            }
+        }
+        result.settings = Self.firstRecord(read[.settings] ?? [])
+        return read
+    }
+
+    /// The workbook's Settings row, if it has a readable one.
+    public static func settingsRecord(in workbook: [Tab: Table], now: Timestamp) -> Record? {
+        guard let table = workbook[.settings], let rows = try? TabReader.read(table, schema: Tab.settings.schema, seenAt: now).1 else {
+            return nil
+        }
+        return firstRecord(rows)
+    }
+
+    private static func firstRecord(_ rows: [SheetRow]) -> Record? {
+        for row in rows {
+            if case .record(let record, _) = row.outcome { return record }
+        }
+        return nil
+    }
+
+    /// Store rows read with the same tolerant rules as sheet cells; a row another SQLite client broke
+    /// counts as its last good version until it is fixed.
+    private func canonicalLocal(_ tab: Tab, ledger: LedgerState) -> (rows: [String: Record], notices: [String]) {
+        var result: [String: Record] = [:]
+        var notices: [String] = []
+        let base = ledger.base[tab] ?? [:]
+        for (key, raw) in ledger.rows[tab] ?? [:] {
+            let (outcome, _) = TabReader.parse(schema: tab.schema, seenAt: now) { raw[$0].isEmpty ? .empty : .text(raw[$0]) }
+            switch outcome {
+            case .record(let record, _):
+                // Rows the store already holds canonically keep their storage: one copy in memory,
+                // and comparisons with the base (which shares it too) are identity checks.
+                result[key] = record == raw ? raw : record
+            case .rejected(let problems):
+                notices.append(
+                    "store table \(tab.schema.tableName) row '\(key)': \(problems.map(\.message).joined(separator: "; ")); fix it in the store"
+                )
+                if let b = base[key] { result[key] = b }
+            case .blank:
+                continue
+            }
+        }
+        return (result, notices)
+    }
+}

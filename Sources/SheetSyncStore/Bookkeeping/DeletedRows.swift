@@ -1,0 +1,122 @@
+import GRDB
+import SheetSyncCore
+
+/// A row deleted from the store, kept with its last values so `sheetsync restore` can bring it back.
+public struct DeletedRow: Hashable, Sendable {
+    public var id: Int64
+    public var tab: Tab
+    public var key: String
+    /// The row's columns as SQLite's `json_object` wrote them.
+    public var json: String
+    public var deletedAt: String
+    /// `deleted in the store` (by a person or a SQLite client) or `deleted in the workbook` (a sync applied it).
+    public var reason: String
+}
+
+/// `sync_deleted_rows`: filled by an AFTER DELETE trigger on every data table, so no delete by any
+/// writer (the engine, `category rename`, the sqlite3 shell) is beyond recovery.
+enum DeletedRows {
+    static let table = "sync_deleted_rows"
+
+    static func create(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE \(table) (
+                  id INTEGER PRIMARY KEY AUTOINCREMENT,
+                  tab TEXT NOT NULL,
+                  key TEXT NOT NULL,
+                  rowJSON TEXT NOT NULL,
+                  deletedAt TEXT NOT NULL,
+                  reason TEXT NOT NULL
+                );
+                CREATE INDEX sync_deleted_rows_deletedAt ON \(table) (deletedAt);
+                CREATE INDEX sync_deleted_rows_key ON \(table) (tab, key);
+                """)
+        for tab in Tab.allCases {
+            let data = DataTable(tab)
+            let columns = tab.schema.fieldNames.map { "\($0.sqlLiteral), OLD.\($0.quotedDatabaseIdentifier)" }
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER \("\(tab.schema.tableName)_keep_deleted".quotedDatabaseIdentifier) AFTER DELETE ON \(data.table)
+                    BEGIN
+                      INSERT INTO \(table) (tab, key, rowJSON, deletedAt, reason)
+                      VALUES (\(tab.rawValue.sqlLiteral), OLD.\(data.keyColumn), json_object(\(columns.joined(separator: ", "))),
+                              \(DataTable.now),
+                              CASE WHEN \(DataTable.notApplying) THEN 'deleted in the store' ELSE 'deleted in the workbook' END);
+                    END;
+                    """)
+        }
+    }
+
+    static func fetch(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [DeletedRow] {
+        try Row.fetchAll(db, sql: "SELECT id, tab, key, rowJSON, deletedAt, reason FROM \(table) \(sql)", arguments: arguments)
+            .compactMap { row in
+                guard let tab = Tab(rawValue: row["tab"]) else { return nil }
+                return DeletedRow(
+                    id: row["id"], tab: tab, key: row["key"], json: row["rowJSON"], deletedAt: row["deletedAt"],
+                    reason: row["reason"])
+            }
+    }
+}
+
+extension LedgerStore {
+    /// Deleted rows kept since `since` (all when nil), newest first.
+    public func deletedRows(since: String? = nil) throws -> [DeletedRow] {
+        try writer.read { db in
+            try DeletedRows.fetch(db, sql: "WHERE deletedAt >= ? ORDER BY id DESC", arguments: [since ?? ""])
+        }
+    }
+
+    /// How many deleted rows are kept.
+    public func deletedRowCount() throws -> Int {
+        try writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM \(DeletedRows.table)") ?? 0 }
+    }
+
+    /// Puts deleted rows back as ordinary local writes (the next sync pushes them). A key that is in
+    /// the store again is skipped; of several deletes of one key, the newest is restored.
+    /// - Returns: the restored rows and the keys skipped because the store has them.
+    public func restore(_ rows: [DeletedRow]) throws -> (restored: [DeletedRow], skipped: [DeletedRow]) {
+        try writer.write { db in
+            var restored: [DeletedRow] = []
+            var skipped: [DeletedRow] = []
+            var seen: Set<String> = []
+            for row in rows.sorted(by: { $0.id > $1.id }) where seen.insert("\(row.tab.rawValue)/\(row.key)").inserted {
+                let data = DataTable(row.tab)
+                if try data.fetch(key: row.key, db) != nil {
+                    skipped.append(row)
+                    continue
+                }
+                let names = row.tab.schema.fieldNames
+                let values = names.map { "json_extract(rowJSON, \("$.\"\($0)\"".sqlLiteral))" }
+                try db.execute(
+                    sql: """
+                        INSERT INTO \(data.table) (\(names.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))
+                        SELECT \(values.joined(separator: ", ")) FROM \(DeletedRows.table) WHERE id = ?
+                        """, arguments: [row.id])
+                restored.append(row)
+            }
+            return (restored, skipped)
+        }
+    }
+
+    /// Forgets deleted rows older than `cutoff` (DESIGN §4 keeps them at least 90 days).
+    public func purgeDeletedRows(before cutoff: String) throws {
+        try writer.write { try $0.execute(sql: "DELETE FROM \(DeletedRows.table) WHERE deletedAt < ?", arguments: [cutoff]) }
+    }
+
+    /// Drops the base and tombstones, so every row on each side counts as new (a union by key) at the
+    /// next sync: how a workbook recreated from the store gets every row.
+    public func forgetBase() throws {
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM sync_base; DELETE FROM sync_tombstones")
+            try Self.setState("remoteVersion", nil, db)
+        }
+    }
+}
+
+extension LedgerStore {
+    /// The content fingerprints of rows imported without an id.
+    public func importFingerprints() throws -> Set<String> {
+        try writer.read { Set(try String.fetchAll($0, sql: "SELECT fingerprint FROM sync_import_fingerprints")) }
+    }
+}

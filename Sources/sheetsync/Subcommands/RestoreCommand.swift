@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import SheetSync
+
+extension SheetSyncCommand {
+    struct Restore: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Bring back rows deleted from the store (kept 90 days); the next sync writes them to the workbook.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Ids of the rows to restore (transactionId, receiptId, recurringRuleId or category name).") var ids: [String] = []
+        @Option(help: "Restore every row deleted since this time (YYYY-MM-DD or an ISO timestamp).") var since: String?
+        @Flag(help: "List the deleted rows kept for restore; change nothing.") var list = false
+
+        func run() async throws {
+            try await runReporting {
+                let workspace = try global.workspace()
+                if list {
+                    let rows = try await workspace.deletedRows(since: since)
+                    if global.json {
+                        Output.json(rows)
+                    } else {
+                        rows.forEach { Output.line("\($0.deletedAt) \($0.tab) \($0.id) (\($0.reason))") }
+                    }
+                    return .ok
+                }
+                let report = try await workspace.restore(ids: ids, since: since, dryRun: global.dryRun)
+                if global.json { Output.json(report) } else if !global.quiet { report.lines.forEach(Output.line) }
+                return .ok
+            }
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import SheetSyncCore
+import Testing
+
+/// Every guard of the planner, on values: no files, no store.
+@Suite struct SyncPlannerTests {
+    static let ids = (0..<30).map { String(format: "00000000-0000-4000-8000-%012d", $0) }
+
+    static func table(_ tab: Tab, _ records: [Record]) -> Table {
+        let schema = tab.schema
+        return Table(
+            header: TablePatcher.newHeader(schema),
+            rows: records.map { r in schema.fields.map { FieldParser.cell(r[$0.name], $0, typed: false) } })
+    }
+
+    /// A ledger whose store, base and workbook agree: one category and `count` transactions.
+    static func agreed(_ count: Int, modified: (Int) -> String = { _ in RC.t0 }) -> (workbook: [Tab: Table], ledger: LedgerState) {
+        let category = RC.category("Food")
+        let transactions = (0..<count).map { RC.transaction(ids[$0], modified: modified($0)) }
+        let rows: [Tab: [String: Record]] = [
+            .categories: ["Food": category],
+            .transactions: Dictionary(uniqueKeysWithValues: transactions.map { ($0["transactionId"], $0) }),
+        ]
+        var workbook: [Tab: Table] = [:]
+        for tab in Tab.allCases { workbook[tab] = table(tab, Array((rows[tab] ?? [:]).values)) }
+        return (workbook, LedgerState(rows: rows, base: rows))
+    }
+
+    static func plan(
+        _ workbook: [Tab: Table], _ ledger: LedgerState, purpose: PlanPurpose = .sync(.sync),
+        allowMassDelete: Bool = false
+    ) -> SyncPlan {
+        SyncPlanner(purpose: purpose, allowMassDelete: allowMassDelete, now: RC.now, newID: { "00000000-0000-4000-8000-999999999999" })
+            .plan(workbook: workbook, ledger: ledger)
+    }
+
+    static func tab(_ plan: SyncPlan, _ tab: Tab) -> TabPlan? { plan.tabs.first { $0.tab == tab } }
+
+    @Test func aMissingTabTheBaseKnowsIsUnreadableNotEmpty() {
+        var (workbook, ledger) = Self.agreed(3)
+        workbook[.transactions] = nil
+        let plan = Self.plan(workbook, ledger)
+        #expect(plan.missingTabs == [.transactions])
+        #expect(plan.tabErrors.map(\.tab) == [.transactions])
+        #expect(Self.tab(plan, .transactions) == nil)
+        #expect(plan.tabs.allSatisfy { $0.localDeletes.isEmpty })
+        #expect(!plan.converges)
+        // A tab never synced is new, not missing: it is created by the push.
+        ledger.base[.transactions] = [:]
+        let fresh = Self.plan(workbook, ledger)
+        #expect(fresh.missingTabs.isEmpty)
+        #expect(Self.tab(fresh, .transactions)?.remoteAppends.count == 3)
+    }
+
+    @Test func aMissingSettingsTabIsRecreatedFromTheStore() {
+        var (workbook, ledger) = Self.agreed(1)
+        let settings = Record([
+            "datasetId": Self.ids[20], "schemaVersion": "1", "timezone": "UTC", "rootFolderId": "",
+            "dataSpreadsheetId": "", "receiptsFolderId": "", "createdAt": RC.t0, "lastModifiedAt": RC.t0,
+        ])
+        ledger.rows[.settings] = [Self.ids[20]: settings]
+        ledger.base[.settings] = [Self.ids[20]: settings]
+        workbook[.settings] = nil
+        let plan = Self.plan(workbook, ledger)
+        #expect(plan.tabErrors.isEmpty)
+        #expect(Self.tab(plan, .settings)?.remoteAppends == [settings])
+        #expect(Self.tab(plan, .settings)?.localDeletes.isEmpty == true)
+    }
+
+    @Test func emptyingATabIsHeldWhateverTheCount() {
+        var (workbook, ledger) = Self.agreed(2)
+        workbook[.transactions] = Self.table(.transactions, [])
+        let plan = Self.plan(workbook, ledger)
+        #expect(plan.blocked)
+        #expect(
+            plan.held == [
+                "Transactions: this run would delete every row (2 of 2) from the store; nothing was changed. "
+                    + "If that is intended, run again with --allow-mass-delete"
+            ])
+        #expect(!Self.plan(workbook, ledger, allowMassDelete: true).blocked)
+        // The store side too: a `DELETE FROM transactions`.
+        (workbook, ledger) = Self.agreed(2)
+        ledger.rows[.transactions] = [:]
+        #expect(Self.plan(workbook, ledger).held.first?.contains("from the workbook") == true)
+    }
+
+    @Test func deletingMoreThanHalfAndMoreThanTenIsHeldButAFewIsNot() {
+        var (workbook, ledger) = Self.agreed(24)
+        let kept = (0..<24).filter { $0 >= 12 }.map { RC.transaction(Self.ids[$0]) }
+        workbook[.transactions] = Self.table(.transactions, kept)
+        #expect(!Self.plan(workbook, ledger).blocked)  // 12 of 24: not more than half
+        workbook[.transactions] = Self.table(.transactions, Array(kept.dropFirst()))
+        #expect(Self.plan(workbook, ledger).blocked)  // 13 of 24
+        (workbook, ledger) = Self.agreed(24)
+        workbook[.transactions] = Self.table(.transactions, (3..<24).map { RC.transaction(Self.ids[$0]) })
+        let few = Self.plan(workbook, ledger)
+        #expect(!few.blocked && Self.tab(few, .transactions)?.localDeletes.count == 3)
+    }
+
+    @Test func anOlderCopyLackingNewerRowsWritesThemBackInsteadOfDeleting() {
+        // Rows 0–4 are old; rows 5 and 6 were added after the copy was made.
+        let (_, ledger) = Self.agreed(7) { $0 >= 5 ? RC.t2 : RC.t0 }
+        let old = Self.table(.transactions, (0..<5).map { RC.transaction(Self.ids[$0]) })
+        var workbook = Self.agreed(0).workbook
+        workbook[.transactions] = old
+        let plan = Self.plan(workbook, ledger)
+        let transactions = Self.tab(plan, .transactions)
+        #expect(transactions?.localDeletes.isEmpty == true)
+        #expect(Set(transactions?.remoteAppends.map { $0["transactionId"] } ?? []) == [Self.ids[5], Self.ids[6]])
+        #expect(plan.held.first?.contains("looks like an older copy") == true)
+        #expect(!plan.blocked)
+        // With --allow-mass-delete the deletes are applied.
+        #expect(Self.tab(Self.plan(workbook, ledger, allowMassDelete: true), .transactions)?.localDeletes.count == 2)
+    }
+
+    @Test func deletingTheOneNewestRowByHandIsADelete() {
+        let (_, ledger) = Self.agreed(6) { $0 == 5 ? RC.t2 : RC.t0 }
+        var workbook = Self.agreed(0).workbook
+        workbook[.transactions] = Self.table(.transactions, (0..<5).map { RC.transaction(Self.ids[$0]) })
+        let plan = Self.plan(workbook, ledger)
+        #expect(plan.held.isEmpty)
+        #expect(Self.tab(plan, .transactions)?.localDeletes.map(\.key) == [Self.ids[5]])
+        // But one such row missing from a copy that also carries older versions is a stale copy.
+        var regressed = (0..<5).map { RC.transaction(Self.ids[$0]) }
+        var ledger2 = ledger
+        ledger2.base[.transactions]?[Self.ids[0]] = RC.transaction(Self.ids[0], note: "newer", modified: RC.t1)
+        ledger2.rows[.transactions]?[Self.ids[0]] = RC.transaction(Self.ids[0], note: "newer", modified: RC.t1)
+        regressed[0] = RC.transaction(Self.ids[0], modified: RC.t0)
+        workbook[.transactions] = Self.table(.transactions, regressed)
+        #expect(Self.plan(workbook, ledger2).held.first?.contains("older copy") == true)
+    }
+
+    @Test func aDamagedRowSuspendsDeletesAndTheTabIsNotWritten() {
+        var (workbook, ledger) = Self.agreed(4)
+        var table = Self.table(.transactions, (0..<2).map { RC.transaction(Self.ids[$0]) })
+        table.damagedRows = [1: "a quoted field runs over 2 lines that look like rows"]
+        workbook[.transactions] = table
+        ledger.rows[.transactions]?[Self.ids[9]] = RC.transaction(Self.ids[9], modified: RC.t1)  // a local add
+        let plan = Self.plan(workbook, ledger)
+        let transactions = Self.tab(plan, .transactions)
+        #expect(transactions?.localDeletes.isEmpty == true)
+        #expect(transactions?.changesRemote == false)
+        #expect(transactions?.rejections.first?.message.contains("look like rows") == true)
+        #expect(plan.held.first?.contains("broken quoting") == true)
+    }
+
+    @Test func aStoreRowWithAnUnknownCategoryIsHeldBackAndReported() {
+        let (workbook, base) = Self.agreed(1)
+        var ledger = base
+        ledger.rows[.transactions]?[Self.ids[5]] = Record(RC.transaction(Self.ids[5]).fields.merging(["category": "Nope"]) { $1 })
+        let plan = Self.plan(workbook, ledger)
+        let transactions = Self.tab(plan, .transactions)
+        #expect(transactions?.remoteAppends.isEmpty == true)
+        #expect(transactions?.rejections.map(\.row) == [Rejection.storeRow])
+        #expect(transactions?.rejections.first?.message == "unknown category 'Nope' in the store")
+    }
+
+    @Test func aPendingRenameMovesSheetRowsTheStoreNeverSaw() {
+        var (workbook, ledger) = Self.agreed(1)
+        ledger.rows[.categories] = ["Meals": RC.category("Meals", modified: RC.t1)]
+        ledger.renames = ["Food": "Meals"]
+        let typed = RC.transaction(Self.ids[7])  // category Food, in the sheet only
+        workbook[.transactions] = Self.table(.transactions, [RC.transaction(Self.ids[0]), typed])
+        let plan = Self.plan(workbook, ledger)
+        #expect(!plan.blocked)  // the rename's delete of the only category is not a mass delete
+        let transactions = Self.tab(plan, .transactions)
+        #expect(transactions?.rejections.isEmpty == true)
+        #expect(transactions?.result[Self.ids[7]]?["category"] == "Meals")
+        #expect(transactions?.remoteUpdates.contains { $0.key == Self.ids[7] && $0.fields["category"] == "Meals" } == true)
+    }
+
+    @Test func importOfATransactionsOnlyFileChecksAgainstTheStoresCategories() {
+        let (_, agreed) = Self.agreed(1)
+        var ledger = agreed
+        for tab in Tab.allCases { ledger.base[tab] = ledger.rows[tab] ?? [:] }
+        let workbook: [Tab: Table] = [.transactions: Self.table(.transactions, [RC.transaction(Self.ids[3])])]
+        let plan = Self.plan(workbook, ledger, purpose: .importing)
+        #expect(plan.tabErrors.isEmpty)
+        #expect(plan.tabs.map(\.tab) == [.transactions])
+        #expect(Self.tab(plan, .transactions)?.localUpserts.map { $0.record["transactionId"] } == [Self.ids[3]])
+    }
+
+    @Test func checkNamesEveryMissingTab() {
+        let workbook: [Tab: Table] = [.transactions: Self.table(.transactions, [])]
+        let plan = Self.plan(workbook, LedgerState(rows: [:], base: [:]), purpose: .checking)
+        #expect(Set(plan.missingTabs) == [.settings, .categories, .recurringRules, .receipts])
+    }
+}

@@ -1,0 +1,311 @@
+import Foundation
+import GRDB
+import SheetSyncCore
+import Testing
+import Workbook
+
+/// The clean sample has 10 transactions (one note spans two lines). One test per row of the data-safety issue: what a user did, then the store's and the workbook's
+/// contents before and after, through the binary as cron runs it.
+@Suite struct DataSafetyTests {
+    static let groceries = "c09ca393-0084-5db0-a1be-912f4bec2b3d"
+    static let lunch = "1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9"
+
+    @Test func renamedTransactionsFileDeletesNothingAndTheOtherTabsStillSync() async throws {
+        let ledger = try await Ledger.synced()
+        #expect(try ledger.storeRows(.transactions).count == 10)
+        try FileManager.default.moveItem(
+            at: ledger.workbook.url(.transactions),
+            to: ledger.book.appendingPathComponent("Transactions-old.csv"))
+        try ledger.workbook.edit(.categories) { table in table.rows[0][3] = .text("#000000") }
+        let run = try await ledger.run("sync")
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("Transactions.csv is missing; nothing of it was deleted"), "\(run.stderr)")
+        #expect(try ledger.storeRows(.transactions).count == 10)
+        #expect(try ledger.storeRows(.categories)["Groceries"]?["colorHex"] == "#000000")
+        #expect(!FileManager.default.fileExists(atPath: ledger.workbook.url(.transactions).path))
+        // Renamed back, everything is as before: nothing was lost on either side.
+        try FileManager.default.moveItem(
+            at: ledger.book.appendingPathComponent("Transactions-old.csv"),
+            to: ledger.workbook.url(.transactions))
+        #expect(try await ledger.run("sync").status == 0)
+        #expect(try ledger.sheetRows(.transactions).count == 10)
+    }
+
+    @Test func movedWorkbookFolderExitsSeventyEightNamingItAndTheLastSync() async throws {
+        let ledger = try await Ledger.synced()
+        try FileManager.default.moveItem(at: ledger.book, to: ledger.folder.appendingPathComponent("moved"))
+        let run = try await ledger.run("sync")
+        #expect(run.status == 78)
+        #expect(run.stderr.contains(ledger.book.path) && run.stderr.contains("last synced with it at 20"), "\(run.stderr)")
+        #expect(try ledger.storeRows(.transactions).count == 10)
+        #expect(!FileManager.default.fileExists(atPath: ledger.book.path))
+    }
+
+    @Test func deletedSettingsFileIsRecreatedFromTheStore() async throws {
+        let ledger = try await Ledger.synced()
+        try FileManager.default.removeItem(at: ledger.workbook.url(.settings))
+        let run = try await ledger.run("sync")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ledger.sheetRows(.settings).keys.sorted() == ["b4d5891d-9e53-5116-8cdc-779311294f7b"])
+        #expect(try ledger.storeRows(.settings).keys.sorted() == ["b4d5891d-9e53-5116-8cdc-779311294f7b"])
+    }
+
+    @Test func tabClearedToItsHeaderIsHeldUntilAllowed() async throws {
+        let ledger = try await Ledger.synced()
+        try ledger.workbook.edit(.recurringRules) { $0.rows = [] }  // 2 rules: far below the old threshold
+        let run = try await ledger.run("sync")
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("RecurringRules: this run would delete every row (2 of 2) from the store"), "\(run.stderr)")
+        #expect(try ledger.storeRows(.recurringRules).count == 2)
+        #expect(try ledger.sheetRows(.recurringRules).isEmpty)
+        let allowed = try await ledger.run("sync", "--allow-mass-delete")
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(try ledger.storeRows(.recurringRules).isEmpty)
+        // And the deleted rows are kept for restore.
+        let restore = try await ledger.run("restore", "--since", "2000-01-01")
+        #expect(restore.status == 0, "\(restore.stderr)")
+        #expect(try ledger.storeRows(.recurringRules).count == 2)
+        #expect(try await ledger.run("sync").status == 0)
+        #expect(try ledger.sheetRows(.recurringRules).count == 2)
+    }
+
+    @Test func initAfterTheWorkbookWentMissingRecreatesItFromTheStore() async throws {
+        let ledger = try await Ledger.synced()
+        try FileManager.default.removeItem(at: ledger.book)
+        let sync = try await ledger.run("sync")
+        #expect(sync.status == 78)
+        #expect(sync.stderr.contains("`sheetsync init` recreates it from the store"), "\(sync.stderr)")
+        let initRun = try await ledger.run("init")
+        #expect(initRun.status == 0, "\(initRun.stderr)")
+        #expect(initRun.stdout.contains("recreated CSV workbook"), "\(initRun.stdout)")
+        #expect(try ledger.sheetRows(.transactions).count == 10)
+        #expect(try ledger.sheetRows(.categories).count == 7)
+        let again = try await ledger.run("sync")
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try ledger.storeRows(.transactions).count == 10)
+        #expect(try ledger.sheetRows(.transactions).count == 10)
+    }
+
+    @Test func syncWithNeitherWorkbookNorStoreCreatesNothingAndPointsAtInit() async throws {
+        let folder = try TestWorkbook.scratch("empty")
+        let run = try await CLI.run(["sync"], in: folder)
+        #expect(run.status == 78)
+        #expect(run.stderr.contains("run `sheetsync init`"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func initDryRunInAnEmptyFolderCreatesNoFile() async throws {
+        let folder = try TestWorkbook.scratch("empty")
+        let run = try await CLI.run(["init", "--dry-run"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("create CSV workbook"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test(arguments: [
+        ["add", "expense", "--amount", "5", "--category", "Dining"],
+        ["receipt", "add", DataSafetyTests.lunch, "receipt.jpg"],
+        ["category", "rename", "Dining", "Eating out"],
+        ["export", "snapshot", "--format", "csv"],
+        ["import", "other"],
+        ["materialize", "--through", "2026-12-31"],
+        ["pull"], ["push"], ["sync"], ["init"], ["restore", "--since", "2000-01-01"],
+    ])
+    func dryRunChangesNotOneByte(_ command: [String]) async throws {
+        let ledger = try await Ledger.synced()
+        try Data("jpeg".utf8).write(to: ledger.folder.appendingPathComponent("receipt.jpg"))
+        try FileManager.default.copyItem(
+            at: CLI.repoRoot.appendingPathComponent("samples/hand-edited"),
+            to: ledger.folder.appendingPathComponent("other"))
+        try ledger.workbook.edit(.transactions) { $0.rows[0][8] = .text("edited by hand") }
+        _ = try await ledger.run("add", "expense", "--amount", "7", "--category", "Dining")
+        _ = try await ledger.run("restore", "--list")
+        let before = try ledger.everyByte()
+        let run = try await CLI.run(command + ["--dry-run"], in: ledger.folder)
+        #expect([0, 65].contains(run.status), "\(command): \(run.stderr)")
+        let after = try ledger.everyByte()
+        #expect(
+            after == before,
+            "\(command) --dry-run changed \(Set(after.keys).union(before.keys).filter { after[$0] != before[$0] }.sorted())")
+    }
+
+    @Test func readOnlyCommandsWriteNothing() async throws {
+        let ledger = try await Ledger.synced()
+        let before = try ledger.everyByte()
+        for command in [["status"], ["check"], ["status", "--json"], ["restore", "--list"]] {
+            let run = try await CLI.run(command, in: ledger.folder)
+            #expect(run.status == 0, "\(command): \(run.stderr)")
+        }
+        let after = try ledger.everyByte()
+        #expect(after == before, "changed: \(Set(after.keys).union(before.keys).filter { after[$0] != before[$0] }.sorted())")
+    }
+
+    @Test func categoryRenameReachesEverySheetRowIncludingOnesTheStoreNeverSaw() async throws {
+        let ledger = try await Ledger.synced()
+        // A row typed into the sheet after the last sync, still naming the old category.
+        try ledger.workbook.edit(.transactions) { table in
+            var row = table.rows[0]
+            row[0] = .empty
+            row[8] = .text("typed by hand")
+            table.rows.append(row)
+        }
+        let rename = try await ledger.run("category", "rename", "Groceries", "Food")
+        #expect(rename.status == 0, "\(rename.stderr)")
+        let sync = try await ledger.run("sync")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        for rows in [try ledger.storeRows(.transactions), try ledger.sheetRows(.transactions)] {
+            #expect(rows.count == 11)
+            #expect(!rows.values.contains { $0["category"] == "Groceries" })
+            #expect(rows.values.filter { $0["category"] == "Food" }.count == 4)
+        }
+        #expect(try ledger.sheetRows(.categories)["Food"] != nil && ledger.sheetRows(.categories)["Groceries"] == nil)
+        let status = try await ledger.run("status")
+        #expect(status.stdout.contains("pending local changes: none") && status.stdout.contains("rejected rows: 0"), "\(status.stdout)")
+    }
+
+    @Test func categoryRenamedByHandInTheSheetIsReportedWithTheRenameCommand() async throws {
+        let ledger = try await Ledger.synced()
+        try ledger.workbook.edit(.categories) { $0.rows[0][0] = .text("Food") }
+        let sync = try await ledger.run("sync")
+        #expect(sync.status == 65)
+        #expect(sync.stderr.contains("sheetsync category rename 'Groceries' NEW_NAME"), "\(sync.stderr)")
+        #expect(try ledger.storeRows(.transactions)[Self.groceries]?["category"] == "Groceries")
+        #expect(try await ledger.run("category", "rename", "Groceries", "Food").status == 0)
+        let fixed = try await ledger.run("sync")
+        #expect(fixed.status == 0, "\(fixed.stderr)")
+        #expect(try ledger.sheetRows(.transactions)[Self.groceries]?["category"] == "Food")
+        #expect(try ledger.storeRows(.transactions)[Self.groceries]?["category"] == "Food")
+        #expect(try ledger.storeRows(.categories)["Groceries"] == nil)
+    }
+
+    @Test func importingTheSameHandEditedWorkbookTwiceAddsNothingTheSecondTime() async throws {
+        let ledger = try await Ledger.synced()
+        let other = try TestWorkbook.scratch("other")
+        try TestWorkbook(folder: other).write(
+            .transactions, header: TablePatcher.newHeader(Tab.transactions.schema),
+            rows: [
+                ["", "expense", "2026-03-01", "", "", "4.50", "Dining", "", "Coffee", "", "", "", "", ""],
+                ["", "expense", "2026-03-01", "", "", "4.50", "Dining", "", "Coffee", "", "", "", "", ""],
+                ["", "expense", "2026-03-02", "", "", "60.00", "Groceries", "", "Market", "", "", "", "", ""],
+            ])
+        let before = try Data(contentsOf: TestWorkbook(folder: other).url(.transactions))
+        let first = try await ledger.run("import", other.path)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try ledger.storeRows(.transactions).count == 13)
+        let second = try await ledger.run("import", other.path)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(
+            second.stdout.contains("imported 0 transactions") && second.stdout.contains("3 rows already imported, skipped"),
+            "\(second.stdout)")
+        #expect(try ledger.storeRows(.transactions).count == 13)
+        // The source file is never written.
+        #expect(try Data(contentsOf: TestWorkbook(folder: other).url(.transactions)) == before)
+    }
+
+    @Test func exportNeverOverwritesTheLiveWorkbookOrAnotherOneWithoutForce() async throws {
+        let ledger = try await Ledger.synced()
+        try ledger.workbook.edit(.transactions) { $0.rows[0][8] = .text("unsynced hand edit") }
+        let before = try ledger.workbook.allBytes()
+        let live = try await CLI.run(["export", "book", "--format", "csv", "--force"], in: ledger.folder)
+        #expect(live.status == 64)
+        #expect(live.stderr.contains("is the configured workbook"))
+        let dot = try await CLI.run(["export", ".", "--format", "csv", "--config", "../sheetsync.json"], in: ledger.book)
+        #expect(dot.status == 64, "\(dot.stderr)")
+        #expect(try ledger.workbook.allBytes() == before)
+        #expect(try await ledger.run("export", "copy", "--format", "csv").status == 0)
+        #expect(try await ledger.run("export", "copy", "--format", "csv").status == 64)
+        #expect(try await ledger.run("export", "copy", "--format", "csv", "--force").status == 0)
+        #expect(
+            try TestWorkbook(folder: ledger.folder.appendingPathComponent("copy")).records(
+                .transactions, now: Timestamp(millisecondsSinceEpoch: 0)
+            ).count == 10)
+    }
+
+    @Test func storeRowWithAnUnknownCategoryIsHeldBackAndListed() async throws {
+        let ledger = try await Ledger.synced()
+        let id = "0b7d6a7e-1111-4222-8333-444455556666"
+        let db = try DatabaseQueue(path: ledger.store.path)
+        try await db.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO transactions (transactionId, type, date, amount, category, note) VALUES (?, 'expense', '2026-02-01', '9.99', 'Nope', 'by sql')
+                    """, arguments: [id])
+        }
+        try db.close()
+        let run = try await ledger.run("sync")
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("Transactions (store row) (\(id)): unknown category 'Nope' in the store"), "\(run.stderr)")
+        #expect(try ledger.sheetRows(.transactions)[id] == nil)
+        #expect(try ledger.storeRows(.transactions)[id]?["category"] == "Nope")
+        let again = try await ledger.run("sync")
+        #expect(again.status == 0, "\(again.stderr)")
+        let status = try await ledger.run("status")
+        #expect(status.stdout.contains("rejected rows: 1"), "\(status.stdout)")
+    }
+
+    @Test func olderCopySavedOverTheFileLosesNoRowAddedSince() async throws {
+        let ledger = try await Ledger.synced()
+        let old = try Data(contentsOf: ledger.workbook.url(.transactions))
+        var added: [String] = []
+        for amount in ["1.00", "2.00", "3.00"] {
+            let run = try await ledger.run("add", "expense", "--amount", amount, "--category", "Dining")
+            added.append(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        #expect(try await ledger.run("sync").status == 0)
+        #expect(try ledger.sheetRows(.transactions).count == 13)
+        try old.write(to: ledger.workbook.url(.transactions))
+        let run = try await ledger.run("sync")
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("looks like an older copy"), "\(run.stderr)")
+        #expect(try ledger.storeRows(.transactions).count == 13)
+        #expect(try Set(ledger.sheetRows(.transactions).keys).isSuperset(of: added))
+        #expect(try await ledger.run("sync").status == 0)
+    }
+
+    @Test func deletingOneRecentRowByHandStillWorksWithoutAFlag() async throws {
+        let ledger = try await Ledger.synced()
+        let id = try await ledger.run("add", "expense", "--amount", "1.00", "--category", "Dining").stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try await ledger.run("sync").status == 0)
+        try ledger.workbook.edit(.transactions) { table in table.rows.removeAll { $0.first?.rawText == id } }
+        let run = try await ledger.run("sync")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ledger.storeRows(.transactions)[id] == nil)
+        // Kept for restore, and restored as a local change the next sync pushes.
+        #expect(try await ledger.run("restore", id).status == 0)
+        #expect(try await ledger.run("sync").status == 0)
+        #expect(try ledger.sheetRows(.transactions)[id] != nil)
+    }
+
+    @Test func strayOpeningQuoteSwallowingRowsDeletesNothing() async throws {
+        let ledger = try await Ledger.synced()
+        let url = ledger.workbook.url(.transactions)
+        let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: ",Lunch with Sam,", with: ",\"Lunch with Sam,")
+        try Data(text.utf8).write(to: url)
+        let before = try Data(contentsOf: url)
+        let run = try await ledger.run("sync")
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("Transactions row 3") && run.stderr.contains("look like rows"), "\(run.stderr)")
+        #expect(try ledger.storeRows(.transactions).count == 10)
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test func xlsxWorkbookMissingItsTransactionsSheetDeletesNothing() async throws {
+        let ledger = try await Ledger.synced()
+        let book = ledger.folder.appendingPathComponent("book.xlsx")
+        #expect(try await ledger.run("export", book.path, "--format", "xlsx").status == 0)
+        try Data(#"{"store": "x.sqlite", "remote": {"type": "xlsx", "path": "book.xlsx"}}"#.utf8)
+            .write(to: ledger.folder.appendingPathComponent("sheetsync.json"))
+        #expect(try await ledger.run("sync").status == 0)
+        let sheets = try XLSXReader.read(contentsOf: book).filter { $0.name != "Transactions" }
+        try FileManager.default.removeItem(at: book)
+        try XLSXWriter.write(sheets, to: book)
+        let before = try Data(contentsOf: book)
+        let run = try await ledger.run("sync")
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("sheet 'Transactions' of \(book.path) is missing"), "\(run.stderr)")
+        let store = Ledger(folder: ledger.folder, book: ledger.book, store: ledger.folder.appendingPathComponent("x.sqlite"))
+        #expect(try store.storeRows(.transactions).count == 10)
+        #expect(try Data(contentsOf: book) == before)
+    }
+}
