@@ -70,12 +70,12 @@ extension Workspace {
 
     /// `receipt retry`: queued receipts marked failed are tried again on the next push (all when `ids` is empty).
     public func retryReceipts(_ ids: [String]) async throws -> [String] {
-        try await locked { store, _ in try ReceiptUploader.retry(ids, store: store) }
+        try await withStore { store in try ReceiptUploader.retry(ids, store: store) }
     }
 
     /// `receipt forget`: queued receipts dropped, with their queued copies.
     public func forgetReceipts(_ ids: [String]) async throws -> [String] {
-        try await locked { store, _ in try ReceiptUploader.forget(ids, store: store) }
+        try await withStore { store in try ReceiptUploader.forget(ids, store: store) }
     }
 }
 

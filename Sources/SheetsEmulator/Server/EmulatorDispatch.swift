@@ -110,8 +110,8 @@ extension SheetsEmulator {
             case .method(let match):
                 // Google refuses large bodies before it looks at them (uploads have their own, larger limits).
                 if !match.method.isUpload, request.body.count > EmulatorLimits.maxPayloadBytes { return .error(.payloadTooLarge()) }
-                let problems = DiscoveryValidator(catalog: catalog).problems(
-                    for: match, query: request.query, jsonBody: try checkedBody(request, match: match))
+                let checked = try checkedBody(request, match: match)
+                let problems = DiscoveryValidator(catalog: catalog).problems(for: match, query: request.query, jsonBody: checked)
                 if let first = problems.first {
                     for problem in problems {
                         world.violations.append(
@@ -119,6 +119,8 @@ extension SheetsEmulator {
                     }
                     return .error(.invalidArgument(first))
                 }
+                var request = request
+                if !match.method.isUpload { request.parsedBody = checked }
                 let subject = try world.authorize(request)
                 try world.checkStorage(for: match, request: request, subject: subject)
                 return try serve(request, match: match, world: &world)

@@ -44,8 +44,12 @@ struct EmulatorRequest: Sendable {
         }
     }
 
+    /// The body already parsed (while checking it against the discovery documents), so it is parsed once.
+    var parsedBody: EmulatorJSON?
+
     /// The body as JSON; an empty body reads as nil.
     func jsonBody() throws(GoogleAPIError) -> EmulatorJSON? {
+        if let parsedBody { return parsedBody }
         guard !body.isEmpty else { return nil }
         do throws(EmulatorJSONError) {
             return try EmulatorJSON(parsing: Array(body))

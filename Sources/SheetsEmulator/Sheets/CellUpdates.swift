@@ -50,11 +50,17 @@ enum CellUpdates {
         }
     }
 
-    private static func fieldMask(_ body: EmulatorJSON, kind: String) throws(GoogleAPIError) -> FieldMask {
+    /// The parts of `CellData` a field mask selects, worked out once per request rather than per cell.
+    struct CellMask {
+        var value: Bool
+        var numberFormat: Bool
+    }
+
+    private static func fieldMask(_ body: EmulatorJSON, kind: String) throws(GoogleAPIError) -> CellMask {
         guard let text = body["fields"]?.stringValue, !text.isEmpty, let mask = try? FieldMask(parsing: text) else {
             throw .invalidArgument("Invalid requests[0].\(kind): At least one field must be specified in 'fields'.")
         }
-        return mask
+        return CellMask(value: mask.covers("userEnteredValue"), numberFormat: mask.covers("userEnteredFormat.numberFormat"))
     }
 
     private static func checkGrid(_ range: BoundRange, in sheet: SpreadsheetState, kind: String) throws(GoogleAPIError) {
@@ -65,14 +71,14 @@ enum CellUpdates {
     }
 
     /// Writes the parts of one `CellData` the mask selects; selected but absent parts are cleared.
-    private static func apply(_ data: EmulatorJSON, mask: FieldMask, sheet: inout SpreadsheetState, s: Int, row: Int, column: Int)
+    private static func apply(_ data: EmulatorJSON, mask: CellMask, sheet: inout SpreadsheetState, s: Int, row: Int, column: Int)
         throws(GoogleAPIError)
     {
         var cell = sheet.sheets[s].cell(row: row, column: column)
-        if mask.covers("userEnteredValue") {
+        if mask.value {
             cell.value = SpreadsheetState.value(ofExtended: data["userEnteredValue"])
         }
-        if mask.covers("userEnteredFormat.numberFormat") {
+        if mask.numberFormat {
             if let format = data["userEnteredFormat"]?["numberFormat"], let type = format["type"]?.stringValue {
                 cell.numberFormat = EmulatedNumberFormat(type: type, pattern: format["pattern"]?.stringValue ?? "")
             } else {
