@@ -21,10 +21,11 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CFileSystem"),
         .target(name: "SheetSyncCore"),
         .target(
             name: "Workbook",
-            dependencies: ["SheetSyncCore", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["SheetSyncCore", "CLibXML2", "CFileSystem", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .target(
             name: "GoogleAPI",
@@ -69,6 +70,7 @@ let package = Package(
             dependencies: [
                 "SheetSync", "SheetSyncCore", "SheetSyncStore", "Workbook", "GoogleAPI", "SheetsEmulator",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .testTarget(name: "SheetsEmulatorTests", dependencies: ["SheetsEmulator", "GoogleAPI"]),

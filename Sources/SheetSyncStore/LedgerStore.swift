@@ -1,6 +1,14 @@
 import GRDB
 import SheetSyncCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The local SQLite ledger: the five tabs' tables plus the sync bookkeeping (`sync_*`).
 ///
 /// Rows are exchanged as `Record`s of text. Reading interprets nothing beyond the SQL type:
@@ -14,16 +22,30 @@ public final class LedgerStore: Sendable {
 
     /// Opens (creating if needed) the store at `path` in WAL mode and migrates it.
     public convenience init(path: String) throws {
+        try Self.createPrivateFileIfMissing(path)
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: Self.configuration())
             // Setting up WAL lowers `synchronous` on the writer to NORMAL; a ledger wants FULL
             // (a committed sync survives power loss, so the base never runs ahead of the data).
             try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
-        } catch let error as DatabaseError {
+        } catch let error as DatabaseError where StoreTrouble(error) != .busy {
             throw StoreError.cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
         }
         try self.init(writer: pool, path: path)
+    }
+
+    /// Creates an empty store file readable by its owner only. SQLite gives the `-wal` and `-shm`
+    /// files the mode of the database file, so they are private too; an empty file is a new database.
+    static func createPrivateFileIfMissing(_ path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd >= 0 {
+            close(fd)
+            return
+        }
+        guard errno == EEXIST else {
+            throw StoreError.cannotOpen(path: path, reason: "cannot create the store file: \(String(cString: strerror(errno)))")
+        }
     }
 
     /// A fresh store in memory, for tests and dry runs.
@@ -45,7 +67,7 @@ public final class LedgerStore: Sendable {
             }
             guard unknown.isEmpty else { throw StoreError.newerStore(path: path, unknownMigrations: unknown) }
             try migrator.migrate(writer)
-        } catch let error as DatabaseError {
+        } catch let error as DatabaseError where StoreTrouble(error) != .busy {
             throw StoreError.cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
         }
     }

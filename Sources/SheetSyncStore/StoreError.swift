@@ -1,3 +1,4 @@
+import GRDB
 import SheetSyncCore
 
 /// Why the store could not be opened, read or written.
@@ -31,6 +32,33 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the store refused \(tab.rawValue) row '\(key)': \(reason)"
         case .unreadableBookkeeping(let table, let key, let reason):
             return "unreadable entry '\(key)' in \(table): \(reason)"
+        }
+    }
+}
+
+/// What kind of trouble an error from SQLite is, for choosing an exit code without matching text.
+public enum StoreTrouble: Sendable, Equatable {
+    /// Another SQLite client holds the database (SQLITE_BUSY, SQLITE_LOCKED): a retry helps.
+    case busy
+    /// The disk is full (SQLITE_FULL): a retry after freeing space helps.
+    case full
+    /// The file is not a database or is damaged (SQLITE_CORRUPT, SQLITE_NOTADB).
+    case corrupt
+    /// The file or its folder cannot be written (SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN).
+    case notWritable
+    /// A disk read or write failed (SQLITE_IOERR).
+    case io
+
+    /// The trouble behind `error`, when it came from SQLite.
+    public init?(_ error: any Error) {
+        guard let error = error as? DatabaseError else { return nil }
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED: self = .busy
+        case .SQLITE_FULL: self = .full
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB: self = .corrupt
+        case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN: self = .notWritable
+        case .SQLITE_IOERR: self = .io
+        default: return nil
         }
     }
 }

@@ -35,20 +35,55 @@ struct GlobalOptions: ParsableArguments {
     }
 }
 
-/// Runs a subcommand body, turning errors into a message on stderr and the right exit code.
-func runReporting(_ body: () async throws -> SheetSync.ExitCode) async throws {
-    let code: SheetSync.ExitCode
-    defer { Output.clearProgress() }
-    do {
-        code = try await body()
-    } catch let error as SheetSyncError {
-        Output.error(error.message)
-        code = error.exitCode
-    } catch let error as ValidationError {
-        throw error
-    } catch {
-        Output.error("internal error: \(error)")
-        code = .internalError
+extension GlobalOptions {
+    /// Runs a subcommand body, turning errors into a message on stderr (and, with `--json`, an
+    /// `{"error": …}` object on stdout) and the right exit code.
+    func reporting(_ body: () async throws -> SheetSync.ExitCode) async throws {
+        let code: SheetSync.ExitCode
+        defer { Output.clearProgress() }
+        do {
+            code = try await body()
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            let failure = SheetSyncError.classify(error, store: storePath) ?? SheetSyncError(.internalError, "internal error: \(error)")
+            Output.error(failure.message)
+            if json { Output.json(JSONFailure(error: JSONError(failure), version: SheetSyncVersion.current)) }
+            code = failure.exitCode
+        }
+        if code != .ok { throw ArgumentParser.ExitCode(code.rawValue) }
     }
-    if code != .ok { throw ArgumentParser.ExitCode(code.rawValue) }
+
+    /// The configured store's path, for messages about it.
+    private var storePath: String {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        return (try? Config.locate(explicit: config, environment: ProcessInfo.processInfo.environment, currentDirectory: cwd))?.store.path
+            ?? "(the configured store)"
+    }
+}
+
+/// `{"error": {...}, "version": "0.3.0"}`
+struct JSONFailure: Encodable {
+    var error: JSONError
+    var version: String
+}
+
+/// A failure as `--json` reports it.
+struct JSONError: Encodable {
+    var message: String
+    var exitCode: Int32
+    var kind: String
+
+    init(_ error: SheetSyncError) {
+        message = error.message
+        exitCode = error.exitCode.rawValue
+        switch error.exitCode {
+        case .ok: kind = "ok"
+        case .usage: kind = "usage"
+        case .dataError: kind = "data"
+        case .temporaryFailure: kind = "temporary"
+        case .configuration: kind = "configuration"
+        case .internalError: kind = "internal"
+        }
+    }
 }

@@ -308,4 +308,25 @@ import Workbook
         #expect(try store.storeRows(.transactions).count == 10)
         #expect(try Data(contentsOf: book) == before)
     }
+
+    @Test func aPushedStoreDeleteLeavesNoTombstoneSoQuietRunsStayCheap() async throws {
+        let ledger = try await Ledger.synced()
+        let db = try DatabaseQueue(path: ledger.store.path)
+        try await db.write { try $0.execute(sql: "DELETE FROM transactions WHERE transactionId = ?", arguments: [Self.lunch]) }
+        try db.close()
+        #expect(try await ledger.run("sync").status == 0)
+        #expect(try ledger.sheetRows(.transactions)[Self.lunch] == nil)
+        let quiet = try await ledger.run("sync", "--json")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(quiet.stdout.utf8)) as? [String: Any])
+        #expect(json["upToDate"] as? Bool == true, "\(quiet.stdout)")
+        // Pull does not carry the delete to the workbook, so it keeps the tombstone for the next push.
+        let other = try await Ledger.synced()
+        let db2 = try DatabaseQueue(path: other.store.path)
+        try await db2.write { try $0.execute(sql: "DELETE FROM transactions WHERE transactionId = ?", arguments: [Self.lunch]) }
+        try db2.close()
+        #expect(try await other.run("pull").status == 0)
+        #expect(try other.sheetRows(.transactions)[Self.lunch] != nil)
+        #expect(try await other.run("push").status == 0)
+        #expect(try other.sheetRows(.transactions)[Self.lunch] == nil)
+    }
 }

@@ -8,7 +8,7 @@ import Testing
 @Suite struct GoogleDataSafetyTests {
     @Test func aRenamedTransactionsTabDeletesNothingAndTheOtherTabsSync() async throws {
         let bed = try await GoogleTestBed.start("g-missing-tab")
-        #expect(try await bed.cli("init").status == 0)
+        #expect(try await bed.cli("init", "--empty").status == 0)
         let id = try bed.spreadsheetId()
         try bed.emulator.typeCell(spreadsheetId: id, tab: "Categories", at: "A2", text: "Food")
         try bed.emulator.typeCell(spreadsheetId: id, tab: "Categories", at: "B2", text: "expense")

@@ -74,6 +74,9 @@ import Testing
             try FileManager.default.removeItem(at: file)
         }
         #expect(try await bed.cli("sync").status == 65)
+        // A dry run forgets nothing: the receipt is still queued afterwards.
+        #expect(try await bed.cli("receipt", "forget", receiptId, "--dry-run").status == 0)
+        #expect(try await bed.cli("receipt", "retry", receiptId, "--dry-run").status == 0)
         let forgotten = try await bed.cli("receipt", "forget", receiptId)
         #expect(forgotten.status == 0 && forgotten.stdout.contains(receiptId), "\(forgotten.stderr)")
         #expect(try await bed.cli("receipt", "retry", receiptId).status == 64)

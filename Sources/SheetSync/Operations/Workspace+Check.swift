@@ -20,6 +20,7 @@ extension Workspace {
         let plan = SyncPlanner(purpose: .checking, now: now, newID: newID)
             .plan(workbook: snapshot.tables, ledger: LedgerState(rows: [:], base: [:]))
         var report = SyncReport(command: "check", dryRun: true)
+        report.notices += snapshot.notices
         report.errors = plan.tabErrors.map { error in
             guard plan.missingTabs.contains(error.tab) else { return error.description }
             return "\(error.tab.rawValue): \(remote.location(of: error.tab)) is missing; restore it from a backup, or add a tab "
@@ -39,8 +40,8 @@ extension Workspace {
             throw SheetSyncError(.usage, "\(url.path) does not exist")
         }
         if isDirectory.boolValue { return CSVWorkbookRemote(folder: url) }
-        if url.pathExtension.lowercased() == "xlsx" { return XLSXWorkbookRemote(file: url) }
-        throw SheetSyncError(.usage, "\(url.path) is neither a CSV workbook folder nor an .xlsx file")
+        if XLSXWorkbookRemote.isWorkbookFile(url) { return XLSXWorkbookRemote(file: url) }
+        throw SheetSyncError(.usage, "\(url.path) is neither a CSV workbook folder nor an .xlsx/.xlsm/.xltx/.xltm file")
     }
 }
 

@@ -7,17 +7,27 @@ extension Workspace {
     /// Creates the remote workbook when it does not exist (five tabs, headers, the Settings row), then
     /// syncs, which binds the store to the workbook's dataset. `init` never destroys: an existing
     /// workbook is linked, and a workbook recreated for an existing store gets every row of the store.
-    public func initialize(dryRun: Bool) async throws -> SyncReport {
+    /// - Parameter starterCategories: give a new ledger a handful of common categories (not `--empty`).
+    public func initialize(dryRun: Bool, starterCategories: Bool = true) async throws -> SyncReport {
         let remote = try makeRemote()
         return try await withStore(preview: dryRun) { store in
             var notices: [String] = []
             if try await !remote.exists() {
                 let settings = try settingsRecord(store)
+                if starterCategories, try store.records(in: .categories).isEmpty {
+                    let now = clock.now()
+                    try store.write { writer in
+                        for category in NewCategory.starters {
+                            try writer.upsert(try Self.categoryRecord(category, existing: [], now: now), in: .categories)
+                        }
+                    }
+                    notices.append("added \(NewCategory.starters.count) starter categories (`sheetsync category list`)")
+                }
                 let rows = try Tab.allCases.filter { $0 != .settings }.reduce(0) { $0 + (try store.records(in: $1).count) }
                 let from = rows > 0 ? " from the store's \(rows) rows" : ""
                 if dryRun {
                     var report = SyncReport(command: "init", dryRun: true)
-                    report.changes = ["create \(remote.displayName) with dataset \(settings["datasetId"])\(from)"]
+                    report.changes = ["create \(remote.displayName) with dataset \(settings["datasetId"])\(from)"] + notices
                     return report
                 }
                 explainServiceAccountCreation()

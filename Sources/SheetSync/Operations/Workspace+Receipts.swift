@@ -69,13 +69,13 @@ extension Workspace {
     }
 
     /// `receipt retry`: queued receipts marked failed are tried again on the next push (all when `ids` is empty).
-    public func retryReceipts(_ ids: [String]) async throws -> [String] {
-        try await withStore { store in try ReceiptUploader.retry(ids, store: store) }
+    public func retryReceipts(_ ids: [String], dryRun: Bool = false) async throws -> [String] {
+        try await withStore(preview: dryRun) { store in try ReceiptUploader.retry(ids, store: store) }
     }
 
     /// `receipt forget`: queued receipts dropped, with their queued copies.
-    public func forgetReceipts(_ ids: [String]) async throws -> [String] {
-        try await withStore { store in try ReceiptUploader.forget(ids, store: store) }
+    public func forgetReceipts(_ ids: [String], dryRun: Bool = false) async throws -> [String] {
+        try await withStore(preview: dryRun) { store in try ReceiptUploader.forget(ids, store: store, keepingFiles: dryRun) }
     }
 }
 

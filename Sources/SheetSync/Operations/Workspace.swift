@@ -38,7 +38,9 @@ public struct Workspace: Sendable {
         let lock = try RunLock(store: config.store)
         let store: LedgerStore
         do { store = try LedgerStore(path: config.store.path) } catch {
-            throw SheetSyncError.configuration("cannot open store \(config.store.path): \(error)")
+            // A store another program holds is busy (75); one that cannot be opened is configuration (78).
+            throw SheetSyncError.classify(error, store: config.store.path)
+                ?? .configuration("cannot open store \(config.store.path): \(error)")
         }
         // The lock stays held until the work is done.
         defer { withExtendedLifetime(lock) {} }

@@ -63,8 +63,9 @@ public final class CSVWorkbookRemote: Remote, @unchecked Sendable {
             let new = TablePatcher.apply(plan, to: old, schema: tab.schema, typed: false)
             guard new != old || snapshot.tables[tab] == nil else { continue }
             let format = files[tab]?.file
-            let file = CSVFile(table: new, hasBOM: format?.hasBOM ?? false, lineEnding: format?.lineEnding ?? .lf,
-                               endsWithNewline: format?.endsWithNewline ?? true)
+            let file = CSVFile(
+                table: new, hasBOM: format?.hasBOM ?? false, lineEnding: format?.lineEnding ?? .lf,
+                endsWithNewline: format?.endsWithNewline ?? true)
             try replace(tab, with: CSVWriter.encode(file), expecting: files[tab]?.fingerprint)
         }
         return try await currentVersion() ?? ""
@@ -84,11 +85,10 @@ public final class CSVWorkbookRemote: Remote, @unchecked Sendable {
 
     private func replace(_ tab: Tab, with bytes: [UInt8], expecting: FileFingerprint?) throws {
         do {
-            _ = try AtomicFile.replace(url(for: tab), expecting: expecting, backupsToKeep: backupsToKeep, faults: faults) { temp in
-                try Data(bytes).write(to: temp)
-            }
+            // Written with write(2), so a full disk is ENOSPC with the path rather than a Foundation error.
+            _ = try AtomicFile.replace(url(for: tab), with: bytes, expecting: expecting, backupsToKeep: backupsToKeep, faults: faults)
         } catch let error as AtomicFileError {
-            throw SheetSyncError.temporary("\(error); the next run merges the new version")
+            throw SheetSyncError.replacing(error)
         }
     }
 

@@ -27,6 +27,8 @@ struct ProgressRemote: Remote {
         return try await base.apply(plans, to: snapshot)
     }
 
+    func applyNotices() -> [String] { base.applyNotices() }
+
     func create(settings: Record) async throws {
         report("creating \(base.displayName)…")
         try await base.create(settings: settings)

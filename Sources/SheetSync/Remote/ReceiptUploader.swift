@@ -143,10 +143,10 @@ struct ReceiptUploader {
     }
 
     /// Queued receipts dropped from the queue, with their queued copies.
-    static func forget(_ ids: [String], store: LedgerStore) throws -> [String] {
+    static func forget(_ ids: [String], store: LedgerStore, keepingFiles: Bool = false) throws -> [String] {
         try change(ids, store: store) { entry in
             try store.setState(statePrefix + entry.receiptId, nil)
-            if FileManager.default.fileExists(atPath: entry.file) { try FileManager.default.removeItem(atPath: entry.file) }
+            if !keepingFiles, FileManager.default.fileExists(atPath: entry.file) { try FileManager.default.removeItem(atPath: entry.file) }
         }
     }
 

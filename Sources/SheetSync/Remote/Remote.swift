@@ -6,10 +6,13 @@ public struct RemoteSnapshot: Sendable {
     public var tables: [Tab: Table]
     /// Changes whenever the workbook's content changes (a content hash or a Drive version).
     public var version: String
+    /// What the reader wants the user told (a sheet it had to skip).
+    public var notices: [String]
 
-    public init(tables: [Tab: Table], version: String) {
+    public init(tables: [Tab: Table], version: String, notices: [String] = []) {
         self.tables = tables
         self.version = version
+        self.notices = notices
     }
 }
 
@@ -32,10 +35,13 @@ public protocol Remote: Sendable {
     /// Carries out the plans on the workbook as it was read in `snapshot`, returning its new version.
     /// Writes nothing when no plan changes the remote.
     func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> String
+    /// What the last `apply` wants the user told (a formula that gave way to a value).
+    func applyNotices() -> [String]
     /// Creates the workbook with the five tabs and their headers when it does not exist.
     func create(settings: Record) async throws
 }
 
 extension Remote {
     public var maxCellCharacters: Int? { nil }
+    public func applyNotices() -> [String] { [] }
 }

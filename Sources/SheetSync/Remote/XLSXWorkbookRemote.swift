@@ -9,12 +9,20 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
     let faults: FaultInjector?
     private let lock = NSLock()
     private var readFingerprint: FileFingerprint?
+    private var notices: [String] = []
+    /// Each tab's sheet name as the workbook spells it (matched ignoring case).
+    private var sheetNames: [Tab: String] = [:]
 
     public init(file: URL, backupsToKeep: Int = 5, faults: FaultInjector? = nil) {
         self.file = file
         self.backupsToKeep = backupsToKeep
         self.faults = faults
     }
+
+    /// Workbook, macro-enabled workbook and the two template kinds: the same package inside.
+    public static let fileExtensions: Set<String> = ["xlsx", "xlsm", "xltx", "xltm"]
+
+    public static func isWorkbookFile(_ url: URL) -> Bool { fileExtensions.contains(url.pathExtension.lowercased()) }
 
     public var displayName: String { "XLSX workbook \(file.path)" }
     public var typedCells: Bool { true }
@@ -31,33 +39,73 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
         guard let fingerprint = try FileFingerprint.of(file) else {
             throw SheetSyncError.configuration("XLSX workbook \(file.path) does not exist")
         }
-        let sheets: [XLSXSheet]
-        do { sheets = try XLSXReader.read(contentsOf: file, sheets: Set(Tab.allCases.map(\.rawValue))) } catch {
+        let contents: XLSXWorkbookContents
+        do {
+            contents = try XLSXReader.readWithWarnings(contentsOf: file, sheets: Set(Tab.allCases.map(\.rawValue)))
+        } catch {
             throw SheetSyncError.data("\(error)")
         }
         var tables: [Tab: Table] = [:]
-        for sheet in sheets {
+        var names: [Tab: String] = [:]
+        for sheet in contents.sheets {
             if let tab = Tab.allCases.first(where: { $0.rawValue.lowercased() == sheet.name.lowercased() }) {
-                tables[tab] = sheet.table
+                tables[tab] = XLSXDateCells.settle(sheet.table, schema: tab.schema, uses1904: contents.uses1904)
+                names[tab] = sheet.name
             }
         }
-        lock.withLock { readFingerprint = fingerprint }
-        return RemoteSnapshot(tables: tables, version: Self.version(fingerprint))
+        lock.withLock {
+            readFingerprint = fingerprint
+            sheetNames = names
+        }
+        return RemoteSnapshot(tables: tables, version: Self.version(fingerprint), notices: contents.warnings)
     }
 
     public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> String {
-        var changed: [XLSXSheet] = []
-        for plan in plans where plan.changesRemote {
-            let old = snapshot.tables[plan.tab] ?? Table(header: TablePatcher.newHeader(plan.tab.schema))
-            let new = TablePatcher.apply(plan, to: old, schema: plan.tab.schema, typed: true)
-            if new != old || snapshot.tables[plan.tab] == nil { changed.append(XLSXSheet(name: plan.tab.rawValue, table: new)) }
+        let sheetNames = lock.withLock { self.sheetNames }
+        var patches: [WorksheetPatch] = []
+        var added: [XLSXSheet] = []
+        for plan in plans {
+            guard let old = snapshot.tables[plan.tab] else {
+                guard plan.changesRemote else { continue }
+                let new = TablePatcher.apply(
+                    plan, to: Table(header: TablePatcher.newHeader(plan.tab.schema)), schema: plan.tab.schema, typed: true)
+                added.append(XLSXSheet(name: plan.tab.rawValue, table: new))
+                continue
+            }
+            let changes = XLSXRetyping.changes(
+                old, plan: plan, adding: TablePatcher.changes(plan, to: old, schema: plan.tab.schema, typed: true))
+            guard !changes.isEmpty else { continue }
+            patches.append(
+                WorksheetPatch(
+                    sheet: sheetNames[plan.tab] ?? plan.tab.rawValue, changes: changes, dataRowCount: old.rows.count,
+                    ledgerColumns: Self.ledgerColumns(old.header, changes, plan.tab.schema)))
         }
-        guard !changed.isEmpty else { return snapshot.version }
+        guard !patches.isEmpty || !added.isEmpty else { return snapshot.version }
         let expected = lock.withLock { readFingerprint }
+        var report = WorksheetPatchReport()
         try replace(expecting: expected) { temp in
-            try XLSXWriter.write(changed, to: temp, preservingOtherSheetsFrom: self.file)
+            do {
+                report = try XLSXWriter.patch(self.file, to: temp, patches: patches, adding: added)
+            } catch let error as XLSXError {
+                throw SheetSyncError.data("\(error)")
+            }
         }
+        lock.withLock { notices = report.replacedFormulas.map { "\(file.lastPathComponent): \($0)" } }
         return try await currentVersion() ?? ""
+    }
+
+    /// What the last `apply` had to say: formulas whose cells took a value sheetsync wrote.
+    public func applyNotices() -> [String] { lock.withLock { notices } }
+
+    /// The 1-based columns holding schema fields (including columns the patch adds).
+    static func ledgerColumns(_ header: [String], _ changes: TableChanges, _ schema: TabSchema) -> Set<Int> {
+        let names = Set(schema.fields.map { $0.header.lowercased() })
+        var columns = Set(
+            header.enumerated().filter { names.contains($0.element.trimmingCharacters(in: .whitespaces).lowercased()) }.map {
+                $0.offset + 1
+            })
+        columns.formUnion(changes.newColumns.map { $0.index + 1 })
+        return columns
     }
 
     public func create(settings: Record) async throws {
@@ -75,7 +123,7 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
         do {
             _ = try AtomicFile.replace(file, expecting: expecting, backupsToKeep: backupsToKeep, faults: faults, write: write)
         } catch let error as AtomicFileError {
-            throw SheetSyncError.temporary("\(error); the next run merges the new version")
+            throw SheetSyncError.replacing(error)
         }
     }
 

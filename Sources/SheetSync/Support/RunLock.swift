@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One run at a time per store: an exclusive `flock` on `<store>.lock`. The kernel releases it when
@@ -13,7 +13,8 @@ public final class RunLock: @unchecked Sendable {
     public init(store: URL) throws {
         path = store.path + ".lock"
         try FileManager.default.createDirectory(at: store.deletingLastPathComponent(), withIntermediateDirectories: true)
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // Private like the store it guards (it holds only a pid, but a ledger's folder shows nothing).
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw SheetSyncError.configuration("cannot open lock file \(path): \(String(cString: strerror(errno)))")
         }

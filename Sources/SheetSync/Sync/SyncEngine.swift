@@ -53,6 +53,7 @@ public struct SyncEngine: Sendable {
         }
         let before = try store.snapshot()
         let snapshot = try await remote.read()
+        report.notices += snapshot.notices
         let now = clock.now()
         let remoteSettings = SyncPlanner.settingsRecord(in: snapshot.tables, now: now)
         try checkDataset(remoteSettings, state: before.state)
@@ -71,6 +72,7 @@ public struct SyncEngine: Sendable {
         var newVersion = snapshot.version
         if options.mode != .pull, plan.tabs.contains(where: \.changesRemote) {
             newVersion = try await remote.apply(plan.tabs, to: snapshot)
+            report.notices += remote.applyNotices()
         }
         let converged = options.mode == .sync && plan.converges
         var commit = StoreCommit(plans: plan.tabs, local: local, previous: previous, now: now)

@@ -80,6 +80,9 @@ enum DirectionFilter {
                 plans[i].remoteUpdates.forEach { keepOldBase($0.key) }
                 plans[i].remoteAppends.forEach { keepOldBase($0[keyField]) }
                 plans[i].remoteDeletes.forEach { keepOldBase($0.key) }
+                // A delete not carried to the workbook keeps its tombstone for the next push.
+                let unpushed = Set(plans[i].remoteDeletes.map(\.key))
+                plans[i].clearedTombstones.removeAll { unpushed.contains($0) }
                 // A hand-added row gets its id on the first push; loading it before would mint a second id.
                 plans[i].localUpserts.removeAll { newKeys.contains($0.record[keyField]) }
                 plans[i].remoteUpdates = []

@@ -101,9 +101,12 @@ public enum Reconciler {
             finishRemote(r, result: x, plan: &plan)
         case (let b?, nil, let r?):
             if r.record == b && r.fixes.isEmpty {
-                // Deleted here, unchanged there: delete there (the tombstone goes once it is gone).
+                // Deleted here, unchanged there: delete there. The store records the plan only after the
+                // workbook confirmed it, so the tombstone goes in the same commit (else it would stay
+                // forever, keeping every later quiet run off its fast path).
                 plan.remoteDeletes.append(RowDelete(index: r.index, key: key))
                 plan.remoteCounts.deleted += 1
+                plan.clearedTombstones.append(key)
             } else {
                 // Edited there: the edit wins and the row comes back.
                 applyLocally(r.record, key: key, state: state, plan: &plan)

@@ -28,6 +28,13 @@ public struct CellChange: Hashable, Sendable {
     public var column: Int
     public var key: String
     public var cell: Cell
+
+    public init(row: Int, column: Int, key: String, cell: Cell) {
+        self.row = row
+        self.column = column
+        self.key = key
+        self.cell = cell
+    }
 }
 
 /// Carries a tab plan out on a table read from a workbook.

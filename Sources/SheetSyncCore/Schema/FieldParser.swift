@@ -141,6 +141,17 @@ public enum FieldParser {
         }
     }
 
+    /// A date serial as a spreadsheet shows it under a date format, in ISO form: `2026-01-02`, or
+    /// `2026-01-02T13:45:00` with a time of day (to the second). Nil when it is no serial.
+    public static func displayedDate(_ serial: String) -> String? {
+        guard let days = serialDays(serial) else { return nil }
+        let day = LocalDate(spreadsheetSerial: days.whole).description
+        let seconds = Int((days.fractionMilliseconds + 500) / 1000)
+        guard seconds > 0 else { return day }
+        let clock = [seconds / 3600, seconds / 60 % 60, seconds % 60].map { $0 < 10 ? "0\($0)" : "\($0)" }
+        return day + "T" + clock.joined(separator: ":")
+    }
+
     /// Splits a non-negative serial into whole days and the time of day in milliseconds, exactly.
     static func serialDays(_ text: String) -> (whole: Int, fractionMilliseconds: Int64)? {
         guard case .success(let a) = Amount.parse(text) else { return nil }

@@ -111,7 +111,9 @@ public enum TabReader {
             } else {
                 (outcome, key) = parseByName(schema: schema, seenAt: seenAt) { map.cell($0, in: cells) }
             }
-            rows.append(SheetRow(index: index, cells: cells, outcome: outcome, key: key))
+            // A row the reader refused (a NUL byte) is rejected whatever its fields say; its key still counts.
+            let refused = table.refusedRows[index].map { SheetRow.Outcome.rejected([$0]) }
+            rows.append(SheetRow(index: index, cells: cells, outcome: refused ?? outcome, key: key))
         }
         return (map, rows)
     }

@@ -49,6 +49,9 @@ public struct Table: Hashable, Sendable {
     /// Data rows (by index) whose structure the reader found broken (a stray quote swallowing
     /// the rows after it), with what is wrong. Such a row is rejected and the tab deletes nothing.
     public var damagedRows: [Int: String] = [:]
+    /// Data rows (by index) whose bytes the reader cannot pass on intact (a NUL byte in a CSV cell),
+    /// with the problem to report. Such a row is rejected and frozen as it is; its key still counts.
+    public var refusedRows: [Int: FieldProblem] = [:]
 
     public init(header: [String], rows: [[Cell]] = []) {
         self.header = header

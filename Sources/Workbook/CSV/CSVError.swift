@@ -1,3 +1,5 @@
+import SheetSyncCore
+
 /// A CSV file that cannot be read, with the file, row and byte offset where reading stopped.
 ///
 /// `row` is the 1-based record number (the header is row 1), which is the row a spreadsheet
@@ -11,6 +13,9 @@ public struct CSVError: Error, CustomStringConvertible, Hashable, Sendable {
         case unterminatedQuote
         /// The file could not be read at all (missing, a folder, no permission).
         case unreadable(reason: String)
+        /// A cell holds a NUL byte (at `byteOffset`); `column` is 1-based, `header` its header
+        /// text. Only that row is refused (`Table.refusedRows`), the rest of the file is read.
+        case nulByte(column: Int, header: String?)
     }
 
     public var file: String
@@ -42,6 +47,27 @@ public struct CSVError: Error, CustomStringConvertible, Hashable, Sendable {
             return "\(place): quoted field is never closed (a '\"' is missing)"
         case .unreadable(let reason):
             return "\(place): cannot read file: \(reason)"
+        case .nulByte(let column, let header):
+            let offset = byteOffset.map { " at byte offset \($0)" } ?? ""
+            return "\(place), column \(Self.columnName(column, header)): NUL byte\(offset); "
+                + "remove it (a NUL byte in a text file usually means a damaged save)"
         }
+    }
+
+    /// `'note' (9)`, or `9` for a cell under no header.
+    static func columnName(_ column: Int, _ header: String?) -> String {
+        guard let header, !header.isEmpty else { return "\(column)" }
+        return "'\(header)' (\(column))"
+    }
+}
+
+extension CSVError {
+    /// The problem a tab reader reports for a row refused with this error (`Table.refusedRows`).
+    var fieldProblem: FieldProblem {
+        var field = "row"
+        if case .nulByte(let column, let header) = problem { field = header ?? "column \(column)" }
+        return FieldProblem(
+            field: field, value: "", message: description,
+            hint: "open \(file) in a text editor, delete the NUL byte and save; the row is not synced until then")
     }
 }

@@ -34,7 +34,6 @@ public struct CSVFile: Hashable, Sendable {
     public var lineEnding: CSVLineEnding
     /// Whether the last record is followed by a line ending.
     public var endsWithNewline: Bool
-
     public init(
         table: Table,
         hasBOM: Bool = false,
@@ -45,5 +44,20 @@ public struct CSVFile: Hashable, Sendable {
         self.hasBOM = hasBOM
         self.lineEnding = lineEnding
         self.endsWithNewline = endsWithNewline
+    }
+
+    /// Two files are equal when their bytes would be: what the reader found wrong with rows
+    /// (`Table.damagedRows`, `Table.refusedRows`) follows from those bytes.
+    public static func == (a: CSVFile, b: CSVFile) -> Bool {
+        a.table.header == b.table.header && a.table.rows == b.table.rows && a.hasBOM == b.hasBOM
+            && a.lineEnding == b.lineEnding && a.endsWithNewline == b.endsWithNewline
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(table.header)
+        hasher.combine(table.rows)
+        hasher.combine(hasBOM)
+        hasher.combine(lineEnding)
+        hasher.combine(endsWithNewline)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SheetSyncCore
 
 /// The one-pass byte loop behind `CSVReader`.
@@ -42,13 +43,23 @@ struct CSVParser {
         var lineEnding: CSVLineEnding?
         var endsWithNewline = false
         var width = 0
+        // NUL bytes cannot reach the store intact (SQLite's C strings end at them), so a row holding
+        // one is refused; one scan of the whole file keeps that check off the common path.
+        let hasNUL = p.baseAddress.map { memchr($0, 0, n) != nil } ?? false
+        var refused: [Int: CSVError] = [:]
         while i < n {
             let first = p[i]
             var cells: [Cell] = []
             if first != Self.cr && first != Self.lf {
                 cells.reserveCapacity(width)
                 while true {
+                    let start = i
                     cells.append(try field())
+                    if hasNUL, let header, refused[rows.count] == nil, let nul = firstNUL(in: start..<i) {
+                        let column = cells.count
+                        let name = column <= header.count ? header[column - 1] : nil
+                        refused[rows.count] = error(.nulByte(column: column, header: name), at: nul)
+                    }
                     if i < n && p[i] == Self.comma {
                         i += 1
                         continue
@@ -74,12 +85,21 @@ struct CSVParser {
         }
         var table = Table(header: header ?? [], rows: rows)
         table.damagedRows = damage
+        table.refusedRows = refused.mapValues(\.fieldProblem)
         return CSVFile(
             table: table,
             hasBOM: hasBOM,
             lineEnding: lineEnding ?? .lf,
             endsWithNewline: endsWithNewline
         )
+    }
+
+    /// The offset of the first NUL byte in `range`, if any.
+    private func firstNUL(in range: Range<Int>) -> Int? {
+        guard let base = p.baseAddress, !range.isEmpty,
+            let hit = memchr(base + range.lowerBound, 0, range.count)
+        else { return nil }
+        return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Reads one field starting at `i` and leaves `i` on the comma, line ending or end.
@@ -177,7 +197,8 @@ struct CSVParser {
         }
         if lines > 0 && commas >= threshold { rowLike += 1 }
         guard rowLike > 0 else { return }
-        damage[record - 2] = "a quoted field that opens in this row runs over \(lines) more line(s), \(rowLike) of which look like rows "
+        damage[record - 2] =
+            "a quoted field that opens in this row runs over \(lines) more line(s), \(rowLike) of which look like rows "
             + "of their own (a '\"' is probably missing or extra in this row); those rows are hidden inside it until the quote is fixed"
     }
 

@@ -1,40 +1,96 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension AtomicFile {
-    /// Previous versions of replaced files, kept in `.sheetsync-backup/` beside them as
-    /// `<name>.<yyyyMMdd'T'HHmmss.SSS'Z'>` (plus `-<n>` when two fall in one millisecond).
+    /// Previous versions of replaced files, kept in `.sheetsync-backup/` beside the workbook as
+    /// `<stem>.<yyyy-MM-dd'T'HHmmss'Z'><.ext>` (`Transactions.2026-11-23T170959Z.csv`), so a
+    /// backup opens in the same program as the file and `ls` lists them oldest first. A second
+    /// backup in the same second gets `_1`, `_2`… after the `Z` (which still sorts after the first).
+    ///
+    /// Names of earlier versions (`Transactions.csv.20261123T170959.123Z`) are recognised too, so
+    /// pruning removes them in turn.
     enum Backups {
         static let folderName = ".sheetsync-backup"
 
-        /// Stores `bytes` as the newest backup of `name` and deletes all but the newest `keep`.
-        static func save(_ bytes: [UInt8], of name: String, in folder: String, keep: Int, now: Date) throws {
+        /// The backup folder for a workbook file in `folder`, created (or narrowed) so that it is no
+        /// more open than a folder holding files of `mode` needs to be: 0600 files give 0700, 0644 give 0755.
+        static func prepareFolder(in folder: String, fileMode: mode_t) throws -> String {
             let directory = folder + "/" + folderName
-            if mkdir(directory, 0o755) != 0 && errno != EEXIST {
-                throw POSIXFile.failure("create the backup folder", directory)
+            let wanted = folderMode(forFileMode: fileMode)
+            if mkdir(directory, wanted) == 0 {
+                // mkdir's mode is narrowed by the umask; the folder must match the file, not the umask.
+                guard chmod(directory, wanted) == 0 else { throw POSIXFile.failure("set permissions of", directory) }
+                return directory
             }
+            guard errno == EEXIST else { throw POSIXFile.failure("create the backup folder", directory) }
+            if let current = POSIXFile.permissions(directory), current & ~wanted != 0 {
+                // A folder that an earlier version created 0755 must not keep a private file's backups open.
+                guard chmod(directory, current & wanted) == 0 else {
+                    throw POSIXFile.failure("set permissions of", directory)
+                }
+            }
+            return directory
+        }
+
+        /// A folder's mode for files of `mode`: owner rwx, and search permission wherever read is given.
+        static func folderMode(forFileMode mode: mode_t) -> mode_t {
+            (mode & 0o777) | ((mode & 0o444) >> 2) | 0o700
+        }
+
+        /// A new, unused backup name for `name` at `now` in `directory`.
+        static func freshName(for name: String, in directory: String, now: Date) -> String {
+            let (stem, ext) = split(name)
             let stamp = timestamp(now)
-            var backupName = "\(name).\(stamp)"
+            var candidate = "\(stem).\(stamp)\(ext)"
             var n = 0
-            while FileManager.default.fileExists(atPath: directory + "/" + backupName) {
+            while POSIXFile.exists(directory + "/" + candidate) {
                 n += 1
-                backupName = "\(name).\(stamp)-\(n)"
+                candidate = "\(stem).\(stamp)_\(n)\(ext)"
             }
+            return candidate
+        }
+
+        /// Stores `bytes` as the newest backup of `name` (with `mode`) and prunes to `keep`.
+        static func save(
+            _ bytes: [UInt8], of name: String, in folder: String, mode: mode_t, keep: Int, now: Date
+        ) throws {
+            let directory = try prepareFolder(in: folder, fileMode: mode)
+            let backupName = freshName(for: name, in: directory, now: now)
             // Written under a hidden name first, so a crash never leaves a truncated backup that
             // looks complete.
             let partial = directory + "/." + backupName + ".partial"
             try POSIXFile.removeFile(partial)
-            try POSIXFile.createFile(partial, bytes: bytes)
+            try POSIXFile.createFile(partial, bytes: bytes, mode: mode)
             try POSIXFile.renameFile(partial, to: directory + "/" + backupName)
             try POSIXFile.syncDirectory(directory)
-            try rotate(name, in: directory, keep: keep)
+            try prune(name, in: directory, keep: keep)
+        }
+
+        /// Moves the file at `path` (a previous version, complete on disk) into the backups of
+        /// `name`, copying when the backup folder is on another file system; then prunes to `keep`.
+        static func adopt(_ path: String, of name: String, in folder: String, mode: mode_t, keep: Int, now: Date) throws {
+            let directory = try prepareFolder(in: folder, fileMode: mode)
+            let destination = directory + "/" + freshName(for: name, in: directory, now: now)
+            if rename(path, destination) != 0 {
+                guard errno == EXDEV else { throw POSIXFile.failure("move a previous version into", destination) }
+                guard let snapshot = try FileSnapshot.read(URL(fileURLWithPath: path)) else {
+                    throw POSIXFile.failure("read", path, ENOENT)
+                }
+                let partial = directory + "/." + (destination as NSString).lastPathComponent + ".partial"
+                try POSIXFile.removeFile(partial)
+                try POSIXFile.createFile(partial, bytes: snapshot.bytes, mode: mode)
+                try POSIXFile.renameFile(partial, to: destination)
+                try POSIXFile.removeFile(path)
+            }
+            try POSIXFile.syncDirectory(directory)
+            try prune(name, in: directory, keep: keep)
         }
 
         /// The backups of `name` in `folder`'s backup folder, oldest first (file names only).
@@ -42,65 +98,90 @@ extension AtomicFile {
             let directory = folder.appendingPathComponent(folderName).path
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
             return entries.compactMap { entry in sortKey(entry, of: name).map { (entry, $0) } }
-                .sorted { $0.1 < $1.1 }
+                .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
                 .map(\.0)
         }
 
-        private static func rotate(_ name: String, in directory: String, keep: Int) throws {
+        /// Deletes all but the newest `keep` backups of `name` (and leftovers of interrupted saves).
+        static func prune(_ name: String, in directory: String, keep: Int) throws {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            for entry in entries where entry.hasPrefix(".\(name).") && entry.hasSuffix(".partial") {
-                try POSIXFile.removeFile(directory + "/" + entry)
+            let (stem, _) = split(name)
+            for entry in entries where entry.hasSuffix(".partial") && (entry.hasPrefix(".\(name).") || entry.hasPrefix(".\(stem).")) {
+                if sortKey(String(entry.dropFirst().dropLast(".partial".count)), of: name) != nil {
+                    try POSIXFile.removeFile(directory + "/" + entry)
+                }
             }
             let backups = list(of: name, in: URL(fileURLWithPath: directory).deletingLastPathComponent())
-            for old in backups.dropLast(keep) {
+            for old in backups.dropLast(max(keep, 0)) {
                 try POSIXFile.removeFile(directory + "/" + old)
             }
         }
 
-        /// `(timestamp, n)` when `entry` is a backup of `name`, so that `Transactions.csv.bak.*`
-        /// never counts as a backup of `Transactions.csv`.
-        private static func sortKey(_ entry: String, of name: String) -> SortKey? {
-            guard entry.hasPrefix(name + ".") else { return nil }
-            let rest = Array(entry.utf8.dropFirst(name.utf8.count + 1))
-            let pattern = Array("dddddddd'T'dddddd.ddd'Z'".utf8.filter { $0 != UInt8(ascii: "'") })
-            guard rest.count >= pattern.count else { return nil }
-            for (byte, expected) in zip(rest, pattern) {
-                let ok = expected == UInt8(ascii: "d") ? (0x30...0x39).contains(byte) : byte == expected
-                guard ok else { return nil }
+        /// `Transactions.csv` → (`Transactions`, `.csv`); a name without extension keeps all as stem.
+        static func split(_ name: String) -> (stem: String, ext: String) {
+            guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
+            return (String(name[..<dot]), String(name[dot...]))
+        }
+
+        /// Where `entry` sorts among the backups of `name`, or nil when it is not one (so that
+        /// `Transactions.csv.bak.*` never counts as a backup of `Transactions.csv`).
+        static func sortKey(_ entry: String, of name: String) -> SortKey? {
+            let (stem, ext) = split(name)
+            if entry.hasPrefix(stem + "."), entry.hasSuffix(ext) {
+                let middle = entry.utf8.dropFirst(stem.utf8.count + 1).dropLast(ext.utf8.count)
+                if let key = parse(Array(middle), pattern: "dddd-dd-dd'T'dddddd'Z'", separator: "_") { return key }
             }
-            let suffix = rest.dropFirst(pattern.count)
+            if entry.hasPrefix(name + ".") {
+                // The names of sheetsync before 2026-11: `<name>.<yyyyMMdd'T'HHmmss.SSS'Z'>[-n]`.
+                return parse(Array(entry.utf8.dropFirst(name.utf8.count + 1)), pattern: "dddddddd'T'dddddd.ddd'Z'", separator: "-")
+            }
+            return nil
+        }
+
+        /// Matches `text` against `pattern` (`d` a digit, anything else itself) plus an optional
+        /// `<separator><n>` counter; the key is the digits of the stamp and the counter.
+        private static func parse(_ text: [UInt8], pattern: String, separator: Character) -> SortKey? {
+            let pattern = Array(pattern.utf8.filter { $0 != UInt8(ascii: "'") })
+            guard text.count >= pattern.count else { return nil }
+            var digits: [UInt8] = []
+            for (byte, expected) in zip(text, pattern) {
+                if expected == UInt8(ascii: "d") {
+                    guard (0x30...0x39).contains(byte) else { return nil }
+                    digits.append(byte)
+                } else {
+                    guard byte == expected else { return nil }
+                }
+            }
+            // Old names carry milliseconds, new ones do not: both compare as yyyyMMddHHmmssSSS.
+            while digits.count < 17 { digits.append(0x30) }
+            let suffix = text.dropFirst(pattern.count)
             var n = 0
             if !suffix.isEmpty {
-                guard suffix.first == UInt8(ascii: "-"), let parsed = Int(String(decoding: suffix.dropFirst(), as: UTF8.self))
+                guard let sep = separator.asciiValue, suffix.first == sep,
+                    let parsed = Int(String(decoding: suffix.dropFirst(), as: UTF8.self)), parsed > 0
                 else { return nil }
                 n = parsed
             }
-            return SortKey(stamp: String(decoding: rest.prefix(pattern.count), as: UTF8.self), n: n)
+            return SortKey(stamp: String(decoding: digits, as: UTF8.self), n: n)
         }
 
-        private struct SortKey: Comparable {
+        struct SortKey: Comparable {
             var stamp: String
             var n: Int
             static func < (a: SortKey, b: SortKey) -> Bool { (a.stamp, a.n) < (b.stamp, b.n) }
         }
 
+        /// `2026-11-23T170959Z`: UTC, to the second, sortable as text.
         static func timestamp(_ date: Date) -> String {
-            let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-            var seconds = time_t(milliseconds.quotientAndRemainder(dividingBy: 1000).quotient)
-            var fraction = Int(milliseconds % 1000)
-            if fraction < 0 {
-                fraction += 1000
-                seconds -= 1
-            }
+            var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
             var parts = tm()
             gmtime_r(&seconds, &parts)
             func pad(_ value: Int32, _ width: Int) -> String {
                 let text = String(value)
                 return String(repeating: "0", count: max(0, width - text.count)) + text
             }
-            return pad(parts.tm_year + 1900, 4) + pad(parts.tm_mon + 1, 2) + pad(parts.tm_mday, 2) + "T"
-                + pad(parts.tm_hour, 2) + pad(parts.tm_min, 2) + pad(parts.tm_sec, 2) + "."
-                + pad(Int32(fraction), 3) + "Z"
+            return pad(parts.tm_year + 1900, 4) + "-" + pad(parts.tm_mon + 1, 2) + "-" + pad(parts.tm_mday, 2) + "T"
+                + pad(parts.tm_hour, 2) + pad(parts.tm_min, 2) + pad(parts.tm_sec, 2) + "Z"
         }
     }
 }

@@ -1,27 +1,40 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension AtomicFile {
-    /// The temporary files of `AtomicFile`: `.<name>.sheetsync-tmp-<pid>-<n>` beside the target.
+    /// The temporary files of `AtomicFile` beside the target. The new version is written as
+    /// `<name>` inside a private (0700) folder `.<name>.sheetsync-tmp-<pid>-<n>`, so that nobody else
+    /// can read it even when the writer (the zip library does this) deletes and recreates the file
+    /// it is given. Complete, it is renamed to `.<name>.sheetsync-swap-<pid>-<n>` beside the target.
+    /// The exchange leaves the previous version under that swap name, so a crash right after it
+    /// leaves a swap file that may be the only copy of someone's save: stale swap files are kept as
+    /// backups, stale tmp folders (half-written new versions) are deleted.
     enum TempFiles {
         static func prefix(for name: String) -> String { ".\(name).sheetsync-tmp-" }
+        static func swapPrefix(for name: String) -> String { ".\(name).sheetsync-swap-" }
 
-        /// Creates an empty temporary file for `name` in `folder` and returns its path. `O_EXCL`
-        /// with a growing `n` keeps two writers from ever sharing one.
-        static func create(for name: String, in folder: String) throws -> String {
+        /// Creates an empty temporary file for `name` in its private folder in `folder` and returns
+        /// its path. `O_EXCL`-like `mkdir` with a growing `n` keeps two writers from ever sharing one.
+        static func create(for name: String, in folder: String, mode: mode_t) throws -> String {
             let base = folder + "/" + prefix(for: name) + "\(getpid())-"
             var n = 0
             while true {
-                let path = base + "\(n)"
-                let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-                if fd >= 0 {
+                let directory = base + "\(n)"
+                if mkdir(directory, 0o700) == 0 {
+                    let path = directory + "/" + name
+                    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+                    guard fd >= 0 else {
+                        let failure = POSIXFile.failure("create a temporary file in", folder)
+                        rmdir(directory)
+                        throw failure
+                    }
                     close(fd)
                     return path
                 }
@@ -32,17 +45,47 @@ extension AtomicFile {
             }
         }
 
-        /// Removes temporary files of `name` that a crashed run left behind. A file whose process
-        /// is still alive (another sheetsync writing right now) is left alone.
-        static func removeStale(of name: String, in folder: String) {
-            let prefix = prefix(for: name)
+        /// Moves a complete temporary file out of its private folder to its swap name.
+        static func markComplete(_ tempPath: String, name: String, in folder: String) throws -> String {
+            let directory = (tempPath as NSString).deletingLastPathComponent
+            let swap = folder + "/" + swapPrefix(for: name) + directory.dropFirst((folder + "/" + prefix(for: name)).count)
+            try POSIXFile.renameFile(tempPath, to: swap)
+            try remove(directory)
+            return swap
+        }
+
+        /// Removes a temporary file, and its private folder when it is still in one.
+        static func discard(_ path: String, name: String, in folder: String) throws {
+            let directory = (path as NSString).deletingLastPathComponent
+            try POSIXFile.removeFile(path)
+            if directory != folder { try remove(directory) }
+        }
+
+        /// Deals with temporary files of `name` that a crashed run left behind: half-written ones are
+        /// removed, complete swap files handed to `keep` (a previous version may be in one). A file
+        /// whose process is still alive (another sheetsync writing right now) is left alone.
+        static func removeStale(of name: String, in folder: String, keep: (String) throws -> Void) throws {
             let own = getpid()
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            for entry in entries where entry.hasPrefix(prefix) {
-                let parts = entry.dropFirst(prefix.count).split(separator: "-")
-                guard parts.count == 2, let pid = Int32(parts[0]), Int(parts[1]) != nil else { continue }
-                if pid != own && (kill(pid, 0) == 0 || errno == EPERM) { continue }
-                try? POSIXFile.removeFile(folder + "/" + entry)
+            for (prefix, isSwap) in [(prefix(for: name), false), (swapPrefix(for: name), true)] {
+                for entry in entries where entry.hasPrefix(prefix) {
+                    let parts = entry.dropFirst(prefix.count).split(separator: "-")
+                    guard parts.count == 2, let pid = Int32(parts[0]), Int(parts[1]) != nil else { continue }
+                    if pid != own && (kill(pid, 0) == 0 || errno == EPERM) { continue }
+                    if isSwap {
+                        try keep(folder + "/" + entry)
+                    } else {
+                        try remove(folder + "/" + entry)
+                    }
+                }
+            }
+        }
+
+        /// Removes a file or a whole folder; one that is already gone is fine.
+        private static func remove(_ path: String) throws {
+            guard POSIXFile.exists(path) else { return }
+            do { try FileManager.default.removeItem(atPath: path) } catch {
+                throw AtomicFileError.io(operation: "remove", path: path, reason: "\(error)")
             }
         }
 

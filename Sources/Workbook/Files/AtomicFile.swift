@@ -1,21 +1,28 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Replaces workbook files so that a reader (or a crash) only ever sees the old or the new
 /// version, never a mix, and never overwrites a save made by someone else since the read.
 ///
-/// Steps: remove stale temporary files of this target; create `.<name>.sheetsync-tmp-<pid>-<n>`
-/// in the same folder (so the rename stays on one file system); let the caller write it;
-/// fsync it; check the target still has the expected fingerprint; copy the old version into
-/// `.sheetsync-backup/`; rename over the target; fsync the folder so the rename survives a
-/// power loss.
+/// Steps: refuse a read-only file or folder; deal with temporary files a crash left; create
+/// `.<name>.sheetsync-tmp-<pid>-<n>` in the target's folder (so the rename stays on one file
+/// system) with the target's permissions; let the caller write it; fsync it; check the target
+/// still has the expected fingerprint; exchange the two files atomically (`renameat2`
+/// `RENAME_EXCHANGE`) and look at what came out: exactly what was read goes into
+/// `.sheetsync-backup/`, anything else is a save that landed after the check and is exchanged
+/// back (kept as a backup too) before `changedSinceRead` is thrown; fsync the folder so the
+/// change survives a power loss. See `AtomicFile+Exchange.swift` for file systems that cannot
+/// exchange.
+///
+/// A symlink is written through: its target is replaced and the link stays. Backups go beside
+/// the path given (the workbook as the user configured it), named after it.
 public enum AtomicFile {
     /// The result of `replaceIfChanged`.
     public struct Outcome: Hashable, Sendable {
@@ -33,7 +40,8 @@ public enum AtomicFile {
     ///   - faults: test hook consulted after each `AtomicWriteStep`.
     ///   - now: the time that names the backup.
     /// - Returns: the fingerprint of the new file.
-    /// - Throws: `AtomicFileError.changedSinceRead` when the file is no longer as expected;
+    /// - Throws: `AtomicFileError.changedSinceRead` when the file is no longer as expected,
+    ///   `.readOnly` for a file or folder without write permission, `.noSpace` on a full disk;
     ///   on any error but an injected fault the temporary file is removed.
     @discardableResult
     public static func replace(
@@ -48,11 +56,21 @@ public enum AtomicFile {
         let path = target.path
         let folder = target.deletingLastPathComponent().path
         let name = target.lastPathComponent
-        TempFiles.removeStale(of: name, in: folder)
         let mode = POSIXFile.permissions(path)
-        let tempPath = try TempFiles.create(for: name, in: folder)
+        if mode != nil, POSIXFile.isReadOnly(path) {
+            throw AtomicFileError.readOnly(path: url.path, isFolder: false)
+        }
+        if POSIXFile.isReadOnly(folder) {
+            throw AtomicFileError.readOnly(path: folder, isFolder: true)
+        }
+        let keep = KeptVersions(
+            folder: url.deletingLastPathComponent().path, name: url.lastPathComponent, mode: mode ?? 0o644,
+            count: backupsToKeep, now: now)
+        try TempFiles.removeStale(of: name, in: folder) { try keep.adopt($0) }
+        // A new file gets the usual 0666-minus-umask; an existing one keeps its own mode throughout.
+        var tempPath = try TempFiles.create(for: name, in: folder, mode: mode.map { ($0 & 0o700) | 0o600 } ?? 0o666)
         var removeTemp = true
-        defer { if removeTemp { try? POSIXFile.removeFile(tempPath) } }
+        defer { if removeTemp { try? TempFiles.discard(tempPath, name: name, in: folder) } }
         // A fault stands for a crash: nothing runs after it, not even the cleanup above.
         func reach(_ step: AtomicWriteStep) throws {
             do {
@@ -64,21 +82,26 @@ public enum AtomicFile {
         }
 
         try reach(.tempCreated)
-        try write(URL(fileURLWithPath: tempPath))
-        try reach(.tempWritten)
-        let written = try TempFiles.finish(tempPath, mode: mode)
+        let written: FileFingerprint
+        do {
+            try write(URL(fileURLWithPath: tempPath))
+            try reach(.tempWritten)
+            written = try TempFiles.finish(tempPath, mode: mode)
+        } catch let error where error is SimulatedCrash {
+            throw error
+        } catch let error where (error as? AtomicFileError).map(\.isNoSpace) ?? POSIXFile.isFull(folder) {
+            // Writers such as the zip library report a full disk in their own words, and the temporary
+            // file's name means little to the user: name the workbook file, say "no space left".
+            throw AtomicFileError.noSpace(operation: "write the new version of", path: url.path)
+        }
+        tempPath = try TempFiles.markComplete(tempPath, name: name, in: folder)
         try reach(.tempSynced)
-        let current = try FileSnapshot.read(target)
-        guard current?.fingerprint == expecting else {
-            throw AtomicFileError.changedSinceRead(path: path)
-        }
-        if let current, backupsToKeep > 0 {
-            try Backups.save(current.bytes, of: name, in: folder, keep: backupsToKeep, now: now)
-        }
-        try reach(.backedUp)
-        try POSIXFile.renameFile(tempPath, to: path)
+        let swap = Swap(
+            newVersion: tempPath, target: path, folder: folder, expecting: expecting, written: written, keep: keep,
+            canExchange: !(faults?.refusesExchange ?? false))
+        // From here on the temporary path may hold the previous version: `Swap` decides its fate.
         removeTemp = false
-        try reach(.renamed)
+        try swap.run(reach)
         try POSIXFile.syncDirectory(folder)
         try reach(.directorySynced)
         return written

@@ -1,8 +1,15 @@
 /// Why a workbook file could not be read or replaced.
 public enum AtomicFileError: Error, CustomStringConvertible, Hashable, Sendable {
-    /// The file is no longer as it was read: someone saved it meanwhile. Nothing was written;
-    /// the caller exits 75 (temporary failure) and the next run merges the new content.
+    /// The file is no longer as it was read: someone saved it meanwhile. Their version is the live
+    /// file (any version swapped out in the last instant is in the backup folder); the caller exits
+    /// 75 (temporary failure) and the next run merges the new content.
     case changedSinceRead(path: String)
+    /// The file (or the folder that must hold its temporary file) is read-only: it is not replaced.
+    case readOnly(path: String, isFolder: Bool)
+    /// The file system is full (ENOSPC, EDQUOT); nothing was replaced.
+    case noSpace(operation: String, path: String)
+    /// The system refused access (EACCES, EPERM, EROFS).
+    case permissionDenied(operation: String, path: String, reason: String)
     /// A system call failed; `operation` says what was being done, `reason` is the system's text.
     case io(operation: String, path: String, reason: String)
 
@@ -10,7 +17,17 @@ public enum AtomicFileError: Error, CustomStringConvertible, Hashable, Sendable 
         switch self {
         case .changedSinceRead(let path):
             return "'\(path)' changed since it was read (saved by someone else meanwhile); "
-                + "nothing was written, run again to merge"
+                + "their version was kept and nothing of it was overwritten, run again to merge"
+        case .readOnly(let path, let isFolder):
+            if isFolder {
+                return "folder '\(path)' is read-only, so its workbook file cannot be replaced; "
+                    + "make it writable (chmod u+w '\(path)') or point the config at a writable copy"
+            }
+            return "'\(path)' is read-only; make it writable (chmod u+w '\(path)') or point the config at a writable copy"
+        case .noSpace(let operation, let path):
+            return "cannot \(operation) '\(path)': no space left on device; free some space and run again"
+        case .permissionDenied(let operation, let path, let reason):
+            return "cannot \(operation) '\(path)': \(reason); check its owner and permissions"
         case .io(let operation, let path, let reason):
             return "cannot \(operation) '\(path)': \(reason)"
         }
@@ -20,7 +37,24 @@ public enum AtomicFileError: Error, CustomStringConvertible, Hashable, Sendable 
     public var reason: String {
         switch self {
         case .changedSinceRead: return "changed since it was read"
+        case .readOnly(_, let isFolder): return isFolder ? "its folder is read-only" : "it is read-only"
+        case .noSpace(let operation, _): return "\(operation): no space left on device"
+        case .permissionDenied(let operation, _, let reason): return "\(operation): \(reason)"
         case .io(let operation, _, let reason): return "\(operation): \(reason)"
+        }
+    }
+
+    var isNoSpace: Bool {
+        if case .noSpace = self { return true }
+        return false
+    }
+
+    /// Whether retrying later can succeed (a save to merge, a full disk) rather than needing the
+    /// user to change something first (permissions, a read-only file).
+    public var isTemporary: Bool {
+        switch self {
+        case .changedSinceRead, .noSpace, .io: return true
+        case .readOnly, .permissionDenied: return false
         }
     }
 }

@@ -6,10 +6,13 @@ public enum AtomicWriteStep: String, Hashable, Sendable, CaseIterable {
     case tempWritten
     /// The temporary file is flushed to disk.
     case tempSynced
-    /// The previous version is copied into `.sheetsync-backup/` (or there was none to copy).
-    case backedUp
-    /// The temporary file has been renamed over the target.
+    /// The target was found as it was read; the next step puts the new version in its place.
+    /// (A save landing here must not be lost: the exchange hands it back.)
+    case checked
+    /// The new version is live (exchanged with, or renamed over, the target).
     case renamed
+    /// The previous version is in `.sheetsync-backup/` (or there was none to keep).
+    case backedUp
     /// The folder holding the target is flushed to disk.
     case directorySynced
 }
@@ -20,9 +23,13 @@ public enum AtomicWriteStep: String, Hashable, Sendable, CaseIterable {
 /// as `kill -9` at that instant would leave it (the temporary file stays behind).
 public struct FaultInjector: Sendable {
     private let hook: @Sendable (AtomicWriteStep) throws -> Void
+    /// Behave as on a file system without `RENAME_EXCHANGE` (some network and FUSE file systems),
+    /// so that the fallback path runs on any disk.
+    public var refusesExchange: Bool
 
-    public init(_ hook: @escaping @Sendable (AtomicWriteStep) throws -> Void) {
+    public init(refusesExchange: Bool = false, _ hook: @escaping @Sendable (AtomicWriteStep) throws -> Void) {
         self.hook = hook
+        self.refusesExchange = refusesExchange
     }
 
     /// A hook that throws `SimulatedCrash` on reaching `step` and lets every other step pass.

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Thin wrappers over the system calls atomic replacement needs (Foundation offers no fsync
@@ -11,7 +11,32 @@ import Darwin
 /// `AtomicFileError.io`.
 enum POSIXFile {
     static func failure(_ operation: String, _ path: String, _ code: Int32 = errno) -> AtomicFileError {
-        .io(operation: operation, path: path, reason: String(cString: strerror(code)))
+        let reason = String(cString: strerror(code))
+        switch code {
+        case ENOSPC, EDQUOT: return .noSpace(operation: operation, path: path)
+        case EACCES, EPERM, EROFS: return .permissionDenied(operation: operation, path: path, reason: reason)
+        default: return .io(operation: operation, path: path, reason: reason)
+        }
+    }
+
+    /// Whether anything (a file, a folder, a dangling symlink) is at `path`.
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// Whether the file system holding `path` has no block left for an ordinary user.
+    static func isFull(_ path: String) -> Bool {
+        var info = statvfs()
+        return statvfs(path, &info) == 0 && info.f_bavail == 0
+    }
+
+    /// Whether `path` cannot be written: the system says so, or no write bit is set at all (which
+    /// root, whom the system lets write anywhere, must respect too).
+    static func isReadOnly(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return info.st_mode & 0o222 == 0 || access(path, W_OK) != 0
     }
 
     /// Opens `path`; nil when it does not exist and `missingIsNil` is set.
@@ -34,9 +59,9 @@ enum POSIXFile {
     /// Modification time in nanoseconds since 1970.
     static func modificationNanoseconds(_ info: stat) -> Int64 {
         #if canImport(Darwin)
-        let time = info.st_mtimespec
+            let time = info.st_mtimespec
         #else
-        let time = info.st_mtim
+            let time = info.st_mtim
         #endif
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }

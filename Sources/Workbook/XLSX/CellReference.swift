@@ -52,6 +52,16 @@ enum CellReference {
         return String(decoding: letters.reversed(), as: UTF8.self)
     }
 
+    /// The 1-based column of its letters: `A` → 1, `AB` → 28; nil past `XFD` or for other text.
+    static func columnNumber(_ letters: String) -> Int? {
+        var column = 0
+        for byte in letters.utf8 {
+            guard byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") else { return nil }
+            column = column * 26 + Int(byte - UInt8(ascii: "A")) + 1
+        }
+        return column >= 1 && column <= maximumColumn ? column : nil
+    }
+
     /// `B5` for column 2, row 5.
     static func name(column: Int, row: Int) -> String {
         columnLetters(column) + String(row)

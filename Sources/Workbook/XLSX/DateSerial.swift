@@ -1,7 +1,7 @@
 import Foundation
 
 /// Turns stored date numbers into `Cell.dateSerial` text: days since 1899-12-30, exact decimal.
-enum DateSerial {
+public enum DateSerial {
     /// Days from 1904-01-01 (serial 0 of the 1904 system) back to 1899-12-30.
     static let offset1904 = 1462
 
@@ -19,7 +19,7 @@ enum DateSerial {
     }
 
     /// The number to store for a serial counted from 1899-12-30, in the workbook's date system.
-    static func stored(_ text: String, uses1904: Bool) -> String {
+    public static func stored(_ text: String, uses1904: Bool) -> String {
         uses1904 ? adding(-offset1904, to: text) : excel1900(text)
     }
 

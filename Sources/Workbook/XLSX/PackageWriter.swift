@@ -73,4 +73,15 @@ final class PackageWriter {
             throw XLSXError(.unreadablePackage, file: fileName, part: part, "cannot be written (\(error))")
         }
     }
+
+    /// Adds `name` as `plan` edited it, or copied from `package` as it was.
+    func add(_ name: String, editedIn plan: PreservingPlan, from package: XLSXPackage) throws {
+        if let text = plan.edited[name] { return try add(name, text: text) }
+        try add(name) { sink in
+            try package.stream(name) { bytes in
+                sink.append(bytes: bytes)
+                try sink.flushIfFull()
+            }
+        }
+    }
 }

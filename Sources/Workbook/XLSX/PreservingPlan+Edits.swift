@@ -20,7 +20,8 @@ extension PreservingPlan {
         do {
             let (styles, changed) = try editor.dateStyles()
             useDateStyles(styles)
-            if changed { markEdited(part, editor.text) }
+            if changed { pendingStylesEdit = (part, editor.text) }
+            if changed, !deferStylesEdit { commitStylesEdit() }
         } catch let problem as WorksheetProblem {
             throw refuse(part, problem.message + " (cannot add date styles)")
         }

@@ -17,6 +17,8 @@ struct WorkbookLayout {
     /// The workbook's relationships, for a writer that adds to them.
     var workbookRelationships: [Relationship]
     var uses1904DateSystem: Bool
+    /// Warnings about sheets left out, such as a `<sheet>` with an empty relationship id.
+    var warnings: [String] = []
 
     static func load(from package: XLSXPackage) throws -> WorkbookLayout {
         let packageRels = try package.relationships(of: "")
@@ -33,7 +35,14 @@ struct WorkbookLayout {
         var byID: [String: Relationship] = [:]
         for rel in rels where byID[rel.id] == nil { byID[rel.id] = rel }
         var sheets: [Sheet] = []
+        var warnings: [String] = []
         for entry in handler.sheets {
+            if entry.relationshipID.isEmpty {
+                // Some generators list a sheet with r:id="": it has no part, so there is nothing to read.
+                warnings.append(
+                    "\(package.fileName): part '\(workbookPart)' lists sheet '\(entry.name)' with an empty relationship id; skipped")
+                continue
+            }
             guard let rel = byID[entry.relationshipID] else {
                 throw XLSXError(
                     .missingPart, file: package.fileName, part: workbookPart,
@@ -49,7 +58,8 @@ struct WorkbookLayout {
             sharedStringsPart: rels.first { $0.isType("sharedStrings") }?.target,
             stylesPart: rels.first { $0.isType("styles") }?.target,
             workbookRelationships: rels,
-            uses1904DateSystem: handler.date1904
+            uses1904DateSystem: handler.date1904,
+            warnings: warnings
         )
     }
 }

@@ -37,13 +37,17 @@ struct WorksheetContext {
         case .number, .unknown:
             let trimmed = Self.trimmed(text)
             if trimmed.isEmpty { return .empty }
-            let value = String(decoding: trimmed, as: UTF8.self)
-            guard NumberText.isValid(trimmed) else { return .text(value) }
+            let spelled = String(decoding: trimmed, as: UTF8.self)
+            guard NumberText.isValid(trimmed) else { return .text(spelled) }
+            // A double as the spreadsheet shows it: 15 significant digits (`91.06999999999999` is 91.07).
+            let value = DisplayedNumber.canonical(spelled)
             let kind = style < styleKinds.count ? styleKinds[style] : .number
             if kind == .date { return .dateSerial(DateSerial.normalized(value, uses1904: uses1904)) }
             return .number(value)
         case .sharedString:
             let trimmed = Self.trimmed(text)
+            // `<c t="s"><v/></c>`: some writers spell an empty cell this way.
+            if trimmed.isEmpty { return .empty }
             guard let index = Self.parseIndex(trimmed), index < sharedStrings.count else {
                 let place = CellReference.name(column: column, row: row)
                 throw WorksheetProblem(

@@ -166,8 +166,10 @@ enum XMLText {
         }
     }
 
-    /// Escapes an attribute value (double-quoted) into a string, for the small package parts.
+    /// Escapes an attribute value (double-quoted) or element text into a string, for the small
+    /// package parts and patched cells.
     static func attribute(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { "&<>\"\r".unicodeScalars.contains($0) }) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -175,6 +177,7 @@ enum XMLText {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
+            case "\r": out += "&#13;"
             default: out.unicodeScalars.append(scalar)
             }
         }

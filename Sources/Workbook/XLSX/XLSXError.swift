@@ -23,6 +23,8 @@ public struct XLSXError: Error, CustomStringConvertible, Sendable, Equatable {
         case unsafePath
         /// A sheet name breaks Excel's rules, or two sheets share a name.
         case invalidSheetName
+        /// The file is an encrypted (password-protected) workbook: an OLE file holding `EncryptedPackage`.
+        case passwordProtected
         /// A cell cannot be written as asked (bad number text, text too long).
         case invalidCell
     }

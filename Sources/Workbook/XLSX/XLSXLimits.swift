@@ -1,8 +1,11 @@
 /// Bounds that keep a hostile or broken package from exhausting memory or time.
 ///
-/// The defaults follow Apache POI's `ZipSecureFile`: a part may inflate freely up to the grace size,
-/// past which its compressed size must stay at least `minimumCompressionRatio` of what it has
-/// inflated to so far. Real workbooks compress XML about 10:1; a bomb compresses 1000:1 or more.
+/// A part is judged by what it inflates to: at most `maximumPartBytes` (1 GiB; a million-row
+/// ledger is far below it), streamed in chunks so memory stays bounded whatever it claims, and
+/// the reader refuses cells past Excel's 1,048,576 × 16,384 grid. The ratio check only catches
+/// what no spreadsheet writes: past the grace size, a part must not inflate more than 1000× its
+/// compressed size, deflate's own ceiling being about 1032:1 for runs of one byte. Real sheets
+/// compress 10:1, and a sheet repeating one long note 20,000 times about 120:1: user data, read.
 public struct XLSXLimits: Sendable, Equatable {
     /// Inflated bytes a part may reach before the ratio check applies.
     public var ratioGraceBytes: Int64
@@ -15,8 +18,8 @@ public struct XLSXLimits: Sendable, Equatable {
 
     public init(
         ratioGraceBytes: Int64 = 100 * 1024,
-        minimumCompressionRatio: Double = 0.01,
-        maximumPartBytes: Int64 = 2 * 1024 * 1024 * 1024,
+        minimumCompressionRatio: Double = 0.001,
+        maximumPartBytes: Int64 = 1024 * 1024 * 1024,
         maximumParts: Int = 10_000
     ) {
         self.ratioGraceBytes = ratioGraceBytes
@@ -25,6 +28,6 @@ public struct XLSXLimits: Sendable, Equatable {
         self.maximumParts = maximumParts
     }
 
-    /// POI's ratio and grace size; 2 GiB per part (a million-row sheet is well under it); 10,000 parts.
+    /// 1 GiB per part, 1000:1 past 100 KiB, 10,000 parts.
     public static let `default` = XLSXLimits()
 }

@@ -25,6 +25,11 @@ final class XLSXPackage {
         do {
             archive = try Archive(url: url, accessMode: .read)
         } catch {
+            if EncryptedWorkbook.isEncrypted(url) {
+                throw XLSXError(
+                    .passwordProtected, file: url.lastPathComponent,
+                    "the workbook is password-protected; save a copy without a password")
+            }
             throw XLSXError(.unreadablePackage, file: url.lastPathComponent, Self.openMessage(url))
         }
         var count = 0
@@ -33,11 +38,12 @@ final class XLSXPackage {
             if count > limits.maximumParts {
                 throw XLSXError(.tooManyParts, file: fileName, "holds more than \(limits.maximumParts) parts (refused)")
             }
-            let name = entry.path
+            // Some Windows/.NET tools write `xl\\worksheets\\sheet1.xml`; ZIP names use `/`.
+            let name = entry.path.replacingOccurrences(of: "\\", with: "/")
             do {
                 try PartPath.validateEntryName(name)
             } catch {
-                throw XLSXError(.unsafePath, file: fileName, part: name, "has a name outside the package (refused)")
+                throw XLSXError(.unsafePath, file: fileName, part: entry.path, "has a name outside the package (refused)")
             }
             guard entry.type == .file else { continue }
             entryNames.append(name)

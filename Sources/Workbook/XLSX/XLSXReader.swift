@@ -30,6 +30,15 @@ public struct XLSXRawSheet: Sendable, Hashable {
     }
 }
 
+/// The sheets of a workbook as read, with what the caller needs to interpret them.
+public struct XLSXWorkbookContents: Sendable {
+    public var sheets: [XLSXSheet]
+    /// What the workbook holds but the reader left out (a sheet with an empty relationship id).
+    public var warnings: [String]
+    /// Whether the workbook counts dates from 1904 (Mac Excel's old default).
+    public var uses1904: Bool
+}
+
 /// Reads XLSX workbooks (Transitional or Strict OOXML) in a streaming pass per part.
 public enum XLSXReader {
     /// The workbook's worksheet names in workbook order (chartsheets are left out).
@@ -48,19 +57,36 @@ public enum XLSXReader {
         try readRows(contentsOf: url, sheets: sheets, limits: limits).map { XLSXSheet(name: $0.name, rows: $0.rows) }
     }
 
+    /// Like `read`, with the warnings about what the workbook holds but cannot be read (a sheet
+    /// listed with an empty relationship id), for the caller to pass on.
+    public static func readWithWarnings(
+        contentsOf url: URL, sheets: Set<String>? = nil, limits: XLSXLimits = .default
+    ) throws -> XLSXWorkbookContents {
+        let (raw, layout) = try readRowsAndLayout(contentsOf: url, sheets: sheets, limits: limits)
+        return XLSXWorkbookContents(
+            sheets: raw.map { XLSXSheet(name: $0.name, rows: $0.rows) }, warnings: layout.warnings,
+            uses1904: layout.uses1904DateSystem)
+    }
+
     /// Like `read`, with each sheet's rows untouched (row 1 included).
     public static func readRows(
         contentsOf url: URL, sheets: Set<String>? = nil, limits: XLSXLimits = .default
     ) throws -> [XLSXRawSheet] {
+        try readRowsAndLayout(contentsOf: url, sheets: sheets, limits: limits).sheets
+    }
+
+    static func readRowsAndLayout(
+        contentsOf url: URL, sheets: Set<String>?, limits: XLSXLimits
+    ) throws -> (sheets: [XLSXRawSheet], layout: WorkbookLayout) {
         let package = try XLSXPackage(url: url, limits: limits)
         let layout = try WorkbookLayout.load(from: package)
         let wanted = sheets.map { Set($0.map { $0.lowercased() }) }
         let chosen = layout.sheets.filter { sheet in
             sheet.part != nil && (wanted?.contains(sheet.name.lowercased()) ?? true)
         }
-        guard !chosen.isEmpty else { return [] }
+        guard !chosen.isEmpty else { return ([], layout) }
         let context = try loadContext(package, layout)
-        return try chosen.map { sheet in
+        let raw = try chosen.map { sheet in
             guard let part = sheet.part else { return XLSXRawSheet(name: sheet.name, rows: []) }
             guard package.contains(part) else {
                 throw XLSXError(
@@ -71,6 +97,7 @@ public enum XLSXReader {
             try package.parse(part, with: handler)
             return XLSXRawSheet(name: sheet.name, rows: handler.finishedRows())
         }
+        return (raw, layout)
     }
 
     private static func loadContext(_ package: XLSXPackage, _ layout: WorkbookLayout) throws -> WorksheetContext {

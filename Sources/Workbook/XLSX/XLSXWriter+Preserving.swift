@@ -14,12 +14,7 @@ extension XLSXWriter {
         _ sheets: [XLSXSheet], to url: URL, preservingOtherSheetsFrom original: URL, limits: XLSXLimits = .default
     ) throws {
         let file = url.lastPathComponent
-        guard url.standardizedFileURL.resolvingSymlinksInPath() != original.standardizedFileURL.resolvingSymlinksInPath() else {
-            throw XLSXError(.unreadablePackage, file: file, "cannot be written over the workbook it is copied from")
-        }
-        try SheetNameRules.validate(sheets.map(\.name), file: file)
-        let package = try XLSXPackage(url: original, limits: limits)
-        let layout = try WorkbookLayout.load(from: package)
+        let (package, layout) = try openOriginal(original, writingTo: url, newSheets: sheets, limits: limits)
         var plan = try PreservingPlan(package: package, layout: layout, sheets: sheets)
         try plan.prepareParts()
 
@@ -32,15 +27,8 @@ extension XLSXWriter {
                     sheet: sheet, styles: plan.dateStyles, file: file, part: name,
                     uses1904: layout.uses1904DateSystem, frame: frame)
                 try writer.add(name) { try worksheet.write(to: $0) }
-            } else if let text = plan.edited[name] {
-                try writer.add(name, text: text)
             } else {
-                try writer.add(name) { sink in
-                    try package.stream(name) { bytes in
-                        sink.append(bytes: bytes)
-                        try sink.flushIfFull()
-                    }
-                }
+                try writer.add(name, editedIn: plan, from: package)
             }
         }
         for (name, text) in plan.addedParts {
@@ -51,6 +39,22 @@ extension XLSXWriter {
                 sheet: sheet, styles: plan.dateStyles, file: file, part: name, uses1904: layout.uses1904DateSystem)
             try writer.add(name) { try worksheet.write(to: $0) }
         }
+    }
+}
+
+extension XLSXWriter {
+    /// The package a copy is made from, refused when it is the file being written, and the names
+    /// of the sheets to write checked.
+    static func openOriginal(_ original: URL, writingTo url: URL, newSheets: [XLSXSheet], limits: XLSXLimits) throws
+        -> (XLSXPackage, WorkbookLayout)
+    {
+        let file = url.lastPathComponent
+        guard url.standardizedFileURL.resolvingSymlinksInPath() != original.standardizedFileURL.resolvingSymlinksInPath() else {
+            throw XLSXError(.unreadablePackage, file: file, "cannot be written over the workbook it is copied from")
+        }
+        try SheetNameRules.validate(newSheets.map(\.name), file: file)
+        let package = try XLSXPackage(url: original, limits: limits)
+        return (package, try WorkbookLayout.load(from: package))
     }
 }
 
@@ -67,6 +71,10 @@ struct PreservingPlan {
     private(set) var addedParts: [(String, String)] = []
     private(set) var dropped: Set<String> = []
     private(set) var dateStyles = PackageParts.freshDateStyles
+    /// The styles part with the date styles added, until a patch knows it needs them.
+    var pendingStylesEdit: (part: String, text: String)?
+    /// Whether the date styles are added only when `commitStylesEdit` is called.
+    var deferStylesEdit = false
     /// Relationships and content-type overrides that the added parts need.
     private(set) var pendingRelationships: [(id: String, type: String, target: String)] = []
     private var usedRelationshipIDs: Set<String> = []
@@ -120,6 +128,9 @@ struct PreservingPlan {
     }
 
     mutating func markEdited(_ part: String, _ text: String) { edited[part] = text }
+    mutating func commitStylesEdit() {
+        if let pending = pendingStylesEdit { markEdited(pending.part, pending.text) }
+    }
     mutating func markAdded(_ part: String, _ text: String) { addedParts.append((part, text)) }
     mutating func useDateStyles(_ styles: DateStyles) { dateStyles = styles }
 

@@ -18,7 +18,7 @@ extension SheetSyncCommand {
         }
 
         func run() async throws {
-            try await runReporting {
+            try await global.reporting {
                 let id = try await global.workspace().add(NewTransaction(
                     type: type.lowercased(), amount: amount, category: category, date: date, note: note, tags: tags), dryRun: global.dryRun)
                 if global.json {
@@ -40,7 +40,7 @@ extension SheetSyncCommand {
             @Argument(help: "The transaction's id.") var transactionId: String
             @Argument(help: "Image files.") var files: [String]
             func run() async throws {
-                try await runReporting {
+                try await global.reporting {
                     let ids = try await global.workspace().addReceipts(
                         transactionId: transactionId, files: files.map { URL(fileURLWithPath: $0) }, dryRun: global.dryRun)
                     if global.json {
@@ -55,7 +55,61 @@ extension SheetSyncCommand {
     }
 
     struct Category: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Categories.", subcommands: [Rename.self])
+        static let configuration = CommandConfiguration(
+            abstract: "Categories.", subcommands: [AddCategory.self, List.self, Archive.self, Rename.self])
+
+        struct AddCategory: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a category (the next sync writes it to the sheet).")
+            @OptionGroup var global: GlobalOptions
+            @Argument(help: "The category's name (case-sensitive).") var name: String
+            @Option(help: "expense, income or both.") var type: String = "expense"
+            @Option(help: "An emoji shown beside the name.") var emoji: String = ""
+            @Option(help: "A colour such as #4caf50.") var color: String = ""
+            func run() async throws {
+                try await global.reporting {
+                    try await global.workspace().addCategory(
+                        NewCategory(name: name, type: type, emoji: emoji, colorHex: color), dryRun: global.dryRun)
+                    if global.dryRun && !global.quiet { Output.line("would add category '\(name)'") }
+                    return .ok
+                }
+            }
+        }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List the categories (archived ones with --all); changes nothing.")
+            @OptionGroup var global: GlobalOptions
+            @Flag(help: "Include archived categories.") var all = false
+            func run() async throws {
+                try await global.reporting {
+                    let categories = try await global.workspace().categories(all: all)
+                    if global.json {
+                        Output.json(categories)
+                    } else {
+                        let width = categories.map(\.name.count).max() ?? 0
+                        for c in categories {
+                            let name = c.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                            Output.line("\(name)  \(c.type.padding(toLength: 7, withPad: " ", startingAt: 0))  \(c.transactions) transactions"
+                                + (c.isActive ? "" : "  (archived)"))
+                        }
+                    }
+                    return .ok
+                }
+            }
+        }
+
+        struct Archive: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Archive a category (isActive false); rows that name it stay valid.")
+            @OptionGroup var global: GlobalOptions
+            @Argument(help: "The category's name.") var name: String
+            func run() async throws {
+                try await global.reporting {
+                    try await global.workspace().archiveCategory(name, dryRun: global.dryRun)
+                    if global.dryRun && !global.quiet { Output.line("would archive category '\(name)'") }
+                    return .ok
+                }
+            }
+        }
 
         struct Rename: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Rename a category and re-point its transactions and rules.")
@@ -63,7 +117,7 @@ extension SheetSyncCommand {
             @Argument var old: String
             @Argument var new: String
             func run() async throws {
-                try await runReporting {
+                try await global.reporting {
                     let report = try await global.workspace().renameCategory(from: old, to: new, dryRun: global.dryRun)
                     if global.json {
                         Output.json(["renamed": old, "to": report.new, "rowsRepointed": String(report.moved), "dryRun": String(report.dryRun)])
@@ -85,7 +139,7 @@ extension SheetSyncCommand {
             @Option(help: "The OAuth client JSON (an 'installed' app client) from the Google Cloud console.")
             var client: String
             func run() async throws {
-                try await runReporting {
+                try await global.reporting {
                     let path = try await global.workspace().authLogin(clientFile: URL(fileURLWithPath: client)) { url in
                         Output.error("open this URL in a browser to allow sheetsync access:\n\(url)")
                     }

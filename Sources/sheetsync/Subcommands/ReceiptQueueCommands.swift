@@ -8,8 +8,8 @@ extension SheetSyncCommand.Receipt {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Receipt ids (default: every failed one).") var receiptIds: [String] = []
         func run() async throws {
-            try await runReporting {
-                let ids = try await global.workspace().retryReceipts(receiptIds)
+            try await global.reporting {
+                let ids = try await global.workspace().retryReceipts(receiptIds, dryRun: global.dryRun)
                 if global.json { Output.json(["receiptIds": ids]) } else if !global.quiet { ids.forEach(Output.line) }
                 return .ok
             }
@@ -21,8 +21,8 @@ extension SheetSyncCommand.Receipt {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Receipt ids.") var receiptIds: [String]
         func run() async throws {
-            try await runReporting {
-                let ids = try await global.workspace().forgetReceipts(receiptIds)
+            try await global.reporting {
+                let ids = try await global.workspace().forgetReceipts(receiptIds, dryRun: global.dryRun)
                 if global.json { Output.json(["receiptIds": ids]) } else if !global.quiet { ids.forEach(Output.line) }
                 return .ok
             }

@@ -12,7 +12,7 @@ extension SheetSyncCommand {
         @Flag(help: "List the deleted rows kept for restore; change nothing.") var list = false
 
         func run() async throws {
-            try await runReporting {
+            try await global.reporting {
                 let workspace = try global.workspace()
                 if list {
                     let rows = try await workspace.deletedRows(since: since)

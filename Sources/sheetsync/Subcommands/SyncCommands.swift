@@ -9,7 +9,7 @@ struct TransferOptions: ParsableArguments {
     var allowMassDelete = false
 
     func run(_ mode: SyncMode) async throws {
-        try await runReporting {
+        try await global.reporting {
             let workspace = try global.workspace()
             let report = try await workspace.sync(SyncOptions(mode: mode, dryRun: global.dryRun, allowMassDelete: allowMassDelete))
             return Output.report(report, global)
@@ -37,7 +37,7 @@ extension SheetSyncCommand {
         var materialize = false
         func run() async throws {
             if materialize {
-                try await runReporting {
+                try await options.global.reporting {
                     let workspace = try options.global.workspace()
                     let report = try await workspace.syncMaterializing(
                         SyncOptions(mode: .sync, dryRun: options.global.dryRun, allowMassDelete: options.allowMassDelete))

@@ -7,9 +7,10 @@ extension SheetSyncCommand {
     struct Init: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create or link the remote workbook and the local store.")
         @OptionGroup var global: GlobalOptions
+        @Flag(help: "Create no starter categories.") var empty = false
         func run() async throws {
-            try await runReporting {
-                let report = try await global.workspace().initialize(dryRun: global.dryRun)
+            try await global.reporting {
+                let report = try await global.workspace().initialize(dryRun: global.dryRun, starterCategories: !empty)
                 return Output.report(report, global)
             }
         }
@@ -19,7 +20,7 @@ extension SheetSyncCommand {
         static let configuration = CommandConfiguration(abstract: "Pending local changes, rejected rows, last sync, dataset.")
         @OptionGroup var global: GlobalOptions
         func run() async throws {
-            try await runReporting {
+            try await global.reporting {
                 let status = try await global.workspace().status()
                 if global.json { Output.json(status) } else { status.lines.forEach(Output.line) }
                 return .ok
@@ -33,7 +34,7 @@ extension SheetSyncCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "A CSV workbook folder or an .xlsx file.") var path: String?
         func run() async throws {
-            try await runReporting {
+            try await global.reporting {
                 let report = try await global.workspace().check(path: path)
                 if global.json {
                     Output.json(report)
@@ -62,7 +63,7 @@ extension SheetSyncCommand {
         }
 
         func run() async throws {
-            try await runReporting {
+            try await global.reporting {
                 let url = URL(fileURLWithPath: path)
                 let count = try await global.workspace().export(
                     to: url, format: ExportFormat(rawValue: format.lowercased()) ?? .csv, force: force, dryRun: global.dryRun)
@@ -88,7 +89,7 @@ extension SheetSyncCommand {
         @Flag(help: "Create the categories the file's rows name that neither the store nor the file has.")
         var createCategories = false
         func run() async throws {
-            try await runReporting {
+            try await global.reporting {
                 let options = ImportOptions(
                     mergeCategories: mergeCategories, allowDuplicates: allowDuplicates, createCategories: createCategories,
                     dryRun: global.dryRun)
@@ -110,7 +111,7 @@ extension SheetSyncCommand {
         }
 
         func run() async throws {
-            try await runReporting {
+            try await global.reporting {
                 let report = try await global.workspace().materialize(through: through.flatMap(LocalDate.init(iso:)), dryRun: global.dryRun)
                 if global.json { Output.json(report) } else if !global.quiet && (global.verbose || global.dryRun) { report.lines.forEach(Output.line) }
                 for r in report.rejected { Output.error("RecurringRules \(r.id): \(r.message)\(r.hint.isEmpty ? "" : " — \(r.hint)")") }

@@ -86,6 +86,8 @@ import Testing
         let plan = RC.plan(base: [b], local: [], remote: [b], tombstones: ["Food": RC.t1])
         #expect(plan.remoteDeletes.map(\.key) == ["Food"])
         #expect(plan.base["Food"] == nil)
+        // The tombstone goes with the commit that follows the workbook's write.
+        #expect(plan.clearedTombstones == ["Food"])
     }
 
     @Test func deletedRemotelyUnchangedLocallyDeletesTheStoreRow() {

@@ -2,13 +2,13 @@ import Foundation
 import SheetSyncCore
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 @testable import Workbook
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 @Suite struct AtomicFileSafetyTests {
     private let content = Array("id,note\n1,x\n".utf8)

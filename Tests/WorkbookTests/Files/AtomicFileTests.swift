@@ -44,16 +44,20 @@ import Testing
             #expect(throws: SimulatedCrash(step: step)) {
                 try AtomicFile.replace(url, with: new, expecting: before, faults: .crash(at: step))
             }
-            let renamed = [.renamed, .directorySynced].contains(step)
-            #expect(try url.testBytes == (renamed ? new : old))
-            // Like kill -9, a crash before the rename leaves the temporary file behind.
-            #expect(folder.testTempFiles.count == (renamed ? 0 : 1))
+            let live = [.renamed, .backedUp, .directorySynced].contains(step)
+            #expect(try url.testBytes == (live ? new : old))
+            // Like kill -9, a crash before the previous version is in the backups leaves a temporary
+            // file behind (after the exchange, that file *is* the previous version).
+            let settled = [.backedUp, .directorySynced].contains(step)
+            #expect(folder.testTempFiles.count == (settled ? 0 : 1))
 
-            // The next run starts from whatever is there and cleans up after the crash.
+            // The next run starts from whatever is there, cleans up after the crash and has kept
+            // the previous version.
             let current = try FileFingerprint.of(url)
             try AtomicFile.replace(url, with: Array("id\n".utf8), expecting: current)
             #expect(try url.testBytes == Array("id\n".utf8))
             #expect(folder.testTempFiles.isEmpty)
+            if live { #expect(try folder.testBackupContents(of: "Transactions.csv").contains(old)) }
         }
     }
 
@@ -121,31 +125,64 @@ import Testing
             let url = folder.appendingPathComponent("Transactions.csv")
             let backupFolder = folder.appendingPathComponent(AtomicFile.backupFolderName)
             try FileManager.default.createDirectory(at: backupFolder, withIntermediateDirectories: true)
-            let decoy = backupFolder.appendingPathComponent("Transactions.csv.bak.20200101T000000.000Z")
-            try decoy.writeTestBytes([1])
+            let decoys = [
+                "Transactions.csv.bak.20200101T000000.000Z", "Transactions.2020-01-01T000000Z.csv.bak",
+                "Receipts.2020-01-01T000000Z.csv",
+            ]
+            for decoy in decoys { try backupFolder.appendingPathComponent(decoy).writeTestBytes([1]) }
             var fingerprint: FileFingerprint? = nil
             for version in 0..<7 {
                 let now = Date(timeIntervalSince1970: 1_790_000_000 + Double(version))
                 fingerprint = try AtomicFile.replace(
                     url, with: Array("v\(version)\n".utf8), expecting: fingerprint, backupsToKeep: 3, now: now)
             }
-            let backups = AtomicFile.backups(of: "Transactions.csv", in: folder)
-            #expect(backups.count == 3)
-            let contents = try backups.map { try backupFolder.appendingPathComponent($0).testBytes }
-            #expect(contents == ["v3\n", "v4\n", "v5\n"].map { Array($0.utf8) })
-            #expect(FileManager.default.fileExists(atPath: decoy.path))
+            #expect(try folder.testBackupContents(of: "Transactions.csv") == ["v3\n", "v4\n", "v5\n"].map { Array($0.utf8) })
+            for decoy in decoys { #expect(FileManager.default.fileExists(atPath: backupFolder.appendingPathComponent(decoy).path)) }
         }
     }
 
-    @Test func backupsInTheSameMillisecondGetDistinctNames() throws {
+    @Test func backupsKeepTheExtensionAndTheirNamesSortByTime() throws {
         try withAtomicTestFolder { folder in
-            let url = folder.appendingPathComponent("T.csv")
-            let now = Date(timeIntervalSince1970: 1_790_000_000)
-            var fingerprint = try AtomicFile.replace(url, with: [0x31], expecting: nil, now: now)
-            fingerprint = try AtomicFile.replace(url, with: [0x32], expecting: fingerprint, now: now)
-            try AtomicFile.replace(url, with: [0x33], expecting: fingerprint, now: now)
-            let backups = AtomicFile.backups(of: "T.csv", in: folder)
-            #expect(backups == ["T.csv.20260921T141320.000Z", "T.csv.20260921T141320.000Z-1"])
+            let csv = folder.appendingPathComponent("Transactions.csv")
+            let xlsx = folder.appendingPathComponent("book.xlsx")
+            let now = Date(timeIntervalSince1970: 1_795_453_799)  // 2026-11-23T17:09:59Z
+            var csvPrint = try AtomicFile.replace(csv, with: [0x31], expecting: nil, now: now)
+            csvPrint = try AtomicFile.replace(csv, with: [0x32], expecting: csvPrint, now: now)
+            try AtomicFile.replace(csv, with: [0x33], expecting: csvPrint, now: now)
+            let xlsxPrint = try AtomicFile.replace(xlsx, with: [0x41], expecting: nil, now: now)
+            try AtomicFile.replace(xlsx, with: [0x42], expecting: xlsxPrint, now: now.addingTimeInterval(1))
+
+            // Same second: a counter, never an overwrite; `ls` order is time order.
+            let names = ["Transactions.2026-11-23T170959Z.csv", "Transactions.2026-11-23T170959Z_1.csv"]
+            #expect(AtomicFile.backups(of: "Transactions.csv", in: folder) == names)
+            #expect(names.sorted() == names)
+            #expect(try folder.testBackupContents(of: "Transactions.csv") == [[0x31], [0x32]])
+            #expect(AtomicFile.backups(of: "book.xlsx", in: folder) == ["book.2026-11-23T171000Z.xlsx"])
+        }
+    }
+
+    @Test func pruningRecognisesTheNamesOfEarlierVersions() throws {
+        try withAtomicTestFolder { folder in
+            let url = folder.appendingPathComponent("Transactions.csv")
+            let backupFolder = folder.appendingPathComponent(AtomicFile.backupFolderName)
+            try FileManager.default.createDirectory(at: backupFolder, withIntermediateDirectories: true)
+            let oldStyle = ["Transactions.csv.20261101T080000.000Z", "Transactions.csv.20261101T080000.000Z-1"]
+            for name in oldStyle { try backupFolder.appendingPathComponent(name).writeTestBytes(Array(name.utf8)) }
+            #expect(AtomicFile.backups(of: "Transactions.csv", in: folder) == oldStyle)
+
+            // One new backup: old and new names are listed together, oldest first.
+            var fingerprint = try AtomicFile.replace(url, with: [0x30], expecting: nil, backupsToKeep: 5)
+            let start = Date(timeIntervalSince1970: 1_795_453_799)
+            fingerprint = try AtomicFile.replace(url, with: [0x31], expecting: fingerprint, backupsToKeep: 3, now: start)
+            #expect(AtomicFile.backups(of: "Transactions.csv", in: folder) == oldStyle + ["Transactions.2026-11-23T170959Z.csv"])
+            // Two more: the old-style names are the oldest, so they go first.
+            for n in 1...2 {
+                fingerprint = try AtomicFile.replace(
+                    url, with: [0x31 + UInt8(n)], expecting: fingerprint, backupsToKeep: 3,
+                    now: start.addingTimeInterval(Double(n)))
+            }
+            #expect(try folder.testBackupContents(of: "Transactions.csv") == [[0x30], [0x31], [0x32]])
+            for name in oldStyle { #expect(!FileManager.default.fileExists(atPath: backupFolder.appendingPathComponent(name).path)) }
         }
     }
 

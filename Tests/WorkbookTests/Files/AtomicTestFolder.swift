@@ -24,8 +24,25 @@ extension URL {
         try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: path)
     }
 
-    /// Names in this folder that look like `AtomicFile` temporary files.
+    /// Names in this folder that look like `AtomicFile` temporary files (being written or complete).
     var testTempFiles: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.contains(".sheetsync-tmp-") }
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter {
+            $0.contains(".sheetsync-tmp-") || $0.contains(".sheetsync-swap-")
+        }
+    }
+
+    /// The permission bits of the file or folder here (not following a symlink's own mode).
+    var testMode: Int {
+        get throws { try (FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1 }
+    }
+
+    func setTestMode(_ mode: Int) throws {
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+    }
+
+    /// The contents of every backup of `name` in this folder's backup folder, oldest first.
+    func testBackupContents(of name: String) throws -> [[UInt8]] {
+        let folder = appendingPathComponent(AtomicFile.backupFolderName)
+        return try AtomicFile.backups(of: name, in: self).map { try folder.appendingPathComponent($0).testBytes }
     }
 }

@@ -63,9 +63,9 @@ import Testing
         }
     }
 
-    @Test func backupTimestampsAreUTCWithMilliseconds() {
-        #expect(AtomicFile.Backups.timestamp(Date(timeIntervalSince1970: 0)) == "19700101T000000.000Z")
-        #expect(AtomicFile.Backups.timestamp(Date(timeIntervalSince1970: 1_795_303_880.123_4)) == "20261121T233120.123Z")
-        #expect(AtomicFile.Backups.timestamp(Date(timeIntervalSince1970: -0.5)) == "19691231T235959.500Z")
+    @Test func backupTimestampsAreUTCToTheSecond() {
+        #expect(AtomicFile.Backups.timestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T000000Z")
+        #expect(AtomicFile.Backups.timestamp(Date(timeIntervalSince1970: 1_795_303_880.923_4)) == "2026-11-21T233120Z")
+        #expect(AtomicFile.Backups.timestamp(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T235959Z")
     }
 }

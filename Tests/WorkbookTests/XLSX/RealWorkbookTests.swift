@@ -91,11 +91,12 @@ enum CalamineValue: Decodable, CustomStringConvertible {
         switch (self, cell) {
         case (.string(""), .empty), (.string(""), .error): return true
         case (.string(let s), .text(let t)): return s == t
-        case (.number(let n), .number(let t)): return Double(t) == n
+        // A double is read as a spreadsheet shows it, at 15 significant digits.
+        case (.number(let n), .number(let t)): return t == DisplayedNumber.canonical("\(n)")
         case (.bool(let b), .bool(let c)): return b == c
         case (.duration(let seconds), .number(let t)): return abs((Double(t) ?? .nan) * 86_400 - seconds) < 0.001
         case (.date(let d), .dateSerial(let t)):
-            guard let serial = Double(t), serial == serial.rounded(.down) else { return false }
+            guard let serial = Double(t), serial == serial.rounded(.down) else { return false }  // whole days
             return Self.isoDate(serial) == d
         case (.datetime(let d), .dateSerial(let t)):
             guard let serial = Double(t) else { return false }

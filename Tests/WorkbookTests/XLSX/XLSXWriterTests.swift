@@ -26,7 +26,10 @@ import Testing
         var expected = Self.ledger
         // Empty text is left out like an empty cell; trailing empty cells are not kept.
         expected.table.rows[1] = [.text("a2"), .dateSerial("45356.75"), .number("-0.1"), .text("  padded\tand\r\nlines  "), .bool(false)]
-        expected.table.rows[4] = [.text("a5"), .dateSerial("2"), .number("123456789012345678901234567890"), .empty, .empty, .empty, .text("extra")]
+        // A number reads back as the double a spreadsheet shows: 15 significant digits.
+        expected.table.rows[0][2] = .number("12.5")
+        expected.table.rows[3][2] = .number("0.0015")
+        expected.table.rows[4] = [.text("a5"), .dateSerial("2"), .number("1.23456789012346E+29"), .empty, .empty, .empty, .text("extra")]
         #expect(read == [expected, second])
     }
 

@@ -1,0 +1,37 @@
+#ifndef SHEETSYNC_CFILESYSTEM_SHIM_H
+#define SHEETSYNC_CFILESYSTEM_SHIM_H
+#include <errno.h>
+#include <fcntl.h>
+
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+// Swift's Glibc module does not expose renameat2 (glibc declares it only under _GNU_SOURCE, and
+// only from 2.28 on), so it is called through syscall(2), which every Linux libc has.
+
+/// Atomically exchanges the files at `a` and `b` (both must exist, on one file system).
+/// Returns 0, or -1 with errno set; EINVAL, ENOSYS or ENOTSUP mean the file system (or
+/// kernel, or platform) cannot exchange and the caller must fall back.
+static inline int sheetsync_exchange(const char *a, const char *b) {
+#if defined(__linux__) && defined(SYS_renameat2)
+    return (int)syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, 2 /* RENAME_EXCHANGE */);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/// Renames `from` to `to` only when nothing is at `to` (EEXIST otherwise); the same fallback
+/// errors as `sheetsync_exchange`.
+static inline int sheetsync_rename_noreplace(const char *from, const char *to) {
+#if defined(__linux__) && defined(SYS_renameat2)
+    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, 1 /* RENAME_NOREPLACE */);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+#endif

@@ -1,0 +1,103 @@
+import Foundation
+import SheetSyncCore
+import SheetSyncStore
+
+/// A category as `category list` shows it.
+public struct CategoryLine: Codable, Sendable {
+    public var name: String
+    public var type: String
+    public var emoji: String
+    public var colorHex: String
+    public var isActive: Bool
+    /// Transactions that name it.
+    public var transactions: Int
+}
+
+/// What a new category is made of.
+public struct NewCategory: Sendable {
+    public var name: String
+    public var type: String
+    public var emoji: String
+    public var colorHex: String
+
+    public init(name: String, type: String = "expense", emoji: String = "", colorHex: String = "") {
+        self.name = name
+        self.type = type
+        self.emoji = emoji
+        self.colorHex = colorHex
+    }
+
+    /// A handful of common categories, so `add` works right after `init`.
+    public static let starters: [NewCategory] = [
+        .init(name: "Groceries", emoji: "🛒", colorHex: "#4caf50"), .init(name: "Dining", emoji: "🍽️", colorHex: "#ff9800"),
+        .init(name: "Housing", emoji: "🏠", colorHex: "#795548"), .init(name: "Utilities", emoji: "💡", colorHex: "#9c27b0"),
+        .init(name: "Transport", emoji: "🚌", colorHex: "#2196f3"), .init(name: "Health", emoji: "🩺", colorHex: "#f44336"),
+        .init(name: "Shopping", emoji: "🛍️", colorHex: "#e91e63"), .init(name: "Entertainment", emoji: "🎬", colorHex: "#673ab7"),
+        .init(name: "Salary", type: "income", emoji: "💼", colorHex: "#009688"),
+        .init(name: "Other income", type: "income", emoji: "💰", colorHex: "#8bc34a"),
+    ]
+}
+
+extension Workspace {
+    /// Categories in the store, by sortOrder then name; archived ones only with `all`.
+    public func categories(all: Bool) async throws -> [CategoryLine] {
+        try await withStore(preview: true) { store in
+            var used: [String: Int] = [:]
+            for row in try store.records(in: .transactions) { used[row["category"], default: 0] += 1 }
+            return try store.records(in: .categories)
+                .sorted { (Int($0["sortOrder"]) ?? Int.max, $0["name"]) < (Int($1["sortOrder"]) ?? Int.max, $1["name"]) }
+                .map {
+                    CategoryLine(
+                        name: $0["name"], type: $0["type"], emoji: $0["emoji"], colorHex: $0["colorHex"],
+                        isActive: $0["isActive"] != "FALSE", transactions: used[$0["name"]] ?? 0)
+                }
+                .filter { all || $0.isActive }
+        }
+    }
+
+    /// Adds a category to the store (the next push writes it to the Categories tab).
+    public func addCategory(_ new: NewCategory, dryRun: Bool) async throws {
+        try await withStore(preview: dryRun) { store in
+            let names = Set(try store.records(in: .categories).map { $0["name"] })
+            try store.upsert(try Self.categoryRecord(new, existing: names, now: clock.now()), in: .categories)
+        }
+    }
+
+    /// Archives a category: `isActive` false. Rows that name it stay valid.
+    public func archiveCategory(_ name: String, dryRun: Bool) async throws {
+        try await withStore(preview: dryRun) { store in
+            let categories = try store.records(in: .categories)
+            guard var category = categories.first(where: { $0["name"] == name }) else {
+                let hint = CategoryCheck.hint(for: name, known: Set(categories.map { $0["name"] }))
+                throw SheetSyncError(.usage, "no category named '\(name)' (\(hint))")
+            }
+            category["isActive"] = "FALSE"
+            category["lastModifiedAt"] = clock.now().description
+            try store.upsert(category, in: .categories)
+        }
+    }
+
+    /// A category row checked as the sheet checks one: a name not taken (case-sensitive, with a hint
+    /// for a near-miss), a known type, a `#RRGGBB` colour.
+    static func categoryRecord(_ new: NewCategory, existing: Set<String>, now: Timestamp) throws -> Record {
+        let name = new.name.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { throw SheetSyncError(.usage, "the category name is empty") }
+        guard !existing.contains(name) else { throw SheetSyncError(.usage, "a category named '\(name)' already exists") }
+        if let twin = existing.first(where: { $0.lowercased() == name.lowercased() }) {
+            throw SheetSyncError(.usage, "'\(twin)' exists already; names differing only in case would confuse every row that names them")
+        }
+        let type = new.type.lowercased()
+        guard ["expense", "income", "both"].contains(type) else {
+            throw SheetSyncError(.usage, "--type '\(new.type)' must be expense, income or both")
+        }
+        let color = new.colorHex
+        guard color.isEmpty || (color.count == 7 && color.hasPrefix("#") && color.dropFirst().allSatisfy(\.isHexDigit)) else {
+            throw SheetSyncError(.usage, "--color '\(color)' is not a colour like #4caf50")
+        }
+        let stamp = now.description
+        return Record([
+            "name": name, "type": type, "emoji": new.emoji, "colorHex": color.lowercased(), "isActive": "TRUE",
+            "sortOrder": "", "createdAt": stamp, "lastModifiedAt": stamp,
+        ])
+    }
+}

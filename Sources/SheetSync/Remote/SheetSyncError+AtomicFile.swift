@@ -1,0 +1,17 @@
+import Workbook
+
+extension SheetSyncError {
+    /// The exit code and message for a workbook file that could not be replaced: a save to merge
+    /// or a full disk is temporary (75, nothing lost); a read-only file or a refused permission
+    /// needs the user (78), and the message names the path and what to do.
+    static func replacing(_ error: AtomicFileError) -> SheetSyncError {
+        switch error {
+        case .changedSinceRead:
+            return .temporary("\(error)")
+        case .noSpace, .io:
+            return .temporary("\(error); nothing was replaced, run again once it is fixed")
+        case .readOnly, .permissionDenied:
+            return .configuration("\(error)")
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+extension XLSXWriter {
+    /// Writes a copy of `original` at `url` with `patches` carried out on its existing sheets and
+    /// `added` appended as new sheets; every part nothing changes is copied as it was.
+    ///
+    /// Worksheets are patched cell by cell (see `WorksheetPatcher`); the comments, drawings' VML
+    /// anchors, tables and defined names that point into rows that move are moved with them. The
+    /// calculation chain is dropped and `fullCalcOnLoad` set, so formulas recompute on open. A
+    /// styles part is edited only when a date lands in a cell whose style shows no date.
+    @discardableResult
+    public static func patch(
+        _ original: URL, to url: URL, patches: [WorksheetPatch], adding added: [XLSXSheet], limits: XLSXLimits = .default
+    ) throws -> WorksheetPatchReport {
+        let file = url.lastPathComponent
+        let (package, layout) = try XLSXWriter.openOriginal(original, writingTo: url, newSheets: added, limits: limits)
+        var plan = try PreservingPlan(package: package, layout: layout, sheets: added)
+        plan.deferStylesEdit = added.isEmpty
+        try plan.prepareParts()
+        let kinds = try styleKinds(package, layout)
+
+        var report = WorksheetPatchReport()
+        var patchedParts: [String: [UInt8]] = [:]
+        var usedDateStyle = false
+        for patch in patches {
+            guard let sheet = layout.sheets.first(where: { $0.name.lowercased() == patch.sheet.lowercased() }),
+                let part = sheet.part
+            else {
+                throw XLSXError(.missingPart, file: package.fileName, "has no worksheet '\(patch.sheet)' to patch")
+            }
+            let bytes = Array(try package.data(part))
+            let prefix = XMLBytes(bytes: Array(bytes.prefix(4096))).firstElement(localName: "worksheet")?.prefix ?? ""
+            let cells = PatchedCell(
+                prefix: prefix, uses1904: layout.uses1904DateSystem, dateStyle: plan.dateStyles.date,
+                isDateStyle: { $0 < kinds.count && kinds[$0] == .date })
+            var patcher = WorksheetPatcher(patch: patch, cells: cells)
+            do {
+                patchedParts[part] = try patcher.run(bytes)
+            } catch let problem as WorksheetProblem {
+                throw XLSXError(.malformedPart, file: package.fileName, part: part, problem.message)
+            }
+            report.replacedFormulas += patcher.report.replacedFormulas
+            usedDateStyle = usedDateStyle || patcher.usedDateStyle
+            try RelatedParts.edit(package: package, sheetPart: part, patch: patch, plan: &plan)
+        }
+        if usedDateStyle { plan.commitStylesEdit() }
+        try WorkbookCalculation.edit(&plan, patches: patches)
+
+        let writer = try PackageWriter(url: url)
+        for name in package.entryNames where !plan.dropped.contains(name) {
+            if let bytes = patchedParts[name] {
+                try writer.add(name, data: Data(bytes))
+            } else {
+                try writer.add(name, editedIn: plan, from: package)
+            }
+        }
+        for (name, text) in plan.addedParts { try writer.add(name, text: text) }
+        for (name, sheet) in plan.addedSheets {
+            let worksheet = WorksheetXMLWriter(
+                sheet: sheet, styles: plan.dateStyles, file: file, part: name, uses1904: layout.uses1904DateSystem)
+            try writer.add(name) { try worksheet.write(to: $0) }
+        }
+        return report
+    }
+
+    static func styleKinds(_ package: XLSXPackage, _ layout: WorkbookLayout) throws -> [NumberFormatKind] {
+        guard let part = layout.stylesPart, package.contains(part) else { return [] }
+        let handler = StylesHandler()
+        try package.parse(part, with: handler)
+        return handler.kinds
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import SheetSyncCore
+import SheetSyncStore
+import Testing
+import Workbook
+
+@testable import SheetSync
+
+/// Issue 9's file rows, end to end: the last-instant save, a NUL byte in a cell, a private (0600)
+/// ledger, a read-only or symlinked tab. Each test looks at the files' bytes and modes before and
+/// after, and at the store.
+@Suite struct FileSafetyTests {
+    private func mode(_ url: URL) throws -> Int {
+        try (FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int) ?? -1
+    }
+
+    private func setMode(_ url: URL, _ mode: Int) throws {
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
+    }
+
+    private func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
+
+    private func backups(_ folder: URL, of name: String) throws -> [[UInt8]] {
+        let backupFolder = folder.appendingPathComponent(AtomicFile.backupFolderName)
+        return try AtomicFile.backups(of: name, in: folder).map { try bytes(backupFolder.appendingPathComponent($0)) }
+    }
+
+    private func notes(_ store: URL) throws -> [String: String] {
+        let ledger = try LedgerStore(path: store.path)
+        var out: [String: String] = [:]
+        for record in try ledger.records(in: .transactions) { out[record["transactionId"]] = record["note"] }
+        return out
+    }
+
+    // MARK: the user saved the file in the instant between sheetsync's last re-check and its rename
+
+    @Test func aSaveInTheLastInstantIsLiveAfterTheRunKeptAsBackupAndMergedNextRun() async throws {
+        let workbook = TestWorkbook(folder: try CLI.copyOfSample("clean"))
+        let store = try LedgerStore.inMemory()
+        let clock = ManualClock(Timestamp(iso: "2026-03-01T00:00:00.000Z")!)
+        func engine(_ faults: FaultInjector? = nil) -> SyncEngine {
+            SyncEngine(
+                store: store, remote: CSVWorkbookRemote(folder: workbook.folder, faults: faults), clock: clock,
+                newID: { UUID().uuidString.lowercased() })
+        }
+        _ = try await engine().run(SyncOptions(mode: .sync))
+        // A row added in the store, to be pushed; the user adds one by hand while that push is written.
+        var fromStore = try #require(try store.records(in: .transactions).first)
+        fromStore["transactionId"] = "7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"
+        fromStore["note"] = "added in the store"
+        try store.upsert(fromStore, in: .transactions)
+        var theirs = try workbook.file(.transactions)
+        var handRow = theirs.table.rows[0]
+        let noteColumn = try #require(workbook.column("note", in: theirs.table))
+        let idColumn = try #require(workbook.column("transactionId", in: theirs.table))
+        handRow[idColumn] = .text("3b8d2f40-1c9e-4a57-8e21-6f0b9d4c7a32")
+        handRow[noteColumn] = .text("typed by hand in the last instant")
+        theirs.table.rows.append(handRow)
+        let theirBytes = CSVWriter.encode(theirs)
+        let url = workbook.url(.transactions)
+        let save = FaultInjector { step in
+            if step == .checked, (try? Data(contentsOf: url)) != Data(theirBytes) { try Data(theirBytes).write(to: url) }
+        }
+
+        await #expect {
+            _ = try await engine(save).run(SyncOptions(mode: .sync))
+        } throws: { error in
+            (error as? SheetSyncError)?.exitCode == .temporaryFailure
+        }
+        #expect(try workbook.bytes(.transactions) == theirBytes)
+        #expect(try backups(workbook.folder, of: "Transactions.csv").contains(theirBytes))
+
+        // The next run merges: both the store's row and the hand-typed row, on both sides.
+        _ = try await engine().run(SyncOptions(mode: .sync))
+        let sheet = try workbook.records(.transactions, now: clock.now())
+        #expect(sheet["7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"]?["note"] == "added in the store")
+        #expect(sheet["3b8d2f40-1c9e-4a57-8e21-6f0b9d4c7a32"]?["note"] == "typed by hand in the last instant")
+        let local = Set(try store.records(in: .transactions).map { $0["transactionId"] })
+        #expect(local.isSuperset(of: ["7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10", "3b8d2f40-1c9e-4a57-8e21-6f0b9d4c7a32"]))
+    }
+
+    // MARK: a NUL byte inside a cell
+
+    @Test func aNULByteRejectsItsRowNamingFileRowColumnAndOffsetAndNothingIsCut() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        let url = folder.appendingPathComponent("Transactions.csv")
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        let id = "1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9"
+        let before = try notes(folder.appendingPathComponent("sheetsync.sqlite"))[id]
+        #expect(before == "Lunch with Sam")
+        var text = try bytes(url)
+        let lunch = Array("Lunch with Sam".utf8)
+        let at = try #require((0...(text.count - lunch.count)).first { Array(text[$0..<$0 + lunch.count]) == lunch })
+        text.insert(0, at: at + 5)  // "Lunch\0 with Sam"
+        try Data(text).write(to: url)
+
+        let run = try await CLI.run(["sync"], in: folder)
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("Transactions.csv row 3, column 'note' (9): NUL byte at byte offset \(at + 5)"), "\(run.stderr)")
+        // Kept exactly in the file, not cut in the store, and not a change pending forever.
+        #expect(try bytes(url) == text)
+        #expect(try notes(folder.appendingPathComponent("sheetsync.sqlite"))[id] == before)
+        let status = try await CLI.run(["status"], in: folder)
+        #expect(status.stdout.contains("pending local changes: none"), "\(status.stdout)")
+        let again = try await CLI.run(["sync"], in: folder)
+        #expect(again.status == 0)
+        #expect(try bytes(url) == text)
+    }
+
+    @Test func theCSVReaderRefusesOnlyTheRowWithANULAndReadsTheRest() throws {
+        let text = Array("id,note\n1,fine\n2,bad\u{0}cell\n3,\"bell\u{7}, tab\t and \u{1F}\"\n".utf8)
+        let file = try CSVReader.parse(text, source: "Transactions.csv")
+        #expect(file.table.rows.count == 3)
+        #expect(Array(file.table.refusedRows.keys) == [1])
+        let problem = try #require(file.table.refusedRows[1])
+        #expect(problem.field == "note")
+        #expect(problem.message.hasPrefix("Transactions.csv row 3, column 'note' (2): NUL byte at byte offset 20"))
+        // The refused row's bytes are kept: writing the file back gives the same bytes.
+        #expect(CSVWriter.encode(file) == text)
+        #expect(file.table.rows[2][1] == .text("bell\u{7}, tab\t and \u{1F}"))
+    }
+
+    @Test func otherControlBytesRoundTripExactlyFromCSVToTheStoreAndBack() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        let workbook = TestWorkbook(folder: folder)
+        let controls = (0x01...0x1F).filter { ![0x09, 0x0A, 0x0D].contains($0) } + [0x7F]
+        let note = "ctl:" + String(decoding: controls.map(UInt8.init), as: UTF8.self) + ":end"
+        let id = "1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9"
+        try workbook.edit(.transactions) { table in
+            let noteColumn = table.header.firstIndex(of: "note")!
+            let row = table.rows.firstIndex { $0.first == .text(id) }!
+            table.rows[row][noteColumn] = .text(note)
+        }
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        let storeURL = folder.appendingPathComponent("sheetsync.sqlite")
+        #expect(try notes(storeURL)[id] == note)
+
+        // Store → CSV: a row that exists only in the store is written with the same bytes.
+        let ledger = try LedgerStore(path: storeURL.path)
+        var copy = try #require(try ledger.records(in: .transactions).first { $0["transactionId"] == id })
+        copy["transactionId"] = "5d0e7a8c-2b4f-4c61-9e3a-7f1b2c3d4e5f"
+        try ledger.upsert(copy, in: .transactions)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        let sheet = try workbook.records(.transactions, now: Timestamp(iso: "2026-03-01T00:00:00.000Z")!)
+        #expect(sheet["5d0e7a8c-2b4f-4c61-9e3a-7f1b2c3d4e5f"]?["note"] == note)
+        #expect(sheet[id]?["note"] == note)
+        let status = try await CLI.run(["status"], in: folder)
+        #expect(status.stdout.contains("pending local changes: none"), "\(status.stdout)")
+    }
+
+    // MARK: Transactions.csv is mode 0600 (a private ledger)
+
+    @Test func aPrivateLedgerStaysPrivateBackupsStoreWALAndLock() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        let url = folder.appendingPathComponent("Transactions.csv")
+        try setMode(url, 0o600)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(
+            try await CLI.run(["add", "expense", "--amount", "5", "--category", "Groceries", "--note", "private"], in: folder).status == 0)
+        let before = try bytes(url)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(try bytes(url) != before)
+        #expect(try mode(url) == 0o600)
+        let backupFolder = folder.appendingPathComponent(AtomicFile.backupFolderName)
+        #expect(try mode(backupFolder) == 0o700)
+        let names = AtomicFile.backups(of: "Transactions.csv", in: folder)
+        #expect(names.count == 1)
+        #expect(try names.allSatisfy { try mode(backupFolder.appendingPathComponent($0)) == 0o600 })
+        #expect(try backups(folder, of: "Transactions.csv") == [before])
+        for name in ["sheetsync.sqlite", "sheetsync.sqlite-wal", "sheetsync.sqlite-shm", "sheetsync.sqlite.lock"] {
+            let file = folder.appendingPathComponent(name)
+            if name.hasSuffix("-wal") || name.hasSuffix("-shm"), !FileManager.default.fileExists(atPath: file.path) { continue }
+            #expect(try mode(file) == 0o600, "\(name)")
+        }
+    }
+
+    @Test func theStoreAndItsWALAreCreatedPrivateWhileTheyAreOpen() throws {
+        let folder = try TestWorkbook.scratch("store-mode")
+        let path = folder.appendingPathComponent("ledger.sqlite").path
+        let store = try LedgerStore(path: path)
+        try store.setState("probe", "1")
+        for suffix in ["", "-wal", "-shm"] {
+            #expect(try mode(URL(fileURLWithPath: path + suffix)) == 0o600, "store\(suffix)")
+        }
+        let lock = try RunLock(store: URL(fileURLWithPath: path))
+        #expect(try mode(URL(fileURLWithPath: lock.path)) == 0o600)
+    }
+
+    // MARK: Transactions.csv is read-only (0444) or a symlink to a file elsewhere
+
+    @Test func aReadOnlyTabIsNotReplacedExitsSeventyEightAndTheChangeWaits() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        let url = folder.appendingPathComponent("Transactions.csv")
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await CLI.run(["add", "expense", "--amount", "7", "--category", "Dining", "--note", "waits"], in: folder).status == 0)
+        try setMode(url, 0o444)
+        let before = try bytes(url)
+        let run = try await CLI.run(["sync"], in: folder)
+        #expect(run.status == 78)
+        #expect(run.stderr.contains("'\(url.path)' is read-only; make it writable (chmod u+w"), "\(run.stderr)")
+        #expect(try bytes(url) == before)
+        #expect(try mode(url) == 0o444)
+        #expect(AtomicFile.backups(of: "Transactions.csv", in: folder).isEmpty)
+        #expect(try notes(folder.appendingPathComponent("sheetsync.sqlite")).values.contains("waits"))
+
+        try setMode(url, 0o644)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(String(decoding: try bytes(url), as: UTF8.self).contains(",waits,"))
+    }
+
+    @Test func aTabInAReadOnlyFolderExitsSeventyEightNamingTheFolder() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await CLI.run(["add", "expense", "--amount", "7", "--category", "Dining"], in: folder).status == 0)
+        let before = try TestWorkbook(folder: folder).allBytes()
+        try setMode(folder, 0o555)
+        defer { try? setMode(folder, 0o755) }
+        let run = try await CLI.run(["sync"], in: folder)
+        #expect(run.status == 78)
+        #expect(run.stderr.contains("folder '\(folder.path)' is read-only"), "\(run.stderr)")
+        #expect(try TestWorkbook(folder: folder).allBytes() == before)
+    }
+
+    @Test func aSymlinkedTabIsWrittenThroughTheLinkStaysAndBackupsStayInTheWorkbook() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        let elsewhere = try TestWorkbook.scratch("elsewhere")
+        let link = folder.appendingPathComponent("Transactions.csv")
+        let real = elsewhere.appendingPathComponent("ledger-2026.csv")
+        try FileManager.default.moveItem(at: link, to: real)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(
+            try await CLI.run(["add", "expense", "--amount", "9", "--category", "Dining", "--note", "through"], in: folder).status == 0)
+        let before = try bytes(real)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == real.path)
+        #expect(String(decoding: try bytes(real), as: UTF8.self).contains(",through,"))
+        #expect(try backups(folder, of: "Transactions.csv") == [before])
+        #expect(!FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent(AtomicFile.backupFolderName).path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path) == ["ledger-2026.csv"])
+    }
+
+    // MARK: exit codes of file errors
+
+    @Test func fileErrorsMapToExitCodesThatSayWhatToDo() {
+        let full = SheetSyncError.replacing(.noSpace(operation: "write", path: "/books/.Transactions.csv.sheetsync-tmp-1-0"))
+        #expect(full.exitCode == .temporaryFailure)
+        #expect(full.message.contains("no space left on device") && full.message.contains("/books/"))
+        let denied = SheetSyncError.replacing(.permissionDenied(operation: "open", path: "/books/T.csv", reason: "Permission denied"))
+        #expect(denied.exitCode == .configuration)
+        #expect(denied.message.contains("/books/T.csv"))
+        #expect(SheetSyncError.replacing(.readOnly(path: "/books", isFolder: true)).exitCode == .configuration)
+        #expect(SheetSyncError.replacing(.changedSinceRead(path: "/books/T.csv")).exitCode == .temporaryFailure)
+    }
+}
