@@ -61,4 +61,20 @@ import Testing
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/config/sheetsync")
         #expect(leftovers == ["user.json"])
     }
+
+    @Test func writePrivateNeverWritesThroughALinkPlantedAtATemporaryName() throws {
+        let folder = try TemporaryFolder()
+        let victim = try folder.write("victim.txt", "keep me", mode: 0o644)
+        let path = folder.path + "/user.json"
+        // Where a predictable scheme would put its temporary file.
+        for name in [".user.json.tmp-\(getpid())", ".user.json.tmp", "user.json.tmp"] {
+            try FileManager.default.createSymbolicLink(atPath: folder.path + "/" + name, withDestinationPath: victim)
+        }
+        try CredentialsFile.writePrivate(Array("secret".utf8), path: path)
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me")
+        #expect(try CredentialsFile.readPrivate(path: path) == Array("secret".utf8))
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(attributes[.type] as? FileAttributeType == .typeRegular)
+    }
 }

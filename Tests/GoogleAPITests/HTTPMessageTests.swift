@@ -33,17 +33,35 @@ import Testing
     @Test func endpointOverrideReplacesEveryOriginAndTheTokenURIs() throws {
         let endpoints = try #require(GoogleEndpoints(endpoint: "http://127.0.0.1:8089/emu"))
         let sheets = try endpoints.sheetsURL(path: "/v4/spreadsheets/abc/values:batchGet", query: [("ranges", "'A B'!A1")])
-        #expect(sheets.absoluteString == "http://127.0.0.1:8089/emu/v4/spreadsheets/abc/values:batchGet?ranges=%27A%20B%27%21A1")
-        #expect(try endpoints.driveURL(path: "/drive/v3/files").absoluteString == "http://127.0.0.1:8089/emu/drive/v3/files")
+        #expect(
+            sheets.absoluteString
+                == "http://127.0.0.1:8089/emu/v4/spreadsheets/abc/values:batchGet?ranges=%27A%20B%27%21A1&prettyPrint=false")
+        #expect(
+            try endpoints.driveURL(path: "/drive/v3/files").absoluteString == "http://127.0.0.1:8089/emu/drive/v3/files?prettyPrint=false")
         #expect(try endpoints.tokenURL("https://oauth2.googleapis.com/token").absoluteString == "http://127.0.0.1:8089/emu/token")
         #expect(try endpoints.tokenURL(nil).absoluteString == "http://127.0.0.1:8089/emu/token")
         #expect(GoogleEndpoints(endpoint: "not a url") == nil)
     }
 
+    @Test func everyAPICallAsksForCompactJSON() throws {
+        let endpoints = GoogleEndpoints.production
+        for url in [
+            try endpoints.sheetsURL(path: "/v4/spreadsheets/x", query: [("fields", "a")]), try endpoints.driveURL(path: "/drive/v3/files"),
+        ] {
+            #expect(
+                URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.filter { $0.name == "prettyPrint" }.map(\.value) == [
+                    "false"
+                ])
+        }
+    }
+
     @Test func productionEndpointsAreGoogles() throws {
         let endpoints = GoogleEndpoints.production
-        #expect(try endpoints.sheetsURL(path: "/v4/spreadsheets").absoluteString == "https://sheets.googleapis.com/v4/spreadsheets")
-        #expect(try endpoints.driveURL(path: "/drive/v3/files").absoluteString == "https://www.googleapis.com/drive/v3/files")
+        #expect(
+            try endpoints.sheetsURL(path: "/v4/spreadsheets").absoluteString
+                == "https://sheets.googleapis.com/v4/spreadsheets?prettyPrint=false")
+        #expect(
+            try endpoints.driveURL(path: "/drive/v3/files").absoluteString == "https://www.googleapis.com/drive/v3/files?prettyPrint=false")
         #expect(try endpoints.tokenURL("https://example.test/custom/token").absoluteString == "https://example.test/custom/token")
     }
 }

@@ -14,7 +14,8 @@ import Testing
     }
 
     @Test func tokenFieldsInJSONAreRedactedButErrorCodesStay() {
-        let body = #"{"access_token": "\#(Self.secret)", "refresh_token":"1//rt-\#(Self.secret)", "expires_in": 3599, "error": {"code": 403}}"#
+        let body =
+            #"{"access_token": "\#(Self.secret)", "refresh_token":"1//rt-\#(Self.secret)", "expires_in": 3599, "error": {"code": 403}}"#
         let redacted = Redaction.redact(body)
         #expect(!redacted.contains(Self.secret))
         #expect(redacted.contains(#""access_token": "REDACTED""#))
@@ -40,5 +41,29 @@ import Testing
         #expect(!line.contains(Self.secret))
         #expect(line.hasSuffix("(\(body.count) bytes)"))
         #expect(CurlExchange.describeBody([0xFF, 0xFE, 0x00]) == "<3 bytes of binary data>")
+    }
+
+    @Test func secretsQuotedWithoutTheirNamesAreRedactedByShape() {
+        let jwt = "eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJ4QHkuY29tIn0.c2lnbmF0dXJl"
+        let text = "bad request: ya29.a0AfB_byC-secret, refresh 1//0gAbC-def_ghi, client GOCSPX-AbCdEf123, jwt \(jwt)."
+        let redacted = Redaction.redact(text)
+        for secret in ["ya29.a0", "1//0g", "GOCSPX-Ab", "eyJ"] { #expect(!redacted.contains(secret), "\(redacted)") }
+        #expect(redacted == "bad request: REDACTED, refresh REDACTED, client REDACTED, jwt REDACTED")
+        // Paths and ordinary words stay readable.
+        #expect(
+            Redaction.redact("GET https://sheets.googleapis.com/v4/spreadsheets/1AbC")
+                == "GET https://sheets.googleapis.com/v4/spreadsheets/1AbC")
+    }
+
+    @Test func privateKeysAreRedacted() {
+        let text = "key: -----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBg\n-----END PRIVATE KEY-----\nnext"
+        #expect(Redaction.redact(text) == "key: REDACTED\nnext")
+    }
+
+    @Test func googleErrorMessagesAreRedactedWhenRead() {
+        let body =
+            #"{"error":{"code":400,"message":"Invalid: Authorization: Bearer ya29.xyz assertion=eyJa.eyJb.c","status":"INVALID_ARGUMENT"}}"#
+        let details = GoogleErrorDetails(response: HTTPResponse(status: 400, body: Array(body.utf8)), target: "POST /x")
+        #expect(!details.message.contains("ya29") && !details.message.contains("eyJ"), "\(details.message)")
     }
 }

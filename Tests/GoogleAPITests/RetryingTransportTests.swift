@@ -17,8 +17,14 @@ import Testing
     }
 
     static func googleError(_ code: Int, status: String, reason: String, message: String) -> HTTPResponse {
-        .json(code, ["error": ["code": .integer(code), "message": .string(message), "status": .string(status),
-                               "errors": [["message": .string(message), "domain": "usageLimits", "reason": .string(reason)]]]])
+        .json(
+            code,
+            [
+                "error": [
+                    "code": .integer(code), "message": .string(message), "status": .string(status),
+                    "errors": [["message": .string(message), "domain": "usageLimits", "reason": .string(reason)]],
+                ]
+            ])
     }
 
     @Test func retryAfterSecondsIsHonoured() async throws {
@@ -44,7 +50,10 @@ import Testing
     @Test func backoffIsExponentialWithFullJitter() async throws {
         let clock = ManualAPIClock()
         let transport = ScriptedTransport(
-            [HTTPResponse(status: 500), HTTPResponse(status: 502), HTTPResponse(status: 503), HTTPResponse(status: 504), HTTPResponse(status: 200)])
+            [
+                HTTPResponse(status: 500), HTTPResponse(status: 502), HTTPResponse(status: 503), HTTPResponse(status: 504),
+                HTTPResponse(status: 200),
+            ])
         _ = try await make(transport, clock: clock, random: [0.5, 0.25, 0.0, 0.999_999]).send(try request())
         #expect(clock.sleeps.count == 4)
         let expected = [0.5 * 1, 0.25 * 2, 0.0 * 4, 0.999_999 * 8]
@@ -64,7 +73,9 @@ import Testing
 
     @Test func givesUpWithinTheTotalBudget() async throws {
         let clock = ManualAPIClock()
-        let transport = ScriptedTransport(handler: { _ in Self.googleError(503, status: "UNAVAILABLE", reason: "backendError", message: "The service is currently unavailable.") })
+        let transport = ScriptedTransport(handler: { _ in
+            Self.googleError(503, status: "UNAVAILABLE", reason: "backendError", message: "The service is currently unavailable.")
+        })
         let policy = RetryPolicy(initialBackoff: 1, maximumBackoff: 32, totalBudget: 120, maximumAttempts: 100)
         do {
             _ = try await make(transport, clock: clock, random: [0.999], policy: policy).send(try request())
@@ -161,14 +172,16 @@ import Testing
 
     @Test func storageQuotaExceededExplainsServiceAccounts() async throws {
         let transport = ScriptedTransport([
-            Self.googleError(403, status: "PERMISSION_DENIED", reason: "storageQuotaExceeded", message: "The user's Drive storage quota has been exceeded.")
+            Self.googleError(
+                403, status: "PERMISSION_DENIED", reason: "storageQuotaExceeded",
+                message: "The user's Drive storage quota has been exceeded.")
         ])
         let client = GoogleClient(transport: make(transport, clock: ManualAPIClock()))
         await #expect {
             _ = try await client.send(try request(.post))
         } throws: { error in
             guard let error = error as? GoogleAPIError, case .storageQuotaExceeded = error else { return false }
-            return error.description.contains("service accounts have no drive storage")
+            return error.description.contains("a service account has no drive storage")
                 && error.description.contains("shared drive") && error.description.contains("sheetsync auth login")
         }
     }

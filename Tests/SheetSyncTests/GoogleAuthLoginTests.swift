@@ -18,14 +18,15 @@ import Testing
         }
         private var shown: URL?
 
-        func consent(_ text: String, bed: GoogleTestBed, client: (id: String, secret: String)) {
+        func consent(_ text: String, bed: GoogleTestBed, client: (id: String, secret: String), grantedScope: String? = nil) {
             guard let url = URL(string: text) else { return }
             consentURL = url
             let query = Dictionary(URLEncoding.queryItems(url.query(percentEncoded: true) ?? ""), uniquingKeysWith: { first, _ in first })
             let redirect = query["redirect_uri"] ?? ""
             bed.emulator.registerAuthorizationCode(
                 "4/emulator-code", clientId: client.id, clientSecret: client.secret, redirectURI: redirect,
-                codeChallenge: query["code_challenge"], codeChallengeMethod: query["code_challenge_method"] ?? "S256")
+                codeChallenge: query["code_challenge"], codeChallengeMethod: query["code_challenge_method"] ?? "S256",
+                grantedScope: grantedScope)
             let started = Task {
                 guard let back = URL(string: redirect + "?code=4%2Femulator-code&state=" + (query["state"] ?? "")) else {
                     throw GoogleAPIError.loginFailed("bad redirect '\(redirect)'")
@@ -38,8 +39,8 @@ import Testing
         func redirectAnswer() async throws -> HTTPResponse? { try await lock.withLock { task }?.value }
     }
 
-    @Test func authLoginWritesPrivateCredentialsThatInitAndSyncUse() async throws {
-        let bed = try await GoogleTestBed.start("g-login")
+    /// A Desktop OAuth client's JSON as the Cloud console downloads it, and no credentials yet.
+    static func desktopClient(in bed: GoogleTestBed) throws -> (client: (id: String, secret: String), file: URL) {
         let client = (id: "desktop.apps.googleusercontent.com", secret: "desktop-secret")
         let clientFile = bed.folder.appendingPathComponent("client.json")
         let installed: [String: Any] = [
@@ -50,6 +51,12 @@ import Testing
         ]
         try JSONSerialization.data(withJSONObject: installed).write(to: clientFile)
         try FileManager.default.removeItem(at: bed.credentialsURL)
+        return (client, clientFile)
+    }
+
+    @Test func authLoginWritesPrivateCredentialsThatInitAndSyncUse() async throws {
+        let bed = try await GoogleTestBed.start("g-login")
+        let (client, clientFile) = try Self.desktopClient(in: bed)
         let browser = Browser()
         let written = try await Workspace(config: try bed.config()).authLogin(clientFile: clientFile) { url in
             browser.consent(url, bed: bed, client: client)
@@ -70,6 +77,22 @@ import Testing
         #expect(initialized.status == 0, "\(initialized.stderr)")
         #expect(try bed.sheetRecords(.settings).count == 1)
         #expect(try await bed.cli("sync").status == 0)
+        await bed.finish()
+    }
+
+    @Test func aLoginWithoutEveryPermissionIsRefusedAndWritesNoCredentials() async throws {
+        let bed = try await GoogleTestBed.start("g-login-scope")
+        let (client, clientFile) = try Self.desktopClient(in: bed)
+        let browser = Browser()
+        await #expect {
+            _ = try await Workspace(config: try bed.config()).authLogin(clientFile: clientFile) { url in
+                browser.consent(url, bed: bed, client: client, grantedScope: "https://www.googleapis.com/auth/spreadsheets")
+            }
+        } throws: { error in
+            "\(error)".contains("drive.file") && "\(error)".contains("auth login")
+        }
+        _ = try? await browser.redirectAnswer()
+        #expect(!FileManager.default.fileExists(atPath: bed.credentialsURL.path))
         await bed.finish()
     }
 }

@@ -39,7 +39,7 @@ import Testing
         bed.emulator.resetCounters()
         let quiet = try await bed.cli("sync", "--json")
         #expect(quiet.status == 0, "\(quiet.stderr)")
-        #expect(quiet.stdout.contains("\"upToDate\" : true"), "\(quiet.stdout)")
+        #expect(quiet.json?["upToDate"] as? Bool == true, "\(quiet.stdout)")
         // A token and one Drive `files.get` of the version: no Sheets request at all.
         let counters = bed.emulator.counters
         #expect(counters.totalRequests <= 2, "\(bed.emulator.requestLog.map { "\($0.method) \($0.path)" })")

@@ -18,7 +18,7 @@ import Testing
         #expect(try await CLI.run(["sync"], in: folder).status == 0)
         let made = try await CLI.run(["materialize", "--through", "2026-03-31", "--json"], in: folder)
         #expect(made.status == 0)
-        #expect(made.stdout.contains("\"created\" : 4"))
+        #expect(made.json?["created"] as? Int == 4, "\(made.stdout)")
         #expect(try await CLI.run(["sync"], in: folder).status == 0)
         let dates = try instances(folder).map { $0["date"] }
         #expect(dates == ["2026-01-01", "2026-01-15", "2026-02-01", "2026-02-15", "2026-03-01", "2026-03-15"])
@@ -31,7 +31,7 @@ import Testing
         // Again: nothing new, nothing written.
         let before = try Data(contentsOf: folder.appendingPathComponent("Transactions.csv"))
         let again = try await CLI.run(["materialize", "--through", "2026-03-31", "--json"], in: folder)
-        #expect(again.stdout.contains("\"created\" : 0"))
+        #expect(again.json?["created"] as? Int == 0, "\(again.stdout)")
         #expect(try await CLI.run(["sync"], in: folder).status == 0)
         #expect(try Data(contentsOf: folder.appendingPathComponent("Transactions.csv")) == before)
     }

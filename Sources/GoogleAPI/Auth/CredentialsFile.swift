@@ -55,11 +55,20 @@ public enum CredentialsFile {
         } catch {
             throw GoogleAPIError.invalidCredentials(path: path, detail: "cannot create folder '\(folder)': \(error)")
         }
-        let temporary = folder + "/." + url.lastPathComponent + ".tmp-\(getpid())"
         func fail(_ what: String) -> GoogleAPIError {
             GoogleAPIError.invalidCredentials(path: path, detail: "\(what): \(String(cString: strerror(errno)))")
         }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        // An unpredictable name, created fresh (O_EXCL) and never through a symlink (O_NOFOLLOW): nobody can
+        // plant a file or link there beforehand to read the secret or redirect the write.
+        var temporary = ""
+        var descriptor: Int32 = -1
+        for _ in 0..<8 {
+            var generator = SystemRandomNumberGenerator()
+            let suffix = String(generator.next(), radix: 16) + String(generator.next(), radix: 16)
+            temporary = folder + "/." + url.lastPathComponent + ".tmp-" + suffix
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if descriptor >= 0 || errno != EEXIST { break }
+        }
         guard descriptor >= 0 else { throw fail("cannot create '\(temporary)'") }
         var written = 0
         while written < bytes.count {
@@ -73,7 +82,7 @@ public enum CredentialsFile {
             }
             written += count
         }
-        // A pre-existing temporary file keeps its old mode through O_TRUNC, so set it explicitly.
+        // The umask may have taken bits away; never added any, but say 0600 explicitly.
         guard fchmod(descriptor, 0o600) == 0, fsync(descriptor) == 0 else {
             let error = fail("cannot sync '\(temporary)'")
             close(descriptor)

@@ -105,6 +105,15 @@ public final class LoopbackLoginSession: Sendable {
         else {
             throw GoogleAPIError.loginFailed("google's token response holds no refresh_token")
         }
+        // The consent page lets a person untick permissions; a login without them would fail every run later.
+        if let granted = body["scope"]?.stringValue.map({ Set($0.split(separator: " ").map(String.init)) }) {
+            let missing = oauth.scopes.filter { !granted.contains($0) }
+            if !missing.isEmpty {
+                throw GoogleAPIError.loginFailed(
+                    "google granted no access to \(missing.joined(separator: ", ")); run 'sheetsync auth login' again and allow "
+                        + "every permission the consent page asks for")
+            }
+        }
         return AuthorizedUserCredentials(
             clientID: client.clientID, clientSecret: client.clientSecret, refreshToken: refreshToken,
             tokenURI: client.tokenURI)

@@ -55,14 +55,17 @@ public enum GoogleAPIError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A resumable upload session is gone (expired after a week, or cancelled): start a new one.
     case uploadSessionExpired(String)
 
-    public var description: String {
+    /// The message, with anything that looks like a credential redacted: server text (a proxy's, a custom
+    /// endpoint's) may quote the request it refused.
+    public var description: String { Redaction.redact(unredactedDescription) }
+
+    private var unredactedDescription: String {
         switch self {
         case .temporarilyUnavailable(let text): return text
         case .reauthorizationRequired(let text): return text
         case .api(let details): return "google api error \(details)"
         case .storageQuotaExceeded(let details):
-            return "google drive storage quota exceeded: \(details); service accounts have no drive storage of their "
-                + "own, so log in as a user with 'sheetsync auth login' or keep the folder on a shared drive"
+            return "google drive storage quota exceeded: \(details); \(Self.serviceAccountHint)"
         case .transport(let error): return error.description
         case .insecureCredentialsFile(let path, let mode):
             return "credentials file '\(path)' has mode \(mode) and can be read by group or others; "
@@ -74,6 +77,12 @@ public enum GoogleAPIError: Error, Hashable, Sendable, CustomStringConvertible {
         case .uploadSessionExpired(let text): return text
         }
     }
+
+    /// What works for a service account, which has no Drive storage of its own.
+    public static let serviceAccountHint =
+        "a service account has no drive storage of its own: share a spreadsheet (and folder) you own with the service "
+        + "account's e-mail as editor and set remote.spreadsheetId, keep the folder on a shared drive, or use "
+        + "'sheetsync auth login' with your own account"
 
     /// Whether a later run may succeed unchanged (the CLI exits 75).
     public var isTemporary: Bool {

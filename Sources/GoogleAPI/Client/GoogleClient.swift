@@ -10,7 +10,8 @@ public struct GoogleClient: Sendable {
     public let logger: Logger
 
     /// Wraps an assembled transport (tests may pass a `ScriptedTransport` directly).
-    public init(transport: any HTTPTransport, endpoints: GoogleEndpoints = .production, logger: Logger = Logger(label: "sheetsync.google")) {
+    public init(transport: any HTTPTransport, endpoints: GoogleEndpoints = .production, logger: Logger = Logger(label: "sheetsync.google"))
+    {
         self.transport = transport
         self.endpoints = endpoints
         self.logger = logger
@@ -55,9 +56,14 @@ public struct GoogleClient: Sendable {
 
     /// Sends an optional JSON body and parses the JSON answer (an empty body reads as an empty object).
     public func json(_ method: HTTPMethod, _ url: URL, body: JSONValue? = nil, isIdempotent: Bool? = nil) async throws -> JSONValue {
+        try await json(method, url, serializedBody: body?.serialized(), isIdempotent: isIdempotent)
+    }
+
+    /// Sends a JSON body serialized already and parses the JSON answer.
+    public func json(_ method: HTTPMethod, _ url: URL, serializedBody: [UInt8]?, isIdempotent: Bool? = nil) async throws -> JSONValue {
         var headers: HTTPHeaders = ["Accept": "application/json"]
-        if body != nil { headers["Content-Type"] = "application/json; charset=UTF-8" }
-        let request = HTTPRequest(method: method, url: url, headers: headers, body: body?.serialized() ?? [], isIdempotent: isIdempotent)
+        if serializedBody != nil { headers["Content-Type"] = "application/json; charset=UTF-8" }
+        let request = HTTPRequest(method: method, url: url, headers: headers, body: serializedBody ?? [], isIdempotent: isIdempotent)
         let response = try await send(request)
         return try Self.parseJSON(response, request: request)
     }

@@ -74,9 +74,11 @@ public struct GoogleEndpoints: Hashable, Sendable {
         return head + (path.hasPrefix("/") ? path : "/" + path)
     }
 
-    /// `base` + an already percent-encoded path + an encoded query built from `query`.
+    /// `base` + an already percent-encoded path + an encoded query built from `query`, plus
+    /// `prettyPrint=false` (Google indents its JSON answers unless told not to).
     static func url(_ base: URL, path: String, query: [(String, String)] = []) throws(GoogleAPIError) -> URL {
         var text = join(base.absoluteString, path)
+        let query = query.contains { $0.0 == "prettyPrint" } ? query : query + [("prettyPrint", "false")]
         if !query.isEmpty {
             text += "?" + query.map { URLEncoding.component($0.0) + "=" + URLEncoding.component($0.1) }.joined(separator: "&")
         }

@@ -15,11 +15,11 @@ extension GoogleErrorDetails {
             }
             self.init(
                 httpStatus: response.status, status: object["status"]?.stringValue, reasons: reasons,
-                message: object["message"]?.stringValue ?? "", target: target)
+                message: Redaction.redact(object["message"]?.stringValue ?? ""), target: target)
         } else if let code = parsed?["error"]?.stringValue {
             self.init(
                 httpStatus: response.status, status: nil, reasons: [code],
-                message: parsed?["error_description"]?.stringValue ?? "", target: target)
+                message: Redaction.redact(parsed?["error_description"]?.stringValue ?? ""), target: target)
         } else {
             let text = Redaction.redact(String(response.bodyText.prefix(300)))
             self.init(httpStatus: response.status, message: text.trimmingCharacters(in: .whitespacesAndNewlines), target: target)

@@ -52,6 +52,13 @@ public struct DriveClient: Sendable {
         return try DriveFile(json: try await client.json(.post, url, body: .object(metadata), isIdempotent: false))
     }
 
+    /// files.delete (for good, not to the trash); a file already gone counts as deleted.
+    public func deleteFile(id: String) async throws {
+        let url = try fileURL(id, query: [("supportsAllDrives", "true")])
+        let request = HTTPRequest(method: .delete, url: url, headers: ["Accept": "application/json"], body: [], isIdempotent: true)
+        _ = try await client.send(request, accepting: [404])
+    }
+
     /// files.create of a folder.
     public func createFolder(
         name: String, parents: [String] = [], appProperties: [String: String] = [:]

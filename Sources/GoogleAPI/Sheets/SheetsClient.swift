@@ -75,6 +75,28 @@ public struct SheetsClient: Sendable {
         return answer["replies"]?.arrayValue ?? []
     }
 
+    /// spreadsheets.batchUpdate of requests serialized already (a large write is measured and split by its
+    /// callers, so each request is serialized once); returns the replies.
+    public func batchUpdate(spreadsheetId: String, serializedRequests: [[UInt8]], guardedAgainstRepeats: Bool = false) async throws
+        -> [JSONValue]
+    {
+        let url = try client.endpoints.sheetsURL(path: path(spreadsheetId, ":batchUpdate"))
+        var body = Array(#"{"requests":["#.utf8)
+        body.reserveCapacity(serializedRequests.reduce(16) { $0 + $1.count + 1 })
+        for (i, request) in serializedRequests.enumerated() {
+            if i > 0 { body.append(UInt8(ascii: ",")) }
+            body.append(contentsOf: request)
+        }
+        body.append(contentsOf: Array("]}".utf8))
+        let answer = try await client.json(.post, url, serializedBody: body, isIdempotent: guardedAgainstRepeats)
+        return answer["replies"]?.arrayValue ?? []
+    }
+
+    /// The size in bytes of a `spreadsheets.batchUpdate` body carrying these serialized requests.
+    public static func batchUpdateBodySize(_ serializedRequests: [[UInt8]]) -> Int {
+        serializedRequests.reduce(#"{"requests":[]}"#.utf8.count + max(0, serializedRequests.count - 1)) { $0 + $1.count }
+    }
+
     /// spreadsheets.get, restricted to `fields` (a field mask such as `spreadsheetId,sheets.properties`).
     public func get(
         spreadsheetId: String, fields: String? = nil, ranges: [String] = [], includeGridData: Bool = false

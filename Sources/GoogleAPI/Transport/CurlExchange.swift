@@ -8,21 +8,27 @@ final class CurlExchange {
     let configuration: CurlTransport.Configuration
     let logger: Logger
     let cancellation: CurlCancellation
+    let pool: CurlHandlePool
     var responseBody: [UInt8] = []
     var responseHeaders = HTTPHeaders()
 
-    init(request: HTTPRequest, configuration: CurlTransport.Configuration, logger: Logger, cancellation: CurlCancellation) {
+    init(
+        request: HTTPRequest, configuration: CurlTransport.Configuration, logger: Logger, cancellation: CurlCancellation,
+        pool: CurlHandlePool
+    ) {
         self.request = request
         self.configuration = configuration
         self.logger = logger
         self.cancellation = cancellation
+        self.pool = pool
     }
 
     func perform() throws -> HTTPResponse {
-        guard let handle = curl_easy_init() else {
+        guard let pooled = pool.take() else {
             throw TransportError(kind: .other, request: request, detail: "curl_easy_init failed")
         }
-        defer { curl_easy_cleanup(handle) }
+        let handle = pooled.raw
+        defer { pool.giveBack(pooled) }
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         defer { errorBuffer.deallocate() }
@@ -44,7 +50,11 @@ final class CurlExchange {
         }
         var status = 0
         _ = sheetsync_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        return HTTPResponse(status: status, headers: responseHeaders, body: responseBody)
+        var connects = 0
+        _ = sheetsync_curl_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects)
+        var response = HTTPResponse(status: status, headers: responseHeaders, body: responseBody)
+        response.newConnections = connects
+        return response
     }
 
     private func check(_ code: CURLcode, _ option: String) throws {
@@ -65,6 +75,11 @@ final class CurlExchange {
         try check(sheetsync_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1), "CURLOPT_SSL_VERIFYPEER")
         try check(sheetsync_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2), "CURLOPT_SSL_VERIFYHOST")
         try check(sheetsync_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0), "CURLOPT_FOLLOWLOCATION")
+        // libcurl re-sends a request by itself when a reused connection dies before any answer, which could apply
+        // a create twice: a request that must not repeat gets a connection of its own.
+        if !request.isIdempotent {
+            try check(sheetsync_curl_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1), "CURLOPT_FRESH_CONNECT")
+        }
         // An empty string asks for every encoding libcurl can decode (gzip, deflate, …).
         try check(sheetsync_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""), "CURLOPT_ACCEPT_ENCODING")
         let total = request.timeout ?? configuration.totalTimeout

@@ -24,6 +24,8 @@ public struct CurlTransport: HTTPTransport {
     public let configuration: Configuration
     /// Receives the wire trace at `.trace` level, credentials redacted.
     public let logger: Logger
+    /// Shared by copies of this transport: a run reuses its connection (and TLS session) across requests.
+    let pool = CurlHandlePool()
 
     private static let globalInit: CURLcode = sheetsync_curl_global_init()
 
@@ -39,9 +41,10 @@ public struct CurlTransport: HTTPTransport {
         let cancellation = CurlCancellation()
         let configuration = configuration
         let logger = logger
+        let pool = pool
         return try await withTaskCancellationHandler {
             try await runOnOwnThread(name: "sheetsync.curl") {
-                try CurlExchange(request: request, configuration: configuration, logger: logger, cancellation: cancellation)
+                try CurlExchange(request: request, configuration: configuration, logger: logger, cancellation: cancellation, pool: pool)
                     .perform()
             }
         } onCancel: {

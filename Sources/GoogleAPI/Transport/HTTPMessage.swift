@@ -103,6 +103,8 @@ public struct HTTPResponse: Hashable, Sendable {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// Connections the transport had to open for this exchange (0 when it reused one), where it can tell.
+    public var newConnections = 0
 
     public init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.status = status

@@ -21,7 +21,72 @@ public enum Redaction {
             bytes = redactJSONMember(name, in: bytes)
             bytes = redactFormField(name, in: bytes)
         }
+        bytes = redactPrivateKeys(bytes)
+        for prefix in secretPrefixes { bytes = redactPrefixed(prefix, in: bytes) }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Secrets Google issues in recognisable shapes, found wherever they stand (an error body may quote a
+    /// request without naming its fields): access tokens, refresh tokens, OAuth client secrets, and
+    /// JWTs, whose base64url header always begins `eyJ` (`{"`).
+    static let secretPrefixes: [[UInt8]] = ["ya29.", "1//", "GOCSPX-", "eyJ"].map { Array($0.utf8) }
+
+    private static func isSecretByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: "+"), UInt8(ascii: "="),
+            UInt8(ascii: "~"), UInt8(ascii: "%"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Replaces `prefix` and the token characters after it, when it starts a word.
+    private static func redactPrefixed(_ prefix: [UInt8], in bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let startsWord = index == 0 || !isSecretByte(bytes[index - 1])
+            guard startsWord, bytes[index] == prefix[0], index + prefix.count < bytes.count,
+                Array(bytes[index..<index + prefix.count]) == prefix, isSecretByte(bytes[index + prefix.count])
+            else {
+                output.append(bytes[index])
+                index += 1
+                continue
+            }
+            output.append(contentsOf: placeholderBytes)
+            index += prefix.count
+            while index < bytes.count, isSecretByte(bytes[index]) { index += 1 }
+        }
+        return output
+    }
+
+    /// Replaces PEM private key blocks, with or without their closing line.
+    private static func redactPrivateKeys(_ bytes: [UInt8]) -> [UInt8] {
+        let begin = Array("-----BEGIN".utf8), keyWord = Array("PRIVATE KEY-----".utf8), end = Array("-----END".utf8)
+        var output: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            guard matches(bytes, at: index, begin.map(lowercased)),
+                let keyAt = (index..<min(bytes.count, index + 40)).first(where: { matches(bytes, at: $0, keyWord.map(lowercased)) })
+            else {
+                output.append(bytes[index])
+                index += 1
+                continue
+            }
+            var cursor = keyAt + keyWord.count
+            while cursor < bytes.count, !matches(bytes, at: cursor, end.map(lowercased)) { cursor += 1 }
+            if cursor < bytes.count {
+                cursor += end.count
+                while cursor < bytes.count, bytes[cursor] != 0x0A, bytes[cursor] != UInt8(ascii: "\"") { cursor += 1 }
+            }
+            output.append(contentsOf: placeholderBytes)
+            index = cursor
+        }
+        return output
     }
 
     private static let placeholderBytes = Array(placeholder.utf8)

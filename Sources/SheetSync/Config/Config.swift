@@ -14,6 +14,8 @@ public struct Config: Sendable, Equatable {
         public var credentials: URL
         public var endpoint: URL?
         public var retryBudgetSeconds: Double
+        /// The most bytes one write request carries (`remote.maxRequestBytes`).
+        public var maxRequestBytes: Int = GoogleLimits.defaultRequestBytes
     }
 
     public var store: URL
@@ -88,6 +90,7 @@ struct RawConfig: Decodable {
         var credentials: String?
         var endpoint: String?
         var retryBudgetSeconds: Double?
+        var maxRequestBytes: Int?
     }
 
     var store: String
@@ -119,8 +122,15 @@ struct RawConfig: Decodable {
                 }
                 endpoint = url
             }
+            let requestBytes = remote.maxRequestBytes ?? GoogleLimits.defaultRequestBytes
+            guard (GoogleLimits.minRequestBytes...GoogleLimits.maxRequestBytes).contains(requestBytes) else {
+                throw SheetSyncError.configuration(
+                    "\(source.path): remote.maxRequestBytes \(requestBytes) is outside \(GoogleLimits.minRequestBytes)..."
+                        + "\(GoogleLimits.maxRequestBytes) (Google refuses request bodies over 10 MiB and advises 2 MB)")
+            }
             remoteConfig = .google(.init(spreadsheetId: remote.spreadsheetId, credentials: path(credentials),
-                                         endpoint: endpoint, retryBudgetSeconds: remote.retryBudgetSeconds ?? 120))
+                                         endpoint: endpoint, retryBudgetSeconds: remote.retryBudgetSeconds ?? 120,
+                                         maxRequestBytes: requestBytes))
         default:
             throw SheetSyncError.configuration("\(source.path): remote.type '\(remote.type)' is not one of csv, xlsx, google")
         }

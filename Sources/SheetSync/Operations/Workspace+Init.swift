@@ -1,4 +1,5 @@
 import Foundation
+import GoogleAPI
 import SheetSyncCore
 import SheetSyncStore
 
@@ -29,6 +30,7 @@ extension Workspace {
                     report.changes = ["create \(remote.displayName) with dataset \(settings["datasetId"])\(from)"] + notices
                     return report
                 }
+                explainServiceAccountCreation()
                 if rows > 0 {
                     // Every row of the store goes to the new workbook: with no base, nothing reads as deleted.
                     try store.forgetBase()
@@ -42,6 +44,17 @@ extension Workspace {
             report.headlines = notices + report.headlines
             return report
         }
+    }
+
+    /// A service account has no Drive storage of its own: Google refuses it new spreadsheets and files in
+    /// My Drive. Said before trying, with what works instead.
+    private func explainServiceAccountCreation() {
+        guard case .google(let google) = config.remote, google.spreadsheetId == nil,
+            case .serviceAccount(let account)? = try? GoogleCredentials.load(path: google.credentials.path)
+        else { return }
+        let text = "creating a spreadsheet as service account \(account.clientEmail), which Google allows only on a shared drive; "
+            + GoogleAPIError.serviceAccountHint
+        logger.warning("\(text)")
     }
 
     /// Writes a new spreadsheet's id into the config file, so later runs find it.

@@ -41,9 +41,10 @@ extension Workspace {
         let remote = try makeRemote()
         try await requireWorkbook(remote)
         return try await withStore(preview: options.dryRun) { store in
-            try await uploadQueuedReceipts(store: store, remote: remote, options: options)
+            let receiptProblems = try await uploadQueuedReceipts(store: store, remote: remote, options: options)
             let engine = engine(store: store, remote: remote)
             var pulled = try await engine.run(SyncOptions(mode: .pull, dryRun: options.dryRun, allowMassDelete: options.allowMassDelete))
+            pulled.errors += receiptProblems
             guard pulled.errors.isEmpty else { return pulled }
             let made = try materialize(store: store, through: nil, dryRun: options.dryRun)
             if options.dryRun {
@@ -54,6 +55,7 @@ extension Workspace {
             report.command = "sync"
             report.notices = pulled.notices + made.notices + report.notices
             report.newlyRejected = max(report.newlyRejected, pulled.newlyRejected)
+            report.errors = receiptProblems + report.errors
             for (tab, t) in pulled.tabs {
                 report.tabs[tab, default: .init()].added += t.added
                 report.tabs[tab, default: .init()].updated += t.updated

@@ -61,10 +61,21 @@ extension Workspace {
 }
 
 extension Workspace {
-    /// Google mode: receipts queued by `receipt add` are uploaded before a run that pushes.
-    func uploadQueuedReceipts(store: LedgerStore, remote: any Remote, options: SyncOptions) async throws {
-        guard let google = remote as? GoogleSheetsRemote, options.mode != .pull, !options.dryRun else { return }
-        _ = try await ReceiptUploader(store: store, drive: google.drive, clock: clock).uploadAll()
+    /// Google mode: receipts queued by `receipt add` are uploaded before a run that pushes; returns the
+    /// problems to report (a receipt whose file is gone, Drive refusing storage), each said once.
+    func uploadQueuedReceipts(store: LedgerStore, remote: any Remote, options: SyncOptions) async throws -> [String] {
+        guard let google = remote as? GoogleSheetsRemote, options.mode != .pull, !options.dryRun else { return [] }
+        return try await ReceiptUploader(store: store, drive: google.drive, clock: clock).uploadAll().problems
+    }
+
+    /// `receipt retry`: queued receipts marked failed are tried again on the next push (all when `ids` is empty).
+    public func retryReceipts(_ ids: [String], dryRun: Bool = false) async throws -> [String] {
+        try await withStore(preview: dryRun) { store in try ReceiptUploader.retry(ids, store: store) }
+    }
+
+    /// `receipt forget`: queued receipts dropped, with their queued copies.
+    public func forgetReceipts(_ ids: [String], dryRun: Bool = false) async throws -> [String] {
+        try await withStore(preview: dryRun) { store in try ReceiptUploader.forget(ids, store: store, keepingFiles: dryRun) }
     }
 }
 

@@ -76,8 +76,10 @@ public struct Workspace: Sendable {
         let remote = try makeRemote()
         try await requireWorkbook(remote)
         return try await withStore(preview: options.dryRun) { store in
-            try await uploadQueuedReceipts(store: store, remote: remote, options: options)
-            return try await engine(store: store, remote: remote).run(options)
+            let receiptProblems = try await uploadQueuedReceipts(store: store, remote: remote, options: options)
+            var report = try await engine(store: store, remote: remote).run(options)
+            report.errors += receiptProblems
+            return report
         }
     }
 }

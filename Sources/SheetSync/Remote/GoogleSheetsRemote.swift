@@ -18,17 +18,21 @@ public final class GoogleSheetsRemote: Remote, @unchecked Sendable {
     private let lock = NSLock()
     private var id: String?
     private var driveReachable = true
+    /// The most bytes one write request carries (Google refuses more than 10 MiB and advises 2 MB).
+    let maxRequestBytes: Int
 
-    public init(client: GoogleClient, spreadsheetId: String?, logger: Logger) {
+    public init(client: GoogleClient, spreadsheetId: String?, maxRequestBytes: Int = GoogleLimits.defaultRequestBytes, logger: Logger) {
         sheets = SheetsClient(client: client)
         drive = DriveClient(client: client)
         id = spreadsheetId
+        self.maxRequestBytes = min(max(maxRequestBytes, GoogleLimits.minRequestBytes), GoogleLimits.maxRequestBytes)
         self.logger = logger
     }
 
     public var spreadsheetId: String? { lock.withLock { id } }
     public var displayName: String { "Google spreadsheet \(spreadsheetId ?? "(not created yet)")" }
     public var typedCells: Bool { true }
+    public var maxCellCharacters: Int? { GoogleLimits.maxCellCharacters }
 
     func requireId() throws -> String {
         guard let id = spreadsheetId else {
@@ -89,33 +93,22 @@ public final class GoogleSheetsRemote: Remote, @unchecked Sendable {
         guard !changing.isEmpty else { return snapshot.version }
         do {
             let layout = try await SheetLayout.verify(spreadsheetId: id, tabs: changing.map(\.tab), snapshot: snapshot, sheets: sheets)
-            var requests: [JSONValue] = []
+            var write = SheetWrite(limit: maxRequestBytes)
             for plan in changing {
                 let tab = plan.tab
                 let table = snapshot.tables[tab] ?? Table(header: [])
                 let changes = TablePatcher.changes(plan, to: table, schema: tab.schema, typed: true)
                 if let sheetId = layout.sheetIds[tab] {
-                    requests += try SheetRequests.make(changes, tab: tab, sheetId: sheetId, table: table, layout: layout.tabs[tab])
+                    try SheetRequests.add(changes, tab: tab, sheetId: sheetId, layout: layout.tabs[tab], to: &write)
                 } else {
-                    requests += SheetRequests.addSheet(tab: tab, changes: changes, index: Tab.allCases.firstIndex(of: tab) ?? 0)
+                    SheetRequests.addSheet(tab: tab, changes: changes, index: Tab.allCases.firstIndex(of: tab) ?? 0, to: &write)
                 }
             }
+            try await checkCellLimit(of: write, layout: layout, spreadsheetId: id)
             // Edits a person made since the read are merged by the next run only if it reads the sheet, so the
             // version after this write counts as synced only when nobody else wrote since the read.
             let untouched = try await currentVersion().map { $0 == snapshot.version } ?? false
-            if !requests.isEmpty {
-                let guardId = Int.random(in: 1...Int(Int32.max))
-                let guarded = SheetRequests.writeGuard(id: guardId, replacing: layout.writeGuards) + requests
-                do {
-                    _ = try await sheets.batchUpdate(spreadsheetId: id, requests: guarded, guardedAgainstRepeats: true)
-                } catch GoogleAPIError.api(let details)
-                    where details.httpStatus == 400 && details.message.contains(String(guardId))
-                {
-                    throw SheetSyncError.temporary(
-                        "google applied this run's write but failed to say so (its repeat was refused); nothing was lost, the next run checks"
-                    )
-                }
-            }
+            try await send(write, spreadsheetId: id, replacingGuards: layout.writeGuards)
             let written = try await currentVersion()
             return untouched ? written ?? "" : ""
         } catch let error as GoogleAPIError {
@@ -123,13 +116,77 @@ public final class GoogleSheetsRemote: Remote, @unchecked Sendable {
         }
     }
 
+    /// Sends the write in batches of at most `maxRequestBytes`, in order, each opening with a fresh write
+    /// guard. A failure stops the run before the store records anything: what earlier batches wrote is
+    /// whole rows, which the next run reads back and finds equal to the store's.
+    private func send(_ write: SheetWrite, spreadsheetId id: String, replacingGuards oldGuards: [Int]) async throws {
+        var previous = oldGuards
+        let batches = write.batches(limit: maxRequestBytes)
+        for (number, batch) in batches.enumerated() {
+            let guardId = Int.random(in: 1...Int(Int32.max))
+            let guarded = SheetRequests.writeGuard(id: guardId, replacing: previous).map { $0.serialized() } + batch
+            do {
+                _ = try await sheets.batchUpdate(spreadsheetId: id, serializedRequests: guarded, guardedAgainstRepeats: true)
+            } catch GoogleAPIError.api(let details) where details.httpStatus == 400 {
+                // A re-sent batch that Google had applied is refused whole (its guard exists already): then this
+                // part is written and the next one follows. Any other 400 is a refusal of the write itself.
+                guard try await guardExists(guardId, spreadsheetId: id) else { throw GoogleAPIError.api(details) }
+                logger.info("part \(number + 1) of the write was applied before its answer was lost")
+            }
+            previous = [guardId]
+            if batches.count > 1 { logger.info("wrote part \(number + 1) of \(batches.count) to the spreadsheet") }
+        }
+    }
+
+    /// Whether the write guard with this id is in the spreadsheet (its batch was applied).
+    private func guardExists(_ guardId: Int, spreadsheetId id: String) async throws -> Bool {
+        let answer = try await sheets.get(spreadsheetId: id, fields: "developerMetadata(metadataId)")
+        return (answer["developerMetadata"]?.arrayValue ?? []).contains { $0["metadataId"]?.intValue == guardId }
+    }
+
+    /// Refuses, before anything is sent, a write that would take the spreadsheet past Google's 10 million
+    /// cells. Small growth (a few new rows) is not worth a read of every tab's size: Google's own refusal
+    /// (400, exit 65) stands behind it.
+    private func checkCellLimit(of write: SheetWrite, layout: SheetLayout, spreadsheetId id: String) async throws {
+        let growth = write.addedCells.values.reduce(0, +)
+        let known = layout.tabs.values.reduce(0) { $0 + $1.rowCount * $1.columnCount }
+        guard growth > 0, growth >= Self.cellCheckThreshold || known + growth > GoogleLimits.maxCells else { return }
+        let info = try await sheets.info(spreadsheetId: id)
+        let total = info.sheets.reduce(0) { $0 + ($1.rowCount ?? 0) * ($1.columnCount ?? 0) }
+        guard total + growth > GoogleLimits.maxCells else { return }
+        let tabs = write.addedCells.sorted { $0.value > $1.value }.filter { $0.value > 0 }
+            .map { "tab '\($0.key.rawValue)' needs \(Self.grouped($0.value)) more cells" }.joined(separator: ", ")
+        throw SheetSyncError.data(
+            "google sheets holds at most \(Self.grouped(GoogleLimits.maxCells)) cells per spreadsheet: \(tabs), and the spreadsheet "
+                + "has \(Self.grouped(total)) already (\(Self.grouped(total + growth)) in all); nothing was written — delete unused "
+                + "rows, columns or tabs in the spreadsheet, or move old years to another spreadsheet")
+    }
+
+    /// Growth from which the cell check reads every tab's size first (the 10M limit counts them all).
+    static let cellCheckThreshold = 100_000
+
+    static func grouped(_ n: Int) -> String {
+        let digits = Array(String(n))
+        var out = ""
+        for (i, d) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(d)
+        }
+        return out
+    }
+
     /// Creates the `ExpenseTracker/` folder, its `Receipts/` folder and the spreadsheet with five tabs,
     /// headers and the Settings row; remembers the new spreadsheet's id.
     public func create(settings: Record) async throws {
+        // What this call made, so a failure part-way leaves no orphan folder or spreadsheet behind.
+        var created: [String] = []
         do {
             let root = try await drive.createFolder(name: "ExpenseTracker", appProperties: ["sheetsync": "root"])
+            created.append(root.id)
             let receipts = try await drive.createFolder(name: "Receipts", parents: [root.id], appProperties: ["sheetsync": "receipts"])
+            created.append(receipts.id)
             let info = try await sheets.create(title: "ExpenseTracker", sheets: Tab.allCases.map(\.rawValue))
+            created.append(info.spreadsheetId)
             _ = try await drive.updateFile(id: info.spreadsheetId, metadata: JSONObject(), addParents: [root.id], removeParents: ["root"])
             var row = settings
             row["rootFolderId"] = root.id
@@ -147,22 +204,20 @@ public final class GoogleSheetsRemote: Remote, @unchecked Sendable {
             _ = try await sheets.batchUpdate(spreadsheetId: info.spreadsheetId, requests: requests)
             lock.withLock { id = info.spreadsheetId }
         } catch let error as GoogleAPIError {
-            throw GoogleRemoteErrors.map(error)
+            await remove(created.reversed())
+            throw GoogleRemoteErrors.mapCreating(error)
         }
     }
-}
 
-/// Google errors as run outcomes: temporary ones exit 75, credential problems 78.
-enum GoogleRemoteErrors {
-    static func map(_ error: GoogleAPIError) -> SheetSyncError {
-        if error.isTemporary { return .temporary("\(error); nothing was lost, the next run retries") }
-        if error.isConfigurationProblem { return .configuration("\(error)") }
-        // Not found or not allowed (rate limits were retried and are temporary by now): retrying cannot help.
-        if case .api(let details) = error, [403, 404].contains(details.httpStatus) {
-            return .configuration(
-                "\(error): check remote.spreadsheetId in the config and that the account of remote.credentials can open it")
+    /// Deletes what a failed `create` made; what cannot be deleted now is named, so the user can.
+    private func remove(_ ids: some Sequence<String>) async {
+        for fileId in ids {
+            do {
+                try await drive.deleteFile(id: fileId)
+            } catch {
+                logger.warning("could not delete Drive file \(fileId) that a failed init created: \(error); delete it by hand")
+            }
         }
-        return SheetSyncError(.temporaryFailure, "\(error)")
     }
 }
 

@@ -22,6 +22,8 @@ public protocol Remote: Sendable {
     var displayName: String { get }
     /// Whether cells are typed (numbers, dates, booleans) rather than plain text.
     var typedCells: Bool { get }
+    /// The most characters a cell holds, when the backend has a limit (rows with longer values are held back).
+    var maxCellCharacters: Int? { get }
     /// Whether the workbook is there at all (a CSV folder with at least one tab file, the `.xlsx`
     /// file, the spreadsheet). A missing workbook is never taken for an empty one.
     func exists() async throws -> Bool
@@ -40,5 +42,6 @@ public protocol Remote: Sendable {
 }
 
 extension Remote {
+    public var maxCellCharacters: Int? { nil }
     public func applyNotices() -> [String] { [] }
 }

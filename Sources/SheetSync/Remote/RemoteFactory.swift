@@ -19,7 +19,8 @@ enum RemoteFactory {
             } catch {
                 throw SheetSyncError.configuration("\(error)")
             }
-            return GoogleSheetsRemote(client: client, spreadsheetId: google.spreadsheetId, logger: logger)
+            return GoogleSheetsRemote(
+                client: client, spreadsheetId: google.spreadsheetId, maxRequestBytes: google.maxRequestBytes, logger: logger)
         }
     }
 }

@@ -43,6 +43,7 @@ struct SheetLayout {
         var rowNow: [Int: Int]
         /// Rows of data now (through the last non-empty key cell, or the snapshot's when unchanged).
         var dataRows: Int
+        var rowCount: Int
         var columnCount: Int
     }
 
@@ -57,9 +58,12 @@ struct SheetLayout {
         var keyColumns: [Tab: Int] = [:]
         var ranges: [String] = []
         for tab in tabs {
-            guard let table = snapshot.tables[tab], let map = try? ColumnMap(header: table.header, schema: tab.schema),
-                let column = map.columns[tab.schema.keyField]
-            else { continue }
+            guard let table = snapshot.tables[tab] else { continue }
+            guard let map = try? ColumnMap(header: table.header, schema: tab.schema), let column = map.columns[tab.schema.keyField] else {
+                // Asked for ranges, Google answers with the tabs they name only: name it to learn its sheet id.
+                ranges.append(A1.quoteSheetName(tab.rawValue) + "!A1")
+                continue
+            }
             keyColumns[tab] = column
             let letters = A1.columnLetters(column)
             ranges.append(A1.quoteSheetName(tab.rawValue) + "!" + letters + ":" + letters)
@@ -101,10 +105,11 @@ struct SheetLayout {
                 for (i, key) in then.enumerated() where !key.isEmpty { rowNow[i] = byKey[key.lowercased()] }
             }
             let columns = sheet["properties"]?["gridProperties"]?["columnCount"]?.intValue ?? 26
+            let rows = sheet["properties"]?["gridProperties"]?["rowCount"]?.intValue ?? 1_000
             layout.tabs[tab] = TabLayout(
                 rowNow: rowNow,
                 dataRows: max(current.count, rowNow.values.max().map { $0 + 1 } ?? 0, current == then ? table.rows.count : 0),
-                columnCount: columns)
+                rowCount: rows, columnCount: columns)
         }
         return layout
     }
@@ -112,22 +117,21 @@ struct SheetLayout {
 
 /// `spreadsheets.batchUpdate` requests for one tab's changes.
 enum SheetRequests {
-    static func make(_ changes: TableChanges, tab: Tab, sheetId: Int, table: Table, layout: SheetLayout.TabLayout?) throws -> [JSONValue] {
-        guard let layout else { return [] }
-        var requests: [JSONValue] = []
+    /// The requests for one tab's changes, added to `write` in the order they apply: new columns, changed
+    /// cells row by row, deletes (bottom up), new rows (in blocks, each inserting its own rows).
+    static func add(_ changes: TableChanges, tab: Tab, sheetId: Int, layout: SheetLayout.TabLayout?, to write: inout SheetWrite) throws {
+        guard let layout else { return }
         let widest =
             (changes.newColumns.map(\.index) + changes.cells.map(\.column) + [(changes.appendedRows.map(\.count).max() ?? 0) - 1]).max()
             ?? 0
         if widest >= layout.columnCount {
-            requests.append([
-                "appendDimension": [
-                    "sheetId": .integer(sheetId), "dimension": "COLUMNS", "length": .integer(widest + 1 - layout.columnCount),
-                ]
-            ])
+            let added = widest + 1 - layout.columnCount
+            write.add([["appendDimension": ["sheetId": .integer(sheetId), "dimension": "COLUMNS", "length": .integer(added)]]])
+            write.grow(tab, byCells: added * layout.rowCount)
         }
-        for (index, header) in changes.newColumns {
-            requests.append(updateCells(sheetId: sheetId, row: 0, column: index, rows: [[.text(header)]]))
-        }
+        write.add(changes.newColumns.map { updateCells(sheetId: sheetId, row: 0, column: $0.index, rows: [[.text($0.header)]]) })
+        var rowRequests: [JSONValue] = []
+        var currentRow: Int?
         for change in changes.cells {
             // The row was deleted (or, without an id yet, moved) by hand since the read: writing anywhere
             // would lose the change or hit another row, so nothing is written and the next run merges.
@@ -137,33 +141,32 @@ enum SheetRequests {
                 throw SheetSyncError.temporary(
                     "\(which) was deleted or moved by hand while syncing; nothing was written, the next run merges")
             }
-            requests.append(updateCells(sheetId: sheetId, row: row + 1, column: change.column, rows: [[change.cell]]))
+            // A row's cells go in one batch together, so no row is ever half written.
+            if currentRow != row {
+                write.add(rowRequests)
+                rowRequests = []
+                currentRow = row
+            }
+            rowRequests.append(updateCells(sheetId: sheetId, row: row + 1, column: change.column, rows: [[change.cell]]))
         }
+        write.add(rowRequests)
         let deletes = changes.deletedRows.compactMap { layout.rowNow[$0] }.sorted(by: >)
         for row in deletes {
-            requests.append([
-                "deleteDimension": [
-                    "range": [
-                        "sheetId": .integer(sheetId), "dimension": "ROWS",
-                        "startIndex": .integer(row + 1), "endIndex": .integer(row + 2),
+            write.add([
+                [
+                    "deleteDimension": [
+                        "range": [
+                            "sheetId": .integer(sheetId), "dimension": "ROWS",
+                            "startIndex": .integer(row + 1), "endIndex": .integer(row + 2),
+                        ]
                     ]
                 ]
             ])
         }
         if !changes.appendedRows.isEmpty {
-            let at = layout.dataRows - deletes.count + 1
-            requests.append([
-                "insertDimension": [
-                    "range": [
-                        "sheetId": .integer(sheetId), "dimension": "ROWS", "startIndex": .integer(at),
-                        "endIndex": .integer(at + changes.appendedRows.count),
-                    ],
-                    "inheritFromBefore": .bool(at > 1),
-                ]
-            ])
-            requests.append(updateCells(sheetId: sheetId, row: at, column: 0, rows: changes.appendedRows))
+            write.addRows(changes.appendedRows, sheetId: sheetId, firstRow: layout.dataRows - deletes.count + 1, inserting: true)
+            write.grow(tab, byCells: changes.appendedRows.count * max(layout.columnCount, widest + 1))
         }
-        return requests
     }
 
     static let writeGuardKey = "sheetsync.write"
@@ -179,14 +182,20 @@ enum SheetRequests {
             + [["createDeveloperMetadata": ["developerMetadata": create]]]
     }
 
-    /// A tab the spreadsheet lacks: added with its header and rows.
-    static func addSheet(tab: Tab, changes: TableChanges, index: Int) -> [JSONValue] {
+    /// A tab the spreadsheet lacks: added with a grid big enough for its header and rows (a new sheet is
+    /// 1000 × 26 otherwise, and writes past the grid fail), then its header, then its rows in blocks.
+    static func addSheet(tab: Tab, changes: TableChanges, index: Int, to write: inout SheetWrite) {
         let sheetId = 7_000 + index
         let header = TablePatcher.newHeader(tab.schema).map { Cell.text($0) }
-        return [
-            ["addSheet": ["properties": ["sheetId": .integer(sheetId), "title": .string(tab.rawValue), "index": .integer(index)]]],
-            updateCells(sheetId: sheetId, row: 0, column: 0, rows: [header] + changes.appendedRows),
+        let rowCount = max(1_000, changes.appendedRows.count + 1)
+        let columnCount = max(26, header.count, changes.appendedRows.map(\.count).max() ?? 0)
+        let properties: JSONValue = [
+            "sheetId": .integer(sheetId), "title": .string(tab.rawValue), "index": .integer(index),
+            "gridProperties": ["rowCount": .integer(rowCount), "columnCount": .integer(columnCount)],
         ]
+        write.add([["addSheet": ["properties": properties]], updateCells(sheetId: sheetId, row: 0, column: 0, rows: [header])])
+        write.grow(tab, byCells: rowCount * columnCount)
+        write.addRows(changes.appendedRows, sheetId: sheetId, firstRow: 1, inserting: false)
     }
 
     /// Values (and date formats) of a block of cells starting at a 0-based row and column.

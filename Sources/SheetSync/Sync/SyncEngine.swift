@@ -59,7 +59,8 @@ public struct SyncEngine: Sendable {
         try checkDataset(remoteSettings, state: before.state)
         let local = try ensureSettings(before, remoteSettings: remoteSettings, now: now)
         let planner = SyncPlanner(purpose: .sync(options.mode), allowMassDelete: options.allowMassDelete, now: now, newID: newID)
-        let plan = planner.plan(workbook: snapshot.tables, ledger: local.ledger)
+        var plan = planner.plan(workbook: snapshot.tables, ledger: local.ledger)
+        if options.mode != .pull, let limit = remote.maxCellCharacters { OverlongValues.holdBack(&plan.tabs, limit: limit, base: local.base) }
         report.errors += plan.tabErrors.map { describe($0, missing: plan.missingTabs.contains($0.tab)) }
         report.errors += plan.held
         let previous = try store.rejectedRows()

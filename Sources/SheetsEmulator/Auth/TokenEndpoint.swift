@@ -23,7 +23,10 @@ enum TokenEndpoint {
             let clientId = field("client_id") ?? ""
             guard world.persistent.authorizedUsers.contains(where: { $0.clientId == clientId && $0.clientSecret == field("client_secret") })
             else { return .oauthError("invalid_client", "The OAuth client was not found.", status: 401) }
-            guard let user = world.persistent.authorizedUsers.first(where: { $0.clientId == clientId && $0.refreshToken == field("refresh_token") })
+            guard
+                let user = world.persistent.authorizedUsers.first(where: {
+                    $0.clientId == clientId && $0.refreshToken == field("refresh_token")
+                })
             else { return .oauthError("invalid_grant", "Token has been expired or revoked.") }
             return tokenAnswer(world.issueAccessToken(subject: user.clientId), lifetime: world.tokenLifetime)
         case "authorization_code":
@@ -45,7 +48,8 @@ enum TokenEndpoint {
         }
         if let challenge = grant.codeChallenge {
             guard let verifier = field("code_verifier") else { return .oauthError("invalid_grant", "Missing code verifier.") }
-            let computed = grant.codeChallengeMethod == "plain"
+            let computed =
+                grant.codeChallengeMethod == "plain"
                 ? verifier : JWTVerifier.base64URLEncode(Data(SHA256.hash(data: Data(verifier.utf8))))
             guard computed == challenge else { return .oauthError("invalid_grant", "Invalid code verifier.") }
         }
@@ -57,7 +61,8 @@ enum TokenEndpoint {
         let token = world.issueAccessToken(subject: grant.clientId)
         return .json([
             "access_token": .string(token), "expires_in": .number(world.tokenLifetime), "refresh_token": .string(refreshToken),
-            "scope": "https://www.googleapis.com/auth/spreadsheets https://www.googleapis.com/auth/drive.file",
+            "scope": .string(
+                grant.grantedScope ?? "https://www.googleapis.com/auth/spreadsheets https://www.googleapis.com/auth/drive.file"),
             "token_type": "Bearer",
         ])
     }

@@ -41,24 +41,27 @@ extension SheetsEmulator {
             return ["ok": true, "baseURL": .string(baseURL)]
         case ("GET", ["counters"]):
             let c = counters
-            return ["totalRequests": .number(c.totalRequests), "requestBytes": .number(c.requestBytes),
+            return [
+                "totalRequests": .number(c.totalRequests), "requestBytes": .number(c.requestBytes),
                 "responseBytes": .number(c.responseBytes),
-                "requestsByEndpoint": .object(c.requestsByEndpoint.sorted { $0.key < $1.key }.map { ($0.key, .number($0.value)) })]
+                "requestsByEndpoint": .object(c.requestsByEndpoint.sorted { $0.key < $1.key }.map { ($0.key, .number($0.value)) }),
+            ]
         case ("POST", ["reset-counters"]):
             resetCounters()
             return .object([])
         case ("GET", ["requests"]):
-            return .array(requestLog.map { record in
-                var out = JSONObjectBuilder()
-                out.set("number", record.number)
-                out.set("method", record.method)
-                out.set("path", record.path)
-                out.set("query", .array(record.query.map { [$0.name: .string($0.value)] as EmulatorJSON }))
-                out.set("body", record.bodyText)
-                out.set("endpoint", record.endpoint)
-                out.set("status", record.status)
-                return out.value
-            })
+            return .array(
+                requestLog.map { record in
+                    var out = JSONObjectBuilder()
+                    out.set("number", record.number)
+                    out.set("method", record.method)
+                    out.set("path", record.path)
+                    out.set("query", .array(record.query.map { [$0.name: .string($0.value)] as EmulatorJSON }))
+                    out.set("body", record.bodyText)
+                    out.set("endpoint", record.endpoint)
+                    out.set("status", record.status)
+                    return out.value
+                })
         case ("GET", ["violations"]):
             return .array(violations.map { ["method": .string($0.method), "path": .string($0.path), "message": .string($0.message)] })
         case ("POST", ["faults"]):
@@ -95,10 +98,13 @@ extension SheetsEmulator {
             return .object([])
         case ("POST", ["spreadsheets"]):
             let tabs = (body["tabs"]?.arrayValue ?? []).map { tab in
-                EmulatedTab(name: tab["name"]?.stringValue ?? "Sheet1",
+                EmulatedTab(
+                    name: tab["name"]?.stringValue ?? "Sheet1",
                     typed: (tab["rows"]?.arrayValue ?? []).map { ($0.arrayValue ?? []).map { $0.stringValue ?? $0.serialized } })
             }
-            return ["spreadsheetId": .string(try createSpreadsheet(title: body["title"]?.stringValue ?? "Untitled spreadsheet", tabs: tabs))]
+            return [
+                "spreadsheetId": .string(try createSpreadsheet(title: body["title"]?.stringValue ?? "Untitled spreadsheet", tabs: tabs))
+            ]
         default:
             throw EmulatorError("unknown control \(method) /_emulator/\(path.joined(separator: "/"))")
         }
@@ -109,12 +115,14 @@ extension SheetsEmulator {
         case "type":
             try typeCell(spreadsheetId: id, tab: tab, at: body["cell"]?.stringValue ?? "", text: body["text"]?.stringValue ?? "")
         case "insert-row":
-            try insertRow(spreadsheetId: id, tab: tab, at: body["index"]?.intValue ?? 1,
+            try insertRow(
+                spreadsheetId: id, tab: tab, at: body["index"]?.intValue ?? 1,
                 typed: (body["typed"]?.arrayValue ?? []).compactMap(\.stringValue))
         case "delete-row":
             try deleteRow(spreadsheetId: id, tab: tab, at: body["index"]?.intValue ?? -1)
         case "sort":
-            try sortTab(spreadsheetId: id, tab: tab, byColumn: body["column"]?.intValue ?? 0,
+            try sortTab(
+                spreadsheetId: id, tab: tab, byColumn: body["column"]?.intValue ?? 0,
                 ascending: body["ascending"]?.boolValue ?? true, headerRows: body["headerRows"]?.intValue ?? 1)
         case "move-column":
             try moveColumn(spreadsheetId: id, tab: tab, from: body["from"]?.intValue ?? 0, to: body["to"]?.intValue ?? 0)
@@ -131,7 +139,8 @@ extension SheetsEmulator {
         case "drop": return .dropConnection
         case "reset": return .resetConnection
         case "truncate": return .truncateBody(keepingBytes: body["keepBytes"]?.intValue ?? 10)
-        case let other: throw EmulatorError("unknown fault kind '\(other)' (status, rateLimitExceeded, delay, drop, reset, truncate)")
+        case "echo": return .echoRequest
+        case let other: throw EmulatorError("unknown fault kind '\(other)' (status, rateLimitExceeded, delay, drop, reset, truncate, echo)")
         }
     }
 }

@@ -38,7 +38,8 @@ extension SheetsEmulator {
     public func registerAuthorizedUser(clientId: String, clientSecret: String, refreshToken: String) {
         world.withLock { world in
             world.persistent.authorizedUsers.removeAll { $0.clientId == clientId && $0.refreshToken == refreshToken }
-            world.persistent.authorizedUsers.append(AuthorizedUser(clientId: clientId, clientSecret: clientSecret, refreshToken: refreshToken))
+            world.persistent.authorizedUsers.append(
+                AuthorizedUser(clientId: clientId, clientSecret: clientSecret, refreshToken: refreshToken))
         }
     }
 
@@ -55,12 +56,12 @@ extension SheetsEmulator {
     /// exchange must bring the matching `code_verifier` (`S256` or `plain`).
     public func registerAuthorizationCode(
         _ code: String, clientId: String, clientSecret: String, redirectURI: String? = nil, codeChallenge: String? = nil,
-        codeChallengeMethod: String = "S256"
+        codeChallengeMethod: String = "S256", grantedScope: String? = nil
     ) {
         world.withLock {
             $0.persistent.authorizationCodes[code] = AuthorizationCodeGrant(
                 code: code, clientId: clientId, clientSecret: clientSecret, redirectURI: redirectURI, codeChallenge: codeChallenge,
-                codeChallengeMethod: codeChallengeMethod)
+                codeChallengeMethod: codeChallengeMethod, grantedScope: grantedScope)
         }
     }
 
@@ -108,7 +109,8 @@ extension EmulatorServiceAccount {
             "iss": .string(issuer ?? email), "scope": .string(scope), "aud": .string(audience),
             "iat": .number(Int(issuedAt.timeIntervalSince1970)), "exp": .number(Int(issuedAt.timeIntervalSince1970 + lifetime)),
         ]
-        let signingInput = JWTVerifier.base64URLEncode(Data(header.serialized.utf8)) + "."
+        let signingInput =
+            JWTVerifier.base64URLEncode(Data(header.serialized.utf8)) + "."
             + JWTVerifier.base64URLEncode(Data(claims.serialized.utf8))
         let signature = try key.signature(for: SHA256.hash(data: Data(signingInput.utf8)), padding: .insecurePKCS1v1_5)
         return signingInput + "." + JWTVerifier.base64URLEncode(signature.rawRepresentation)

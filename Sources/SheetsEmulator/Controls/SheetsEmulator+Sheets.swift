@@ -48,6 +48,29 @@ extension SheetsEmulator {
         try world.withLock { world throws(EmulatorError) in try Self.spreadsheet(spreadsheetId, in: world).sheets.map(\.title) }
     }
 
+    /// Adds an empty tab of the given grid size at the end, as a person adding a sheet would.
+    public func addTab(spreadsheetId: String, title: String, rowCount: Int = 1000, columnCount: Int = 26) throws {
+        try world.withLock { world throws(EmulatorError) in
+            var sheet = try Self.spreadsheet(spreadsheetId, in: world)
+            do throws(GoogleAPIError) {
+                try sheet.addSheet(title: title, rowCount: rowCount, columnCount: columnCount)
+            } catch {
+                throw EmulatorError("cannot add tab '\(title)': \(error.message)")
+            }
+            world.persistent.spreadsheets[spreadsheetId] = sheet
+            world.touch(spreadsheetId)
+        }
+    }
+
+    /// A tab's grid size (`gridProperties.rowCount` and `columnCount`).
+    public func gridSize(spreadsheetId: String, tab: String) throws -> (rows: Int, columns: Int) {
+        try world.withLock { world throws(EmulatorError) in
+            let sheet = try Self.spreadsheet(spreadsheetId, in: world)
+            let s = try Self.tabIndex(tab, in: sheet)
+            return (sheet.sheets[s].rowCount, sheet.sheets[s].columnCount)
+        }
+    }
+
     /// A tab's cells as rows, trailing blank cells and rows left out.
     public func cells(spreadsheetId: String, tab: String) throws -> [[EmulatedCell]] {
         try world.withLock { world throws(EmulatorError) in
@@ -105,14 +128,16 @@ extension SheetsEmulator {
 
     /// Deletes the row at `rowIndex` (0-based); its developer metadata goes with it.
     public func deleteRow(spreadsheetId: String, tab: String, at rowIndex: Int) throws {
-        try edit(spreadsheetId, tab) { sheet, s throws(GoogleAPIError) in try sheet.delete(.rows, sheet: s, range: rowIndex..<rowIndex + 1) }
+        try edit(spreadsheetId, tab) { sheet, s throws(GoogleAPIError) in try sheet.delete(.rows, sheet: s, range: rowIndex..<rowIndex + 1)
+        }
     }
 
     /// Sorts the rows below `headerRows` by one column, as "Sort sheet A→Z" (or Z→A) does.
     public func sortTab(spreadsheetId: String, tab: String, byColumn column: Int, ascending: Bool = true, headerRows: Int = 1) throws {
         try edit(spreadsheetId, tab) { sheet, s throws(GoogleAPIError) in
             let grid = sheet.sheets[s]
-            try sheet.sort(sheet: s, rows: headerRows..<grid.rowCount, columns: 0..<grid.columnCount,
+            try sheet.sort(
+                sheet: s, rows: headerRows..<grid.rowCount, columns: 0..<grid.columnCount,
                 keys: [SortKey(column: column, ascending: ascending)])
         }
     }

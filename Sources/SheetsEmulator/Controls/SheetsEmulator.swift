@@ -96,6 +96,12 @@ public final class SheetsEmulator: Sendable {
         world.withLock { $0.violations = [] }
     }
 
+    /// Refuses (or allows) Drive storage to service accounts: `spreadsheets.create` answers 403
+    /// PERMISSION_DENIED and creating a non-folder file 403 `storageQuotaExceeded`, as Google does.
+    public func refuseServiceAccountStorage(_ refused: Bool = true) {
+        world.withLock { $0.serviceAccountStorageRefused = refused }
+    }
+
     // MARK: Faults
 
     /// Arms a fault for one request; it plays once.

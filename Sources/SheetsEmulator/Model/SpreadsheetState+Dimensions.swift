@@ -12,8 +12,10 @@ extension SpreadsheetState {
     {
         let limit = dimension == .rows ? sheets[s].rowCount : sheets[s].columnCount
         guard count > 0, start >= 0, start <= limit else {
-            throw .invalidArgument("Invalid requests[0].insertDimension: range ([\(start), \(start + count))) is out of bounds (max: \(limit)).")
+            throw .invalidArgument(
+                "Invalid requests[0].insertDimension: range ([\(start), \(start + count))) is out of bounds (max: \(limit)).")
         }
+        try checkGrowth(addingCells: count * (dimension == .rows ? sheets[s].columnCount : sheets[s].rowCount))
         let neighbour = inheritFromBefore ? start - 1 : start
         switch dimension {
         case .rows:
@@ -95,6 +97,7 @@ extension SpreadsheetState {
     /// Adds rows or columns at the end of the grid.
     mutating func append(_ dimension: Dimension, sheet s: Int, count: Int) throws(GoogleAPIError) {
         guard count > 0 else { throw .invalidArgument("Invalid requests[0].appendDimension: length must be positive.") }
+        try checkGrowth(addingCells: count * (dimension == .rows ? sheets[s].columnCount : sheets[s].rowCount))
         switch dimension {
         case .rows:
             sheets[s].rows.append(contentsOf: repeatElement(RowState(), count: count))
@@ -108,10 +111,10 @@ extension SpreadsheetState {
     /// Writes one cell, refusing cells outside the grid with Sheets' own message.
     mutating func write(_ cell: EmulatedCell, sheet s: Int, row: Int, column: Int) throws(GoogleAPIError) {
         guard row < sheets[s].rowCount, column < sheets[s].columnCount, row >= 0, column >= 0 else {
-            let a1 = A1Range.format(sheet: sheets[s].title, rows: row..<row + 1, columns: column..<column + 1)
-            throw .invalidArgument(
-                "Range (\(a1)) exceeds grid limits. Max rows: \(sheets[s].rowCount), max columns: \(sheets[s].columnCount)")
+            throw .gridLimits(sheets[s], rows: row..<row + 1, columns: column..<column + 1)
         }
+        if case .string(let text) = cell.value, text.utf16.count > EmulatorLimits.maxCellCharacters { throw .cellTooLong() }
+        if case .formula(let text) = cell.value, text.utf16.count > EmulatorLimits.maxCellCharacters { throw .cellTooLong() }
         sheets[s].rows[row].setCell(column, cell)
     }
 }

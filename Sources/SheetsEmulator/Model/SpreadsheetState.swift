@@ -105,10 +105,12 @@ struct SpreadsheetState: Sendable, Equatable, Codable {
     {
         guard !title.isEmpty else { throw .invalidArgument("Invalid sheet title: a sheet name cannot be empty.") }
         guard sheetIndex(title: title) == nil else {
-            throw .invalidArgument("Invalid requests[0].addSheet: A sheet with the name \"\(title)\" already exists. Please enter another name.")
+            throw .invalidArgument(
+                "Invalid requests[0].addSheet: A sheet with the name \"\(title)\" already exists. Please enter another name.")
         }
         let id = sheetId ?? (sheets.isEmpty ? 0 : makeSheetId())
         guard sheetIndex(id: id) == nil else { throw .invalidArgument("Invalid requests[0].addSheet: Sheet with id \(id) already exists.") }
+        try checkGrowth(addingCells: rowCount * columnCount)
         let sheet = SheetState(sheetId: id, title: title, rowCount: rowCount, columnCount: columnCount)
         let position = min(max(index ?? sheets.count, 0), sheets.count)
         sheets.insert(sheet, at: position)

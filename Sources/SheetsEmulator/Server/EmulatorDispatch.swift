@@ -20,6 +20,10 @@ enum EmulatorRoute: Sendable {
 extension SheetsEmulator {
     /// Runs one request through counting, fault injection, checking, auth and its handler.
     func process(_ request: EmulatorRequest) async -> EmulatorOutcome {
+        await EmulatorResponse.$compact.withValue(request.query("prettyPrint") == "false") { await processAnswering(request) }
+    }
+
+    private func processAnswering(_ request: EmulatorRequest) async -> EmulatorOutcome {
         if request.rawPath.hasPrefix("/_emulator/") {
             let response = handleControl(request)
             if request.method != "GET" { try? saveState() }
@@ -28,7 +32,8 @@ extension SheetsEmulator {
         let catalog: DiscoveryCatalog
         switch DiscoveryCatalog.bundled {
         case .success(let loaded): catalog = loaded
-        case .failure(let error): return .respond(.error(GoogleAPIError(code: 500, message: error.message, status: "INTERNAL", reason: "backendError")))
+        case .failure(let error):
+            return .respond(.error(GoogleAPIError(code: 500, message: error.message, status: "INTERNAL", reason: "backendError")))
         }
         let route = Self.route(request, catalog: catalog)
         let (number, armed) = world.withLock { $0.admit(request, endpoint: route.endpoint) }
@@ -41,7 +46,7 @@ extension SheetsEmulator {
                 // The answer the request would have had, computed on a scratch copy so nothing changes.
                 var scratch = world.read { $0 }
                 let wouldBe = Self.handle(request, route: route, catalog: catalog, world: &scratch)
-                outcome = Self.outcome(of: armed.fault, replacing: wouldBe)
+                outcome = Self.outcome(of: armed.fault, replacing: wouldBe, request: request)
             }
         } else {
             let response = world.withLock { Self.handle(request, route: route, catalog: catalog, world: &$0) }
@@ -50,7 +55,7 @@ extension SheetsEmulator {
                 if case .delay(let duration) = armed.fault {
                     try? await Task.sleep(for: duration)
                 } else {
-                    outcome = Self.outcome(of: armed.fault, replacing: response)
+                    outcome = Self.outcome(of: armed.fault, replacing: response, request: request)
                 }
             }
         }
@@ -69,8 +74,12 @@ extension SheetsEmulator {
         return .unknown(pathKnown: pathKnown)
     }
 
-    static func outcome(of fault: EmulatorFault, replacing response: EmulatorResponse) -> EmulatorOutcome {
+    static func outcome(of fault: EmulatorFault, replacing response: EmulatorResponse, request: EmulatorRequest) -> EmulatorOutcome {
         switch fault {
+        case .echoRequest:
+            let headers = request.headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "\n")
+            let echoed = "\(request.method) \(request.rawPath)\n\(headers)\n\n\(String(decoding: request.body, as: UTF8.self))"
+            return .respond(.error(.invalidArgument("Invalid request: \(echoed)")))
         case .status(let code, let retryAfter): return .respond(.error(.injected(status: code, retryAfter: retryAfter)))
         case .rateLimitExceeded: return .respond(.error(.rateLimitExceeded()))
         case .dropConnection: return .drop(reset: false)
@@ -89,7 +98,8 @@ extension SheetsEmulator {
             case .token:
                 return TokenEndpoint.handle(request, world: &world)
             case .unknown(let pathKnown):
-                let message = pathKnown
+                let message =
+                    pathKnown
                     ? "Method \(request.method) is not allowed on \(request.rawPath) by the discovery documents."
                     : "The requested URL \(request.rawPath) was not found: it matches no discovery method."
                 world.violations.append(DiscoveryViolation(method: request.method, path: request.rawPath, endpoint: nil, message: message))
@@ -98,15 +108,21 @@ extension SheetsEmulator {
                 try world.authorize(request)
                 return try DriveUploads.continueSession(id, request: request, world: &world)
             case .method(let match):
-                let problems = DiscoveryValidator(catalog: catalog).problems(
-                    for: match, query: request.query, jsonBody: try checkedBody(request, match: match))
+                // Google refuses large bodies before it looks at them (uploads have their own, larger limits).
+                if !match.method.isUpload, request.body.count > EmulatorLimits.maxPayloadBytes { return .error(.payloadTooLarge()) }
+                let checked = try checkedBody(request, match: match)
+                let problems = DiscoveryValidator(catalog: catalog).problems(for: match, query: request.query, jsonBody: checked)
                 if let first = problems.first {
                     for problem in problems {
-                        world.violations.append(DiscoveryViolation(method: request.method, path: request.rawPath, endpoint: match.method.id, message: problem))
+                        world.violations.append(
+                            DiscoveryViolation(method: request.method, path: request.rawPath, endpoint: match.method.id, message: problem))
                     }
                     return .error(.invalidArgument(first))
                 }
-                try world.authorize(request)
+                var request = request
+                if !match.method.isUpload { request.parsedBody = checked }
+                let subject = try world.authorize(request)
+                try world.checkStorage(for: match, request: request, subject: subject)
                 return try serve(request, match: match, world: &world)
             }
         } catch {
@@ -156,9 +172,10 @@ extension EmulatorWorld {
             }
         }
         let armed = index.map { faults.remove(at: $0) }
-        log.append(EmulatorRequestRecord(
-            number: number, method: request.method, path: request.path, query: request.query, body: request.body,
-            endpoint: endpoint, status: nil, responseBytes: 0, fault: armed?.fault))
+        log.append(
+            EmulatorRequestRecord(
+                number: number, method: request.method, path: request.path, query: request.query, body: request.body,
+                endpoint: endpoint, status: nil, responseBytes: 0, fault: armed?.fault))
         return (number, armed)
     }
 
@@ -177,14 +194,32 @@ extension EmulatorWorld {
         }
     }
 
-    /// Requires a live bearer token (header or `access_token` parameter).
-    func authorize(_ request: EmulatorRequest) throws(GoogleAPIError) {
+    /// Requires a live bearer token (header or `access_token` parameter); returns whose token it is.
+    @discardableResult
+    func authorize(_ request: EmulatorRequest) throws(GoogleAPIError) -> String {
         var token = request.query("access_token")
         if let header = request.header("authorization"), header.lowercased().hasPrefix("bearer ") {
             token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
         }
         guard let token, let record = persistent.accessTokens[token], !record.revoked, record.expiresAt > now else {
             throw .unauthenticated()
+        }
+        return record.subject
+    }
+
+    /// Service accounts have no Drive storage: with the refusal on (as on Google since 2025), creating a
+    /// spreadsheet or a file with content in My Drive fails; folders take no storage and still work.
+    func checkStorage(for match: MatchedMethod, request: EmulatorRequest, subject: String) throws(GoogleAPIError) {
+        guard serviceAccountStorageRefused, persistent.serviceAccountKeys[subject] != nil else { return }
+        switch match.method.id {
+        case "sheets.spreadsheets.create":
+            throw .permissionDenied()
+        case "drive.files.create":
+            if match.method.isUpload { throw .serviceAccountStorage() }
+            let metadata = try request.jsonBody()
+            if metadata?["mimeType"]?.stringValue != EmulatedDriveFile.folderMimeType { throw .serviceAccountStorage() }
+        default:
+            return
         }
     }
 }

@@ -44,8 +44,12 @@ struct EmulatorRequest: Sendable {
         }
     }
 
+    /// The body already parsed (while checking it against the discovery documents), so it is parsed once.
+    var parsedBody: EmulatorJSON?
+
     /// The body as JSON; an empty body reads as nil.
     func jsonBody() throws(GoogleAPIError) -> EmulatorJSON? {
+        if let parsedBody { return parsedBody }
         guard !body.isEmpty else { return nil }
         do throws(EmulatorJSONError) {
             return try EmulatorJSON(parsing: Array(body))
@@ -61,10 +65,13 @@ struct EmulatorResponse: Sendable {
     var headers: [(String, String)] = []
     var body = Data()
 
+    /// Whether the request being answered asked for `prettyPrint=false` (Google indents JSON unless told not to).
+    @TaskLocal static var compact = false
+
     static func json(_ value: EmulatorJSON, status: Int = 200) -> EmulatorResponse {
         EmulatorResponse(
             status: status, headers: [("Content-Type", "application/json; charset=UTF-8")],
-            body: Data(value.prettySerialized.utf8))
+            body: Data((compact ? value.serialized : value.prettySerialized).utf8))
     }
 
     static func error(_ error: GoogleAPIError) -> EmulatorResponse {

@@ -72,6 +72,9 @@ public enum EmulatorFault: Sendable, Equatable {
     case resetConnection
     /// Send the headers with the full `Content-Length`, then only this many body bytes, then close.
     case truncateBody(keepingBytes: Int)
+    /// Answer 400 with an error message quoting the whole request (headers and body), as a careless
+    /// proxy or custom endpoint might: secrets in the request come back in the error text.
+    case echoRequest
 }
 
 /// When a fault plays relative to the request's effect on the emulator's state.

@@ -16,6 +16,8 @@ struct AuthorizationCodeGrant: Sendable, Equatable, Codable {
     var codeChallenge: String?
     /// `S256` or `plain`.
     var codeChallengeMethod: String
+    /// The scopes the person left ticked on the consent page (nil: every one asked for).
+    var grantedScope: String?
 }
 
 /// An access token the emulator issued.
@@ -80,6 +82,8 @@ struct EmulatorWorld: Sendable {
     var log: [EmulatorRequestRecord] = []
     var violations: [DiscoveryViolation] = []
     var faults: [ArmedFault] = []
+    /// Whether service accounts are refused Drive storage, as Google refuses them (off: the old, kinder Drive).
+    var serviceAccountStorageRefused = false
     var baseURL = "http://127.0.0.1"
 
     var now: Date { frozenClock ?? Date().addingTimeInterval(clockOffset) }

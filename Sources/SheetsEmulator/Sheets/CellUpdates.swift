@@ -20,12 +20,15 @@ enum CellUpdates {
             throw .invalidArgument("Invalid requests[0].updateCells: one of 'start' or 'range' must be set.")
         }
         let sheetId = start["sheetId"]?.intValue ?? 0
-        guard let s = sheet.sheetIndex(id: sheetId) else { throw .invalidArgument("Invalid requests[0].updateCells: No grid with id: \(sheetId)") }
+        guard let s = sheet.sheetIndex(id: sheetId) else {
+            throw .invalidArgument("Invalid requests[0].updateCells: No grid with id: \(sheetId)")
+        }
         let firstRow = start["rowIndex"]?.intValue ?? 0
         let firstColumn = start["columnIndex"]?.intValue ?? 0
         let width = rows.map { $0["values"]?.arrayValue?.count ?? 0 }.max() ?? 0
         if !rows.isEmpty, width > 0 {
-            try checkGrid(BoundRange(sheetIndex: s, rows: firstRow..<firstRow + rows.count, columns: firstColumn..<firstColumn + width),
+            try checkGrid(
+                BoundRange(sheetIndex: s, rows: firstRow..<firstRow + rows.count, columns: firstColumn..<firstColumn + width),
                 in: sheet, kind: "updateCells")
         }
         for (offset, row) in rows.enumerated() {
@@ -47,31 +50,35 @@ enum CellUpdates {
         }
     }
 
-    private static func fieldMask(_ body: EmulatorJSON, kind: String) throws(GoogleAPIError) -> FieldMask {
+    /// The parts of `CellData` a field mask selects, worked out once per request rather than per cell.
+    struct CellMask {
+        var value: Bool
+        var numberFormat: Bool
+    }
+
+    private static func fieldMask(_ body: EmulatorJSON, kind: String) throws(GoogleAPIError) -> CellMask {
         guard let text = body["fields"]?.stringValue, !text.isEmpty, let mask = try? FieldMask(parsing: text) else {
             throw .invalidArgument("Invalid requests[0].\(kind): At least one field must be specified in 'fields'.")
         }
-        return mask
+        return CellMask(value: mask.covers("userEnteredValue"), numberFormat: mask.covers("userEnteredFormat.numberFormat"))
     }
 
     private static func checkGrid(_ range: BoundRange, in sheet: SpreadsheetState, kind: String) throws(GoogleAPIError) {
         let grid = sheet.sheets[range.sheetIndex]
         guard range.rows.upperBound <= grid.rowCount, range.columns.upperBound <= grid.columnCount else {
-            let a1 = A1Range.format(sheet: grid.title, rows: range.rows, columns: range.columns)
-            throw .invalidArgument("Invalid requests[0].\(kind): Range (\(a1)) exceeds grid limits. Max rows: \(grid.rowCount), "
-                + "max columns: \(grid.columnCount)")
+            throw .gridLimits(grid, rows: range.rows, columns: range.columns, prefix: "Invalid requests[0].\(kind): ")
         }
     }
 
     /// Writes the parts of one `CellData` the mask selects; selected but absent parts are cleared.
-    private static func apply(_ data: EmulatorJSON, mask: FieldMask, sheet: inout SpreadsheetState, s: Int, row: Int, column: Int)
+    private static func apply(_ data: EmulatorJSON, mask: CellMask, sheet: inout SpreadsheetState, s: Int, row: Int, column: Int)
         throws(GoogleAPIError)
     {
         var cell = sheet.sheets[s].cell(row: row, column: column)
-        if mask.covers("userEnteredValue") {
+        if mask.value {
             cell.value = SpreadsheetState.value(ofExtended: data["userEnteredValue"])
         }
-        if mask.covers("userEnteredFormat.numberFormat") {
+        if mask.numberFormat {
             if let format = data["userEnteredFormat"]?["numberFormat"], let type = format["type"]?.stringValue {
                 cell.numberFormat = EmulatedNumberFormat(type: type, pattern: format["pattern"]?.stringValue ?? "")
             } else {

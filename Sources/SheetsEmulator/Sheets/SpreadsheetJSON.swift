@@ -22,13 +22,15 @@ extension SpreadsheetState {
         let anchors = metadataAnchors()
         let records = metadata.values.sorted { $0.id < $1.id }
         var sheetsJSON: [EmulatorJSON] = []
-        for (index, sheet) in sheets.enumerated() {
+        // Asked for ranges, Google answers with the tabs they name only.
+        for (index, sheet) in sheets.enumerated() where ranges.isEmpty || ranges.contains(where: { $0.sheetIndex == index }) {
             var entry = JSONObjectBuilder()
             entry.set("properties", sheetPropertiesJSON(index))
             let own = records.filter { $0.placement != .spreadsheet && $0.sheetId == sheet.sheetId }
             if !own.isEmpty { entry.set("developerMetadata", .array(own.map { metadataJSON($0, anchors: anchors) })) }
             if includeGridData {
-                let wanted = ranges.isEmpty
+                let wanted =
+                    ranges.isEmpty
                     ? [BoundRange(sheetIndex: index, rows: 0..<sheet.rowCount, columns: 0..<sheet.columnCount)]
                     : ranges.filter { $0.sheetIndex == index }
                 if !wanted.isEmpty { entry.set("data", .array(wanted.map(gridDataJSON))) }

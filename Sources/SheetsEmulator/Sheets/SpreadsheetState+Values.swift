@@ -96,15 +96,15 @@ extension SpreadsheetState {
         if target.rows.upperBound > sheet.rowCount || target.columns.upperBound > sheet.columnCount
             || range.rows.upperBound > sheet.rowCount || range.columns.upperBound > sheet.columnCount
         {
-            let shown = A1Range.format(sheet: sheet.title, rows: target.rows, columns: target.columns)
-            throw .invalidArgument("Range (\(shown)) exceeds grid limits. Max rows: \(sheet.rowCount), max columns: \(sheet.columnCount)")
+            throw .gridLimits(sheet, rows: target.rows, columns: target.columns)
         }
         if !range.anchorOnly, height > explicitEnd - range.rows.lowerBound {
             throw .invalidArgument("Requested writing within range [\(echo(range))], but tried writing to row [\(target.rows.upperBound)]")
         }
         if !range.anchorOnly, width > range.columns.count {
-            throw .invalidArgument("Requested writing within range [\(echo(range))], but tried writing to column "
-                + "[\(A1Range.columnLetters(target.columns.upperBound - 1))]")
+            throw .invalidArgument(
+                "Requested writing within range [\(echo(range))], but tried writing to column "
+                    + "[\(A1Range.columnLetters(target.columns.upperBound - 1))]")
         }
         var cells = 0
         for (r, line) in values.enumerated() {
@@ -129,7 +129,8 @@ extension SpreadsheetState {
                 cells += 1
             }
         }
-        return WriteSummary(sheetIndex: range.sheetIndex, rows: target.rows, columns: target.columns, cells: cells,
+        return WriteSummary(
+            sheetIndex: range.sheetIndex, rows: target.rows, columns: target.columns, cells: cells,
             sheetsTouched: [range.sheetIndex])
     }
 
@@ -153,8 +154,10 @@ extension SpreadsheetState {
         throws(GoogleAPIError) -> (table: String?, summary: WriteSummary)
     {
         let sheet = sheets[range.sheetIndex]
-        let columns = range.columns.clamped(to: 0..<sheet.columnCount)
-        let searched = range.rows.clamped(to: 0..<sheet.rowCount)
+        // The table is found from the range's first row down to the last row holding data, as Sheets does
+        // (a range such as `Sheet1!A1` names where the table starts, not where it ends).
+        let columns = range.anchorOnly ? range.columns.lowerBound..<sheet.columnCount : range.columns.clamped(to: 0..<sheet.columnCount)
+        let searched = (range.rows.lowerBound..<max(range.rows.lowerBound, sheet.rowCount)).clamped(to: 0..<sheet.rowCount)
         let lastUsed = searched.last { r in columns.contains { !sheet.cell(row: r, column: $0).value.isEmpty } }
         let start = (lastUsed ?? (searched.lowerBound - 1)) + 1
         let height = major == "COLUMNS" ? (values.map(\.count).max() ?? 0) : values.count
@@ -168,7 +171,9 @@ extension SpreadsheetState {
         } else if start + height > sheet.rowCount {
             try self.append(.rows, sheet: range.sheetIndex, count: start + height - sheet.rowCount)
         }
-        let target = BoundRange(sheetIndex: range.sheetIndex, rows: start..<start + max(height, 1), columns: columns.lowerBound..<sheets[range.sheetIndex].columnCount, anchorOnly: true)
+        let target = BoundRange(
+            sheetIndex: range.sheetIndex, rows: start..<start + max(height, 1),
+            columns: columns.lowerBound..<sheets[range.sheetIndex].columnCount, anchorOnly: true)
         return (table, try writeValues(values, major: major, into: target, option: option))
     }
 }

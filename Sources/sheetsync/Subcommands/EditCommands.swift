@@ -32,7 +32,7 @@ extension SheetSyncCommand {
     }
 
     struct Receipt: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Receipt images.", subcommands: [AddReceipt.self])
+        static let configuration = CommandConfiguration(abstract: "Receipt images.", subcommands: [AddReceipt.self, Retry.self, Forget.self])
 
         struct AddReceipt: AsyncParsableCommand {
             static let configuration = CommandConfiguration(commandName: "add", abstract: "Queue receipt files for a transaction; push uploads them.")

@@ -7,6 +7,10 @@ struct CLI {
         var status: Int32
         var stdout: String
         var stderr: String
+
+        /// stdout decoded as the JSON object `--json` prints (nil when it is not one): tests assert on
+        /// fields, never on substrings of pretty-printed text.
+        var json: [String: Any]? { try? JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any] }
     }
 
     /// The `sheetsync` executable built beside the test bundle.

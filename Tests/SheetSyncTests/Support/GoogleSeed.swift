@@ -37,6 +37,28 @@ enum GoogleSeed {
         return keys
     }
 
+    /// Adds `count` transactions to the store in one SQLite transaction, as another client would (notes from
+    /// `note`); returns their ids in order.
+    @discardableResult
+    static func storeTransactions(_ bed: GoogleTestBed, count: Int, ids: SeededIDs, note: (Int) -> String = { "s\($0)" }) throws
+        -> [String]
+    {
+        let keys = (0..<count).map { _ in ids.next() }
+        let queue = try DatabaseQueue(path: bed.storeURL.path)
+        try queue.write { db in
+            let statement = try db.makeStatement(
+                sql: "INSERT INTO transactions (transactionId, type, date, year, month, amount, category, tagsCSV, note, "
+                    + "createdAt, lastModifiedAt) VALUES (?, 'expense', ?, 2026, 3, ?, ?, 'a,b', ?, ?, ?)")
+            for (i, key) in keys.enumerated() {
+                try statement.execute(arguments: [
+                    key, "2026-03-\(String(format: "%02d", 1 + i % 28))", "\(i % 500 + 1).\(String(format: "%02d", i % 100))",
+                    categories[i % 3], note(i), stamp, stamp,
+                ])
+            }
+        }
+        return keys
+    }
+
     /// Runs SQL on the store as another SQLite client would (the store's triggers stamp the change).
     static func sql(_ bed: GoogleTestBed, _ statement: String, _ arguments: StatementArguments = []) throws {
         let queue = try DatabaseQueue(path: bed.storeURL.path)

@@ -53,12 +53,13 @@ final class GoogleTestBed: Sendable {
         return bed
     }
 
-    func writeConfig(spreadsheetId: String?, retryBudget: Double = 2) throws {
+    func writeConfig(spreadsheetId: String?, retryBudget: Double = 2, maxRequestBytes: Int? = nil) throws {
         var remote: [String: Any] = [
             "type": "google", "credentials": credentialsURL.lastPathComponent, "endpoint": emulator.baseURL,
             "retryBudgetSeconds": retryBudget,
         ]
         remote["spreadsheetId"] = spreadsheetId
+        remote["maxRequestBytes"] = maxRequestBytes
         let json: [String: Any] = ["store": storeURL.lastPathComponent, "timezone": "UTC", "remote": remote]
         try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys]).write(to: configURL)
     }

@@ -1,0 +1,31 @@
+import ArgumentParser
+import SheetSync
+
+extension SheetSyncCommand.Receipt {
+    struct Retry: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Try failed queued receipt uploads again on the next push (all failed ones without ids).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Receipt ids (default: every failed one).") var receiptIds: [String] = []
+        func run() async throws {
+            try await global.reporting {
+                let ids = try await global.workspace().retryReceipts(receiptIds, dryRun: global.dryRun)
+                if global.json { Output.json(["receiptIds": ids]) } else if !global.quiet { ids.forEach(Output.line) }
+                return .ok
+            }
+        }
+    }
+
+    struct Forget: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Drop queued receipts (and their queued copies) for good.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Receipt ids.") var receiptIds: [String]
+        func run() async throws {
+            try await global.reporting {
+                let ids = try await global.workspace().forgetReceipts(receiptIds, dryRun: global.dryRun)
+                if global.json { Output.json(["receiptIds": ids]) } else if !global.quiet { ids.forEach(Output.line) }
+                return .ok
+            }
+        }
+    }
+}
