@@ -71,7 +71,9 @@ let package = Package(
                 "SheetSync", "SheetSyncCore", "SheetSyncStore", "Workbook", "GoogleAPI", "SheetsEmulator",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            ]
+            ],
+            // Fixture workbooks are read by path (see Support/XLSXFixture.swift), not bundled.
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "SheetsEmulatorTests", dependencies: ["SheetsEmulator", "GoogleAPI"]),
     ]

@@ -56,7 +56,7 @@ struct Ledger {
         for case let relative as String in walker {
             let path = root + "/" + relative
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
             let mode = (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0
             out[relative + " mode"] = Data(String(mode, radix: 8).utf8)
             if !isDirectory.boolValue { out[relative] = try Data(contentsOf: URL(fileURLWithPath: path)) }
