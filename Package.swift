@@ -22,15 +22,19 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CFileSystem"),
-        .target(name: "SheetSyncCore"),
+        .target(name: "Interchange"),
+        .target(name: "SheetSyncCore", dependencies: ["Interchange"]),
         .target(
             name: "Workbook",
-            dependencies: ["SheetSyncCore", "CLibXML2", "CFileSystem", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: [
+                "SheetSyncCore", "Interchange", "CLibXML2", "CFileSystem",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
         ),
         .target(
             name: "GoogleAPI",
             dependencies: [
-                "CCurl",
+                "CCurl", "Interchange",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -54,6 +58,7 @@ let package = Package(
         .target(
             name: "SheetsEmulator",
             dependencies: [
+                "Interchange",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -61,14 +66,16 @@ let package = Package(
             resources: [.copy("Discovery")]
         ),
         .executableTarget(name: "sheetsync-emulator", dependencies: ["SheetsEmulator"]),
-        .testTarget(name: "SheetSyncCoreTests", dependencies: ["SheetSyncCore"]),
-        .testTarget(name: "WorkbookTests", dependencies: ["Workbook"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "GoogleAPITests", dependencies: ["GoogleAPI"]),
+        .testTarget(name: "InterchangeTests", dependencies: ["Interchange"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "SheetSyncCoreTests", dependencies: ["SheetSyncCore", "TestSupport"]),
+        .testTarget(name: "WorkbookTests", dependencies: ["Workbook", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "GoogleAPITests", dependencies: ["GoogleAPI", "Interchange"]),
         .testTarget(name: "SheetSyncStoreTests", dependencies: ["SheetSyncStore"]),
         .testTarget(
             name: "SheetSyncTests",
             dependencies: [
-                "SheetSync", "SheetSyncCore", "SheetSyncStore", "Workbook", "GoogleAPI", "SheetsEmulator",
+                "SheetSync", "SheetSyncCore", "SheetSyncStore", "Workbook", "GoogleAPI", "SheetsEmulator", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],

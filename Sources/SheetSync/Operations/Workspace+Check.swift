@@ -44,9 +44,3 @@ extension Workspace {
         throw SheetSyncError(.usage, "\(url.path) is neither a CSV workbook folder nor an .xlsx/.xlsm/.xltx/.xltm file")
     }
 }
-
-extension SyncReport.RejectedEntry {
-    init(_ rejection: Rejection) {
-        self.init(tab: rejection.tab.rawValue, row: rejection.row, id: rejection.id, message: rejection.message, hint: rejection.hint)
-    }
-}

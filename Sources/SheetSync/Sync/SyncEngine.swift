@@ -48,7 +48,7 @@ public struct SyncEngine: Sendable {
         var report = SyncReport(command: options.mode.rawValue, dryRun: options.dryRun)
         if try await isUpToDate(store.glance()) {
             report.upToDate = true
-            report.rejected = try store.rejectedRows().map(SyncReport.RejectedEntry.init)
+            report.rejected = try store.rejectedRows()
             return report
         }
         let before = try store.snapshot()
