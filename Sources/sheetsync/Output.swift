@@ -55,3 +55,11 @@ enum Output {
         return report.exitCode
     }
 }
+
+extension Output {
+    /// Text exactly as given (it carries its own line ends).
+    static func text(_ text: String) {
+        clearProgress()
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}

@@ -9,7 +9,7 @@ struct SheetSyncCommand: AsyncParsableCommand {
         version: SheetSyncVersion.current,
         subcommands: [
             Init.self, Pull.self, Push.self, Sync.self, Status.self, Check.self, Materialize.self,
-            Import.self, Export.self, Add.self, Receipt.self, Category.self, Restore.self, Auth.self,
+            Import.self, Export.self, Add.self, Report.self, Receipt.self, Category.self, Restore.self, Auth.self,
         ]
     )
 }
