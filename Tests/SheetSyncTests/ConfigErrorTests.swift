@@ -36,7 +36,7 @@ import Testing
         let text = "{\"store\": \"ledger.sqlite\",\n \"remote\": {\"type\": \"csv\", \"path\": \"book\",},\n}"
         let (error, _, _) = try await failure(text)
         let message = try #require(error["message"] as? String)
-        #expect(message.contains("line 2, column 45") && message.contains("trailing comma"), "\(message)")
+        #expect(message.contains("line 2, column 43") && message.contains("trailing comma"), "\(message)")
     }
 
     @Test func anUnknownKeyIsNamedWithTheNearestKnownOne() async throws {

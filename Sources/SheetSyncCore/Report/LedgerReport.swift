@@ -153,7 +153,7 @@ public struct LedgerReport: Sendable {
             return [String(date.description.prefix(7))]
         case .tag:
             var seen = Set<String>()
-            let tags = row["tags"].split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty && seen.insert($0).inserted }
+            let tags = row["tagsCSV"].split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty && seen.insert($0).inserted }
             return tags.isEmpty ? [untagged] : tags
         }
     }

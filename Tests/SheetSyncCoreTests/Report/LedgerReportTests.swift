@@ -10,7 +10,7 @@ import Testing
     private func row(_ id: String, _ type: String, _ date: String, _ amount: String, _ category: String, tags: String = "",
                      paid: String = "", reimbursed: String = "") -> Record {
         Record([
-            "transactionId": id, "type": type, "date": date, "amount": amount, "category": category, "tags": tags,
+            "transactionId": id, "type": type, "date": date, "amount": amount, "category": category, "tagsCSV": tags,
             "note": "", "paidFlag": paid, "reimbursedFlag": reimbursed,
         ])
     }
