@@ -22,7 +22,7 @@ extension SheetSyncCommand {
         @Option(help: ArgumentHelp("A calendar year.", valueName: "YYYY")) var year: String?
         @Option(help: ArgumentHelp("First day of a range (with --to).", valueName: "YYYY-MM-DD")) var from: String?
         @Option(help: ArgumentHelp("Last day of a range (with --from).", valueName: "YYYY-MM-DD")) var to: String?
-        @Option(help: "Group totals by category, tag or month.") var by: Grouping = .category
+        @Option(help: ArgumentHelp("Group totals by category, tag or month.", valueName: "category|tag|month")) var by: Grouping = .category
         @Flag(help: "Print CSV on stdout.") var csv = false
         @Flag(help: "Only the rows marked unpaid (paidFlag), listed.") var unpaid = false
         @Flag(help: "Only the rows marked unreimbursed (reimbursedFlag), listed.") var unreimbursed = false
