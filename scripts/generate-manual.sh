@@ -11,5 +11,7 @@ swift package plugin generate-manual --configuration debug --date "$date" \
 out=$(find .build/plugins/GenerateManual -name sheetsync.1 -print -quit)
 [ -n "$out" ] || { echo "generate-manual wrote no sheetsync.1" >&2; exit 1; }
 mkdir -p docs
-cp "$out" docs/sheetsync.1
+# A blank line between paragraphs of a discussion is a paragraph break (.Pp) in mdoc; left blank,
+# groff warns about it every time the page is shown.
+sed 's/^$/.Pp/' "$out" > docs/sheetsync.1
 echo "wrote docs/sheetsync.1 ($(wc -l < docs/sheetsync.1) lines)"
