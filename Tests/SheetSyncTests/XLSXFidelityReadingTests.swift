@@ -104,6 +104,28 @@ import ZIPFoundation
         #expect(run.status == 0, "\(run.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect((report?["tabs"] as? [String: [String: Any]])?["Transactions"]?["added"] as? Int == 2010)
+
+        // As the configured remote it syncs: every row reaches the store.
+        let remote = try XLSXFixture("ledger-xlsxwriter.xlsx")
+        try FileManager.default.removeItem(at: remote.book)
+        try FileManager.default.copyItem(at: book, to: remote.book)
+        let sync = try await remote.run(["sync"])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(try remote.store("SELECT count(*) AS n FROM transactions WHERE note LIKE 'the same long note%'").first?["n"] == "2000")
+    }
+
+    @Test func checkOfAWorkbookLackingTabsNamesEachOneAndItsHeader() async throws {
+        let folder = try TestWorkbook.scratch("partial")
+        let source = try XLSXReader.read(contentsOf: XLSXFixture.url("ledger-xlsxwriter.xlsx"))
+        let book = folder.appendingPathComponent("partial.xlsx")
+        try XLSXWriter.write(source.filter { $0.name == "Transactions" }, to: book)
+        let run = try await CLI.run(["check", book.path], in: folder)
+        #expect(run.status == 65)
+        for tab in ["Receipts", "Categories", "RecurringRules", "Settings"] {
+            #expect(run.stderr.contains("\(tab): sheet '\(tab)' of \(book.path) is missing"), "\(run.stderr)")
+            #expect(run.stderr.contains("add a tab named \(tab) whose first row is: "), "\(run.stderr)")
+        }
+        #expect(!run.stderr.contains("Transactions: sheet"))
     }
 
     @Test func anAmountAndADateTypedAsTextAreWrittenBackAsANumberAndADate() async throws {
