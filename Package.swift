@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "sheetsync-emulator", targets: ["sheetsync-emulator"]),
         .library(name: "SheetSync", targets: ["SheetSync"]),
         .library(name: "SheetsEmulator", targets: ["SheetsEmulator"]),
+        // The fuzz targets' entry points, for the libFuzzer executables of Fuzz/Package.swift (FUZZING.md).
+        .library(name: "FuzzEntries", targets: ["FuzzEntries"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -83,6 +85,16 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "SheetsEmulatorTests", dependencies: ["SheetsEmulator", "GoogleAPI"]),
+        // Fuzz entry points, shared by the libFuzzer executables (Fuzz/) and the regression tests.
+        .target(
+            name: "FuzzEntries",
+            dependencies: [
+                "SheetSyncCore", "Workbook", "GoogleAPI", "SheetSync",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            path: "Fuzz/Entries"
+        ),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzEntries", "SheetSyncCore", "Workbook"]),
     ]
 )
 

@@ -14,6 +14,8 @@ public enum ExitCode: Int32, Sendable {
 public struct SheetSyncError: Error, CustomStringConvertible, Sendable {
     public var exitCode: ExitCode
     public var message: String
+    /// What to do about it, when the message alone does not say (`--json` reports it as `hint`).
+    public var hint: String?
 
     public init(_ exitCode: ExitCode, _ message: String) {
         self.exitCode = exitCode

@@ -48,6 +48,7 @@ extension GlobalOptions {
         } catch {
             let failure = SheetSyncError.classify(error, store: storePath) ?? SheetSyncError(.internalError, "internal error: \(error)")
             Output.error(failure.message)
+            if let hint = failure.hint { Output.error("hint: \(hint)") }
             if json { Output.json(JSONFailure(error: JSONError(failure), version: SheetSyncVersion.current)) }
             code = failure.exitCode
         }
@@ -71,11 +72,14 @@ struct JSONFailure: Encodable {
 /// A failure as `--json` reports it.
 struct JSONError: Encodable {
     var message: String
+    /// What to do about it.
+    var hint: String
     var exitCode: Int32
     var kind: String
 
     init(_ error: SheetSyncError) {
         message = error.message
+        hint = error.hintOrDefault
         exitCode = error.exitCode.rawValue
         switch error.exitCode {
         case .ok: kind = "ok"

@@ -1,5 +1,6 @@
 import Foundation
 import SheetSync
+import Synchronization
 
 /// Human and JSON output: silent on success unless asked, problems on stderr.
 enum Output {
@@ -10,11 +11,16 @@ enum Output {
 
     /// Rewrites the progress line on stderr (a terminal); `clearProgress` removes it.
     @Sendable static func progress(_ text: String) {
+        progressShown.store(true, ordering: .relaxed)
         FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
     }
 
+    /// Whether a progress line is on the terminal now: only then is there a line to clear, so
+    /// output on a terminal carries no stray escape codes.
+    private static let progressShown = Atomic<Bool>(false)
+
     static func clearProgress() {
-        if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if progressShown.exchange(false, ordering: .relaxed) { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 
     static func line(_ text: String) {
@@ -53,5 +59,13 @@ enum Output {
             for r in report.rejected { error("  " + r.summary) }
         }
         return report.exitCode
+    }
+}
+
+extension Output {
+    /// Text exactly as given (it carries its own line ends).
+    static func text(_ text: String) {
+        clearProgress()
+        FileHandle.standardOutput.write(Data(text.utf8))
     }
 }

@@ -172,6 +172,6 @@ import Workbook
         try Data(#"{"store": "x.sqlite", "remote": {"type": "ftp"}}"#.utf8).write(to: folder.appendingPathComponent("sheetsync.json"))
         let run = try await CLI.run(["sync"], in: folder)
         #expect(run.status == 78)
-        #expect(run.stderr.contains("sheetsync.json: remote.type 'ftp' is not one of csv, xlsx, google"))
+        #expect(run.stderr.contains("sheetsync.json: remote.type: expected one of csv, xlsx, google, found 'ftp'"), "\(run.stderr)")
     }
 }

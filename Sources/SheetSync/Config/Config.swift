@@ -43,16 +43,35 @@ public struct Config: Sendable, Equatable {
     /// `--config FILE`, else `$SHEETSYNC_CONFIG`, else `./sheetsync.json`, else
     /// `~/.config/sheetsync/config.json`, else the embedded default.
     public static func locate(explicit: String?, environment: [String: String], currentDirectory: URL) throws -> Config {
-        if let explicit { return try load(URL(fileURLWithPath: explicit, relativeTo: currentDirectory).standardizedFileURL) }
-        if let fromEnv = environment["SHEETSYNC_CONFIG"], !fromEnv.isEmpty {
-            return try load(URL(fileURLWithPath: fromEnv, relativeTo: currentDirectory).standardizedFileURL)
+        if let explicit {
+            return try load(named: URL(fileURLWithPath: explicit, relativeTo: currentDirectory).standardizedFileURL, by: "--config")
         }
-        let candidates = [currentDirectory.appendingPathComponent("sheetsync.json")]
-            + (environment["HOME"].map { [URL(fileURLWithPath: $0).appendingPathComponent(".config/sheetsync/config.json")] } ?? [])
-        for candidate in candidates where FileManager.default.fileExists(atPath: candidate.path) {
+        if let fromEnv = environment["SHEETSYNC_CONFIG"], !fromEnv.isEmpty {
+            return try load(named: URL(fileURLWithPath: fromEnv, relativeTo: currentDirectory).standardizedFileURL, by: "$SHEETSYNC_CONFIG")
+        }
+        for candidate in defaultPlaces(environment: environment, currentDirectory: currentDirectory)
+        where FileManager.default.fileExists(atPath: candidate.path) {
             return try load(candidate)
         }
         return embeddedDefault(in: currentDirectory)
+    }
+
+    /// `./sheetsync.json`, then `~/.config/sheetsync/config.json`.
+    static func defaultPlaces(environment: [String: String], currentDirectory: URL) -> [URL] {
+        [currentDirectory.appendingPathComponent("sheetsync.json")]
+            + (environment["HOME"].map { [URL(fileURLWithPath: $0).appendingPathComponent(".config/sheetsync/config.json")] } ?? [])
+    }
+
+    /// A file the user named: when it is missing, say so (a typo in a cron line must not fall back to another ledger).
+    private static func load(named url: URL, by origin: String) throws -> Config {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw SheetSyncError.configuration(
+                "config file \(url.path) (named by \(origin)) does not exist",
+                hint: "sheetsync reads the config from --config FILE, else $SHEETSYNC_CONFIG, else ./sheetsync.json, else "
+                    + "~/.config/sheetsync/config.json, else uses the CSV workbook in the current folder; correct the path "
+                    + "or drop \(origin)")
+        }
+        return try load(url)
     }
 
     public static func load(_ url: URL) throws -> Config {
@@ -60,30 +79,14 @@ public struct Config: Sendable, Equatable {
         do { data = try Data(contentsOf: url) } catch {
             throw SheetSyncError.configuration("cannot read config file \(url.path): \(error.localizedDescription)")
         }
-        let raw: RawConfig
-        do { raw = try JSONDecoder().decode(RawConfig.self, from: data) } catch {
-            throw SheetSyncError.configuration("config file \(url.path) is not valid: \(describe(error))")
-        }
+        let raw = try ConfigFile.read(Array(data), source: url)
         return try raw.resolved(relativeTo: url.deletingLastPathComponent(), source: url)
-    }
-
-    private static func describe(_ error: Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, let context):
-            return "missing key '\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))'"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            return "wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
-        case DecodingError.dataCorrupted(let context):
-            return context.debugDescription
-        default:
-            return String(describing: error)
-        }
     }
 }
 
 /// The config file as written (DESIGN §7; `config.example.json` documents every key).
-struct RawConfig: Decodable {
-    struct Remote: Decodable {
+struct RawConfig {
+    struct Remote {
         var type: String
         var path: String?
         var spreadsheetId: String?

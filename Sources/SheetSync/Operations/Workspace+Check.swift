@@ -40,7 +40,7 @@ extension Workspace {
             throw SheetSyncError(.usage, "\(url.path) does not exist")
         }
         if isDirectory.boolValue { return CSVWorkbookRemote(folder: url) }
-        if XLSXWorkbookRemote.isWorkbookFile(url) { return XLSXWorkbookRemote(file: url) }
+        if XLSXWorkbookRemote.isWorkbookFile(url) { return XLSXWorkbookRemote(file: url, refusal: .dataError) }
         throw SheetSyncError(.usage, "\(url.path) is neither a CSV workbook folder nor an .xlsx/.xlsm/.xltx/.xltm file")
     }
 }

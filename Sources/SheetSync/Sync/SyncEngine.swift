@@ -70,7 +70,7 @@ public struct SyncEngine: Sendable {
             return report
         }
         var newVersion = snapshot.version
-        if options.mode != .pull, plan.tabs.contains(where: \.changesRemote) {
+        if options.mode != .pull, snapshot.rewritesCanonically || plan.tabs.contains(where: \.changesRemote) {
             newVersion = try await remote.apply(plan.tabs, to: snapshot)
             report.notices += remote.applyNotices()
         }

@@ -1,0 +1,178 @@
+import Foundation
+import SheetSyncCore
+
+/// `--json`: `{"period": {...}, "income": "2500.00", "expense": "715.00", "net": "1785.00", "categories": [...]}`.
+/// Amounts are strings, so no reader takes them through binary floating point.
+extension ReportOutput: Encodable {
+    private struct PeriodJSON: Encodable {
+        var label: String
+        var from: String
+        var to: String
+        init(_ period: ReportPeriod) {
+            label = period.label
+            from = period.from.description
+            to = period.to.description
+        }
+    }
+
+    private struct GroupJSON: Encodable {
+        var name: String
+        var type: String
+        var total: String
+        var count: Int
+        var archived: Bool
+    }
+
+    private struct ChangeJSON: Encodable {
+        var name: String
+        var type: String
+        var current: String
+        var previous: String
+        var change: String
+    }
+
+    private struct RowJSON: Encodable {
+        var transactionId: String
+        var date: String
+        var type: String
+        var amount: String
+        var category: String
+        var note: String
+        var paidFlag: String
+        var reimbursedFlag: String
+    }
+
+    private enum Keys: String, CodingKey {
+        case period, previousPeriod, by, income, expense, net, incomeCount, expenseCount, categories, tags, months,
+            topChange, rows, rejected, notes
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        // An open-rows report over every date has no period: `null`, so readers need not guess.
+        try c.encode(report.period.map(PeriodJSON.init), forKey: .period)
+        try c.encode(report.period.map { PeriodJSON($0.previous) }, forKey: .previousPeriod)
+        try c.encode(report.grouping.rawValue, forKey: .by)
+        try c.encode(report.income.description, forKey: .income)
+        try c.encode(report.expense.description, forKey: .expense)
+        try c.encode(report.net.description, forKey: .net)
+        try c.encode(report.incomeCount, forKey: .incomeCount)
+        try c.encode(report.expenseCount, forKey: .expenseCount)
+        let groups = report.groups.map {
+            GroupJSON(name: $0.name, type: $0.type, total: $0.total.description, count: $0.count, archived: $0.archived)
+        }
+        let groupKey: Keys = switch report.grouping {
+        case .category: .categories
+        case .tag: .tags
+        case .month: .months
+        }
+        try c.encode(groups, forKey: groupKey)
+        try c.encode(
+            report.topChange.map {
+                ChangeJSON(name: $0.name, type: $0.type, current: $0.current.description, previous: $0.previous.description,
+                           change: $0.change.signed)
+            }, forKey: .topChange)
+        if !report.filter.isEmpty {
+            try c.encode(
+                report.rows.map {
+                    RowJSON(transactionId: $0.id, date: $0.date, type: $0.type, amount: $0.amount.description, category: $0.category,
+                            note: $0.note, paidFlag: $0.paidFlag, reimbursedFlag: $0.reimbursedFlag)
+                }, forKey: .rows)
+        }
+        try c.encode(rejected, forKey: .rejected)
+        try c.encode([rejectedNote, unreadableNote].compactMap { $0 }, forKey: .notes)
+    }
+}
+
+extension ReportOutput {
+    /// The report as a table for a person: aligned columns, amounts right-aligned; with `bars`
+    /// (stdout is a terminal) a bar per group, scaled to the largest of its type.
+    public func table(bars: Bool) -> [String] {
+        let report = self.report
+        var out: [String] = []
+        let span = report.period.map { "\($0.label) (\($0.from) to \($0.to))" } ?? "all dates"
+        let what = report.filter.isEmpty ? "" : " — " + filterLabel + " rows only"
+        out.append("report for \(span), by \(report.grouping.rawValue)\(what)")
+        let amounts = report.groups.map(\.total.description) + [report.income.description, report.expense.description, report.net.description]
+        let amountWidth = max(amounts.map(\.count).max() ?? 0, "total".count)
+        let names = report.groups.map { $0.name + ($0.archived ? " (archived)" : "") }
+        let nameWidth = max(names.map(\.count).max() ?? 0, "expense".count, "income".count)
+        let countWidth = max(report.groups.map { String($0.count).count }.max() ?? 0, "rows".count)
+        for type in ["expense", "income"] {
+            let groups = report.groups.enumerated().filter { $0.element.type == type }
+            guard !groups.isEmpty else { continue }
+            out.append("")
+            out.append(leftAligned(type, nameWidth + 2) + "  " + rightAligned("total", amountWidth) + "  " + rightAligned("rows", countWidth))
+            let largest = groups.map { Double($0.element.total.description) ?? 0 }.max() ?? 0
+            for (index, group) in groups {
+                var line = "  " + leftAligned(names[index], nameWidth) + "  " + rightAligned(group.total.description, amountWidth)
+                    + "  " + rightAligned(String(group.count), countWidth)
+                if bars, largest > 0 {
+                    let length = Int(((Double(group.total.description) ?? 0) / largest * 30).rounded(.up))
+                    line += "  " + String(repeating: "█", count: length)
+                }
+                out.append(line)
+            }
+        }
+        if report.groups.isEmpty { out.append(""); out.append("no transactions in this period") }
+        out.append("")
+        out.append(leftAligned("income", nameWidth + 2) + "  " + rightAligned(report.income.description, amountWidth) + "  " + rows(report.incomeCount))
+        out.append(leftAligned("expense", nameWidth + 2) + "  " + rightAligned(report.expense.description, amountWidth) + "  " + rows(report.expenseCount))
+        out.append(leftAligned("net", nameWidth + 2) + "  " + rightAligned(report.net.description, amountWidth))
+        if let period = report.period {
+            if let change = report.topChange {
+                out.append("top change vs \(period.previous.label): \(change.name) (\(change.type)) \(change.change.signed) "
+                    + "(\(change.previous) → \(change.current))")
+            } else {
+                out.append("no change vs \(period.previous.label)")
+            }
+        }
+        if !report.filter.isEmpty {
+            out.append("")
+            out.append("\(filterLabel) rows:")
+            let width = report.rows.map(\.amount.description.count).max() ?? 0
+            for row in report.rows {
+                let note = row.note.replacingOccurrences(of: "\n", with: " ")
+                out.append("  \(row.date)  \(leftAligned(row.type, 7))  \(rightAligned(row.amount.description, width))  \(row.category)"
+                    + (note.isEmpty ? "" : "  \(note)") + "  \(row.id)")
+            }
+            if report.rows.isEmpty { out.append("  none") }
+        }
+        out += [rejectedNote, unreadableNote].compactMap { $0.map { "note: \($0)" } }
+        return out
+    }
+
+    /// `--csv`: one line per group (`name,type,total,count,archived`), or with `--unpaid` /
+    /// `--unreimbursed` one line per open row.
+    public var csv: String {
+        var lines: [[String]]
+        if report.filter.isEmpty {
+            lines = [[report.grouping.rawValue, "type", "total", "count", "archived"]]
+            lines += report.groups.map { [$0.name, $0.type, $0.total.description, String($0.count), $0.archived ? "TRUE" : "FALSE"] }
+        } else {
+            lines = [["transactionId", "date", "type", "amount", "category", "note", "paidFlag", "reimbursedFlag"]]
+            lines += report.rows.map { [$0.id, $0.date, $0.type, $0.amount.description, $0.category, $0.note, $0.paidFlag, $0.reimbursedFlag] }
+        }
+        return lines.map { $0.map(Self.csvField).joined(separator: ",") }.joined(separator: "\n") + "\n"
+    }
+
+    private static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    private var filterLabel: String {
+        [report.filter.contains(.unpaid) ? "unpaid" : nil, report.filter.contains(.unreimbursed) ? "unreimbursed" : nil]
+            .compactMap { $0 }.joined(separator: " or ")
+    }
+
+    private func rows(_ count: Int) -> String { count == 1 ? "1 row" : "\(count) rows" }
+
+    private func leftAligned(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
+
+    private func rightAligned(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+}
