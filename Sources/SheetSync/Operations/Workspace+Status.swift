@@ -14,6 +14,18 @@ public struct StatusReport: Codable, Sendable {
     /// Rows deleted from the store and kept for `sheetsync restore` (the last 90 days).
     public var deletedRows: Int
     public var recentConflicts: [ConflictLine]
+    /// Receipts waiting for the next push to upload them.
+    public var queuedReceipts: Int
+    /// Receipts whose upload was given up, with why (`receipt retry` or `receipt forget` settles them).
+    public var failedReceipts: [FailedReceipt]
+
+    public struct FailedReceipt: Codable, Sendable {
+        public var receiptId: String
+        public var transactionId: String
+        public var file: String
+        public var error: String
+        public var attempts: Int
+    }
 
     public struct ConflictLine: Codable, Sendable {
         public var tab: String
@@ -40,6 +52,11 @@ public struct StatusReport: Codable, Sendable {
             out.append("recent conflicts (losing values kept in the store's sync_conflicts table):")
             for c in recentConflicts { out.append("  \(c.resolvedAt) \(c.tab) \(c.id) \(c.field): kept '\(c.won)', lost '\(c.lost)'") }
         }
+        if queuedReceipts > 0 { out.append("receipts queued for upload: \(queuedReceipts)") }
+        if !failedReceipts.isEmpty {
+            out.append("failed receipt uploads: \(failedReceipts.count) (`sheetsync receipt retry` or `receipt forget`)")
+            for r in failedReceipts { out.append("  \(r.receiptId) of transaction \(r.transactionId): \(r.error)") }
+        }
         return out
     }
 }
@@ -56,6 +73,7 @@ extension Workspace {
                 pending[tab.rawValue] = changed + deleted
             }
             let remote = (try? makeRemote().displayName) ?? "unavailable"
+            let uploads = try store.receiptUploads([.queued, .failed])
             return StatusReport(
                 store: config.store.path, remote: remote, datasetId: snapshot.state[SyncEngine.stateDataset],
                 lastSyncAt: snapshot.state[SyncEngine.stateLastSync], pendingLocalChanges: pending,
@@ -64,6 +82,11 @@ extension Workspace {
                 recentConflicts: try store.conflicts(limit: 20).map {
                     StatusReport.ConflictLine(tab: $0.tab.rawValue, id: $0.key, field: $0.field, lost: $0.losingValue,
                                               won: $0.winningValue, resolvedAt: $0.resolvedAt)
+                },
+                queuedReceipts: uploads.filter { $0.status == .queued }.count,
+                failedReceipts: uploads.filter { $0.status == .failed }.map {
+                    StatusReport.FailedReceipt(receiptId: $0.receiptId, transactionId: $0.transactionId, file: $0.file,
+                                               error: $0.lastError ?? "", attempts: $0.attempts)
                 })
         }
     }

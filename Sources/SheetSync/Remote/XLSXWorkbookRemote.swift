@@ -3,15 +3,10 @@ import SheetSyncCore
 import Workbook
 
 /// An `.xlsx` workbook file with the five tabs as sheets; the user's other sheets are kept.
-public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
+public struct XLSXWorkbookRemote: Remote {
     public let file: URL
     public let backupsToKeep: Int
     let faults: FaultInjector?
-    private let lock = NSLock()
-    private var readFingerprint: FileFingerprint?
-    private var notices: [String] = []
-    /// Each tab's sheet name as the workbook spells it (matched ignoring case).
-    private var sheetNames: [Tab: String] = [:]
 
     public init(file: URL, backupsToKeep: Int = 5, faults: FaultInjector? = nil) {
         self.file = file
@@ -26,6 +21,8 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
 
     public var displayName: String { "XLSX workbook \(file.path)" }
     public var typedCells: Bool { true }
+    /// Receipt files sit in `Receipts/` beside the workbook file.
+    public var receiptStorage: ReceiptStorage { .folder(file.deletingLastPathComponent().appendingPathComponent("Receipts")) }
 
     public func exists() async throws -> Bool { try FileFingerprint.of(file) != nil }
 
@@ -46,6 +43,7 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
             throw SheetSyncError.data("\(error)")
         }
         var tables: [Tab: Table] = [:]
+        // Each tab's sheet name as the workbook spells it (matched ignoring case).
         var names: [Tab: String] = [:]
         for sheet in contents.sheets {
             if let tab = Tab.allCases.first(where: { $0.rawValue.lowercased() == sheet.name.lowercased() }) {
@@ -53,15 +51,15 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
                 names[tab] = sheet.name
             }
         }
-        lock.withLock {
-            readFingerprint = fingerprint
-            sheetNames = names
-        }
-        return RemoteSnapshot(tables: tables, version: Self.version(fingerprint), notices: contents.warnings)
+        return RemoteSnapshot(
+            tables: tables, version: Self.version(fingerprint), notices: contents.warnings,
+            marks: .xlsx(fingerprint: fingerprint, sheetNames: names))
     }
 
-    public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> String {
-        let sheetNames = lock.withLock { self.sheetNames }
+    public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> RemoteWrite {
+        guard case .xlsx(let expected, let sheetNames) = snapshot.marks else {
+            throw SheetSyncError(.internalError, "\(displayName) was given a snapshot it did not read")
+        }
         var patches: [WorksheetPatch] = []
         var added: [XLSXSheet] = []
         for plan in plans {
@@ -80,8 +78,7 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
                     sheet: sheetNames[plan.tab] ?? plan.tab.rawValue, changes: changes, dataRowCount: old.rows.count,
                     ledgerColumns: Self.ledgerColumns(old.header, changes, plan.tab.schema)))
         }
-        guard !patches.isEmpty || !added.isEmpty else { return snapshot.version }
-        let expected = lock.withLock { readFingerprint }
+        guard !patches.isEmpty || !added.isEmpty else { return RemoteWrite(version: snapshot.version) }
         var report = WorksheetPatchReport()
         try replace(expecting: expected) { temp in
             do {
@@ -90,12 +87,10 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
                 throw SheetSyncError.data("\(error)")
             }
         }
-        lock.withLock { notices = report.replacedFormulas.map { "\(file.lastPathComponent): \($0)" } }
-        return try await currentVersion() ?? ""
+        // Formulas whose cells took a value sheetsync wrote are worth telling.
+        return RemoteWrite(
+            version: try await currentVersion() ?? "", notices: report.replacedFormulas.map { "\(file.lastPathComponent): \($0)" })
     }
-
-    /// What the last `apply` had to say: formulas whose cells took a value sheetsync wrote.
-    public func applyNotices() -> [String] { lock.withLock { notices } }
 
     /// The 1-based columns holding schema fields (including columns the patch adds).
     static func ledgerColumns(_ header: [String], _ changes: TableChanges, _ schema: TabSchema) -> Set<Int> {
@@ -108,8 +103,8 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
         return columns
     }
 
-    public func create(settings: Record) async throws {
-        guard try FileFingerprint.of(file) == nil else { return }
+    public func create(settings: Record) async throws -> CreatedWorkbook {
+        guard try FileFingerprint.of(file) == nil else { return CreatedWorkbook(remote: self) }
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         let sheets = Tab.allCases.map { tab in
             var table = Table(header: TablePatcher.newHeader(tab.schema))
@@ -117,6 +112,7 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
             return XLSXSheet(name: tab.rawValue, table: table)
         }
         try replace(expecting: nil) { temp in try XLSXWriter.write(sheets, to: temp) }
+        return CreatedWorkbook(remote: self)
     }
 
     private func replace(expecting: FileFingerprint?, write: (URL) throws -> Void) throws {
