@@ -24,7 +24,8 @@ public actor MemoryWorkbook {
     /// A workbook with these tabs (none: a workbook that does not exist yet).
     public init(tables: [Tab: Table] = [:]) {
         self.tables = tables
-        for tab in tables.keys { versions[tab] = bump() }
+        for (number, tab) in Tab.allCases.filter({ tables[$0] != nil }).enumerated() { versions[tab] = number + 1 }
+        generation = versions.count
     }
 
     private func bump() -> Int {
