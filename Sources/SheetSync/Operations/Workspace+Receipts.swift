@@ -3,9 +3,10 @@ import SheetSyncCore
 import SheetSyncStore
 
 extension Workspace {
-    /// Adds receipt images to a transaction. For file workbooks each image is copied into `Receipts/`
-    /// beside the workbook under the seed's name rule and its row's `driveFileId` is the path relative
-    /// to that folder; the next push writes the rows.
+    /// Adds receipt images to a transaction, where the remote keeps receipts (`receiptStorage`). For file
+    /// workbooks each image is copied into `Receipts/` beside the workbook under the seed's name rule and its
+    /// row's `driveFileId` is the path relative to that folder; the next push writes the rows. Where receipts
+    /// are uploaded (Google), the copy waits beside the store in the `receipt_uploads` queue.
     public func addReceipts(transactionId: String, files: [URL], dryRun: Bool = false) async throws -> [String] {
         guard let id = FieldParser.canonicalUUID(transactionId) else {
             throw SheetSyncError(.usage, "'\(transactionId)' is not a transaction id")
