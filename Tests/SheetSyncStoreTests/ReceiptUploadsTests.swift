@@ -17,7 +17,9 @@ import Testing
         let queue = try DatabaseQueue(path: path)
         try StoreMigrations.migrator.migrate(queue, upTo: "v2-deleted-rows")
         try queue.write { db in
-            for (key, value) in entries { try db.execute(sql: "INSERT INTO sync_state (key, value) VALUES (?, ?)", arguments: [key, value]) }
+            for (key, value) in entries {
+                try db.execute(sql: "INSERT INTO sync_state (key, value) VALUES (?, ?)", arguments: [key, value])
+            }
             try db.execute(sql: "INSERT INTO sync_state (key, value) VALUES ('lastSyncAt', '2026-01-01T00:00:00.000Z')")
         }
     }
@@ -25,15 +27,20 @@ import Testing
     @Test func anOldStoresQueuedEntriesAreMovedIntoTheTableNoneLost() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("ledger.sqlite")
-        try Self.oldStore(at: path, entries: [
-            "receiptQueue.\(Self.a)": #"{"receiptId":"\#(Self.a)","transactionId":"\#(Self.t)","name":"a.jpg","file":"/q/a.jpg","session":"https://upload/s1"}"#,
-            "receiptQueue.\(Self.b)": #"{"receiptId":"\#(Self.b)","transactionId":"\#(Self.t)","name":"b.jpg","file":"/q/b.jpg","failed":"its queued file /q/b.jpg is gone"}"#,
-        ])
+        try Self.oldStore(
+            at: path,
+            entries: [
+                "receiptQueue.\(Self.a)":
+                    #"{"receiptId":"\#(Self.a)","transactionId":"\#(Self.t)","name":"a.jpg","file":"/q/a.jpg","session":"https://upload/s1"}"#,
+                "receiptQueue.\(Self.b)":
+                    #"{"receiptId":"\#(Self.b)","transactionId":"\#(Self.t)","name":"b.jpg","file":"/q/b.jpg","failed":"its queued file /q/b.jpg is gone"}"#,
+            ])
         let store = try LedgerStore(path: path)
         let uploads = try store.receiptUploads()
         #expect(uploads.map(\.receiptId) == [Self.a, Self.b])
         let first = try #require(uploads.first), second = try #require(uploads.last)
-        #expect(first.status == .queued && first.transactionId == Self.t && first.file == "/q/a.jpg" && first.session == "https://upload/s1")
+        #expect(
+            first.status == .queued && first.transactionId == Self.t && first.file == "/q/a.jpg" && first.session == "https://upload/s1")
         #expect(second.status == .failed && second.lastError == "its queued file /q/b.jpg is gone")
         // The old keys are gone from sync_state; everything else there stays.
         let state = try store.glance().state
@@ -44,10 +51,12 @@ import Testing
     @Test func aCorruptOldEntryIsKeptAsAFailedUploadThatSaysWhy() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("ledger.sqlite")
-        try Self.oldStore(at: path, entries: [
-            "receiptQueue.\(Self.a)": #"{"receiptId":"\#(Self.a)","transactionId":"\#(Self.t)","name":"a.jpg","file":"/q/a.jpg"}"#,
-            "receiptQueue.\(Self.c)": #"{"receiptId": "\#(Self.c)", "name": trunc"#,
-        ])
+        try Self.oldStore(
+            at: path,
+            entries: [
+                "receiptQueue.\(Self.a)": #"{"receiptId":"\#(Self.a)","transactionId":"\#(Self.t)","name":"a.jpg","file":"/q/a.jpg"}"#,
+                "receiptQueue.\(Self.c)": #"{"receiptId": "\#(Self.c)", "name": trunc"#,
+            ])
         let store = try LedgerStore(path: path)
         let uploads = try store.receiptUploads()
         #expect(uploads.count == 2)
@@ -60,8 +69,9 @@ import Testing
 
     @Test func statusIsConstrainedAndEntriesAreSavedAndDeleted() throws {
         let store = try LedgerStore.inMemory()
-        var upload = ReceiptUpload(receiptId: Self.a, transactionId: Self.t, name: "a.jpg", file: "/q/a.jpg",
-                                   createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z")
+        var upload = ReceiptUpload(
+            receiptId: Self.a, transactionId: Self.t, name: "a.jpg", file: "/q/a.jpg",
+            createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z")
         try store.saveReceiptUpload(upload)
         upload.status = .failed
         upload.attempts = 2

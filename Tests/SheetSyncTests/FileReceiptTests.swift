@@ -1,6 +1,6 @@
 import Foundation
-import SheetSyncCore
 import SheetSync
+import SheetSyncCore
 import Testing
 
 /// A file workbook keeps receipts in `Receipts/` beside its tabs (the remote's `receiptStorage`): `receipt add`

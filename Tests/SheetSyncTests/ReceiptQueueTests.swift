@@ -31,8 +31,9 @@ import Testing
         try Data([0xFF, 0xD8, 0xFF, 0x01]).write(to: file)
         let stamp = "2026-03-01T00:00:00.000Z"
         try store.saveReceiptUpload(
-            ReceiptUpload(receiptId: receiptId, transactionId: transactionId, name: file.lastPathComponent, file: file.path,
-                          createdAt: stamp, updatedAt: stamp))
+            ReceiptUpload(
+                receiptId: receiptId, transactionId: transactionId, name: file.lastPathComponent, file: file.path,
+                createdAt: stamp, updatedAt: stamp))
         return Setup(store: store, file: file)
     }
 

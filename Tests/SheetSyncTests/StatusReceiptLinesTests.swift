@@ -18,7 +18,10 @@ import Testing
         let lines = Self.report(queued: 2, failed: [failed]).lines
         #expect(lines.contains("receipts queued for upload: 2"))
         #expect(lines.contains("failed receipt uploads: 1 (`sheetsync receipt retry` or `receipt forget`)"))
-        #expect(lines.contains("  0b9f5c1e-8d1c-4c55-9a57-2f1f7d0c9a01 of transaction 9e6a2b4c-5a4d-4f88-8d8a-5a4a0e3f6d04: its queued file /q/a.jpg is gone"))
+        #expect(
+            lines.contains(
+                "  0b9f5c1e-8d1c-4c55-9a57-2f1f7d0c9a01 of transaction 9e6a2b4c-5a4d-4f88-8d8a-5a4a0e3f6d04: its queued file /q/a.jpg is gone"
+            ))
     }
 
     @Test func nothingIsSaidWhenNoReceiptWaits() throws {

@@ -48,7 +48,8 @@ extension Workspace {
                 try FileManager.default.copyItem(at: file, to: target)
                 if queued {
                     try store.saveReceiptUpload(
-                        ReceiptUpload(receiptId: receiptId, transactionId: id, name: name, file: target.path, createdAt: stamp, updatedAt: stamp))
+                        ReceiptUpload(
+                            receiptId: receiptId, transactionId: id, name: name, file: target.path, createdAt: stamp, updatedAt: stamp))
                     continue
                 }
                 records.append(Record(["receiptId": receiptId, "transactionId": id, "driveFileId": name, "fileName": name,

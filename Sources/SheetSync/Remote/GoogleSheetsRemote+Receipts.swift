@@ -29,8 +29,8 @@ struct DriveReceiptTarget: ReceiptUploadTarget {
         let folder = settings["receiptsFolderId"]
         guard !folder.isEmpty else {
             throw SheetSyncError.configuration(
-                "the Settings row has no receiptsFolderId: receipts cannot be uploaded to this spreadsheet (run `sheetsync init` to create the Drive folders)"
-            )
+                "the Settings row has no receiptsFolderId: receipts cannot be uploaded to this spreadsheet "
+                    + "(run `sheetsync init` to create the Drive folders)")
         }
         let metadata = DriveClient.metadata(name: receipt.name, parents: [folder], appProperties: ["receiptId": receipt.receiptId])
         do {

@@ -55,7 +55,8 @@ public actor MemoryWorkbook {
     /// Replaces a tab when it is still at the version read (nil: the tab was missing then).
     func replace(_ tab: Tab, with table: Table, expecting: Int?) throws {
         guard versions[tab] == expecting else {
-            throw SheetSyncError.temporary("tab \(tab.rawValue) of the memory workbook changed since it was read; nothing of it was written")
+            throw SheetSyncError.temporary(
+                "tab \(tab.rawValue) of the memory workbook changed since it was read; nothing of it was written")
         }
         setTable(tab, table)
     }
