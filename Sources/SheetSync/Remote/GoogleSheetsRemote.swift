@@ -41,15 +41,19 @@ public struct GoogleSheetsRemote: Remote {
         return id
     }
 
-    public func currentVersion() async throws -> String? {
-        let id = try requireId()
+    public func currentVersion() async throws -> String? { try await driveVersion(of: try requireId(), announcing: false) }
+
+    /// The spreadsheet's Drive `version`, or nil when Drive metadata is out of reach. Said once per run
+    /// (by the read that falls back to the content digest), not at every look.
+    private func driveVersion(of id: String, announcing: Bool) async throws -> String? {
         do {
             // DriveFile needs the id to parse; asking for it costs nothing.
             return try await drive.getFile(id: id, fields: "id,version").version
         } catch let error as GoogleAPIError {
             if case .api(let details) = error, [403, 404].contains(details.httpStatus) {
                 // drive.file reaches only files sheetsync created: a linked spreadsheet is read every run.
-                logger.notice("Drive metadata of spreadsheet \(id) is not reachable with the drive.file scope; reading the sheet every run")
+                let text = "Drive metadata of spreadsheet \(id) is not reachable with the drive.file scope; reading the sheet every run"
+                if announcing { logger.notice("\(text)") } else { logger.debug("\(text)") }
                 return nil
             }
             throw GoogleRemoteErrors.map(error)
@@ -58,7 +62,7 @@ public struct GoogleSheetsRemote: Remote {
 
     public func read() async throws -> RemoteSnapshot {
         let id = try requireId()
-        let version = try await currentVersion()
+        let version = try await driveVersion(of: id, announcing: true)
         do {
             var present = Tab.allCases
             let ranges: [ValueRange]
