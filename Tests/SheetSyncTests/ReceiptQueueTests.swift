@@ -86,4 +86,26 @@ import Testing
         #expect(try setup.store.receiptUploads().isEmpty)
         #expect(!FileManager.default.fileExists(atPath: setup.file.path))
     }
+
+    /// A target whose uploads fail as a network outage does.
+    struct Unreachable: ReceiptUploadTarget {
+        func uploadedFile(receiptId: String) async throws -> String? { nil }
+        func upload(
+            _ receipt: ReceiptUpload, content: [UInt8], settings: Record, keepSession: @escaping @Sendable (String) throws -> Void
+        ) async throws -> String {
+            throw SheetSyncError.temporary("drive did not answer")
+        }
+    }
+
+    @Test func aFailedTryFailsTheRunAndLeavesTheEntryQueuedWithItsError() async throws {
+        let setup = try Self.setUp()
+        let queue = ReceiptQueue(store: setup.store, target: Unreachable(), clock: setup.clock)
+        await #expect(throws: SheetSyncError.self) { _ = try await queue.uploadAll() }
+        let entry = try setup.entry()
+        #expect(entry.status == .queued && entry.attempts == 1 && entry.lastError == "drive did not answer")
+        #expect(FileManager.default.fileExists(atPath: setup.file.path), "the queued copy is kept")
+        // The next run with the target back uploads it.
+        #expect(try await setup.queue.uploadAll().uploaded == 1)
+        #expect(try setup.entry().attempts == 2)
+    }
 }

@@ -51,6 +51,13 @@ struct ReceiptQueue {
                     outcome.problems.append("receipts stay queued: \(refusal)")
                 }
                 return outcome
+            } catch {
+                // The run fails with this error; the entry stays queued and remembers why its last try failed.
+                entry.lastError = "\(error)"
+                do { try save(&entry) } catch {
+                    // Only the note is lost (the entry stays queued); the upload's error is the one to report.
+                }
+                throw error
             }
             let stamp = clock.now().description
             entry.status = .uploaded
