@@ -87,12 +87,13 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: setup.file.path))
     }
 
-    /// A target whose uploads fail as a network outage does.
+    /// A target whose uploads start a resumable session, then fail as a network outage does.
     struct Unreachable: ReceiptUploadTarget {
         func uploadedFile(receiptId: String) async throws -> String? { nil }
         func upload(
             _ receipt: ReceiptUpload, content: [UInt8], settings: Record, keepSession: @escaping @Sendable (String) throws -> Void
         ) async throws -> String {
+            try keepSession("https://upload.example/session-1")
             throw SheetSyncError.temporary("drive did not answer")
         }
     }
@@ -103,6 +104,7 @@ import Testing
         await #expect(throws: SheetSyncError.self) { _ = try await queue.uploadAll() }
         let entry = try setup.entry()
         #expect(entry.status == .queued && entry.attempts == 1 && entry.lastError == "drive did not answer")
+        #expect(entry.session == "https://upload.example/session-1", "the session is kept for the next run to resume")
         #expect(FileManager.default.fileExists(atPath: setup.file.path), "the queued copy is kept")
         // The next run with the target back uploads it.
         #expect(try await setup.queue.uploadAll().uploaded == 1)

@@ -45,6 +45,7 @@ struct ReceiptQueue {
                 fileId = uploaded
             } catch let refusal as ReceiptStorageRefusal {
                 // Every other upload would meet the same refusal: the queue waits, reported once.
+                entry = try latest(entry)
                 if entry.lastError != refusal.kind {
                     entry.lastError = refusal.kind
                     try save(&entry)
@@ -53,8 +54,11 @@ struct ReceiptQueue {
                 return outcome
             } catch {
                 // The run fails with this error; the entry stays queued and remembers why its last try failed.
-                entry.lastError = "\(error)"
-                do { try save(&entry) } catch {
+                do {
+                    entry = try latest(entry)
+                    entry.lastError = "\(error)"
+                    try save(&entry)
+                } catch {
                     // Only the note is lost (the entry stays queued); the upload's error is the one to report.
                 }
                 throw error
@@ -98,6 +102,11 @@ struct ReceiptQueue {
             withSession.updatedAt = stamp
             try store.saveReceiptUpload(withSession)
         }
+    }
+
+    /// The entry as stored now: an upload may have kept its resumable session meanwhile, which must not be written over.
+    private func latest(_ entry: ReceiptUpload) throws -> ReceiptUpload {
+        try store.receiptUpload(entry.receiptId) ?? entry
     }
 
     private func save(_ entry: inout ReceiptUpload) throws {

@@ -114,6 +114,11 @@ extension LedgerStore {
         }
     }
 
+    /// One queue entry, nil when there is none.
+    public func receiptUpload(_ receiptId: String) throws -> ReceiptUpload? {
+        try writer.read { try ReceiptUpload.fetchOne($0, key: receiptId) }
+    }
+
     /// Inserts or replaces one queue entry.
     public func saveReceiptUpload(_ upload: ReceiptUpload) throws {
         try writer.write { try upload.upsert($0) }
