@@ -12,6 +12,7 @@ struct MeddlingRemote: Remote {
 
     var displayName: String { base.displayName }
     var typedCells: Bool { base.typedCells }
+    var receiptStorage: ReceiptStorage { base.receiptStorage }
     func exists() async throws -> Bool { try await base.exists() }
     func location(of tab: Tab) -> String { base.location(of: tab) }
     func currentVersion() async throws -> String? { try await base.currentVersion() }
@@ -20,8 +21,8 @@ struct MeddlingRemote: Remote {
         try meddle()
         return snapshot
     }
-    func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> String { try await base.apply(plans, to: snapshot) }
-    func create(settings: Record) async throws { try await base.create(settings: settings) }
+    func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> RemoteWrite { try await base.apply(plans, to: snapshot) }
+    func create(settings: Record) async throws -> CreatedWorkbook { try await base.create(settings: settings) }
 }
 
 /// Rows are found by key just before writing: hand edits made while a sync runs are never overwritten.

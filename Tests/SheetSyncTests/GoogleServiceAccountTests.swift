@@ -53,6 +53,11 @@ import Testing
         let first = try await bed.cli("sync")
         #expect(first.status == 65, "\(first.stderr)")
         #expect(first.stderr.contains(receiptId) && first.stderr.contains("receipt retry"), "\(first.stderr)")
+        // `status` lists the failed receipt with its error, read from the receipt_uploads table.
+        let status = try JSONDecoder().decode(StatusReport.self, from: Data(try await bed.cli("status", "--json").stdout.utf8))
+        #expect(status.failedReceipts.map(\.receiptId) == [receiptId])
+        #expect(status.failedReceipts.first?.error.contains("is gone") == true, "\(status.failedReceipts)")
+        #expect(status.queuedReceipts == 0)
         let second = try await bed.cli("sync")
         #expect(second.status == 0, "reported once: \(second.stderr)")
         #expect(try bed.storeRecords(.receipts)[receiptId] == nil)

@@ -11,26 +11,41 @@ import Workbook
 /// no lost update, no resurrection, frozen rejected rows. A failure prints its seed;
 /// `SHEETSYNC_MODEL_SEED=<seed> SHEETSYNC_MODEL_CASES=1` replays it.
 @Suite struct SyncModelTests {
-    /// 1,000 cases by default, in four shards that run in parallel.
+    /// 1,000 cases against a `MemoryRemote` by default, in four shards that run in parallel; odd shards
+    /// use typed cells (as XLSX and Google do), even ones plain text (as CSV does).
     @Test(arguments: 0..<4)
     func randomEditsOnBothSidesConvergeWithoutLostUpdates(shard: Int) async throws {
+        try await Self.run(shard: shard, of: 4, defaultCases: 1000) { _ in MemoryModelSheet(typed: shard % 2 == 1) }
+    }
+
+    /// The same model on a CSV folder, crashing at any step of a file replacement: 100 cases by default.
+    @Test func randomEditsOnACSVFolderConvergeThroughCrashes() async throws {
+        try await Self.run(shard: 0, of: 1, defaultCases: 100, casesVariable: "SHEETSYNC_MODEL_FILE_CASES") { _ in
+            CSVModelSheet(workbook: TestWorkbook(folder: try TestWorkbook.scratch("model")))
+        }
+    }
+
+    static func run(
+        shard: Int, of shards: Int, defaultCases: Int, casesVariable: String = "SHEETSYNC_MODEL_CASES",
+        sheet: (UInt64) throws -> any ModelSheet
+    ) async throws {
         let env = ProcessInfo.processInfo.environment
-        let cases = Int(env["SHEETSYNC_MODEL_CASES"] ?? "") ?? 1000
+        let cases = Int(env[casesVariable] ?? "") ?? defaultCases
         let first = UInt64(env["SHEETSYNC_MODEL_SEED"] ?? "") ?? 20_261_121
         var failures = 0
-        for i in stride(from: shard, to: cases, by: 4) {
+        for i in stride(from: shard, to: cases, by: shards) {
             let seed = first &+ UInt64(i)
             // Long CPU-bound work: let other tests' tasks onto the two cooperative threads between cases.
             await Task.yield()
-            var model = try ModelCase(seed: seed)
+            var model = try ModelCase(seed: seed, sheet: try sheet(seed))
             do {
                 try await model.run()
             } catch {
                 failures += 1
-                Issue.record("model case failed — replay with SHEETSYNC_MODEL_SEED=\(seed) SHEETSYNC_MODEL_CASES=1: \(error)")
+                Issue.record("model case failed — replay with SHEETSYNC_MODEL_SEED=\(seed) \(casesVariable)=1: \(error)")
                 if failures >= 3 { break }
             }
-            try? FileManager.default.removeItem(at: model.workbook.folder)
+            model.sheet.remove()
         }
     }
 }
@@ -44,25 +59,42 @@ struct ModelCase {
     let seed: UInt64
     var rng: SeededRandom
     let ids: SeededIDs
-    let workbook: TestWorkbook
+    let sheet: any ModelSheet
     let store: LedgerStore
     let clock = ManualClock(Timestamp(iso: "2026-03-01T00:00:00.000Z")!)
     let categories = ["Food", "Rent", "Fun"]
     let t0 = "2026-02-01T00:00:00.000Z"
     var frozen: Set<String> = []
 
-    init(seed: UInt64) throws {
+    init(seed: UInt64, sheet: any ModelSheet) throws {
         self.seed = seed
         rng = SeededRandom(seed: seed)
         ids = SeededIDs(seed: seed)
-        workbook = TestWorkbook(folder: try TestWorkbook.scratch("model"))
+        self.sheet = sheet
         store = try LedgerStore.inMemory()
     }
 
-    func engine(faults: FaultInjector? = nil) -> SyncEngine {
+    func engine(crashAt: Int? = nil) -> SyncEngine {
         let ids = self.ids
-        return SyncEngine(store: store, remote: CSVWorkbookRemote(folder: workbook.folder, backupsToKeep: 1, faults: faults),
-                          clock: clock, newID: { ids.next() })
+        return SyncEngine(store: store, remote: sheet.remote(crashAt: crashAt), clock: clock, newID: { ids.next() })
+    }
+
+    func write(_ tab: Tab, header: [String], rows: [[String]]) async throws {
+        try await sheet.setTable(tab, Table(header: header, rows: rows.map { $0.map { $0.isEmpty ? Cell.empty : .text($0) } }))
+    }
+
+    /// The tab's loadable rows by key, read as sync reads them.
+    func sheetRecords(_ tab: Tab) async throws -> [String: Record] {
+        let (_, rows) = try TabReader.read(try await sheet.table(tab), schema: tab.schema, seenAt: clock.now())
+        var out: [String: Record] = [:]
+        for row in rows {
+            if case .record(let r, _) = row.outcome { out[r[tab.schema.keyField]] = r }
+        }
+        return out
+    }
+
+    static func column(_ name: String, in table: Table) -> Int? {
+        table.header.firstIndex { $0.trimmingCharacters(in: .whitespaces).lowercased() == name.lowercased() }
     }
 
     func fail(_ message: String) -> ModelFailure { ModelFailure(description: message) }
@@ -71,33 +103,33 @@ struct ModelCase {
     /// that hold likely accidents back are tested on their own (`SyncPlannerTests`, `DataSafetyTests`).
     static let options = SyncOptions(mode: .sync, allowMassDelete: true)
 
-    mutating func seedWorkbook() throws {
-        try workbook.write(.settings, header: Tab.settings.schema.fields.map(\.header),
+    mutating func seedWorkbook() async throws {
+        try await write(.settings, header: Tab.settings.schema.fields.map(\.header),
                            rows: [[ids.next(), "1", "UTC", "", "", "", t0, t0]])
-        try workbook.write(.categories, header: Tab.categories.schema.fields.map(\.header),
+        try await write(.categories, header: Tab.categories.schema.fields.map(\.header),
                            rows: categories.map { [$0, "expense", "", "", "TRUE", "", t0, t0] })
         var rows: [[String]] = []
         for i in 0..<Int.random(in: 4...8, using: &rng) {
             rows.append([ids.next(), "expense", "2026-02-\(10 + i)", "2026", "2", "\(i + 1).25", categories[i % 3], "", "n\(i)", "", "", "", t0, t0])
         }
-        try workbook.write(.transactions, header: Tab.transactions.schema.fields.map(\.header), rows: rows)
+        try await write(.transactions, header: Tab.transactions.schema.fields.map(\.header), rows: rows)
         for tab in [Tab.receipts, .recurringRules] {
-            try workbook.write(tab, header: tab.schema.fields.map(\.header), rows: [])
+            try await write(tab, header: tab.schema.fields.map(\.header), rows: [])
         }
     }
 
     mutating func run() async throws {
-        try seedWorkbook()
+        try await seedWorkbook()
         _ = try await engine().run(Self.options)
         try await checkConverged(round: 0)
         for round in 1...3 {
             var log = RoundLog()
             try localEdits(round: round, log: &log)
-            try remoteEdits(round: round, log: &log)
+            try await remoteEdits(round: round, log: &log)
             clock.advance(milliseconds: 60_000)
             try await syncMaybeCrashing(round: round)
             try await checkConverged(round: round)
-            try checkOracle(round: round, log: log)
+            try await checkOracle(round: round, log: log)
             frozen.subtract(log.unfrozen)
             frozen.formUnion(log.frozen)
         }
@@ -124,9 +156,9 @@ struct ModelCase {
                                   round: round, log: &log)
     }
 
-    mutating func remoteEdits(round: Int, log: inout RoundLog) throws {
-        var table = try workbook.table(.transactions)
-        func col(_ name: String) -> Int { workbook.column(name, in: table)! }
+    mutating func remoteEdits(round: Int, log: inout RoundLog) async throws {
+        var table = try await sheet.table(.transactions)
+        func col(_ name: String) -> Int { Self.column(name, in: table)! }
         func key(_ row: [Cell]) -> String {
             let c = col("transactionId")
             return c < row.count ? row[c].rawText : ""
@@ -200,7 +232,7 @@ struct ModelCase {
                 }
             }
         }
-        try workbook.edit(.transactions) { $0 = table }
+        try await sheet.setTable(.transactions, table)
     }
 
     // MARK: syncing
@@ -208,14 +240,11 @@ struct ModelCase {
     mutating func syncMaybeCrashing(round: Int) async throws {
         if Int.random(in: 0..<10, using: &rng) < 4 {
             let crashAt = Int.random(in: 1...14, using: &rng)
-            let counter = StepCounter()
-            let faults = FaultInjector { step in
-                if counter.next() == crashAt { throw SimulatedCrash(step: step) }
-            }
             do {
-                _ = try await engine(faults: faults).run(Self.options)
+                _ = try await engine(crashAt: crashAt).run(Self.options)
             } catch is SimulatedCrash {
                 // The process died here; the next run must finish the job.
+            } catch is ModelCrash {
             }
         }
         let report = try await engine().run(Self.options)
@@ -237,9 +266,8 @@ struct ModelCase {
 
     /// After a sync: store = sheet = base (frozen rows aside), and a second sync changes nothing.
     func checkConverged(round: Int) async throws {
-        let now = clock.now()
         let local = try storeRecords()
-        let sheet = try workbook.records(.transactions, now: now)
+        let sheet = try await sheetRecords(.transactions)
         let frozenNow = try rejectedKeys()
         for (key, r) in sheet where !frozenNow.contains(key) {
             guard local[key] == r else { throw fail("round \(round): \(key) differs: store \(String(describing: local[key])) sheet \(r)") }
@@ -251,10 +279,10 @@ struct ModelCase {
         for (key, r) in local where !frozenNow.contains(key) && base[key] != r {
             throw fail("round \(round): base of \(key) is \(String(describing: base[key])), store has \(r)")
         }
-        let before = try workbook.allBytes()
+        let before = try await self.sheet.contentFingerprint()
         let storeBefore = try store.records(in: .transactions)
         let quiet = try await engine().run(Self.options)
-        let bytesAfter = try workbook.allBytes(), storeAfter = try store.records(in: .transactions)
+        let bytesAfter = try await self.sheet.contentFingerprint(), storeAfter = try store.records(in: .transactions)
         if quiet.hasChanges || bytesAfter != before || storeAfter != storeBefore {
             throw fail("round \(round): a second sync was not a no-op: \(quiet.changes) \(quiet.tabs)")
         }
@@ -264,9 +292,9 @@ struct ModelCase {
         Set(try store.rejectedRows().map(\.id).filter { !$0.isEmpty })
     }
 
-    func checkOracle(round: Int, log: RoundLog) throws {
+    func checkOracle(round: Int, log: RoundLog) async throws {
         let local = try storeRecords()
-        let sheet = try workbook.records(.transactions, now: clock.now())
+        let sheet = try await sheetRecords(.transactions)
         let tainted = frozen.union(log.frozen).union(log.unfrozen).union(log.duplicated.keys)
         func expectNote(_ key: String, _ note: String, _ what: String) throws {
             guard local[key]?["note"] == note, sheet[key]?["note"] == note else {
@@ -313,8 +341,8 @@ struct ModelCase {
         }
         for key in log.frozen {
             guard try rejectedKeys().contains(key) else { throw fail("round \(round): row \(key) with an unknown category was not rejected") }
-            let cells = try workbook.table(.transactions)
-            let c = workbook.column("category", in: cells)!, k = workbook.column("transactionId", in: cells)!
+            let cells = try await self.sheet.table(.transactions)
+            let c = Self.column("category", in: cells)!, k = Self.column("transactionId", in: cells)!
             guard cells.rows.contains(where: { $0.count > max(c, k) && $0[k].rawText == key && $0[c].rawText == "Nope" }) else {
                 throw fail("round \(round): rejected row \(key) was overwritten in the sheet")
             }

@@ -9,8 +9,9 @@ extension Workspace {
     /// workbook is linked, and a workbook recreated for an existing store gets every row of the store.
     /// - Parameter starterCategories: give a new ledger a handful of common categories (not `--empty`).
     public func initialize(dryRun: Bool, starterCategories: Bool = true) async throws -> SyncReport {
-        let remote = try makeRemote()
+        let configured = try makeRemote()
         return try await withStore(preview: dryRun) { store in
+            var remote = configured
             var notices: [String] = []
             if try await !remote.exists() {
                 let settings = try settingsRecord(store)
@@ -36,8 +37,9 @@ extension Workspace {
                     try store.forgetBase()
                     notices.append("recreated \(remote.displayName)\(from)")
                 }
-                try await remote.create(settings: settings)
-                if let google = remote as? GoogleSheetsRemote, let id = google.spreadsheetId { try rememberSpreadsheet(id) }
+                let created = try await remote.create(settings: settings)
+                if !created.configEntries.isEmpty { try remember(created.configEntries) }
+                remote = created.remote
             }
             var report = try await engine(store: store, remote: remote).run(SyncOptions(mode: .sync, dryRun: dryRun))
             report.command = "init"
@@ -57,23 +59,24 @@ extension Workspace {
         logger.warning("\(text)")
     }
 
-    /// Writes a new spreadsheet's id into the config file, so later runs find it.
-    private func rememberSpreadsheet(_ id: String) throws {
+    /// Writes what `create` made (a new spreadsheet's id) into the config's `remote` object, so later runs find it.
+    private func remember(_ entries: [String: String]) throws {
+        let settings = entries.sorted { $0.key < $1.key }.map { "remote.\($0.key) to \($0.value)" }.joined(separator: " and ")
         guard let source = config.source else {
-            throw SheetSyncError.configuration("created spreadsheet \(id); put it in the config as remote.spreadsheetId")
+            throw SheetSyncError.configuration("created \(settings.replacingOccurrences(of: " to ", with: " = ")); put it in the config")
         }
         let data = try Data(contentsOf: source)
         guard var json = try JSONSerialization.jsonObject(with: data) as? [String: Any], var remote = json["remote"] as? [String: Any] else {
-            throw SheetSyncError.configuration("\(source.path) is not a JSON object; set remote.spreadsheetId to \(id) by hand")
+            throw SheetSyncError.configuration("\(source.path) is not a JSON object; set \(settings) by hand")
         }
-        remote["spreadsheetId"] = id
+        for (key, value) in entries { remote[key] = value }
         json["remote"] = remote
         let out = try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         let temp = source.deletingLastPathComponent().appendingPathComponent(".\(source.lastPathComponent).tmp")
         try out.write(to: temp)
         // rename(2), not FileManager.replaceItemAt: on Linux that one leaves the config missing.
         guard rename(temp.path, source.path) == 0 else {
-            throw SheetSyncError.configuration("cannot update \(source.path) (errno \(errno)); set remote.spreadsheetId to \(id) by hand")
+            throw SheetSyncError.configuration("cannot update \(source.path) (errno \(errno)); set \(settings) by hand")
         }
     }
 

@@ -3,9 +3,10 @@ import SheetSyncCore
 import SheetSyncStore
 
 extension Workspace {
-    /// Adds receipt images to a transaction. For file workbooks each image is copied into `Receipts/`
-    /// beside the workbook under the seed's name rule and its row's `driveFileId` is the path relative
-    /// to that folder; the next push writes the rows.
+    /// Adds receipt images to a transaction, where the remote keeps receipts (`receiptStorage`). For file
+    /// workbooks each image is copied into `Receipts/` beside the workbook under the seed's name rule and its
+    /// row's `driveFileId` is the path relative to that folder; the next push writes the rows. Where receipts
+    /// are uploaded (Google), the copy waits beside the store in the `receipt_uploads` queue.
     public func addReceipts(transactionId: String, files: [URL], dryRun: Bool = false) async throws -> [String] {
         guard let id = FieldParser.canonicalUUID(transactionId) else {
             throw SheetSyncError(.usage, "'\(transactionId)' is not a transaction id")
@@ -15,16 +16,13 @@ extension Workspace {
         }
         let folder: URL
         let queued: Bool
-        switch config.remote {
-        case .csv(let workbook):
-            folder = workbook.appendingPathComponent("Receipts")
+        switch try makeRemote().receiptStorage {
+        case .folder(let receipts):
+            folder = receipts
             queued = false
-        case .xlsx(let workbook):
-            folder = workbook.deletingLastPathComponent().appendingPathComponent("Receipts")
-            queued = false
-        case .google:
+        case .upload:
             // Copies wait beside the store until the next push uploads them.
-            folder = ReceiptUploader.queueFolder(store: config.store)
+            folder = ReceiptQueue.folder(store: config.store)
             queued = true
         }
         return try await withStore(preview: dryRun) { store in
@@ -32,8 +30,9 @@ extension Workspace {
                 throw SheetSyncError(.usage, "no transaction with id \(id) in the store (run `sheetsync pull` first?)")
             }
             if !dryRun { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+            // Uploaded entries have their Receipts row already: only those still waiting count beside the rows.
             var n = try store.records(in: .receipts).filter { $0["transactionId"] == id }.count
-                + (try store.snapshot().state.filter { $0.key.hasPrefix(ReceiptUploader.statePrefix) && $0.value.contains(id) }.count)
+                + (try store.receiptUploads([.queued, .failed]).filter { $0.transactionId == id }.count)
             let stamp = clock.now().description
             var ids: [String] = []
             var records: [Record] = []
@@ -48,7 +47,9 @@ extension Workspace {
                 if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.removeItem(at: target) }
                 try FileManager.default.copyItem(at: file, to: target)
                 if queued {
-                    try ReceiptUploader.enqueue(.init(receiptId: receiptId, transactionId: id, name: name, file: target.path), store: store)
+                    try store.saveReceiptUpload(
+                        ReceiptUpload(
+                            receiptId: receiptId, transactionId: id, name: name, file: target.path, createdAt: stamp, updatedAt: stamp))
                     continue
                 }
                 records.append(Record(["receiptId": receiptId, "transactionId": id, "driveFileId": name, "fileName": name,
@@ -61,21 +62,21 @@ extension Workspace {
 }
 
 extension Workspace {
-    /// Google mode: receipts queued by `receipt add` are uploaded before a run that pushes; returns the
-    /// problems to report (a receipt whose file is gone, Drive refusing storage), each said once.
+    /// A remote whose receipts are uploaded: receipts queued by `receipt add` are uploaded before a run
+    /// that pushes; returns the problems to report (a receipt whose file is gone, storage refused), each said once.
     func uploadQueuedReceipts(store: LedgerStore, remote: any Remote, options: SyncOptions) async throws -> [String] {
-        guard let google = remote as? GoogleSheetsRemote, options.mode != .pull, !options.dryRun else { return [] }
-        return try await ReceiptUploader(store: store, drive: google.drive, clock: clock).uploadAll().problems
+        guard case .upload(let target) = remote.receiptStorage, options.mode != .pull, !options.dryRun else { return [] }
+        return try await ReceiptQueue(store: store, target: target, clock: clock).uploadAll().problems
     }
 
     /// `receipt retry`: queued receipts marked failed are tried again on the next push (all when `ids` is empty).
     public func retryReceipts(_ ids: [String], dryRun: Bool = false) async throws -> [String] {
-        try await withStore(preview: dryRun) { store in try ReceiptUploader.retry(ids, store: store) }
+        try await withStore(preview: dryRun) { store in try ReceiptQueue.retry(ids, store: store, now: clock.now().description) }
     }
 
     /// `receipt forget`: queued receipts dropped, with their queued copies.
     public func forgetReceipts(_ ids: [String], dryRun: Bool = false) async throws -> [String] {
-        try await withStore(preview: dryRun) { store in try ReceiptUploader.forget(ids, store: store, keepingFiles: dryRun) }
+        try await withStore(preview: dryRun) { store in try ReceiptQueue.forget(ids, store: store, keepingFiles: dryRun) }
     }
 }
 

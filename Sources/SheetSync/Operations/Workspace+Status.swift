@@ -14,6 +14,18 @@ public struct StatusReport: Codable, Sendable {
     /// Rows deleted from the store and kept for `sheetsync restore` (the last 90 days).
     public var deletedRows: Int
     public var recentConflicts: [Conflict]
+    /// Receipts waiting for the next push to upload them.
+    public var queuedReceipts: Int
+    /// Receipts whose upload was given up, with why (`receipt retry` or `receipt forget` settles them).
+    public var failedReceipts: [FailedReceipt]
+
+    public struct FailedReceipt: Codable, Sendable {
+        public var receiptId: String
+        public var transactionId: String
+        public var file: String
+        public var error: String
+        public var attempts: Int
+    }
 
 
     public var lines: [String] {
@@ -34,6 +46,11 @@ public struct StatusReport: Codable, Sendable {
                 out.append("  \(c.resolvedAt) \(c.tab.rawValue) \(c.key) \(c.field): kept '\(c.winningValue)', lost '\(c.losingValue)'")
             }
         }
+        if queuedReceipts > 0 { out.append("receipts queued for upload: \(queuedReceipts)") }
+        if !failedReceipts.isEmpty {
+            out.append("failed receipt uploads: \(failedReceipts.count) (`sheetsync receipt retry` or `receipt forget`)")
+            for r in failedReceipts { out.append("  \(r.receiptId) of transaction \(r.transactionId): \(r.error)") }
+        }
         return out
     }
 }
@@ -50,12 +67,18 @@ extension Workspace {
                 pending[tab.rawValue] = changed + deleted
             }
             let remote = (try? makeRemote().displayName) ?? "unavailable"
+            let uploads = try store.receiptUploads([.queued, .failed])
             return StatusReport(
                 store: config.store.path, remote: remote, datasetId: snapshot.state[SyncEngine.stateDataset],
                 lastSyncAt: snapshot.state[SyncEngine.stateLastSync], pendingLocalChanges: pending,
                 rejected: try store.rejectedRows(),
                 deletedRows: try store.deletedRowCount(),
-                recentConflicts: try store.conflicts(limit: 20))
+                recentConflicts: try store.conflicts(limit: 20),
+                queuedReceipts: uploads.filter { $0.status == .queued }.count,
+                failedReceipts: uploads.filter { $0.status == .failed }.map {
+                    StatusReport.FailedReceipt(receiptId: $0.receiptId, transactionId: $0.transactionId, file: $0.file,
+                                               error: $0.lastError ?? "", attempts: $0.attempts)
+                })
         }
     }
 }

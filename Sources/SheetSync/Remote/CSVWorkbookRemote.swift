@@ -3,13 +3,10 @@ import SheetSyncCore
 import Workbook
 
 /// A CSV workbook: a folder with one `<Tab>.csv` file per tab.
-public final class CSVWorkbookRemote: Remote, @unchecked Sendable {
+public struct CSVWorkbookRemote: Remote {
     public let folder: URL
     public let backupsToKeep: Int
     let faults: FaultInjector?
-    private let lock = NSLock()
-    /// Each file as last read: its fingerprint (checked again just before a replace) and its format.
-    private var readFiles: [Tab: (fingerprint: FileFingerprint?, file: CSVFile?)] = [:]
 
     public init(folder: URL, backupsToKeep: Int = 5, faults: FaultInjector? = nil) {
         self.folder = folder
@@ -19,6 +16,8 @@ public final class CSVWorkbookRemote: Remote, @unchecked Sendable {
 
     public var displayName: String { "CSV workbook \(folder.path)" }
     public var typedCells: Bool { false }
+    /// Receipt files sit in `Receipts/` inside the workbook folder.
+    public var receiptStorage: ReceiptStorage { .folder(folder.appendingPathComponent("Receipts")) }
 
     public func url(for tab: Tab) -> URL { folder.appendingPathComponent("\(tab.rawValue).csv") }
 
@@ -37,41 +36,41 @@ public final class CSVWorkbookRemote: Remote, @unchecked Sendable {
             throw SheetSyncError.configuration("CSV workbook folder \(folder.path) does not exist")
         }
         var tables: [Tab: Table] = [:]
-        var files: [Tab: (FileFingerprint?, CSVFile?)] = [:]
+        var marks: [Tab: CSVReadMark] = [:]
         for tab in Tab.allCases {
             // The fingerprint of exactly the bytes parsed: a save in between cannot slip through.
             let read: (file: CSVFile, fingerprint: FileFingerprint)?
             do { read = try CSVReader.readIfPresent(url(for: tab)) } catch {
                 throw SheetSyncError.data("\(error)")
             }
-            guard let (file, fingerprint) = read else {
-                files[tab] = (nil, nil)
-                continue
-            }
+            guard let (file, fingerprint) = read else { continue }
             tables[tab] = file.table
-            files[tab] = (fingerprint, file)
+            marks[tab] = CSVReadMark(
+                fingerprint: fingerprint, hasBOM: file.hasBOM, lineEnding: file.lineEnding, endsWithNewline: file.endsWithNewline)
         }
-        lock.withLock { readFiles = files }
-        return RemoteSnapshot(tables: tables, version: Self.version(Tab.allCases.map { files[$0]?.0 ?? nil }))
+        return RemoteSnapshot(
+            tables: tables, version: Self.version(Tab.allCases.map { marks[$0]?.fingerprint }), marks: .csv(marks))
     }
 
-    public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> String {
-        let files = lock.withLock { readFiles }
+    public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> RemoteWrite {
+        guard case .csv(let files) = snapshot.marks else {
+            throw SheetSyncError(.internalError, "\(displayName) was given a snapshot it did not read")
+        }
         for plan in plans where plan.changesRemote {
             let tab = plan.tab
             let old = snapshot.tables[tab] ?? Table(header: TablePatcher.newHeader(tab.schema))
             let new = TablePatcher.apply(plan, to: old, schema: tab.schema, typed: false)
             guard new != old || snapshot.tables[tab] == nil else { continue }
-            let format = files[tab]?.file
+            let format = files[tab]
             let file = CSVFile(
                 table: new, hasBOM: format?.hasBOM ?? false, lineEnding: format?.lineEnding ?? .lf,
                 endsWithNewline: format?.endsWithNewline ?? true)
-            try replace(tab, with: CSVWriter.encode(file), expecting: files[tab]?.fingerprint)
+            try replace(tab, with: CSVWriter.encode(file), expecting: format?.fingerprint)
         }
-        return try await currentVersion() ?? ""
+        return RemoteWrite(version: try await currentVersion() ?? "")
     }
 
-    public func create(settings: Record) async throws {
+    public func create(settings: Record) async throws -> CreatedWorkbook {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for tab in Tab.allCases where try FileFingerprint.of(url(for: tab)) == nil {
             var table = Table(header: TablePatcher.newHeader(tab.schema))
@@ -81,6 +80,7 @@ public final class CSVWorkbookRemote: Remote, @unchecked Sendable {
             let file = CSVFile(table: table, hasBOM: false, lineEnding: .lf, endsWithNewline: true)
             try replace(tab, with: CSVWriter.encode(file), expecting: nil)
         }
+        return CreatedWorkbook(remote: self)
     }
 
     private func replace(_ tab: Tab, with bytes: [UInt8], expecting: FileFingerprint?) throws {

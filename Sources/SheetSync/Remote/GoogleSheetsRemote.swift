@@ -11,25 +11,25 @@ import SheetSyncCore
 /// carries every change (cell updates with RAW values, row deletes, row inserts). So at most 2 reads
 /// and 1 write, whatever the number of changed rows. A quiet cron run costs one Drive `files.get` of
 /// the spreadsheet's `version` (where Drive metadata is reachable).
-public final class GoogleSheetsRemote: Remote, @unchecked Sendable {
+public struct GoogleSheetsRemote: Remote {
     public let sheets: SheetsClient
     public let drive: DriveClient
+    let client: GoogleClient
     let logger: Logger
-    private let lock = NSLock()
-    private var id: String?
-    private var driveReachable = true
+    /// Nil until `init` created the spreadsheet (`create` returns a remote bound to the new one).
+    public let spreadsheetId: String?
     /// The most bytes one write request carries (Google refuses more than 10 MiB and advises 2 MB).
     let maxRequestBytes: Int
 
     public init(client: GoogleClient, spreadsheetId: String?, maxRequestBytes: Int = GoogleLimits.defaultRequestBytes, logger: Logger) {
+        self.client = client
         sheets = SheetsClient(client: client)
         drive = DriveClient(client: client)
-        id = spreadsheetId
+        self.spreadsheetId = spreadsheetId
         self.maxRequestBytes = min(max(maxRequestBytes, GoogleLimits.minRequestBytes), GoogleLimits.maxRequestBytes)
         self.logger = logger
     }
 
-    public var spreadsheetId: String? { lock.withLock { id } }
     public var displayName: String { "Google spreadsheet \(spreadsheetId ?? "(not created yet)")" }
     public var typedCells: Bool { true }
     public var maxCellCharacters: Int? { GoogleLimits.maxCellCharacters }
@@ -41,17 +41,19 @@ public final class GoogleSheetsRemote: Remote, @unchecked Sendable {
         return id
     }
 
-    public func currentVersion() async throws -> String? {
-        let id = try requireId()
-        guard lock.withLock({ driveReachable }) else { return nil }
+    public func currentVersion() async throws -> String? { try await driveVersion(of: try requireId(), announcing: false) }
+
+    /// The spreadsheet's Drive `version`, or nil when Drive metadata is out of reach. Said once per run
+    /// (by the read that falls back to the content digest), not at every look.
+    private func driveVersion(of id: String, announcing: Bool) async throws -> String? {
         do {
             // DriveFile needs the id to parse; asking for it costs nothing.
             return try await drive.getFile(id: id, fields: "id,version").version
         } catch let error as GoogleAPIError {
             if case .api(let details) = error, [403, 404].contains(details.httpStatus) {
                 // drive.file reaches only files sheetsync created: a linked spreadsheet is read every run.
-                lock.withLock { driveReachable = false }
-                logger.notice("Drive metadata of spreadsheet \(id) is not reachable with the drive.file scope; reading the sheet every run")
+                let text = "Drive metadata of spreadsheet \(id) is not reachable with the drive.file scope; reading the sheet every run"
+                if announcing { logger.notice("\(text)") } else { logger.debug("\(text)") }
                 return nil
             }
             throw GoogleRemoteErrors.map(error)
@@ -60,7 +62,7 @@ public final class GoogleSheetsRemote: Remote, @unchecked Sendable {
 
     public func read() async throws -> RemoteSnapshot {
         let id = try requireId()
-        let version = try await currentVersion()
+        let version = try await driveVersion(of: id, announcing: true)
         do {
             var present = Tab.allCases
             let ranges: [ValueRange]
@@ -81,16 +83,19 @@ public final class GoogleSheetsRemote: Remote, @unchecked Sendable {
                 tables[tab] = Table(header: rows.first?.map(\.rawText) ?? [], rows: Array(rows.dropFirst()))
                 hasher.add(tab.rawValue, rows)
             }
-            return RemoteSnapshot(tables: tables, version: version ?? "content:" + hasher.value)
+            return RemoteSnapshot(
+                tables: tables, version: version ?? "content:" + hasher.value, marks: .google(versionFromDrive: version != nil))
         } catch let error as GoogleAPIError {
             throw GoogleRemoteErrors.map(error)
         }
     }
 
-    public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> String {
+    public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> RemoteWrite {
         let id = try requireId()
         let changing = plans.filter(\.changesRemote)
-        guard !changing.isEmpty else { return snapshot.version }
+        guard !changing.isEmpty else { return RemoteWrite(version: snapshot.version) }
+        // Without Drive metadata (seen at the read) the version is a content digest: not asked again.
+        let driveVersions = snapshot.marks == .google(versionFromDrive: true)
         do {
             let layout = try await SheetLayout.verify(spreadsheetId: id, tabs: changing.map(\.tab), snapshot: snapshot, sheets: sheets)
             var write = SheetWrite(limit: maxRequestBytes)
@@ -107,10 +112,10 @@ public final class GoogleSheetsRemote: Remote, @unchecked Sendable {
             try await checkCellLimit(of: write, layout: layout, spreadsheetId: id)
             // Edits a person made since the read are merged by the next run only if it reads the sheet, so the
             // version after this write counts as synced only when nobody else wrote since the read.
-            let untouched = try await currentVersion().map { $0 == snapshot.version } ?? false
+            let untouched = driveVersions ? try await currentVersion().map { $0 == snapshot.version } ?? false : false
             try await send(write, spreadsheetId: id, replacingGuards: layout.writeGuards)
-            let written = try await currentVersion()
-            return untouched ? written ?? "" : ""
+            guard untouched else { return RemoteWrite(version: "") }
+            return RemoteWrite(version: try await currentVersion() ?? "")
         } catch let error as GoogleAPIError {
             throw GoogleRemoteErrors.map(error)
         }
@@ -176,8 +181,8 @@ public final class GoogleSheetsRemote: Remote, @unchecked Sendable {
     }
 
     /// Creates the `ExpenseTracker/` folder, its `Receipts/` folder and the spreadsheet with five tabs,
-    /// headers and the Settings row; remembers the new spreadsheet's id.
-    public func create(settings: Record) async throws {
+    /// headers and the Settings row; returns a remote bound to the new spreadsheet, whose id the config keeps.
+    public func create(settings: Record) async throws -> CreatedWorkbook {
         // What this call made, so a failure part-way leaves no orphan folder or spreadsheet behind.
         var created: [String] = []
         do {
@@ -202,7 +207,9 @@ public final class GoogleSheetsRemote: Remote, @unchecked Sendable {
                 requests.append(SheetRequests.updateCells(sheetId: sheet.sheetId, row: 0, column: 0, rows: rows))
             }
             _ = try await sheets.batchUpdate(spreadsheetId: info.spreadsheetId, requests: requests)
-            lock.withLock { id = info.spreadsheetId }
+            let created = GoogleSheetsRemote(
+                client: client, spreadsheetId: info.spreadsheetId, maxRequestBytes: maxRequestBytes, logger: logger)
+            return CreatedWorkbook(remote: created, configEntries: ["spreadsheetId": info.spreadsheetId])
         } catch let error as GoogleAPIError {
             await remove(created.reversed())
             throw GoogleRemoteErrors.mapCreating(error)

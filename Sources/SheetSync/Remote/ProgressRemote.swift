@@ -7,6 +7,8 @@ struct ProgressRemote: Remote {
 
     var displayName: String { base.displayName }
     var typedCells: Bool { base.typedCells }
+    var maxCellCharacters: Int? { base.maxCellCharacters }
+    var receiptStorage: ReceiptStorage { base.receiptStorage }
 
     func exists() async throws -> Bool { try await base.exists() }
     func location(of tab: Tab) -> String { base.location(of: tab) }
@@ -20,17 +22,17 @@ struct ProgressRemote: Remote {
         return snapshot
     }
 
-    func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> String {
+    func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> RemoteWrite {
         let changes = plans.reduce(0) { $0 + $1.remoteUpdates.count + $1.remoteAppends.count + $1.remoteDeletes.count }
         report("writing \(changes) row changes to \(base.displayName)…")
         defer { report("saving the store…") }
         return try await base.apply(plans, to: snapshot)
     }
 
-    func applyNotices() -> [String] { base.applyNotices() }
-
-    func create(settings: Record) async throws {
+    func create(settings: Record) async throws -> CreatedWorkbook {
         report("creating \(base.displayName)…")
-        try await base.create(settings: settings)
+        var created = try await base.create(settings: settings)
+        created.remote = ProgressRemote(base: created.remote, report: report)
+        return created
     }
 }

@@ -1,6 +1,8 @@
+import Foundation
 import SheetSyncCore
+import Workbook
 
-/// What a remote workbook held when it was read.
+/// What a remote workbook held when it was read, with what `apply` needs to write back to exactly that.
 public struct RemoteSnapshot: Sendable {
     /// Each tab's table; a tab the workbook lacks is absent.
     public var tables: [Tab: Table]
@@ -11,15 +13,68 @@ public struct RemoteSnapshot: Sendable {
     /// Whether the remote holds accepted values in a form it writes back canonically (an amount
     /// typed as text in an `.xlsx`), so a sync writes to it even when no value changes.
     public var rewritesCanonically = false
+    /// What the backend noted while reading, so `apply` can refuse to write over a save made since.
+    public var marks: ReadMarks
 
-    public init(tables: [Tab: Table], version: String, notices: [String] = []) {
+    public init(tables: [Tab: Table], version: String, notices: [String] = [], marks: ReadMarks = .none) {
         self.tables = tables
+        self.version = version
+        self.notices = notices
+        self.marks = marks
+    }
+}
+
+/// A backend's record of what it read, carried by the snapshot instead of kept in the remote (so a
+/// remote holds no state between `read` and `apply`, and two reads never mix).
+public enum ReadMarks: Sendable, Equatable {
+    /// Nothing to check (a remote that compares content itself).
+    case none
+    /// Each CSV tab file read: the fingerprint of exactly the bytes parsed and its format, kept on write.
+    case csv([Tab: CSVReadMark])
+    /// The `.xlsx` file's fingerprint and each tab's sheet name as the workbook spells it.
+    case xlsx(fingerprint: FileFingerprint, sheetNames: [Tab: String])
+    /// Whether the version came from Drive (false: Drive metadata is out of reach, the content digest stands in).
+    case google(versionFromDrive: Bool)
+    /// Each tab's version counter in a `MemoryRemote`.
+    case memory(tabVersions: [Tab: Int])
+}
+
+/// One CSV tab file as read.
+public struct CSVReadMark: Sendable, Equatable {
+    public var fingerprint: FileFingerprint
+    public var hasBOM: Bool
+    public var lineEnding: CSVLineEnding
+    public var endsWithNewline: Bool
+}
+
+/// What `apply` did: the workbook's new version and what the user should be told.
+public struct RemoteWrite: Sendable, Equatable {
+    /// The version after the write; `""` when it cannot count as synced (someone else wrote meanwhile).
+    public var version: String
+    /// A formula that gave way to a value, and the like.
+    public var notices: [String]
+
+    public init(version: String, notices: [String] = []) {
         self.version = version
         self.notices = notices
     }
 }
 
-/// A workbook sheetsync syncs with: a CSV folder, an `.xlsx` file or a Google spreadsheet.
+/// What `create` made: the remote bound to the new workbook, and what the config must remember.
+public struct CreatedWorkbook: Sendable {
+    /// The remote to sync with from now on (a new spreadsheet's id is in it).
+    public var remote: any Remote
+    /// Keys of the config's `remote` object to set so later runs find the workbook (`spreadsheetId`).
+    public var configEntries: [String: String]
+
+    public init(remote: any Remote, configEntries: [String: String] = [:]) {
+        self.remote = remote
+        self.configEntries = configEntries
+    }
+}
+
+/// A workbook sheetsync syncs with: a CSV folder, an `.xlsx` file, a Google spreadsheet or a `MemoryRemote`.
+/// Remotes hold no state between calls: everything `apply` needs comes in the snapshot.
 public protocol Remote: Sendable {
     /// A short description for messages (`CSV workbook /path`).
     var displayName: String { get }
@@ -27,6 +82,8 @@ public protocol Remote: Sendable {
     var typedCells: Bool { get }
     /// The most characters a cell holds, when the backend has a limit (rows with longer values are held back).
     var maxCellCharacters: Int? { get }
+    /// Where receipt files go: a folder beside the workbook, or an upload target.
+    var receiptStorage: ReceiptStorage { get }
     /// Whether the workbook is there at all (a CSV folder with at least one tab file, the `.xlsx`
     /// file, the spreadsheet). A missing workbook is never taken for an empty one.
     func exists() async throws -> Bool
@@ -35,16 +92,13 @@ public protocol Remote: Sendable {
     /// The workbook's version without reading it whole, when the backend can tell cheaply.
     func currentVersion() async throws -> String?
     func read() async throws -> RemoteSnapshot
-    /// Carries out the plans on the workbook as it was read in `snapshot`, returning its new version.
-    /// Writes nothing when no plan changes the remote.
-    func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> String
-    /// What the last `apply` wants the user told (a formula that gave way to a value).
-    func applyNotices() -> [String]
+    /// Carries out the plans on the workbook as it was read in `snapshot`. Writes nothing when no plan
+    /// changes the remote.
+    func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> RemoteWrite
     /// Creates the workbook with the five tabs and their headers when it does not exist.
-    func create(settings: Record) async throws
+    func create(settings: Record) async throws -> CreatedWorkbook
 }
 
 extension Remote {
     public var maxCellCharacters: Int? { nil }
-    public func applyNotices() -> [String] { [] }
 }

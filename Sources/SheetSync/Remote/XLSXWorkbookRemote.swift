@@ -3,7 +3,7 @@ import SheetSyncCore
 import Workbook
 
 /// An `.xlsx` workbook file with the five tabs as sheets; the user's other sheets are kept.
-public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
+public struct XLSXWorkbookRemote: Remote {
     public let file: URL
     public let backupsToKeep: Int
     let faults: FaultInjector?
@@ -11,11 +11,6 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
     /// the configured remote, which the user must fix before anything syncs; 65 for a file named
     /// on the command line (`check PATH`, `import PATH`), which is data handed in.
     let refusal: ExitCode
-    private let lock = NSLock()
-    private var readFingerprint: FileFingerprint?
-    private var notices: [String] = []
-    /// Each tab's sheet name as the workbook spells it (matched ignoring case).
-    private var sheetNames: [Tab: String] = [:]
 
     public init(file: URL, backupsToKeep: Int = 5, faults: FaultInjector? = nil, refusal: ExitCode = .configuration) {
         self.file = file
@@ -31,6 +26,8 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
 
     public var displayName: String { "XLSX workbook \(file.path)" }
     public var typedCells: Bool { true }
+    /// Receipt files sit in `Receipts/` beside the workbook file.
+    public var receiptStorage: ReceiptStorage { .folder(file.deletingLastPathComponent().appendingPathComponent("Receipts")) }
 
     public func exists() async throws -> Bool { try FileFingerprint.of(file) != nil }
 
@@ -53,6 +50,7 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
             throw SheetSyncError(refusal, "\(file.path): \(error)")
         }
         var tables: [Tab: Table] = [:]
+        // Each tab's sheet name as the workbook spells it (matched ignoring case).
         var names: [Tab: String] = [:]
         for sheet in contents.sheets {
             if let tab = Tab.allCases.first(where: { $0.rawValue.lowercased() == sheet.name.lowercased() }) {
@@ -60,19 +58,16 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
                 names[tab] = sheet.name
             }
         }
-        lock.withLock {
-            readFingerprint = fingerprint
-            sheetNames = names
-        }
-        var snapshot = RemoteSnapshot(tables: tables, version: Self.version(fingerprint), notices: contents.warnings)
+        var snapshot = RemoteSnapshot(
+            tables: tables, version: Self.version(fingerprint), notices: contents.warnings,
+            marks: .xlsx(fingerprint: fingerprint, sheetNames: names))
         snapshot.rewritesCanonically = tables.contains { XLSXRetyping.hasRetypable($0.value, schema: $0.key.schema) }
         return snapshot
     }
 
-    public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> String {
-        let sheetNames = lock.withLock {
-            notices = []
-            return self.sheetNames
+    public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> RemoteWrite {
+        guard case .xlsx(let expected, let sheetNames) = snapshot.marks else {
+            throw SheetSyncError(.internalError, "\(displayName) was given a snapshot it did not read")
         }
         var patches: [WorksheetPatch] = []
         var added: [XLSXSheet] = []
@@ -98,8 +93,7 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
                     sheet: sheetNames[plan.tab] ?? plan.tab.rawValue, changes: changes, dataRowCount: old.rows.count,
                     ledgerColumns: Self.ledgerColumns(old.header, changes, plan.tab.schema)))
         }
-        guard !patches.isEmpty || !added.isEmpty else { return snapshot.version }
-        let expected = lock.withLock { readFingerprint }
+        guard !patches.isEmpty || !added.isEmpty else { return RemoteWrite(version: snapshot.version) }
         var report = WorksheetPatchReport()
         try replace(expecting: expected) { temp in
             do {
@@ -108,12 +102,11 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
                 throw SheetSyncError(self.refusal, "\(error)")
             }
         }
-        lock.withLock { notices = retyped + report.replacedFormulas.map { "\(file.lastPathComponent): \($0)" } }
-        return try await currentVersion() ?? ""
+        // Amounts and dates retyped from text, and formulas whose cells took a value sheetsync wrote, are worth telling.
+        return RemoteWrite(
+            version: try await currentVersion() ?? "",
+            notices: retyped + report.replacedFormulas.map { "\(file.lastPathComponent): \($0)" })
     }
-
-    /// What the last `apply` had to say: formulas whose cells took a value sheetsync wrote.
-    public func applyNotices() -> [String] { lock.withLock { notices } }
 
     /// The 1-based columns holding schema fields (including columns the patch adds).
     static func ledgerColumns(_ header: [String], _ changes: TableChanges, _ schema: TabSchema) -> Set<Int> {
@@ -126,8 +119,8 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
         return columns
     }
 
-    public func create(settings: Record) async throws {
-        guard try FileFingerprint.of(file) == nil else { return }
+    public func create(settings: Record) async throws -> CreatedWorkbook {
+        guard try FileFingerprint.of(file) == nil else { return CreatedWorkbook(remote: self) }
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         let sheets = Tab.allCases.map { tab in
             var table = Table(header: TablePatcher.newHeader(tab.schema))
@@ -135,6 +128,7 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
             return XLSXSheet(name: tab.rawValue, table: table)
         }
         try replace(expecting: nil) { temp in try XLSXWriter.write(sheets, to: temp) }
+        return CreatedWorkbook(remote: self)
     }
 
     private func replace(expecting: FileFingerprint?, write: (URL) throws -> Void) throws {

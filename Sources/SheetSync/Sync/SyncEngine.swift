@@ -71,8 +71,9 @@ public struct SyncEngine: Sendable {
         }
         var newVersion = snapshot.version
         if options.mode != .pull, snapshot.rewritesCanonically || plan.tabs.contains(where: \.changesRemote) {
-            newVersion = try await remote.apply(plan.tabs, to: snapshot)
-            report.notices += remote.applyNotices()
+            let written = try await remote.apply(plan.tabs, to: snapshot)
+            newVersion = written.version
+            report.notices += written.notices
         }
         let converged = options.mode == .sync && plan.converges
         var commit = StoreCommit(plans: plan.tabs, local: local, previous: previous, now: now)

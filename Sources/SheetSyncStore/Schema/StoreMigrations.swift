@@ -26,6 +26,10 @@ enum StoreMigrations {
                 )
                 """)
         }
+        migrator.registerMigration("v3-receipt-uploads") { db in
+            try ReceiptUploads.create(db)
+            try ReceiptUploads.migrateOldQueue(db)
+        }
         return migrator
     }
 
