@@ -1,3 +1,4 @@
+import Foundation
 /// A1 notation: quoted tab names and column letters.
 public enum A1 {
     /// A tab name in single quotes, inner quotes doubled: `My Tab` → `'My Tab'`, `Bob's` → `'Bob''s'`.

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Synchronization
 import Logging
 
 /// An `HTTPTransport` over libcurl easy handles: TLS verification always on, gzip accepted,
@@ -54,10 +55,9 @@ public struct CurlTransport: HTTPTransport {
 }
 
 /// A flag the progress callback polls so a cancelled task aborts its transfer.
-final class CurlCancellation: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
+final class CurlCancellation: Sendable {
+    private let cancelled = Atomic(false)
 
-    func cancel() { lock.withLock { cancelled = true } }
-    var isCancelled: Bool { lock.withLock { cancelled } }
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
+    var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 }

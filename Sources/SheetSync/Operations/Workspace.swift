@@ -31,7 +31,7 @@ public struct Workspace: Sendable {
             do {
                 store = FileManager.default.fileExists(atPath: path) ? try LedgerStore.inMemoryCopy(of: path) : try LedgerStore.inMemory()
             } catch {
-                throw SheetSyncError.configuration("cannot read store \(path): \(error)")
+                throw SheetSyncError.classify(error, store: path) ?? .configuration("cannot read store \(path): \(error)")
             }
             return try await body(store)
         }

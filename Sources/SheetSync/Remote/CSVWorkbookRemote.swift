@@ -58,6 +58,7 @@ public final class CSVWorkbookRemote: Remote, @unchecked Sendable {
     public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> String {
         let files = lock.withLock { readFiles }
         for plan in plans where plan.changesRemote {
+            try Task.checkCancellation()  // between tabs: a safe point for SIGINT/SIGTERM
             let tab = plan.tab
             let old = snapshot.tables[tab] ?? Table(header: TablePatcher.newHeader(tab.schema))
             let new = TablePatcher.apply(plan, to: old, schema: tab.schema, typed: false)

@@ -1,0 +1,79 @@
+import Foundation
+import SheetSync
+import SheetSyncCore
+import SheetsEmulator
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// SIGINT and SIGTERM sent to a running `sheetsync` stop it at a safe point: one line, exit 128 + the
+/// signal, each side either as it was or as the run left it complete, no temporary file, and the next
+/// run converges.
+@Suite struct SignalStopTests {
+    static let writes = ["sheets.spreadsheets.batchUpdate", "sheets.spreadsheets.values.batchUpdate", "sheets.spreadsheets.values.append"]
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func aSignalDuringAGoogleWriteStopsTheRunAndTheNextRunConverges(signal: Int32, status: Int32) async throws {
+        let bed = try await GoogleTestBed.start("g-signal")
+        _ = try GoogleSeed.ledger(in: bed, transactions: 4, ids: SeededIDs(seed: 7))
+        #expect(try await bed.cli("sync").status == 0)
+        let added = try await bed.cli("add", "expense", "--amount", "7.00", "--category", "Food", "--note", "before the signal")
+        #expect(added.status == 0, "\(added.stderr)")
+        let addedId = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let storeBefore = try bed.storeRecords(.transactions)
+        let sheetBefore = try bed.sheetRecords(.transactions)
+
+        // The write takes effect at once but its answer hangs: the run is inside a Google request when
+        // the signal comes (the emulator keeps the write, as Google would after the client gives up).
+        bed.emulator.resetCounters()
+        for endpoint in Self.writes {
+            bed.emulator.injectFault(.delay(.seconds(30)), at: .endpoint(endpoint, occurrence: 1), phase: .afterEffect)
+        }
+        let launch = try CLI.launch(["push"], in: bed.folder, environment: [:])
+        let ended = AsyncStream<Void> { continuation in
+            launch.process.terminationHandler = { _ in continuation.finish() }
+        }
+        try launch.process.run()
+        // Waits (without a deadline) for the write to reach the emulator, or for the run to end by itself.
+        while launch.process.isRunning, !bed.emulator.requestLog.contains(where: { Self.writes.contains($0.endpoint ?? "") }) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(launch.process.isRunning, "push ended before its write reached Google")
+        kill(launch.process.processIdentifier, signal)
+        for await _ in ended {}
+        let run = try launch.finish()
+        bed.emulator.clearFaults()
+
+        #expect(run.status == status, "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(run.stderr)")
+        #expect(run.stderr.contains(signal == SIGINT ? "SIGINT" : "SIGTERM"), "\(run.stderr)")
+        // The store was not committed: it is as it was. The sheet holds the write or not, never a part.
+        #expect(try bed.storeRecords(.transactions) == storeBefore)
+        let sheetAfter = try bed.sheetRecords(.transactions)
+        #expect(sheetAfter == sheetBefore || sheetAfter == storeBefore, "\(sheetAfter.keys.sorted())")
+        let files = try FileManager.default.contentsOfDirectory(atPath: bed.folder.path)
+        #expect(files.allSatisfy { !$0.contains("tmp") && !$0.hasSuffix(".partial") }, "\(files)")
+        #expect(try lockIsFree(bed.storeURL))
+
+        let next = try await bed.cli("sync")
+        #expect(next.status == 0, "\(next.stderr)")
+        let store = try bed.storeRecords(.transactions), sheet = try bed.sheetRecords(.transactions)
+        #expect(store == sheet)
+        #expect(store[addedId]?["note"] == "before the signal")
+        #expect(store.count == storeBefore.count)
+        await bed.finish()
+    }
+
+    /// Whether the run lock of `store` can be taken (the stopped run released it).
+    private func lockIsFree(_ store: URL) throws -> Bool {
+        let fd = open(store.path + ".lock", O_RDWR)
+        guard fd >= 0 else { return true }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return false }
+        flock(fd, LOCK_UN)
+        return true
+    }
+}
