@@ -3,6 +3,7 @@ import GRDB
 import SheetSync
 import SheetSyncCore
 import SheetSyncStore
+import SheetsEmulator
 import Testing
 import Workbook
 
@@ -197,6 +198,28 @@ import Workbook
             #expect(try leftovers(ledger.book).isEmpty)
         }
         #expect(try ledger.storeRows(.transactions)["7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"] != nil)
+    }
+
+    @Test func googleRefusingTheCredentialsAfterAFreshTokenExits78AndChangesNothing() async throws {
+        let bed = try await GoogleTestBed.start("g-401")
+        _ = try GoogleSeed.ledger(in: bed, transactions: 3, ids: SeededIDs(seed: 5))
+        #expect(try await bed.cli("sync").status == 0)
+        #expect(try await bed.cli("add", "expense", "--amount", "2.00", "--category", "Food", "--note", "waits").status == 0)
+        let storeBefore = try bed.storeRecords(.transactions), sheetBefore = try bed.sheetRecords(.transactions)
+        bed.emulator.resetCounters()
+        // Whichever read comes first is refused, and again after the client fetched a new token.
+        for endpoint in ["sheets.spreadsheets.get", "sheets.spreadsheets.values.batchGet", "sheets.spreadsheets.values.get"] {
+            for occurrence in 1...2 { bed.emulator.injectFault(.status(401), at: .endpoint(endpoint, occurrence: occurrence)) }
+        }
+        let run = try await bed.cli("sync")
+        bed.emulator.clearFaults()
+        #expect(run.status == 78, "\(run.stderr)")
+        #expect(bed.emulator.counters.requests("oauth2.token") >= 2, "a refresh was tried first")
+        #expect(run.stderr.contains("auth login"), "\(run.stderr)")
+        expectSaidOnce(run.stderr, ["auth login", "nothing was lost"])
+        #expect(try bed.storeRecords(.transactions) == storeBefore)
+        #expect(try bed.sheetRecords(.transactions) == sheetBefore)
+        await bed.finish()
     }
 
     @Test func aStoreThatCannotBeCreatedForPermissionsExits78NamingIt() async throws {

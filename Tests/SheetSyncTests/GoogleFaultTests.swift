@@ -132,6 +132,9 @@ import Testing
         let limited = try await bed.cli("sync")
         #expect(limited.status == 75)
         #expect(limited.stderr.contains("retry budget"), "\(limited.stderr)")
+        // Said once: what it means for the data and that a later run helps.
+        #expect(limited.stderr.components(separatedBy: "nothing was lost").count == 2, "\(limited.stderr)")
+        #expect(!limited.stderr.contains("try again later"), "\(limited.stderr)")
         // It gave up at once rather than waiting out the hour: the refused read was never sent again.
         #expect(bed.emulator.counters.requests("sheets.spreadsheets.values.batchGet") == 1)
         #expect(try await bed.cli("sync").status == 0)
