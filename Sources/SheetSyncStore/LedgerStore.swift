@@ -98,9 +98,9 @@ public final class LedgerStore: Sendable {
         config.foreignKeysEnabled = true
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            if faults?.diskFull == true {
-                // SQLite raises the limit to the file's current size: it may not grow by one page.
-                try db.execute(sql: "PRAGMA max_page_count = 1")
+            if let spare = faults?.sparePages {
+                let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+                try db.execute(sql: "PRAGMA max_page_count = \(max(pages + spare, 1))")
             }
         }
         return config

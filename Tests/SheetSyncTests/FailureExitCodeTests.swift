@@ -90,11 +90,17 @@ import Workbook
         try addRowsByHand(ledger, count: 300)
         let sheetBefore = try ledger.sheetRows(.transactions)
 
-        let failure = await failure(ledger) {
-            let full = try LedgerStore(path: ledger.store.path, faults: .fullDisk)
-            _ = try await engine(ledger, store: full).run(SyncOptions(mode: .sync))
+        // Room for opening the store, not for the commit of 300 new rows.
+        let full = try LedgerStore(path: ledger.store.path, faults: .diskFull(afterPages: 4))
+        var thrown: (any Error)?
+        do { _ = try await engine(ledger, store: full).run(SyncOptions(mode: .sync)) } catch { thrown = error }
+        let storeError = try #require(thrown as? StoreError, "\(String(describing: thrown))")
+        guard case .failed(_, let operation, let trouble, _) = storeError else {
+            Issue.record("not a store failure: \(storeError)")
+            return
         }
-        let error = try #require(failure)
+        #expect(operation == "commit the sync to" && trouble == .full)
+        let error = outcome(of: storeError, store: ledger.store)
         #expect(error.exitCode == .temporaryFailure, "\(error.message)")
         #expect(error.message.contains("no space left on device"), "\(error.message)")
         #expect(error.message.contains(ledger.store.path), "\(error.message)")
