@@ -25,11 +25,12 @@ import Testing
         let storeBefore = try bed.storeRecords(.transactions)
         let sheetBefore = try bed.sheetRecords(.transactions)
 
-        // The write takes effect at once but its answer hangs: the run is inside a Google request when
-        // the signal comes (the emulator keeps the write, as Google would after the client gives up).
+        // The write takes effect at once and its answer comes a while later: the signal lands while the
+        // run waits for it. The run lets the write finish (so it knows what Google holds), sends nothing
+        // more and does not commit the store.
         bed.emulator.resetCounters()
         for endpoint in Self.writes {
-            bed.emulator.injectFault(.delay(.seconds(30)), at: .endpoint(endpoint, occurrence: 1), phase: .afterEffect)
+            bed.emulator.injectFault(.delay(.seconds(2)), at: .endpoint(endpoint, occurrence: 1), phase: .afterEffect)
         }
         let launch = try CLI.launch(["push"], in: bed.folder, environment: [:])
         let ended = AsyncStream<Void> { continuation in
@@ -41,6 +42,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(launch.process.isRunning, "push ended before its write reached Google")
+        let sentBeforeSignal = bed.emulator.requestLog.count
         kill(launch.process.processIdentifier, signal)
         for await _ in ended {}
         let run = try launch.finish()
@@ -50,10 +52,11 @@ import Testing
         let lines = run.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(run.stderr)")
         #expect(run.stderr.contains(signal == SIGINT ? "SIGINT" : "SIGTERM"), "\(run.stderr)")
-        // The store was not committed: it is as it was. The sheet holds the write or not, never a part.
+        // The store was not committed: it is as it was. The sheet holds the finished write, never a part.
         #expect(try bed.storeRecords(.transactions) == storeBefore)
         let sheetAfter = try bed.sheetRecords(.transactions)
         #expect(sheetAfter == sheetBefore || sheetAfter == storeBefore, "\(sheetAfter.keys.sorted())")
+        #expect(bed.emulator.requestLog.count == sentBeforeSignal, "nothing was sent after the signal")
         let files = try FileManager.default.contentsOfDirectory(atPath: bed.folder.path)
         #expect(files.allSatisfy { !$0.contains("tmp") && !$0.hasSuffix(".partial") }, "\(files)")
         #expect(try lockIsFree(bed.storeURL))

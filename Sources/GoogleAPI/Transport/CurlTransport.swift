@@ -39,7 +39,11 @@ public struct CurlTransport: HTTPTransport {
         guard Self.globalInit == CURLE_OK else {
             throw TransportError(kind: .other, request: request, detail: "libcurl failed to initialise")
         }
+        // A cancelled run (SIGINT, SIGTERM) sends nothing more. A read under way is abandoned at once;
+        // a write is let finish, so its answer says whether Google applied it.
+        try Task.checkCancellation()
         let cancellation = CurlCancellation()
+        let abandonable = request.isIdempotent
         let configuration = configuration
         let logger = logger
         let pool = pool
@@ -49,7 +53,7 @@ public struct CurlTransport: HTTPTransport {
                     .perform()
             }
         } onCancel: {
-            cancellation.cancel()
+            if abandonable { cancellation.cancel() }
         }
     }
 }
