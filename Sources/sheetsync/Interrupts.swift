@@ -48,11 +48,11 @@ enum Interrupts {
         }
         do {
             return try await work.value
-        } catch {
+        } catch is CancellationError {
             let number = received.signal.load(ordering: .relaxed)
-            // Whatever the cancelled step threw (a cancelled request, CancellationError), the cause is the signal.
-            if number != 0 { throw failure(number) }
-            throw error
+            throw number != 0 ? failure(number) : CancellationError()
         }
+        // Any other error is the run's own (a full disk, a refused row) and is reported as such, even
+        // when a signal came meanwhile: the user learns what actually stopped it.
     }
 }
