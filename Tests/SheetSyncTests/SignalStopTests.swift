@@ -1,8 +1,11 @@
 import Foundation
 import SheetSync
 import SheetSyncCore
+import SheetSyncStore
 import SheetsEmulator
+import Synchronization
 import Testing
+import Workbook
 
 #if canImport(Glibc)
     import Glibc
@@ -78,5 +81,44 @@ import Testing
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return false }
         flock(fd, LOCK_UN)
         return true
+    }
+}
+
+/// The file remote's safe point between tabs, driven in process: the "signal" (a cancellation) comes
+/// while the first changed tab is being replaced.
+@Suite struct CSVStopBetweenTabsTests {
+    @Test func aStopWhileOneTabIsWrittenLeavesTheOthersAsTheyWereAndNoTemporaryFile() async throws {
+        let ledger = try await Ledger.synced()
+        let store = try LedgerStore(path: ledger.store.path)
+        var category = try #require(try store.records(in: .categories).first)
+        category["name"] = "Garden"
+        try store.upsert(category, in: .categories)
+        var transaction = try #require(try store.records(in: .transactions).first)
+        transaction["transactionId"] = "7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"
+        transaction["note"] = "after the stop"
+        try store.upsert(transaction, in: .transactions)
+        let before = Dictionary(uniqueKeysWithValues: try Tab.allCases.map { ($0, try ledger.workbook.bytes($0)) })
+
+        let run = Mutex<Task<SyncReport, any Error>?>(nil)
+        let stopAfterFirstTab = FaultInjector { step in
+            if step == .directorySynced { run.withLock { $0?.cancel() } }
+        }
+        let engine = SyncEngine(store: store, remote: CSVWorkbookRemote(folder: ledger.book, faults: stopAfterFirstTab))
+        let task = run.withLock { task in
+            let started = Task { try await engine.run(SyncOptions(mode: .sync)) }
+            task = started
+            return started
+        }
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+
+        let changed = try Tab.allCases.filter { try ledger.workbook.bytes($0) != before[$0] }
+        #expect(changed.count == 1, "exactly the tab being written when the stop came: \(changed)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: ledger.book.path)
+        #expect(files.allSatisfy { !$0.contains("sheetsync-tmp") }, "\(files)")
+        // Nothing was committed: the next run finishes the job on both sides.
+        _ = try await SyncEngine(store: store, remote: CSVWorkbookRemote(folder: ledger.book)).run(SyncOptions(mode: .sync))
+        #expect(try ledger.sheetRows(.categories)["Garden"] != nil)
+        #expect(try ledger.sheetRows(.transactions)["7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"]?["note"] == "after the stop")
+        #expect(try ledger.storeRows(.transactions).count == 11)
     }
 }
