@@ -2,11 +2,11 @@ import Foundation
 import Logging
 import Testing
 
+@testable import GoogleAPI
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import GoogleAPI
 
 @Suite struct CurlTransportTests {
     static let gzipBody: [UInt8] = [

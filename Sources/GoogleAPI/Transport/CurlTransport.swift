@@ -1,7 +1,7 @@
 import CCurl
 import Foundation
-import Synchronization
 import Logging
+import Synchronization
 
 /// An `HTTPTransport` over libcurl easy handles: TLS verification always on, gzip accepted,
 /// proxy environment variables honoured, redirects not followed (Drive's resumable upload

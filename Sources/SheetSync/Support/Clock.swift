@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import SheetSyncCore
+import Synchronization
 
 /// The time, passed in so runs and tests agree on "now".
 public protocol Clock: Sendable {
