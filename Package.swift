@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "sheetsync",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],  // Synchronization.Mutex
     products: [
         .executable(name: "sheetsync", targets: ["sheetsync"]),
         .executable(name: "sheetsync-emulator", targets: ["sheetsync-emulator"]),
@@ -55,13 +55,17 @@ let package = Package(
         ),
         .executableTarget(
             name: "sheetsync",
-            dependencies: ["SheetSync", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "SheetSync", "SheetSyncCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(
             name: "SheetsEmulator",
             dependencies: [
                 "Interchange",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
@@ -71,20 +75,35 @@ let package = Package(
         .testTarget(name: "InterchangeTests", dependencies: ["Interchange"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SheetSyncCoreTests", dependencies: ["SheetSyncCore", "TestSupport"]),
-        .testTarget(name: "WorkbookTests", dependencies: ["Workbook", "TestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "GoogleAPITests", dependencies: ["GoogleAPI", "Interchange"]),
-        .testTarget(name: "SheetSyncStoreTests", dependencies: ["SheetSyncStore"]),
+        .testTarget(
+            name: "WorkbookTests", dependencies: ["Workbook", "SheetSyncCore", "TestSupport"], resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "GoogleAPITests",
+            dependencies: [
+                "GoogleAPI", "Interchange", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "SheetSyncStoreTests",
+            dependencies: ["SheetSyncStore", "SheetSyncCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "SheetSyncTests",
             dependencies: [
                 "SheetSync", "SheetSyncCore", "SheetSyncStore", "Workbook", "GoogleAPI", "SheetsEmulator", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             // Fixture workbooks are read by path (see Support/XLSXFixture.swift), not bundled.
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "SheetsEmulatorTests", dependencies: ["SheetsEmulator", "GoogleAPI"]),
+        .testTarget(
+            name: "SheetsEmulatorTests",
+            dependencies: ["SheetsEmulator", "GoogleAPI", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // Fuzz entry points, shared by the libFuzzer executables (Fuzz/) and the regression tests.
         .target(
             name: "FuzzEntries",
@@ -101,5 +120,7 @@ let package = Package(
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
+    // A file uses only the modules it imports itself (not whatever another file of the target imports).
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     target.swiftSettings = settings
 }

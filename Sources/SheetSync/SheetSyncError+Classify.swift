@@ -9,6 +9,9 @@ extension SheetSyncError {
     public static func classify(_ error: any Error, store: String) -> SheetSyncError? {
         if let error = error as? SheetSyncError { return error }
         if let trouble = StoreTrouble(error) {
+            // The store's own error names the file it failed on (an in-memory copy's source, say).
+            var store = store
+            if case .failed(let path, _, _, _)? = error as? StoreError { store = path }
             switch trouble {
             case .busy:
                 return .temporary(
@@ -23,6 +26,10 @@ extension SheetSyncError {
             case .notWritable:
                 return .configuration("the store \(store) cannot be written (permissions or a read-only file system)")
             }
+        }
+        switch error as? StoreError {
+        case .cannotOpen?, .newerStore?: return .configuration("\(error)")
+        default: break
         }
         let ns = error as NSError
         let posix =

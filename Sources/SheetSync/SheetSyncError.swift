@@ -8,6 +8,10 @@ public enum ExitCode: Int32, Sendable {
     case dataError = 65
     case temporaryFailure = 75
     case configuration = 78
+    /// Stopped by SIGINT at a safe point (128 + the signal's number, as shells report it).
+    case interrupted = 130
+    /// Stopped by SIGTERM at a safe point.
+    case terminated = 143
 }
 
 /// An error that ends a run, with the exit code it maps to and a message the user can act on.

@@ -86,7 +86,9 @@ struct DataTable: Sendable {
     private func run(key: String, _ body: () throws -> Void) throws {
         do {
             try body()
-        } catch let error as DatabaseError {
+        } catch let error as DatabaseError where StoreTrouble(error) == nil {
+            // Only a refusal of this row names it; a full disk or a damaged file is the store's
+            // trouble, not the row's, and goes up as it is (`LedgerStore.naming` adds the path).
             throw StoreError.rowRejected(tab: tab, key: key, reason: error.message ?? "\(error.resultCode)")
         }
     }

@@ -17,7 +17,8 @@ extension LedgerStore {
         do {
             source = try DatabaseQueue(path: hasWAL ? path : "file:\(encoded)?immutable=1", configuration: readOnly)
         } catch let error as DatabaseError {
-            throw StoreError.cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
+            throw StoreError.failure(error, path: path, operation: "read")
+                ?? .cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
         }
         do {
             let memory = try DatabaseQueue(configuration: configuration())
@@ -25,7 +26,8 @@ extension LedgerStore {
             try source.close()
             return try LedgerStore(writer: memory, path: path)
         } catch let error as DatabaseError {
-            throw StoreError.cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
+            throw StoreError.failure(error, path: path, operation: "read")
+                ?? .cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
         }
     }
 }

@@ -50,6 +50,10 @@ extension LedgerStore {
     /// together with its base entry and tombstone clear. Any error rolls everything back.
     @discardableResult
     public func commit(_ commit: StoreCommit) throws -> CommitOutcome {
+        try naming("commit the sync to") { try commitTransaction(commit) }
+    }
+
+    private func commitTransaction(_ commit: StoreCommit) throws -> CommitOutcome {
         try writer.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO sync_applying (id) VALUES (1)")
             var skipped: [Tab: Set<String>] = [:]

@@ -21,16 +21,18 @@ public final class LedgerStore: Sendable {
     public let path: String
 
     /// Opens (creating if needed) the store at `path` in WAL mode and migrates it.
-    public convenience init(path: String) throws {
+    /// `faults` is a test hook (see `StoreFaultInjector`).
+    public convenience init(path: String, faults: StoreFaultInjector? = nil) throws {
         try Self.createPrivateFileIfMissing(path)
         let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: path, configuration: Self.configuration())
+            pool = try DatabasePool(path: path, configuration: Self.configuration(faults: faults))
             // Setting up WAL lowers `synchronous` on the writer to NORMAL; a ledger wants FULL
             // (a committed sync survives power loss, so the base never runs ahead of the data).
             try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
-        } catch let error as DatabaseError where StoreTrouble(error) != .busy {
-            throw StoreError.cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
+        } catch let error as DatabaseError {
+            throw StoreError.failure(error, path: path, operation: "open")
+                ?? .cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
         }
         try self.init(writer: pool, path: path)
     }
@@ -43,8 +45,15 @@ public final class LedgerStore: Sendable {
             close(fd)
             return
         }
-        guard errno == EEXIST else {
-            throw StoreError.cannotOpen(path: path, reason: "cannot create the store file: \(String(cString: strerror(errno)))")
+        let code = errno
+        guard code == EEXIST else {
+            let message = "cannot create the store file: \(String(cString: strerror(code)))"
+            switch code {
+            case ENOSPC, EDQUOT: throw StoreError.failed(path: path, operation: "create", trouble: .full, message: message)
+            case EACCES, EPERM, EROFS:
+                throw StoreError.failed(path: path, operation: "create", trouble: .notWritable, message: message)
+            default: throw StoreError.cannotOpen(path: path, reason: message)
+            }
         }
     }
 
@@ -67,17 +76,32 @@ public final class LedgerStore: Sendable {
             }
             guard unknown.isEmpty else { throw StoreError.newerStore(path: path, unknownMigrations: unknown) }
             try migrator.migrate(writer)
-        } catch let error as DatabaseError where StoreTrouble(error) != .busy {
-            throw StoreError.cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
+        } catch let error as DatabaseError {
+            throw StoreError.failure(error, path: path, operation: "open")
+                ?? .cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
         }
     }
 
-    static func configuration() -> Configuration {
+    /// Runs `body`, turning a SQLite failure a user can act on (busy, full, damaged, read-only)
+    /// into a `StoreError.failed` that names this store and `operation`.
+    func naming<T>(_ operation: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw StoreError.failure(error, path: path, operation: operation) ?? error
+        }
+    }
+
+    static func configuration(faults: StoreFaultInjector? = nil) -> Configuration {
         var config = Configuration()
         config.busyMode = .timeout(5)
         config.foreignKeysEnabled = true
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            if let spare = faults?.sparePages {
+                let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+                try db.execute(sql: "PRAGMA max_page_count = \(max(pages + spare, 1))")
+            }
         }
         return config
     }
@@ -104,7 +128,7 @@ public final class LedgerStore: Sendable {
 
     /// Runs several ordinary local writes in one transaction: all of them or none.
     public func write<T>(_ body: (LocalWriter) throws -> T) throws -> T {
-        try writer.write { db in try body(LocalWriter(db: db)) }
+        try naming("write") { try writer.write { db in try body(LocalWriter(db: db)) } }
     }
 
     // MARK: Bookkeeping

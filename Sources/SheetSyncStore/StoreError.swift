@@ -1,6 +1,14 @@
 import GRDB
 import SheetSyncCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Why the store could not be opened, read or written.
 public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be opened or set up as a store.
@@ -15,6 +23,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case rowRejected(tab: Tab, key: String, reason: String)
     /// A bookkeeping table holds something this build cannot read.
     case unreadableBookkeeping(table: String, key: String, reason: String)
+    /// SQLite failed for a reason outside the data: busy, a full disk, damage, no permission, an
+    /// I/O error. `trouble` says which (decided on SQLite's result code, never its text), so the
+    /// caller picks an exit code; `message` is SQLite's own.
+    case failed(path: String, operation: String, trouble: StoreTrouble, message: String)
 
     public var description: String {
         switch self {
@@ -32,7 +44,19 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the store refused \(tab.rawValue) row '\(key)': \(reason)"
         case .unreadableBookkeeping(let table, let key, let reason):
             return "unreadable entry '\(key)' in \(table): \(reason)"
+        case .failed(let path, let operation, _, let message):
+            return "cannot \(operation) the store '\(path)': \(message)"
         }
+    }
+
+    /// The SQLite failure behind `error` as a `.failed` naming `path` and `operation`, or nil when
+    /// `error` is not one of the troubles a user can act on (a refused row is data, not trouble).
+    static func failure(_ error: DatabaseError, path: String, operation: String) -> StoreError? {
+        guard var trouble = StoreTrouble(error) else { return nil }
+        // A full disk often surfaces as a plain I/O error (a WAL or shm write that failed): the
+        // folder's free space tells the two apart.
+        if trouble == .io, StoreTrouble.diskIsFull(at: path) { trouble = .full }
+        return .failed(path: path, operation: operation, trouble: trouble, message: error.message ?? "\(error.resultCode)")
     }
 }
 
@@ -49,10 +73,19 @@ public enum StoreTrouble: Sendable, Equatable {
     /// A disk read or write failed (SQLITE_IOERR).
     case io
 
-    /// The trouble behind `error`, when it came from SQLite.
+    /// The trouble behind `error`, when it came from SQLite (directly or as `StoreError.failed`).
     public init?(_ error: any Error) {
+        if case .failed(_, _, let trouble, _)? = error as? StoreError {
+            self = trouble
+            return
+        }
         guard let error = error as? DatabaseError else { return nil }
-        switch error.resultCode {
+        self.init(error.resultCode)
+    }
+
+    /// The trouble a primary result code means, or nil for codes about the data (constraints…).
+    init?(_ code: ResultCode) {
+        switch code.primaryResultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED: self = .busy
         case .SQLITE_FULL: self = .full
         case .SQLITE_CORRUPT, .SQLITE_NOTADB: self = .corrupt
@@ -60,5 +93,14 @@ public enum StoreTrouble: Sendable, Equatable {
         case .SQLITE_IOERR: self = .io
         default: return nil
         }
+    }
+
+    /// Whether the file system holding `path` (a file or the folder it would be in) has no
+    /// block left for an ordinary user.
+    static func diskIsFull(at path: String) -> Bool {
+        var info = statvfs()
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        guard statvfs(folder.isEmpty ? "/" : folder, &info) == 0 else { return false }
+        return info.f_bavail == 0
     }
 }

@@ -38,11 +38,11 @@ struct GlobalOptions: ParsableArguments {
 extension GlobalOptions {
     /// Runs a subcommand body, turning errors into a message on stderr (and, with `--json`, an
     /// `{"error": …}` object on stdout) and the right exit code.
-    func reporting(_ body: () async throws -> SheetSync.ExitCode) async throws {
+    func reporting(_ body: @escaping @Sendable () async throws -> SheetSync.ExitCode) async throws {
         let code: SheetSync.ExitCode
         defer { Output.clearProgress() }
         do {
-            code = try await body()
+            code = try await Interrupts.run(body)
         } catch let error as ValidationError {
             throw error
         } catch {
@@ -88,6 +88,7 @@ struct JSONError: Encodable {
         case .temporaryFailure: kind = "temporary"
         case .configuration: kind = "configuration"
         case .internalError: kind = "internal"
+        case .interrupted, .terminated: kind = "interrupted"
         }
     }
 }

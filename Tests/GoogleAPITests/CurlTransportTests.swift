@@ -4,6 +4,10 @@ import Testing
 
 @testable import GoogleAPI
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @Suite struct CurlTransportTests {
     static let gzipBody: [UInt8] = [
         0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x57, 0x48, 0xaf, 0xca,
@@ -85,11 +89,25 @@ import Testing
     }
 
     @Test func closedPortIsConnectionRefused() async throws {
-        let server = try TestHTTPServer { _ in nil }
-        let address = try url(server, "/")
-        server.stop()
+        // A port bound but not listening: refused for sure, and no parallel test can take it meanwhile
+        // (as one could take a server's port once it stopped).
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(bound == 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(holder, $0, &length) }
+        }
+        try #require(named == 0)
+        let target = try #require(URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/"))
         await #expect {
-            _ = try await CurlTransport().send(HTTPRequest(method: .get, url: address, timeout: 5))
+            _ = try await CurlTransport().send(HTTPRequest(method: .get, url: target, timeout: 5))
         } throws: { error in
             (error as? TransportError)?.kind == .connectionRefused
         }

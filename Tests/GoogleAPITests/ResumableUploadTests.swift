@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import GoogleAPI
@@ -163,10 +164,9 @@ final class FakeUploadServer: @unchecked Sendable {
 }
 
 /// A value shared with `@Sendable` closures in tests.
-final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.withLock { stored } }
-    func mutate(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
+final class LockedBox<Value: Sendable>: Sendable {
+    private let stored: Mutex<Value>
+    init(_ value: Value) { stored = Mutex(value) }
+    var value: Value { stored.withLock { $0 } }
+    func mutate(_ change: (inout Value) -> Void) { stored.withLock { change(&$0) } }
 }

@@ -84,7 +84,7 @@ import Testing
             #expect(error.isTemporary)
             #expect(error.description.contains("503 UNAVAILABLE"))
             #expect(error.description.contains("The service is currently unavailable."))
-            #expect(error.description.contains("try again later"))
+            #expect(error.description.contains("google still failing after"))
         }
         #expect(clock.sleeps.reduce(0, +) <= 120)
         #expect(clock.sleeps.reduce(0, +) > 60)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SheetSyncCore
 import Testing
 
 /// Failures that are not bugs exit with the code that tells cron what to do, and `--json` still answers.

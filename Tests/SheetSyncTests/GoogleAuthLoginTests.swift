@@ -2,6 +2,7 @@ import Foundation
 import GoogleAPI
 import SheetSync
 import SheetSyncCore
+import SheetsEmulator
 import Testing
 
 /// `sheetsync auth login` against the emulator, the test playing the browser: the consent URL points at

@@ -2,6 +2,7 @@ import Foundation
 import GoogleAPI
 import SheetSync
 import SheetSyncCore
+import SheetSyncStore
 import SheetsEmulator
 import Testing
 

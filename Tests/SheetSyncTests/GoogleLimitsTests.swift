@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SheetSync
 import SheetSyncCore
 import SheetSyncStore

@@ -1,6 +1,8 @@
 import Foundation
+import GRDB
 import SheetSync
 import SheetSyncCore
+import SheetSyncStore
 import SheetsEmulator
 import Testing
 

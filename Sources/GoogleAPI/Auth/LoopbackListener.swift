@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -7,12 +8,12 @@ import Foundation
 #endif
 
 /// A plain-socket HTTP listener on 127.0.0.1 that waits for the OAuth redirect; no server framework.
-final class LoopbackListener: @unchecked Sendable {
+final class LoopbackListener: Sendable {
     private let descriptor: Int32
     let port: UInt16
-    private let lock = NSLock()
-    private var closed = false
-    private var cancelled = false
+    /// Closing holds this, so the descriptor is closed once and never used after.
+    private let closed = Mutex(false)
+    private let cancelled = Atomic(false)
 
     /// Binds an ephemeral port on the IPv4 loopback address.
     init() throws(GoogleAPIError) {
@@ -56,15 +57,15 @@ final class LoopbackListener: @unchecked Sendable {
     }
 
     func close() {
-        lock.withLock {
+        closed.withLock { closed in
             guard !closed else { return }
             closed = true
             closeDescriptor(descriptor)
         }
     }
 
-    func cancel() { lock.withLock { cancelled = true } }
-    private var isCancelled: Bool { lock.withLock { cancelled } }
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
+    private var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
     /// Waits for the next connection; polls in short slices so cancellation and the deadline are seen.
     func accept(until deadline: Date) throws -> Int32 {

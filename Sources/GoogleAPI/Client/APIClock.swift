@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Wall-clock time and sleeping, injected so tests neither wait nor depend on the date.
 public protocol APIClock: Sendable {
@@ -20,32 +21,35 @@ public struct SystemAPIClock: APIClock {
 }
 
 /// A clock for tests: time moves only when told to or when someone sleeps, and every sleep is recorded.
-public final class ManualAPIClock: APIClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-    private var recorded: [Double] = []
-
-    public init(now: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        current = now
+public final class ManualAPIClock: APIClock, Sendable {
+    private struct State {
+        var current: Date
+        var recorded: [Double] = []
     }
 
-    public func now() -> Date { lock.withLock { current } }
+    private let state: Mutex<State>
+
+    public init(now: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+        state = Mutex(State(current: now))
+    }
+
+    public func now() -> Date { state.withLock { $0.current } }
 
     /// Records the sleep and moves time forward by it, at once.
     public func sleep(seconds: Double) async throws {
         try Task.checkCancellation()
-        lock.withLock {
-            recorded.append(seconds)
-            current += max(0, seconds)
+        state.withLock {
+            $0.recorded.append(seconds)
+            $0.current += max(0, seconds)
         }
     }
 
     public func advance(by seconds: Double) {
-        lock.withLock { current += seconds }
+        state.withLock { $0.current += seconds }
     }
 
     /// Every sleep requested so far, in seconds.
-    public var sleeps: [Double] { lock.withLock { recorded } }
+    public var sleeps: [Double] { state.withLock { $0.recorded } }
 }
 
 /// Uniform random numbers in `0..<1` for backoff jitter.
@@ -60,10 +64,9 @@ public struct SystemRandomSource: RandomSource {
 }
 
 /// Plays the given values in a cycle, for tests.
-public final class FixedRandomSource: RandomSource, @unchecked Sendable {
-    private let lock = NSLock()
+public final class FixedRandomSource: RandomSource, Sendable {
     private let values: [Double]
-    private var index = 0
+    private let index = Mutex(0)
 
     /// Values outside `0..<1` are clamped into it.
     public init(_ values: [Double]) {
@@ -71,7 +74,7 @@ public final class FixedRandomSource: RandomSource, @unchecked Sendable {
     }
 
     public func nextUnit() -> Double {
-        lock.withLock {
+        index.withLock { index in
             defer { index = (index + 1) % values.count }
             return values[index]
         }

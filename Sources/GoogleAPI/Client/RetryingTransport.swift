@@ -62,11 +62,11 @@ public struct RetryingTransport: HTTPTransport {
         case .timeout, .connectionReset:
             guard request.isIdempotent else {
                 throw GoogleAPIError.temporarilyUnavailable(
-                    "\(error); not re-sent because google may already have applied it, try again later")
+                    "\(error); not re-sent because google may already have applied it")
             }
             return error.description
         case .connectionRefused, .dnsFailure:
-            throw GoogleAPIError.temporarilyUnavailable("\(error); check the network and try again later")
+            throw GoogleAPIError.temporarilyUnavailable("\(error); check the network")
         case .cancelled:
             throw CancellationError()
         case .tls, .other:
@@ -79,7 +79,8 @@ public struct RetryingTransport: HTTPTransport {
         if let retryAfter, retryAfter > policy.totalBudget - elapsed {
             text += "; google asked to wait \(Self.format(retryAfter)) s, beyond the \(Self.format(policy.totalBudget)) s retry budget"
         }
-        return text + "; nothing was lost, try again later"
+        // What this means for the caller's data and when to retry is the caller's to say (once).
+        return text
     }
 
     static func format(_ seconds: Double) -> String {

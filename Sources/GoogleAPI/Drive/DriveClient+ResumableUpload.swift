@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Where a resumable upload session stands.
 public enum ResumableUploadStatus: Hashable, Sendable {

@@ -1,3 +1,4 @@
+import Foundation
 /// The parts of a Drive `File` resource sheetsync reads; `json` keeps everything returned.
 public struct DriveFile: Hashable, Sendable {
     public var id: String

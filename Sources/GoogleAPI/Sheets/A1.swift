@@ -1,3 +1,4 @@
+import Foundation
 import Interchange
 
 /// A1 notation: quoted tab names and column letters.

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Synchronization
 
 /// A libcurl easy handle. `@unchecked Sendable` because it is a C pointer: libcurl lets a handle move
 /// between threads as long as one thread uses it at a time, which `CurlHandlePool` guarantees (a handle
@@ -11,16 +12,14 @@ struct CurlEasyHandle: @unchecked Sendable {
 /// Easy handles kept between requests. A reused handle keeps its connection cache, DNS cache and TLS
 /// session, so a run talks to Google over one connection with one TLS handshake instead of one per
 /// request. Transfers that overlap take a handle each.
-final class CurlHandlePool: @unchecked Sendable {
-    // @unchecked: the handles are C pointers (see CurlEasyHandle); every access to `idle` holds `lock`.
-    private let lock = NSLock()
-    private var idle: [CurlEasyHandle] = []
+final class CurlHandlePool: Sendable {
+    private let idle = Mutex<[CurlEasyHandle]>([])
     /// Idle handles kept; more overlapping transfers than this open connections of their own.
     private let capacity = 4
 
     /// An idle handle, or a new one; nil when libcurl cannot make one.
     func take() -> CurlEasyHandle? {
-        if let handle = lock.withLock({ idle.popLast() }) { return handle }
+        if let handle = idle.withLock({ $0.popLast() }) { return handle }
         return curl_easy_init().map(CurlEasyHandle.init(raw:))
     }
 
@@ -28,7 +27,7 @@ final class CurlHandlePool: @unchecked Sendable {
     /// pool is full.
     func giveBack(_ handle: CurlEasyHandle) {
         curl_easy_reset(handle.raw)
-        let kept = lock.withLock { () -> Bool in
+        let kept = idle.withLock { idle -> Bool in
             guard idle.count < capacity else { return false }
             idle.append(handle)
             return true
@@ -37,6 +36,6 @@ final class CurlHandlePool: @unchecked Sendable {
     }
 
     deinit {
-        for handle in idle { curl_easy_cleanup(handle.raw) }
+        for handle in idle.withLock({ $0 }) { curl_easy_cleanup(handle.raw) }
     }
 }

@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import Logging
+import Synchronization
 
 /// An `HTTPTransport` over libcurl easy handles: TLS verification always on, gzip accepted,
 /// proxy environment variables honoured, redirects not followed (Drive's resumable upload
@@ -38,7 +39,11 @@ public struct CurlTransport: HTTPTransport {
         guard Self.globalInit == CURLE_OK else {
             throw TransportError(kind: .other, request: request, detail: "libcurl failed to initialise")
         }
+        // A cancelled run (SIGINT, SIGTERM) sends nothing more. A read under way is abandoned at once;
+        // a write is let finish, so its answer says whether Google applied it.
+        try Task.checkCancellation()
         let cancellation = CurlCancellation()
+        let abandonable = request.isIdempotent
         let configuration = configuration
         let logger = logger
         let pool = pool
@@ -48,16 +53,15 @@ public struct CurlTransport: HTTPTransport {
                     .perform()
             }
         } onCancel: {
-            cancellation.cancel()
+            if abandonable { cancellation.cancel() }
         }
     }
 }
 
 /// A flag the progress callback polls so a cancelled task aborts its transfer.
-final class CurlCancellation: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
+final class CurlCancellation: Sendable {
+    private let cancelled = Atomic(false)
 
-    func cancel() { lock.withLock { cancelled = true } }
-    var isCancelled: Bool { lock.withLock { cancelled } }
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
+    var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 }

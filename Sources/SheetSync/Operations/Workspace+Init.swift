@@ -1,5 +1,6 @@
 import Foundation
 import GoogleAPI
+import Logging
 import SheetSyncCore
 import SheetSyncStore
 

@@ -31,7 +31,7 @@ public struct Workspace: Sendable {
             do {
                 store = FileManager.default.fileExists(atPath: path) ? try LedgerStore.inMemoryCopy(of: path) : try LedgerStore.inMemory()
             } catch {
-                throw SheetSyncError.configuration("cannot read store \(path): \(error)")
+                throw SheetSyncError.classify(error, store: path) ?? .configuration("cannot read store \(path): \(error)")
             }
             return try await body(store)
         }
@@ -56,9 +56,15 @@ public struct Workspace: Sendable {
                 "no workbook (\(remote.displayName)) and no store (\(path)) here; run `sheetsync init` to start a new ledger, "
                     + "or point --config at an existing one")
         }
-        let lastSync = (try? LedgerStore.inMemoryCopy(of: path).state(SyncEngine.stateLastSync)).flatMap { $0 }
+        // Only what is known: a store that cannot be read says so rather than "never".
+        let lastSync: String
+        do {
+            lastSync = try LedgerStore.inMemoryCopy(of: path).state(SyncEngine.stateLastSync).map { "at \($0)" } ?? "never"
+        } catch {
+            lastSync = "at a time the store cannot tell (\(error))"
+        }
         throw SheetSyncError.configuration(
-            "\(remote.displayName) is missing (the store \(path) last synced with it \(lastSync.map { "at \($0)" } ?? "never")); "
+            "\(remote.displayName) is missing (the store \(path) last synced with it \(lastSync)); "
                 + "nothing was changed. Put the workbook back or correct the config's remote; `sheetsync init` recreates it from the store")
     }
 

@@ -57,6 +57,7 @@ public struct CSVWorkbookRemote: Remote {
             throw SheetSyncError(.internalError, "\(displayName) was given a snapshot it did not read")
         }
         for plan in plans where plan.changesRemote {
+            try Task.checkCancellation()  // between tabs: a safe point for SIGINT/SIGTERM
             let tab = plan.tab
             let old = snapshot.tables[tab] ?? Table(header: TablePatcher.newHeader(tab.schema))
             let new = TablePatcher.apply(plan, to: old, schema: tab.schema, typed: false)

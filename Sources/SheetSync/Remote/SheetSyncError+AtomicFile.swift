@@ -8,7 +8,9 @@ extension SheetSyncError {
         switch error {
         case .changedSinceRead:
             return .temporary("\(error)")
-        case .noSpace, .io:
+        case .noSpace:  // its message already says to free space and run again
+            return .temporary("\(error); nothing was replaced")
+        case .io:
             return .temporary("\(error); nothing was replaced, run again once it is fixed")
         case .readOnly, .permissionDenied:
             return .configuration("\(error)")

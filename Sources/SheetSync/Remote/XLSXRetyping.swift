@@ -1,3 +1,4 @@
+import Foundation
 import SheetSyncCore
 
 /// Amounts and dates a person typed as text (`$1,000.00`, `1/15/2026`), accepted by the reader,

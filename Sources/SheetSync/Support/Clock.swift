@@ -1,5 +1,6 @@
 import Foundation
 import SheetSyncCore
+import Synchronization
 
 /// The time, passed in so runs and tests agree on "now".
 public protocol Clock: Sendable {
@@ -12,17 +13,16 @@ public struct SystemClock: Clock {
 }
 
 /// A clock that says what it is told, for tests.
-public final class ManualClock: Clock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Timestamp
+public final class ManualClock: Clock, Sendable {
+    private let current: Mutex<Timestamp>
 
-    public init(_ start: Timestamp) { current = start }
+    public init(_ start: Timestamp) { current = Mutex(start) }
 
-    public func now() -> Timestamp { lock.withLock { current } }
+    public func now() -> Timestamp { current.withLock { $0 } }
 
-    public func advance(milliseconds: Int64) { lock.withLock { current = current.adding(milliseconds: milliseconds) } }
+    public func advance(milliseconds: Int64) { current.withLock { $0 = $0.adding(milliseconds: milliseconds) } }
 
-    public func set(_ time: Timestamp) { lock.withLock { current = time } }
+    public func set(_ time: Timestamp) { current.withLock { $0 = time } }
 }
 
 /// New row ids: random v4 UUIDs, lowercase.

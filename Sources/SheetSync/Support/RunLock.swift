@@ -6,7 +6,7 @@ import Foundation
 
 /// One run at a time per store: an exclusive `flock` on `<store>.lock`. The kernel releases it when
 /// the process dies, so `kill -9` leaves no stale lock; the pid inside is only for the message.
-public final class RunLock: @unchecked Sendable {
+public final class RunLock: Sendable {
     private let fd: Int32
     public let path: String
 

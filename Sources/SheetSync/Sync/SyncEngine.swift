@@ -70,6 +70,9 @@ public struct SyncEngine: Sendable {
             return report
         }
         var newVersion = snapshot.version
+        // Safe points for SIGINT/SIGTERM: before anything is written, and before the store commit
+        // (a stop there is a crash after the workbook write, which the next run completes).
+        try Task.checkCancellation()
         if options.mode != .pull, snapshot.rewritesCanonically || plan.tabs.contains(where: \.changesRemote) {
             let written = try await remote.apply(plan.tabs, to: snapshot)
             newVersion = written.version
@@ -83,6 +86,7 @@ public struct SyncEngine: Sendable {
             // The rename reached every sheet row: later rows with the old name are unknown again.
             for old in local.ledger.renames.keys { commit.state[LedgerState.renameKey(old)] = .some(nil) }
         }
+        try Task.checkCancellation()
         let outcome = try store.commit(commit)
         try store.purgeDeletedRows(before: now.adding(milliseconds: -Int64(Workspace.deletedRowsKeptDays) * 86_400_000).description)
         for (tab, keys) in outcome.skipped where !keys.isEmpty {

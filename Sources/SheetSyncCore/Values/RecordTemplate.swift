@@ -3,8 +3,7 @@
 /// A copy of a dictionary keeps its storage layout (same seed, same buckets), so the positions of
 /// the template's keys are valid in every copy: a record is the template copied once and its
 /// values stored by position. The result equals the record built key by key.
-public struct RecordTemplate: @unchecked Sendable {
-    // @unchecked: Dictionary.Index is not declared Sendable; it is a plain value here, never mutated.
+public struct RecordTemplate: Sendable {
     private let empty: [String: String]
     private let slots: [Dictionary<String, String>.Index]
 

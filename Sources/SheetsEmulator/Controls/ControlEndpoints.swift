@@ -1,4 +1,5 @@
 import Foundation
+import _CryptoExtras
 
 /// The test controls over HTTP (`/_emulator/...`), for a client in another process.
 extension SheetsEmulator {

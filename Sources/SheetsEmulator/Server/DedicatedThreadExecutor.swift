@@ -6,6 +6,8 @@ import Foundation
 /// 2-core machine a few such calls occupy every thread of Swift's cooperative pool, and a server
 /// whose handlers need that pool would never answer. With this executor preferred, the emulator
 /// keeps serving however busy the pool is.
+// @unchecked: `jobs` and `stopped` are only touched while `condition` is held. A `Mutex` cannot wait
+// for a signal, and the thread must sleep while the queue is empty, hence NSCondition.
 final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []

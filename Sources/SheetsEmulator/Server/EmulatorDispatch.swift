@@ -26,7 +26,7 @@ extension SheetsEmulator {
     private func processAnswering(_ request: EmulatorRequest) async -> EmulatorOutcome {
         if request.rawPath.hasPrefix("/_emulator/") {
             let response = handleControl(request)
-            if request.method != "GET" { try? saveState() }
+            if request.method != "GET" { saveStateOrSayWhy() }
             return .respond(response)
         }
         let catalog: DiscoveryCatalog
@@ -60,8 +60,18 @@ extension SheetsEmulator {
             }
         }
         world.withLock { $0.finish(number, outcome: outcome) }
-        if request.method != "GET" { try? saveState() }
+        if request.method != "GET" { saveStateOrSayWhy() }
         return outcome
+    }
+
+    /// Saves the state file after a change; a failure is told on stderr (the change stays in memory,
+    /// but a restart would not see it), never passed over.
+    private func saveStateOrSayWhy() {
+        do {
+            try saveState()
+        } catch {
+            FileHandle.standardError.write(Data("sheetsync-emulator: cannot save the state file: \(error)\n".utf8))
+        }
     }
 
     static func route(_ request: EmulatorRequest, catalog: DiscoveryCatalog) -> EmulatorRoute {

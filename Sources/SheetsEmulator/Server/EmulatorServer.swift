@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import NIOFoundationEssentialsCompat
 
 /// The running server: its port and the task that runs it.
 struct ServerHandle: Sendable {

@@ -1,23 +1,18 @@
-import Foundation
+import Synchronization
 
 /// A value behind a lock, so the emulator can be driven from tests while it serves requests.
-final class Protected<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
+final class Protected<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
 
     init(_ value: Value) {
-        self.value = value
+        self.value = Mutex(value)
     }
 
-    func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+    func withLock<Result: Sendable, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+        try value.withLock { (current: inout sending Value) throws(Failure) -> Result in try body(&current) }
     }
 
-    func read<Result>(_ body: (Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(value)
+    func read<Result: Sendable>(_ body: (Value) -> Result) -> Result {
+        value.withLock { body($0) }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 /// The `Request` kinds of `spreadsheets.batchUpdate`, applied in order to a copy of the spreadsheet.
 enum BatchUpdateRequests {
     /// Applies every request or none; returns one reply per request.

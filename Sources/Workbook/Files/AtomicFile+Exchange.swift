@@ -62,7 +62,7 @@ extension AtomicFile {
             var crashed = false
             defer { if !placed && !crashed { try? POSIXFile.removeFile(newVersion) } }
             func reach(_ step: AtomicWriteStep) throws {
-                do { try reachStep(step) } catch {
+                do { try reachStep(step) } catch let error as SimulatedCrash {
                     crashed = true
                     throw error
                 }

@@ -72,13 +72,16 @@ public enum AtomicFile {
         var tempPath = try TempFiles.create(for: name, in: folder, mode: mode.map { ($0 & 0o700) | 0o600 } ?? 0o666)
         var removeTemp = true
         defer { if removeTemp { try? TempFiles.discard(tempPath, name: name, in: folder) } }
-        // A fault stands for a crash: nothing runs after it, not even the cleanup above.
+        // A simulated crash stops everything, even the cleanup above; an injected system-call
+        // failure (`FaultInjector.fail`) is handled as the real one would be.
         func reach(_ step: AtomicWriteStep) throws {
             do {
                 try faults?.reach(step)
-            } catch {
+            } catch let error as SimulatedCrash {
                 removeTemp = false
                 throw error
+            } catch let failure as InjectedFailure {
+                throw POSIXFile.failure(failure.operation, url.path, failure.code)
             }
         }
 

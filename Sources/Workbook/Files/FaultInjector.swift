@@ -39,6 +39,15 @@ public struct FaultInjector: Sendable {
         }
     }
 
+    /// A hook that fails the system call of `step` with `code` (ENOSPC for a full disk, EACCES…),
+    /// as the kernel would: the error names the file being replaced and, unlike a crash, the
+    /// replacement's own cleanup runs.
+    public static func fail(at step: AtomicWriteStep, errno code: Int32) -> FaultInjector {
+        FaultInjector { reached in
+            if reached == step { throw InjectedFailure(step: step, code: code) }
+        }
+    }
+
     func reach(_ step: AtomicWriteStep) throws {
         try hook(step)
     }
@@ -53,4 +62,23 @@ public struct SimulatedCrash: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     public var description: String { "simulated crash at step '\(step.rawValue)'" }
+}
+
+/// The error `FaultInjector.fail(at:errno:)` throws; `AtomicFile` turns it into the
+/// `AtomicFileError` the failed system call would have given, naming the file.
+struct InjectedFailure: Error {
+    var step: AtomicWriteStep
+    var code: Int32
+
+    /// What the system call of `step` was doing, in the words of `AtomicFileError`'s messages.
+    var operation: String {
+        switch step {
+        case .tempCreated: return "create a temporary file for"
+        case .tempWritten: return "write the new version of"
+        case .tempSynced: return "flush to disk the new version of"
+        case .checked, .renamed: return "replace"
+        case .backedUp: return "back up the previous version of"
+        case .directorySynced: return "flush to disk the folder of"
+        }
+    }
 }

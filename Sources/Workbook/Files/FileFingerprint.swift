@@ -1,6 +1,8 @@
 import Foundation
 
 #if canImport(Glibc)
+    // On Linux the members of `struct stat` and `timespec` come from a header CoreFoundation's module owns.
+    import CoreFoundation
     import Glibc
 #elseif canImport(Musl)
     import Musl

@@ -10,7 +10,6 @@ extension XLSXPackage {
     /// thread has finished, so the package is never used from two threads at once.
     func streamInBackground(_ part: String, to consumer: (UnsafeRawBufferPointer) throws -> Void) throws {
         let channel = ChunkChannel(capacity: 4)
-        let finished = DispatchSemaphore(value: 0)
         let package = UncheckedSendable(value: self)
         DispatchQueue.global(qos: .userInitiated).async {
             do {
@@ -19,11 +18,13 @@ extension XLSXPackage {
             } catch {
                 channel.finish(with: error)
             }
-            finished.signal()
         }
         defer {
+            // The inflating thread touches the package last just before `finish`: once that has
+            // happened the package is ours again. (It runs on a GCD thread, never on the caller's
+            // pool, so waiting for it here cannot starve it.)
             channel.cancel()
-            finished.wait()
+            channel.waitUntilFinished()
         }
         while let chunk = try channel.take() {
             try chunk.withUnsafeBytes { try consumer($0) }
@@ -76,6 +77,13 @@ private final class ChunkChannel: @unchecked Sendable {
         }
         if let failure { throw failure }
         return nil
+    }
+
+    /// Waits until the inflating side has called `finish(with:)`.
+    func waitUntilFinished() {
+        condition.lock()
+        defer { condition.unlock() }
+        while !done { condition.wait() }
     }
 
     func cancel() {

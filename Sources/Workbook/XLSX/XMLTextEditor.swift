@@ -1,3 +1,4 @@
+import Foundation
 /// Small, targeted edits to the text of a small XML part (workbook, relationships, content types,
 /// styles), leaving every other byte as the producer wrote it.
 ///

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SheetSync
+import SheetSyncCore
 
 /// Options of the commands that move rows between the store and the workbook.
 struct TransferOptions: ParsableArguments {

@@ -1,6 +1,7 @@
 import Foundation
 import SheetSync
 import SheetSyncCore
+import SheetSyncStore
 import SheetsEmulator
 
 /// After every round: store = sheet = base (frozen rows aside), a second sync writes nothing, and no edit

@@ -1,4 +1,5 @@
 import Foundation
+import SheetSyncCore
 import Testing
 
 @testable import Workbook

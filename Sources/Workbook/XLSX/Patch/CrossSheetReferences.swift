@@ -1,3 +1,5 @@
+import Foundation
+
 /// References from the rest of the workbook into a sheet whose rows move: a Summary sheet's
 /// `=SUM(Transactions!F2:F10)`, a chart's series `Transactions!$F$2:$F$10`, a pivot cache's
 /// source range. Only references that name the moved sheet change; everything else in the part,

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Formula cells whose cached result a push makes stale lose that result, so every spreadsheet
 /// shows the recalculated value on open.
 ///

@@ -1,0 +1,124 @@
+import Foundation
+import SheetSync
+import SheetSyncCore
+import SheetSyncStore
+import SheetsEmulator
+import Synchronization
+import Testing
+import Workbook
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// SIGINT and SIGTERM sent to a running `sheetsync` stop it at a safe point: one line, exit 128 + the
+/// signal, each side either as it was or as the run left it complete, no temporary file, and the next
+/// run converges.
+@Suite struct SignalStopTests {
+    static let writes = ["sheets.spreadsheets.batchUpdate", "sheets.spreadsheets.values.batchUpdate", "sheets.spreadsheets.values.append"]
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func aSignalDuringAGoogleWriteStopsTheRunAndTheNextRunConverges(signal: Int32, status: Int32) async throws {
+        let bed = try await GoogleTestBed.start("g-signal")
+        _ = try GoogleSeed.ledger(in: bed, transactions: 4, ids: SeededIDs(seed: 7))
+        #expect(try await bed.cli("sync").status == 0)
+        let added = try await bed.cli("add", "expense", "--amount", "7.00", "--category", "Food", "--note", "before the signal")
+        #expect(added.status == 0, "\(added.stderr)")
+        let addedId = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let storeBefore = try bed.storeRecords(.transactions)
+        let sheetBefore = try bed.sheetRecords(.transactions)
+
+        // The write takes effect at once and its answer comes a while later: the signal lands while the
+        // run waits for it. The run lets the write finish (so it knows what Google holds), sends nothing
+        // more and does not commit the store.
+        bed.emulator.resetCounters()
+        for endpoint in Self.writes {
+            bed.emulator.injectFault(.delay(.seconds(2)), at: .endpoint(endpoint, occurrence: 1), phase: .afterEffect)
+        }
+        let launch = try CLI.launch(["push"], in: bed.folder, environment: [:])
+        let ended = AsyncStream<Void> { continuation in
+            launch.process.terminationHandler = { _ in continuation.finish() }
+        }
+        try launch.process.run()
+        // Waits (without a deadline) for the write to reach the emulator, or for the run to end by itself.
+        while launch.process.isRunning, !bed.emulator.requestLog.contains(where: { Self.writes.contains($0.endpoint ?? "") }) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(launch.process.isRunning, "push ended before its write reached Google")
+        let sentBeforeSignal = bed.emulator.requestLog.count
+        kill(launch.process.processIdentifier, signal)
+        for await _ in ended {}
+        let run = try launch.finish()
+        bed.emulator.clearFaults()
+
+        #expect(run.status == status, "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(run.stderr)")
+        #expect(run.stderr.contains(signal == SIGINT ? "SIGINT" : "SIGTERM"), "\(run.stderr)")
+        // The store was not committed: it is as it was. The sheet holds the finished write, never a part.
+        #expect(try bed.storeRecords(.transactions) == storeBefore)
+        let sheetAfter = try bed.sheetRecords(.transactions)
+        #expect(sheetAfter == sheetBefore || sheetAfter == storeBefore, "\(sheetAfter.keys.sorted())")
+        #expect(bed.emulator.requestLog.count == sentBeforeSignal, "nothing was sent after the signal")
+        let files = try FileManager.default.contentsOfDirectory(atPath: bed.folder.path)
+        #expect(files.allSatisfy { !$0.contains("tmp") && !$0.hasSuffix(".partial") }, "\(files)")
+        #expect(try lockIsFree(bed.storeURL))
+
+        let next = try await bed.cli("sync")
+        #expect(next.status == 0, "\(next.stderr)")
+        let store = try bed.storeRecords(.transactions), sheet = try bed.sheetRecords(.transactions)
+        #expect(store == sheet)
+        #expect(store[addedId]?["note"] == "before the signal")
+        #expect(store.count == storeBefore.count)
+        await bed.finish()
+    }
+
+    /// Whether the run lock of `store` can be taken (the stopped run released it).
+    private func lockIsFree(_ store: URL) throws -> Bool {
+        let fd = open(store.path + ".lock", O_RDWR)
+        guard fd >= 0 else { return true }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return false }
+        flock(fd, LOCK_UN)
+        return true
+    }
+}
+
+/// The file remote's safe point between tabs, driven in process: the "signal" (a cancellation) comes
+/// while the first changed tab is being replaced.
+@Suite struct CSVStopBetweenTabsTests {
+    @Test func aStopWhileOneTabIsWrittenLeavesTheOthersAsTheyWereAndNoTemporaryFile() async throws {
+        let ledger = try await Ledger.synced()
+        let store = try LedgerStore(path: ledger.store.path)
+        var category = try #require(try store.records(in: .categories).first)
+        category["name"] = "Garden"
+        try store.upsert(category, in: .categories)
+        var transaction = try #require(try store.records(in: .transactions).first)
+        transaction["transactionId"] = "7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"
+        transaction["note"] = "after the stop"
+        try store.upsert(transaction, in: .transactions)
+        let before = Dictionary(uniqueKeysWithValues: try Tab.allCases.map { ($0, try ledger.workbook.bytes($0)) })
+
+        let run = Mutex<Task<SyncReport, any Error>?>(nil)
+        let stopAfterFirstTab = FaultInjector { step in
+            if step == .directorySynced { run.withLock { $0?.cancel() } }
+        }
+        let engine = SyncEngine(store: store, remote: CSVWorkbookRemote(folder: ledger.book, faults: stopAfterFirstTab))
+        let task = run.withLock { task in
+            let started = Task { try await engine.run(SyncOptions(mode: .sync)) }
+            task = started
+            return started
+        }
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+
+        let changed = try Tab.allCases.filter { try ledger.workbook.bytes($0) != before[$0] }
+        #expect(changed.count == 1, "exactly the tab being written when the stop came: \(changed)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: ledger.book.path)
+        #expect(files.allSatisfy { !$0.contains("sheetsync-tmp") }, "\(files)")
+        // Nothing was committed: the next run finishes the job on both sides.
+        _ = try await SyncEngine(store: store, remote: CSVWorkbookRemote(folder: ledger.book)).run(SyncOptions(mode: .sync))
+        #expect(try ledger.sheetRows(.categories)["Garden"] != nil)
+        #expect(try ledger.sheetRows(.transactions)["7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"]?["note"] == "after the stop")
+        #expect(try ledger.storeRows(.transactions).count == 11)
+    }
+}
