@@ -48,6 +48,7 @@ enum ConfigFile {
         mutating func config(_ document: JSONValue) -> RawConfig? {
             guard let top = object(document, path: nil, known: ConfigFile.topKeys) else { return nil }
             let store = string(top, "store", path: "store", required: "the SQLite store's path, e.g. \"ledger.sqlite\"")
+            if store?.isEmpty == true { problems.append("store: empty; expected the SQLite store's path, e.g. \"ledger.sqlite\"") }
             var remote: RawConfig.Remote?
             if let value = top["remote"] {
                 remote = self.remote(value)
@@ -60,7 +61,7 @@ enum ConfigFile {
                 if backups != nil { problems.append("'backups' and 'backupsToKeep' name the same setting; keep one") }
                 backups = alias
             }
-            guard let store, let remote else { return nil }
+            guard let store, !store.isEmpty, let remote else { return nil }
             return RawConfig(store: store, remote: remote, timezone: timezone, backups: backups)
         }
 
