@@ -29,4 +29,17 @@ import Testing
             #expect(throws: JSONParseError.self, "\(text)") { try JSONValue.parse(text) }
         }
     }
+
+    @Test func duplicateKeysAreRefusedOnlyWhenAsked() throws {
+        let text = Array("{\"a\": 1,\n \"b\": {\"c\": 1}, \"a\": 2}".utf8)
+        #expect(try JSONValue.parse(text)["a"] == .number("2"))
+        do {
+            _ = try JSONValue.parseRejectingDuplicateKeys(text)
+            Issue.record("a duplicate key was accepted")
+        } catch {
+            #expect(error.message == "duplicate key 'a'")
+            #expect(error.location(in: text) == (2, 17))
+        }
+        #expect(try JSONValue.parseRejectingDuplicateKeys(Array(#"[{"a": 1}, {"a": 2}]"#.utf8)).arrayValue?.count == 2)
+    }
 }

@@ -3,7 +3,7 @@ import GoogleAPI
 import SheetSyncCore
 
 /// Reads a config file strictly and says where it is wrong: a syntax error by line and column
-/// (strict RFC 8259: no trailing commas, no comments), an unknown key by name with the nearest known
+/// (strict RFC 8259: no trailing commas, no comments, no key twice), an unknown key by name with the nearest known
 /// one, a wrong type by its key path. Keys starting with `_` are notes and ignored
 /// (`config.example.json` uses `_comment`).
 enum ConfigFile {
@@ -15,7 +15,7 @@ enum ConfigFile {
     static func read(_ bytes: [UInt8], source: URL) throws -> RawConfig {
         let document: JSONValue
         do {
-            document = try JSONValue.parse(bytes)
+            document = try JSONValue.parseRejectingDuplicateKeys(bytes)
         } catch {
             let (line, column) = error.location(in: bytes)
             throw SheetSyncError.configuration(
