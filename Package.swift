@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "sheetsync-emulator", targets: ["sheetsync-emulator"]),
         .library(name: "SheetSync", targets: ["SheetSync"]),
         .library(name: "SheetsEmulator", targets: ["SheetsEmulator"]),
+        // The fuzz targets' entry points, for the libFuzzer executables of Fuzz/Package.swift (FUZZING.md).
+        .library(name: "FuzzEntries", targets: ["FuzzEntries"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -22,15 +24,19 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CFileSystem"),
-        .target(name: "SheetSyncCore"),
+        .target(name: "Interchange"),
+        .target(name: "SheetSyncCore", dependencies: ["Interchange"]),
         .target(
             name: "Workbook",
-            dependencies: ["SheetSyncCore", "CLibXML2", "CFileSystem", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: [
+                "SheetSyncCore", "Interchange", "CLibXML2", "CFileSystem",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
         ),
         .target(
             name: "GoogleAPI",
             dependencies: [
-                "CCurl",
+                "CCurl", "Interchange",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -54,6 +60,7 @@ let package = Package(
         .target(
             name: "SheetsEmulator",
             dependencies: [
+                "Interchange",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -61,14 +68,16 @@ let package = Package(
             resources: [.copy("Discovery")]
         ),
         .executableTarget(name: "sheetsync-emulator", dependencies: ["SheetsEmulator"]),
-        .testTarget(name: "SheetSyncCoreTests", dependencies: ["SheetSyncCore"]),
-        .testTarget(name: "WorkbookTests", dependencies: ["Workbook"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "GoogleAPITests", dependencies: ["GoogleAPI"]),
+        .testTarget(name: "InterchangeTests", dependencies: ["Interchange"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "SheetSyncCoreTests", dependencies: ["SheetSyncCore", "TestSupport"]),
+        .testTarget(name: "WorkbookTests", dependencies: ["Workbook", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "GoogleAPITests", dependencies: ["GoogleAPI", "Interchange"]),
         .testTarget(name: "SheetSyncStoreTests", dependencies: ["SheetSyncStore"]),
         .testTarget(
             name: "SheetSyncTests",
             dependencies: [
-                "SheetSync", "SheetSyncCore", "SheetSyncStore", "Workbook", "GoogleAPI", "SheetsEmulator",
+                "SheetSync", "SheetSyncCore", "SheetSyncStore", "Workbook", "GoogleAPI", "SheetsEmulator", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
@@ -76,6 +85,16 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "SheetsEmulatorTests", dependencies: ["SheetsEmulator", "GoogleAPI"]),
+        // Fuzz entry points, shared by the libFuzzer executables (Fuzz/) and the regression tests.
+        .target(
+            name: "FuzzEntries",
+            dependencies: [
+                "SheetSyncCore", "Workbook", "GoogleAPI", "SheetSync",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            path: "Fuzz/Entries"
+        ),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzEntries", "SheetSyncCore", "Workbook"]),
     ]
 )
 

@@ -5,3 +5,13 @@ cd "$(dirname "$0")/.."
 scripts/ensure-system-packages.sh
 swift build --build-tests
 swift test --skip-build
+# The short fuzz run (FUZZING.md): every fuzz target for a fixed time on a copy of its corpus; its
+# regression inputs already ran above (FuzzRegressionTests). Skipped only where the toolchain cannot
+# build libFuzzer targets (e.g. Xcode's); set SHEETSYNC_SKIP_FUZZ=1 to skip it by hand.
+if [ "${SHEETSYNC_SKIP_FUZZ:-0}" = 1 ]; then
+    echo "test.sh: fuzz step skipped (SHEETSYNC_SKIP_FUZZ=1)" >&2
+elif scripts/fuzz.sh --probe; then
+    scripts/fuzz.sh --ci "${SHEETSYNC_FUZZ_SECONDS:-15}"
+else
+    echo "test.sh: this toolchain cannot build libFuzzer targets (swiftc -sanitize=fuzzer); fuzz step skipped" >&2
+fi

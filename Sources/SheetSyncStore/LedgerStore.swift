@@ -135,16 +135,16 @@ public final class LedgerStore: Sendable {
     }
 
     /// The newest `limit` entries of the conflict log, newest first.
-    public func conflicts(limit: Int) throws -> [ConflictEntry] {
+    public func conflicts(limit: Int) throws -> [Conflict] {
         try writer.read { db in
-            try ConflictRecord.order(ConflictRecord.Columns.id.desc).limit(limit).fetchAll(db).map(\.entry)
+            try ConflictRecord.order(ConflictRecord.Columns.id.desc).limit(limit).fetchAll(db).map(\.conflict)
         }
     }
 
     /// The rejected-row log as the last sync left it.
-    public func rejectedRows() throws -> [RejectedRow] {
+    public func rejectedRows() throws -> [Rejection] {
         try writer.read { db in
-            try RejectedRecord.order(RejectedRecord.Columns.id).fetchAll(db).map { try $0.rejectedRow() }
+            try RejectedRecord.order(RejectedRecord.Columns.id).fetchAll(db).map { try $0.rejection() }
         }
     }
 }

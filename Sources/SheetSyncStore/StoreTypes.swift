@@ -38,29 +38,6 @@ public struct StoreGlance: Hashable, Sendable {
     }
 }
 
-/// A row the engine writes, provided the row is still as the engine read it.
-public struct RowWrite: Hashable, Sendable {
-    public var record: Record
-    /// The row as the engine read it; nil when it expected no row with this key.
-    public var expected: Record?
-
-    public init(record: Record, expected: Record?) {
-        self.record = record
-        self.expected = expected
-    }
-}
-
-/// A row the engine deletes, provided the row is still as the engine read it.
-public struct RowDelete: Hashable, Sendable {
-    public var key: String
-    public var expected: Record
-
-    public init(key: String, expected: Record) {
-        self.key = key
-        self.expected = expected
-    }
-}
-
 /// What one sync run writes to the store, all in one transaction.
 public struct StoreCommit: Hashable, Sendable {
     public var upserts: [Tab: [RowWrite]]
@@ -70,9 +47,9 @@ public struct StoreCommit: Hashable, Sendable {
     public var baseDeletes: [Tab: [String]]
     public var clearTombstones: [Tab: [String]]
     /// nil leaves the rejected-row log as is; a value replaces the whole log.
-    public var rejected: [RejectedRow]?
+    public var rejected: [Rejection]?
     /// Appended to the conflict log.
-    public var conflicts: [ConflictEntry]
+    public var conflicts: [Conflict]
     /// nil values delete their keys.
     public var state: [String: String?]
     /// Content fingerprints of rows an import loaded without an id → the id they were given.
@@ -80,8 +57,8 @@ public struct StoreCommit: Hashable, Sendable {
 
     public init(
         upserts: [Tab: [RowWrite]] = [:], deletes: [Tab: [RowDelete]] = [:], baseUpserts: [Tab: [Record]] = [:],
-        baseDeletes: [Tab: [String]] = [:], clearTombstones: [Tab: [String]] = [:], rejected: [RejectedRow]? = nil,
-        conflicts: [ConflictEntry] = [], state: [String: String?] = [:]
+        baseDeletes: [Tab: [String]] = [:], clearTombstones: [Tab: [String]] = [:], rejected: [Rejection]? = nil,
+        conflicts: [Conflict] = [], state: [String: String?] = [:]
     ) {
         self.upserts = upserts
         self.deletes = deletes

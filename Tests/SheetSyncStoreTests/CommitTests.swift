@@ -67,7 +67,7 @@ import Testing
             upserts: [.transactions: [RowWrite(record: good, expected: before.rows[.transactions]?[key])],
                 .categories: [RowWrite(record: bad, expected: nil)]],
             baseUpserts: [.transactions: [good]], rejected: [],
-            conflicts: [ConflictEntry(tab: .transactions, key: key, field: "note", losingValue: "", winningValue: "x",
+            conflicts: [Conflict(tab: .transactions, key: key, field: "note", losingValue: "", winningValue: "x",
                 losingModifiedAt: Samples.created, winningModifiedAt: Samples.modified, resolvedAt: Samples.modified)],
             state: ["lastSyncAt": Samples.modified])
 
@@ -84,10 +84,10 @@ import Testing
 
     @Test func bookkeepingIsWrittenAndReplaced() throws {
         try store.delete(key: otherKey, in: .transactions)
-        let rejected = RejectedRow(tab: .transactions, row: 7, key: nil, message: "unknown category 'groceries'",
+        let rejected = Rejection(tab: .transactions, row: 7, id: "", message: "unknown category 'groceries'",
             hint: "did you mean 'Groceries'?", rawCells: ["", "expense", "2026-01-01", "", "", "3", "groceries"],
             firstSeenAt: Samples.created)
-        let conflict = ConflictEntry(tab: .categories, key: "Food", field: "emoji", losingValue: "🍔",
+        let conflict = Conflict(tab: .categories, key: "Food", field: "emoji", losingValue: "🍔",
             winningValue: "🍜", losingModifiedAt: Samples.created, winningModifiedAt: Samples.modified,
             resolvedAt: Samples.modified)
         try store.setState("obsolete", "1")
@@ -102,9 +102,10 @@ import Testing
         #expect(snapshot.state == ["datasetId": "d3b07384-d113-4ec6-a1a6-2b5e0f0c9d11"])
         #expect(try store.rejectedRows() == [rejected])
         #expect(try store.conflicts(limit: 10).count == 2)
-        #expect(try store.conflicts(limit: 1).first?.id == 2, "newest first")
-
-        try store.commit(StoreCommit(baseDeletes: [.transactions: [key]], conflicts: [conflict]))
+        var newer = conflict
+        newer.losingValue = "🌮"
+        try store.commit(StoreCommit(baseDeletes: [.transactions: [key]], conflicts: [newer]))
+        #expect(try store.conflicts(limit: 1).first == newer, "newest first")
         #expect(try store.rejectedRows() == [rejected], "nil leaves the log as is")
         #expect(try store.conflicts(limit: 10).count == 3, "the conflict log only grows")
         #expect(try store.snapshot().base[.transactions] == [:])

@@ -127,7 +127,7 @@ import Testing
 
     @Test func conflictLogCannotBeRewritten() throws {
         let store = try LedgerStore.inMemory()
-        let entry = ConflictEntry(tab: .transactions, key: Samples.transactionId, field: "note", losingValue: "a",
+        let entry = Conflict(tab: .transactions, key: Samples.transactionId, field: "note", losingValue: "a",
             winningValue: "b", losingModifiedAt: Samples.created, winningModifiedAt: Samples.modified,
             resolvedAt: Samples.modified)
         try store.commit(StoreCommit(conflicts: [entry]))

@@ -2,6 +2,7 @@ import Foundation
 import SheetSync
 import SheetSyncCore
 import SheetsEmulator
+import TestSupport
 import Testing
 
 /// `sheetsync receipt add` in Google mode: the next push uploads the image to the dataset's Drive

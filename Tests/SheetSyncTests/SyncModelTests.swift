@@ -2,6 +2,7 @@ import Foundation
 import SheetSync
 import SheetSyncCore
 import SheetSyncStore
+import TestSupport
 import Testing
 import Workbook
 
@@ -260,7 +261,7 @@ struct ModelCase {
     }
 
     func rejectedKeys() throws -> Set<String> {
-        Set(try store.rejectedRows().compactMap(\.key))
+        Set(try store.rejectedRows().map(\.id).filter { !$0.isEmpty })
     }
 
     func checkOracle(round: Int, log: RoundLog) throws {

@@ -65,7 +65,7 @@ import ZIPFoundation
         #expect(run.stderr.contains("password.xlsx: the workbook is password-protected; save a copy without a password"))
         let book = try XLSXFixture("password.xlsx")
         let sync = try await book.run(["sync"])
-        #expect(sync.status == 65)
+        #expect(sync.status == 78, "the configured remote is refused as configuration")
         #expect(sync.stderr.contains("password-protected"))
     }
 
@@ -104,6 +104,28 @@ import ZIPFoundation
         #expect(run.status == 0, "\(run.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect((report?["tabs"] as? [String: [String: Any]])?["Transactions"]?["added"] as? Int == 2010)
+
+        // As the configured remote it syncs: every row reaches the store.
+        let remote = try XLSXFixture("ledger-xlsxwriter.xlsx")
+        try FileManager.default.removeItem(at: remote.book)
+        try FileManager.default.copyItem(at: book, to: remote.book)
+        let sync = try await remote.run(["sync"])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(try remote.store("SELECT count(*) AS n FROM transactions WHERE note LIKE 'the same long note%'").first?["n"] == "2000")
+    }
+
+    @Test func checkOfAWorkbookLackingTabsNamesEachOneAndItsHeader() async throws {
+        let folder = try TestWorkbook.scratch("partial")
+        let source = try XLSXReader.read(contentsOf: XLSXFixture.url("ledger-xlsxwriter.xlsx"))
+        let book = folder.appendingPathComponent("partial.xlsx")
+        try XLSXWriter.write(source.filter { $0.name == "Transactions" }, to: book)
+        let run = try await CLI.run(["check", book.path], in: folder)
+        #expect(run.status == 65)
+        for tab in ["Receipts", "Categories", "RecurringRules", "Settings"] {
+            #expect(run.stderr.contains("\(tab): sheet '\(tab)' of \(book.path) is missing"), "\(run.stderr)")
+            #expect(run.stderr.contains("add a tab named \(tab) whose first row is: "), "\(run.stderr)")
+        }
+        #expect(!run.stderr.contains("Transactions: sheet"))
     }
 
     @Test func anAmountAndADateTypedAsTextAreWrittenBackAsANumberAndADate() async throws {
@@ -116,9 +138,13 @@ import ZIPFoundation
         try FileManager.default.removeItem(at: book.book)
         try XLSXWriter.write(sheets, to: folder.appendingPathComponent("typed.xlsx"))
         try FileManager.default.copyItem(at: folder.appendingPathComponent("typed.xlsx"), to: book.book)
-        #expect(try await book.run(["sync"]).status == 0)
-        #expect(try await book.run(["add", "expense", "--amount", "1", "--category", "Groceries", "--date", "2026-02-04"]).status == 0)
-        #expect(try await book.run(["sync"]).status == 0)
+        // The sync that accepts them writes them back, though no value changed (deliverable 8).
+        let run = try await book.run(["sync", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(
+            (report["notices"] as? [String])?.contains("book.xlsx: Transactions: 2 amount(s) or date(s) typed as text written back as number or date cells")
+                == true, "\(report)")
         let sheet = try book.part("xl/worksheets/sheet1.xml")
         #expect(XLSXFixture.cellElement("F2", in: sheet)?.contains("<v>1000.00</v>") == true)
         let date = try #require(XLSXFixture.cellElement("C3", in: sheet))
@@ -127,5 +153,9 @@ import ZIPFoundation
         let row = try #require(
             try book.store("SELECT amount FROM transactions WHERE transactionId = 'c09ca393-0084-5db0-a1be-912f4bec2b3d'").first)
         #expect(row["amount"] == "1000.00")
+        // Written once: the next sync finds nothing to write back and leaves the file alone.
+        let written = try Data(contentsOf: book.book)
+        #expect(try await book.run(["sync"]).status == 0)
+        #expect(try Data(contentsOf: book.book) == written)
     }
 }

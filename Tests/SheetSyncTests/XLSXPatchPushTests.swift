@@ -6,6 +6,7 @@ import Testing
 /// formats, an autofilter) changes the cells that changed and nothing else (issue 11).
 @Suite struct XLSXPatchPushTests {
     static let sheet = "xl/worksheets/sheet1.xml"
+    static let summary = "xl/worksheets/sheet6.xml"
 
     /// The `<row>` elements of a worksheet by row number, as written.
     static func rows(_ xml: String) -> [Int: String] {
@@ -36,7 +37,14 @@ import Testing
         #expect(added.status == 0)
         #expect(try await book.run(["sync"]).status == 0)
         let first = try book.parts()
-        #expect(Self.changedParts(original, first) == [Self.sheet, "xl/workbook.xml"])
+        // The Summary's formulas name Transactions: their cached results go, so they recompute.
+        #expect(Self.changedParts(original, first) == [Self.sheet, "xl/workbook.xml", Self.summary])
+        let summary1 = try book.part(Self.summary)
+        #expect(summary1.contains("<f>SUM(Transactions!F:F)</f></c>") && summary1.contains("<f>SUM(Transactions!O:O)</f></c>"))
+        #expect(
+            summary1 == String(decoding: original[Self.summary] ?? Data(), as: UTF8.self).replacingOccurrences(of: "<v></v>", with: "")
+                .replacingOccurrences(of: "<v />", with: ""),
+            "only the Summary's cached formula results changed")
         let sheet1 = try book.part(Self.sheet)
         let before = Self.rows(String(decoding: original[Self.sheet] ?? Data(), as: UTF8.self))
         let after1 = Self.rows(sheet1)
@@ -64,7 +72,11 @@ import Testing
         for number in after1.keys.sorted() where number != 3 { #expect(after2[number] == after1[number], "row \(number) changed") }
         let oldF3 = try #require(XLSXFixture.cellElement("F3", in: sheet1))
         #expect(XLSXFixture.cellElement("F3", in: sheet2) == oldF3.replacingOccurrences(of: "<v>18.75</v>", with: "<v>20.00</v>"))
-        #expect(XLSXFixture.cellElement("O3", in: sheet2) == XLSXFixture.cellElement("O3", in: sheet1))
+        // The Total beside the changed amount keeps its formula and loses its stale cached result.
+        let oldO3 = try #require(XLSXFixture.cellElement("O3", in: sheet1))
+        #expect(oldO3.contains("<v"))
+        #expect(XLSXFixture.cellElement("O3", in: sheet2) == oldO3.replacing(/<v\s*\/>|<v>[^<]*<\/v>/, with: ""))
+        #expect(XLSXFixture.cellElement("O4", in: sheet2) == XLSXFixture.cellElement("O4", in: sheet1))
         #expect(XLSXFixture.cellElement("A3", in: sheet2) == XLSXFixture.cellElement("A3", in: sheet1))
 
         // Push 3: a row deleted in the store closes up; everything below moves with its references.
@@ -91,8 +103,7 @@ import Testing
         // The filled row (sheet row 3, now 2) keeps its fill style on every cell.
         let filled = try #require(before[3]?.firstMatch(of: /<c r="A3" s="(\d+)"/)?.1)
         #expect(after3[2]?.contains(#"<c r="A2" s="\#(filled)""#) == true)
-        let summary = try book.parts()["xl/worksheets/sheet6.xml"]
-        #expect(summary == original["xl/worksheets/sheet6.xml"], "the Summary sheet is copied byte for byte")
+        #expect(try book.part(Self.summary) == summary1, "the Summary sheet is copied byte for byte once its cache is gone")
 
         let rows = try book.store("SELECT transactionId, amount FROM transactions ORDER BY date")
         #expect(rows.count == 10)

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Interchange
 
 /// `sheetsync auth login`: OAuth consent for an installed app with a loopback redirect and PKCE.
 ///

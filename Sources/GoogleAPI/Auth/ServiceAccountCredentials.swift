@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Interchange
 import _CryptoExtras
 
 /// A service account's key, from a `"type": "service_account"` JSON file.
@@ -72,17 +73,3 @@ public struct AuthorizedUserCredentials: Hashable, Sendable {
 }
 
 /// base64url without padding (RFC 7515 §2), as JWTs and PKCE use.
-public enum Base64URL {
-    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    public static func decode(_ text: String) -> [UInt8]? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).map { Array($0) }
-    }
-}

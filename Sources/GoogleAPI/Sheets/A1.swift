@@ -1,3 +1,5 @@
+import Interchange
+
 /// A1 notation: quoted tab names and column letters.
 public enum A1 {
     /// A tab name in single quotes, inner quotes doubled: `My Tab` → `'My Tab'`, `Bob's` → `'Bob''s'`.
@@ -7,27 +9,11 @@ public enum A1 {
     }
 
     /// The letters of a zero-based column index: 0 → `A`, 25 → `Z`, 26 → `AA`, 701 → `ZZ`, 702 → `AAA`.
-    public static func columnLetters(_ index: Int) -> String {
-        precondition(index >= 0, "column index must not be negative")
-        var letters: [Character] = []
-        var remaining = index + 1
-        while remaining > 0 {
-            let digit = (remaining - 1) % 26
-            letters.append(Character(UnicodeScalar(UInt8(65 + digit))))
-            remaining = (remaining - 1) / 26
-        }
-        return String(letters.reversed())
-    }
+    public static func columnLetters(_ index: Int) -> String { ColumnLetters.letters(ofIndex: index) }
 
     /// The zero-based index of column letters (case-insensitive), or nil for anything else.
     public static func columnIndex(_ letters: String) -> Int? {
-        guard !letters.isEmpty, letters.count <= 7 else { return nil }
-        var value = 0
-        for scalar in letters.uppercased().unicodeScalars {
-            guard scalar.value >= 65, scalar.value <= 90 else { return nil }
-            value = value * 26 + Int(scalar.value - 64)
-        }
-        return value - 1
+        ColumnLetters.index(of: letters, caseInsensitive: true)
     }
 
     /// `'Tab'!A1:N` style ranges. Rows are one-based as in the sheet; a nil end row means "to the bottom".

@@ -40,13 +40,7 @@ extension Workspace {
             throw SheetSyncError(.usage, "\(url.path) does not exist")
         }
         if isDirectory.boolValue { return CSVWorkbookRemote(folder: url) }
-        if XLSXWorkbookRemote.isWorkbookFile(url) { return XLSXWorkbookRemote(file: url) }
+        if XLSXWorkbookRemote.isWorkbookFile(url) { return XLSXWorkbookRemote(file: url, refusal: .dataError) }
         throw SheetSyncError(.usage, "\(url.path) is neither a CSV workbook folder nor an .xlsx/.xlsm/.xltx/.xltm file")
-    }
-}
-
-extension SyncReport.RejectedEntry {
-    init(_ rejection: Rejection) {
-        self.init(tab: rejection.tab.rawValue, row: rejection.row, id: rejection.id, message: rejection.message, hint: rejection.hint)
     }
 }

@@ -41,7 +41,7 @@ extension Workspace {
         case .google: configured = nil
         }
         if let configured, configured.standardizedFileURL.resolvingSymlinksInPath().path == target.path {
-            throw SheetSyncError(.usage, "\(path.path) is the configured workbook; export writes a snapshot elsewhere (use `sheetsync push` to update it)")
+            throw SheetSyncError(.configuration, "\(path.path) is the configured workbook; export writes a snapshot elsewhere (use `sheetsync push` to update it)")
         }
         let existing: Bool
         switch format {
@@ -49,7 +49,7 @@ extension Workspace {
         case .xlsx: existing = FileManager.default.fileExists(atPath: target.path)
         }
         if existing && !force {
-            throw SheetSyncError(.usage, "\(path.path) already holds a workbook; choose another path, or add --force to write over it")
+            throw SheetSyncError(.configuration, "\(path.path) already holds a workbook; choose another path, or add --force to write over it")
         }
     }
 

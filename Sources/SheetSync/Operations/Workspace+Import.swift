@@ -115,7 +115,7 @@ extension Workspace {
             var commit = StoreCommit()
             for tabPlan in plan.tabs {
                 commit.upserts[tabPlan.tab] = tabPlan.localUpserts.map { RowWrite(record: $0.record, expected: $0.expected) }
-                commit.conflicts += tabPlan.conflicts.map { ConflictEntry($0, resolvedAt: now.description) }
+                commit.conflicts += tabPlan.conflicts.map { $0.resolved(at: now) }
             }
             // Only fingerprints of rows that were loaded: a rejected row is imported again once fixed.
             let loaded = Set(plan.tabs.first { $0.tab == .transactions }?.localUpserts.map { $0.record["transactionId"] } ?? [])

@@ -15,7 +15,7 @@ public struct MaterializeReport: Codable, Sendable {
     public var dryRun: Bool
     public var created = 0
     public var rules: [RuleLine] = []
-    public var rejected: [SyncReport.RejectedEntry] = []
+    public var rejected: [Rejection] = []
     public var notices: [String] = []
     /// Counts in the shape of the sync report (`Transactions.added`, `RecurringRules.updated`).
     public var tabs: [String: SyncReport.TabReport] = [:]
@@ -77,15 +77,15 @@ extension Workspace {
             switch outcome {
             case .record(let rule, _):
                 if let problem = CategoryCheck.problem(for: rule["category"], known: categories) {
-                    report.rejected.append(.init(tab: Tab.recurringRules.rawValue, row: 0, id: rule["recurringRuleId"],
-                                                 message: problem.message, hint: problem.hint))
+                    report.rejected.append(Rejection(tab: .recurringRules, row: Rejection.storeRow, id: rule["recurringRuleId"],
+                        message: problem.message, hint: problem.hint, rawCells: Self.cells(of: raw)))
                 } else {
                     rules.append(rule)
                 }
             case .rejected(let problems):
-                report.rejected.append(.init(tab: Tab.recurringRules.rawValue, row: 0, id: raw["recurringRuleId"],
-                                             message: problems.map(\.message).joined(separator: "; "),
-                                             hint: problems.map(\.hint).joined(separator: "; ")))
+                report.rejected.append(Rejection(tab: .recurringRules, row: Rejection.storeRow, id: raw["recurringRuleId"],
+                    message: problems.map(\.message).joined(separator: "; "),
+                    hint: problems.map(\.hint).joined(separator: "; "), rawCells: Self.cells(of: raw)))
             case .blank:
                 continue
             }
@@ -108,5 +108,10 @@ extension Workspace {
             for record in plan.updatedRules { try writer.upsert(record, in: .recurringRules) }
         }
         return report
+    }
+
+    /// A store row's cells in the tab's column order, as the rejected-row log keeps them.
+    static func cells(of row: Record) -> [String] {
+        Tab.recurringRules.schema.fieldNames.map { row[$0] }
     }
 }

@@ -21,7 +21,7 @@ public struct ReportRequest: Sendable {
 public struct ReportOutput: Sendable {
     public var report: LedgerReport
     /// Transactions rows the last sync could not load: they are not counted.
-    public var rejected: [SyncReport.RejectedEntry]
+    public var rejected: [Rejection]
     /// How many of those rows the store still holds in their last good version (which is counted).
     public var rejectedCountedAtLastGoodVersion: Int
 
@@ -62,8 +62,8 @@ extension Workspace {
             let rejected = try store.rejectedRows().filter { $0.tab == .transactions }
             let storeIDs = Set(transactions.map { $0["transactionId"] })
             return ReportOutput(
-                report: report, rejected: rejected.map(SyncReport.RejectedEntry.init),
-                rejectedCountedAtLastGoodVersion: rejected.filter { $0.key.map(storeIDs.contains) ?? false }.count)
+                report: report, rejected: rejected,
+                rejectedCountedAtLastGoodVersion: rejected.filter { storeIDs.contains($0.id) }.count)
         }
     }
 }

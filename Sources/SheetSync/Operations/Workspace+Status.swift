@@ -10,19 +10,11 @@ public struct StatusReport: Codable, Sendable {
     public var lastSyncAt: String?
     /// Local rows changed, added or deleted since the last sync, per tab.
     public var pendingLocalChanges: [String: Int]
-    public var rejected: [SyncReport.RejectedEntry]
+    public var rejected: [Rejection]
     /// Rows deleted from the store and kept for `sheetsync restore` (the last 90 days).
     public var deletedRows: Int
-    public var recentConflicts: [ConflictLine]
+    public var recentConflicts: [Conflict]
 
-    public struct ConflictLine: Codable, Sendable {
-        public var tab: String
-        public var id: String
-        public var field: String
-        public var lost: String
-        public var won: String
-        public var resolvedAt: String
-    }
 
     public var lines: [String] {
         var out = ["store: \(store)", "remote: \(remote)", "dataset: \(datasetId ?? "not bound yet")",
@@ -38,7 +30,9 @@ public struct StatusReport: Codable, Sendable {
         }
         if !recentConflicts.isEmpty {
             out.append("recent conflicts (losing values kept in the store's sync_conflicts table):")
-            for c in recentConflicts { out.append("  \(c.resolvedAt) \(c.tab) \(c.id) \(c.field): kept '\(c.won)', lost '\(c.lost)'") }
+            for c in recentConflicts {
+                out.append("  \(c.resolvedAt) \(c.tab.rawValue) \(c.key) \(c.field): kept '\(c.winningValue)', lost '\(c.losingValue)'")
+            }
         }
         return out
     }
@@ -59,12 +53,9 @@ extension Workspace {
             return StatusReport(
                 store: config.store.path, remote: remote, datasetId: snapshot.state[SyncEngine.stateDataset],
                 lastSyncAt: snapshot.state[SyncEngine.stateLastSync], pendingLocalChanges: pending,
-                rejected: try store.rejectedRows().map(SyncReport.RejectedEntry.init),
+                rejected: try store.rejectedRows(),
                 deletedRows: try store.deletedRowCount(),
-                recentConflicts: try store.conflicts(limit: 20).map {
-                    StatusReport.ConflictLine(tab: $0.tab.rawValue, id: $0.key, field: $0.field, lost: $0.losingValue,
-                                              won: $0.winningValue, resolvedAt: $0.resolvedAt)
-                })
+                recentConflicts: try store.conflicts(limit: 20))
         }
     }
 }

@@ -8,6 +8,9 @@ public struct RemoteSnapshot: Sendable {
     public var version: String
     /// What the reader wants the user told (a sheet it had to skip).
     public var notices: [String]
+    /// Whether the remote holds accepted values in a form it writes back canonically (an amount
+    /// typed as text in an `.xlsx`), so a sync writes to it even when no value changes.
+    public var rewritesCanonically = false
 
     public init(tables: [Tab: Table], version: String, notices: [String] = []) {
         self.tables = tables

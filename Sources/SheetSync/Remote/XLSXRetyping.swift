@@ -1,12 +1,29 @@
 import SheetSyncCore
 
 /// Amounts and dates a person typed as text (`$1,000.00`, `1/15/2026`), accepted by the reader,
-/// written back as the number or date cell they stand for whenever the workbook is written, so a
-/// `SUM()` in the sheet counts them. The cell keeps its style; rejected and blank rows are left
-/// exactly as they are.
+/// written back as the number or date cell they stand for, so a `SUM()` in the sheet counts them.
+/// A read that finds such cells marks its snapshot, and the sync that accepts them writes them
+/// back even when nothing else changes. The cell keeps its style; rejected and blank rows are
+/// left exactly as they are.
 enum XLSXRetyping {
     static func changes(_ table: Table, plan: TabPlan, adding changes: TableChanges) -> TableChanges {
+        let frozen = Set(plan.rejections.map { $0.row - 2 }).union(changes.deletedRows)
+        let written = Set(changes.cells.map { [$0.row, $0.column] })
+        var result = changes
         let schema = plan.tab.schema
+        for (row, column, cell) in retypable(table, schema: schema) where !frozen.contains(row) && !written.contains([row, column]) {
+            result.cells.append(CellChange(row: row, column: column, key: keyText(table.rows[row], table.header, schema), cell: cell))
+        }
+        return result
+    }
+
+    /// Whether any row of `table` holds an amount or date as text that would be written back typed.
+    static func hasRetypable(_ table: Table, schema: TabSchema) -> Bool {
+        !retypable(table, schema: schema, first: true).isEmpty
+    }
+
+    /// The text cells of amount and date columns whose value parses, with the typed cell each becomes.
+    private static func retypable(_ table: Table, schema: TabSchema, first: Bool = false) -> [(Int, Int, Cell)] {
         var columns: [(index: Int, spec: FieldSpec)] = []
         for (index, header) in table.header.enumerated() {
             let name = header.trimmingCharacters(in: .whitespaces).lowercased()
@@ -16,20 +33,18 @@ enum XLSXRetyping {
             default: break
             }
         }
-        guard !columns.isEmpty else { return changes }
-        let frozen = Set(plan.rejections.map { $0.row - 2 }).union(changes.deletedRows)
-        let written = Set(changes.cells.map { [$0.row, $0.column] })
-        var result = changes
-        for (row, cells) in table.rows.enumerated() where !frozen.contains(row) {
-            for (column, spec) in columns where column < cells.count && !written.contains([row, column]) {
+        var found: [(Int, Int, Cell)] = []
+        guard !columns.isEmpty else { return found }
+        for (row, cells) in table.rows.enumerated() {
+            for (column, spec) in columns where column < cells.count {
                 guard case .text = cells[column], case .success(let value) = FieldParser.canonical(cells[column], spec),
                     !value.isEmpty
                 else { continue }
-                let key = keyText(cells, table.header, schema)
-                result.cells.append(CellChange(row: row, column: column, key: key, cell: FieldParser.cell(value, spec, typed: true)))
+                found.append((row, column, FieldParser.cell(value, spec, typed: true)))
+                if first { return found }
             }
         }
-        return result
+        return found
     }
 
     private static func keyText(_ cells: [Cell], _ header: [String], _ schema: TabSchema) -> String {

@@ -7,14 +7,19 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
     public let file: URL
     public let backupsToKeep: Int
     let faults: FaultInjector?
+    /// How a file the reader or writer refuses (damaged, encrypted, a bomb) ends the run: 78 for
+    /// the configured remote, which the user must fix before anything syncs; 65 for a file named
+    /// on the command line (`check PATH`, `import PATH`), which is data handed in.
+    let refusal: ExitCode
     private let lock = NSLock()
     private var readFingerprint: FileFingerprint?
     private var notices: [String] = []
     /// Each tab's sheet name as the workbook spells it (matched ignoring case).
     private var sheetNames: [Tab: String] = [:]
 
-    public init(file: URL, backupsToKeep: Int = 5, faults: FaultInjector? = nil) {
+    public init(file: URL, backupsToKeep: Int = 5, faults: FaultInjector? = nil, refusal: ExitCode = .configuration) {
         self.file = file
+        self.refusal = refusal
         self.backupsToKeep = backupsToKeep
         self.faults = faults
     }
@@ -42,8 +47,10 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
         let contents: XLSXWorkbookContents
         do {
             contents = try XLSXReader.readWithWarnings(contentsOf: file, sheets: Set(Tab.allCases.map(\.rawValue)))
+        } catch let error as XLSXError {
+            throw SheetSyncError(refusal, "\(error)")
         } catch {
-            throw SheetSyncError.data("\(error)")
+            throw SheetSyncError(refusal, "\(file.path): \(error)")
         }
         var tables: [Tab: Table] = [:]
         var names: [Tab: String] = [:]
@@ -57,13 +64,19 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
             readFingerprint = fingerprint
             sheetNames = names
         }
-        return RemoteSnapshot(tables: tables, version: Self.version(fingerprint), notices: contents.warnings)
+        var snapshot = RemoteSnapshot(tables: tables, version: Self.version(fingerprint), notices: contents.warnings)
+        snapshot.rewritesCanonically = tables.contains { XLSXRetyping.hasRetypable($0.value, schema: $0.key.schema) }
+        return snapshot
     }
 
     public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> String {
-        let sheetNames = lock.withLock { self.sheetNames }
+        let sheetNames = lock.withLock {
+            notices = []
+            return self.sheetNames
+        }
         var patches: [WorksheetPatch] = []
         var added: [XLSXSheet] = []
+        var retyped: [String] = []
         for plan in plans {
             guard let old = snapshot.tables[plan.tab] else {
                 guard plan.changesRemote else { continue }
@@ -72,9 +85,14 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
                 added.append(XLSXSheet(name: plan.tab.rawValue, table: new))
                 continue
             }
-            let changes = XLSXRetyping.changes(
-                old, plan: plan, adding: TablePatcher.changes(plan, to: old, schema: plan.tab.schema, typed: true))
+            let planned = TablePatcher.changes(plan, to: old, schema: plan.tab.schema, typed: true)
+            let changes = XLSXRetyping.changes(old, plan: plan, adding: planned)
             guard !changes.isEmpty else { continue }
+            if changes.cells.count > planned.cells.count {
+                retyped.append(
+                    "\(file.lastPathComponent): \(plan.tab.rawValue): \(changes.cells.count - planned.cells.count) amount(s) or date(s) "
+                        + "typed as text written back as number or date cells")
+            }
             patches.append(
                 WorksheetPatch(
                     sheet: sheetNames[plan.tab] ?? plan.tab.rawValue, changes: changes, dataRowCount: old.rows.count,
@@ -87,10 +105,10 @@ public final class XLSXWorkbookRemote: Remote, @unchecked Sendable {
             do {
                 report = try XLSXWriter.patch(self.file, to: temp, patches: patches, adding: added)
             } catch let error as XLSXError {
-                throw SheetSyncError.data("\(error)")
+                throw SheetSyncError(self.refusal, "\(error)")
             }
         }
-        lock.withLock { notices = report.replacedFormulas.map { "\(file.lastPathComponent): \($0)" } }
+        lock.withLock { notices = retyped + report.replacedFormulas.map { "\(file.lastPathComponent): \($0)" } }
         return try await currentVersion() ?? ""
     }
 

@@ -48,7 +48,7 @@ public struct SyncEngine: Sendable {
         var report = SyncReport(command: options.mode.rawValue, dryRun: options.dryRun)
         if try await isUpToDate(store.glance()) {
             report.upToDate = true
-            report.rejected = try store.rejectedRows().map(SyncReport.RejectedEntry.init)
+            report.rejected = try store.rejectedRows()
             return report
         }
         let before = try store.snapshot()
@@ -70,7 +70,7 @@ public struct SyncEngine: Sendable {
             return report
         }
         var newVersion = snapshot.version
-        if options.mode != .pull, plan.tabs.contains(where: \.changesRemote) {
+        if options.mode != .pull, snapshot.rewritesCanonically || plan.tabs.contains(where: \.changesRemote) {
             newVersion = try await remote.apply(plan.tabs, to: snapshot)
             report.notices += remote.applyNotices()
         }

@@ -13,21 +13,10 @@ public struct SyncReport: Codable, Sendable {
         public var remote = TabCounts()
     }
 
-    public struct RejectedEntry: Codable, Sendable, Hashable {
-        public var tab: String
-        public var row: Int
-        public var id: String
-        public var message: String
-        public var hint: String
-
-        /// `Transactions row 7 (id): unknown category 'Grocery' — did you mean 'Groceries'?`
-        public var summary: String { Rejection.summary(tab: tab, row: row, id: id, message: message, hint: hint) }
-    }
-
     public var command: String
     public var dryRun: Bool
     public var tabs: [String: TabReport] = [:]
-    public var rejected: [RejectedEntry] = []
+    public var rejected: [Rejection] = []
     /// Rejections that are new or changed since the last run (these make the run exit 65).
     public var newlyRejected = 0
     public var conflicts = 0
@@ -72,7 +61,7 @@ public struct SyncReport: Codable, Sendable {
 extension SyncReport {
     /// Counts, notices and rejections of planned tabs; `previous` is the rejected-row log as the
     /// last run left it (a rejection not in it is new and makes the run exit 65).
-    mutating func fill(plans: [TabPlan], previous: [RejectedRow]) {
+    mutating func fill(plans: [TabPlan], previous: [Rejection]) {
         let seen = Set(previous.map(\.identity))
         for plan in plans {
             var t = TabReport()
@@ -86,8 +75,8 @@ extension SyncReport {
             notices += plan.notices
             conflicts += plan.conflicts.count
             for rejection in plan.rejections {
-                rejected.append(RejectedEntry(rejection))
-                if !seen.contains(RejectedRow(rejection, firstSeenAt: "").identity) { newlyRejected += 1 }
+                rejected.append(rejection)
+                if !seen.contains(rejection.identity) { newlyRejected += 1 }
             }
         }
     }

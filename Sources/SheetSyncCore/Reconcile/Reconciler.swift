@@ -104,7 +104,7 @@ public enum Reconciler {
                 // Deleted here, unchanged there: delete there. The store records the plan only after the
                 // workbook confirmed it, so the tombstone goes in the same commit (else it would stay
                 // forever, keeping every later quiet run off its fast path).
-                plan.remoteDeletes.append(RowDelete(index: r.index, key: key))
+                plan.remoteDeletes.append(SheetRowDelete(index: r.index, key: key))
                 plan.remoteCounts.deleted += 1
                 plan.clearedTombstones.append(key)
             } else {
@@ -115,7 +115,7 @@ public enum Reconciler {
             }
         case (let b?, let l?, nil):
             if l == b {
-                plan.localDeletes.append(LocalDelete(key: key, expected: state.localAsRead[key] ?? l))
+                plan.localDeletes.append(RowDelete(key: key, expected: state.localAsRead[key] ?? l))
                 plan.localCounts.deleted += 1
             } else {
                 push(l, key: key, plan: &plan)
@@ -141,7 +141,7 @@ public enum Reconciler {
         plan.base[key] = x
         let asRead = state.localAsRead[key]
         guard asRead != x else { return }
-        plan.localUpserts.append(LocalWrite(record: x, expected: asRead))
+        plan.localUpserts.append(RowWrite(record: x, expected: asRead))
         if state.local[key] == nil { plan.localCounts.added += 1 } else if state.local[key] != x { plan.localCounts.updated += 1 }
     }
 
@@ -153,7 +153,7 @@ public enum Reconciler {
             fields[name] = value
         }
         guard !fields.isEmpty else { return }
-        plan.remoteUpdates.append(RowUpdate(index: r.index, key: x[plan.tab.schema.keyField], fields: fields))
+        plan.remoteUpdates.append(SheetRowUpdate(index: r.index, key: x[plan.tab.schema.keyField], fields: fields))
         plan.remoteCounts.updated += 1
     }
 

@@ -1,5 +1,5 @@
 /// A value that lost a last-write-wins decision, kept so nothing is silently gone.
-public struct Conflict: Hashable, Sendable {
+public struct Conflict: Hashable, Sendable, Codable {
     public var tab: Tab
     public var key: String
     public var field: String
@@ -7,8 +7,13 @@ public struct Conflict: Hashable, Sendable {
     public var winningValue: String
     public var losingModifiedAt: String
     public var winningModifiedAt: String
+    /// When the sync that decided it ran (set when the conflict is logged; empty in a fresh plan).
+    public var resolvedAt: String
 
-    public init(tab: Tab, key: String, field: String, losingValue: String, winningValue: String, losingModifiedAt: String, winningModifiedAt: String) {
+    public init(
+        tab: Tab, key: String, field: String, losingValue: String, winningValue: String, losingModifiedAt: String,
+        winningModifiedAt: String, resolvedAt: String = ""
+    ) {
         self.tab = tab
         self.key = key
         self.field = field
@@ -16,27 +21,40 @@ public struct Conflict: Hashable, Sendable {
         self.winningValue = winningValue
         self.losingModifiedAt = losingModifiedAt
         self.winningModifiedAt = winningModifiedAt
+        self.resolvedAt = resolvedAt
     }
 }
 
-/// A sheet row that could not be loaded, as reported to the user.
+/// A row that could not be loaded (or pushed), as reported to the user and kept in the rejected-row log.
 public struct Rejection: Hashable, Sendable, Codable {
     public var tab: Tab
-    /// The sheet row number (header is row 1).
+    /// The sheet row number (header is row 1); `storeRow` for a store row held back from the push.
     public var row: Int
+    /// The row's key as read; empty when it had no readable one.
     public var id: String
+    /// What is wrong, e.g. `unknown category 'groceries'`.
     public var message: String
+    /// How to fix it, e.g. `did you mean 'Groceries'?`; empty when there is no hint.
     public var hint: String
-    /// The row's cells as written, for the rejected-row log.
+    /// The row's cells exactly as read.
     public var rawCells: [String]
+    /// When a run first saw this rejection (set when it is logged; empty in a fresh plan).
+    public var firstSeenAt: String
 
-    public init(tab: Tab, row: Int, id: String, message: String, hint: String, rawCells: [String]) {
+    public init(tab: Tab, row: Int, id: String, message: String, hint: String, rawCells: [String], firstSeenAt: String = "") {
         self.tab = tab
         self.row = row
         self.id = id
         self.message = message
         self.hint = hint
         self.rawCells = rawCells
+        self.firstSeenAt = firstSeenAt
+    }
+
+    /// What makes a rejection "the same" across runs: the row's content and the problem, not its
+    /// position (people sort rows) nor when it was seen.
+    public var identity: String {
+        ([tab.rawValue, id, message] + rawCells).joined(separator: "\u{1F}")
     }
 
     /// The `row` of a store row held back from the push (it has no sheet row).
@@ -57,7 +75,7 @@ public struct Rejection: Hashable, Sendable, Codable {
 }
 
 /// A change to one existing sheet row: the new values of the named fields.
-public struct RowUpdate: Hashable, Sendable {
+public struct SheetRowUpdate: Hashable, Sendable {
     /// The row's index in the table that was read.
     public var index: Int
     public var key: String
@@ -65,7 +83,7 @@ public struct RowUpdate: Hashable, Sendable {
 }
 
 /// A sheet row to delete, identified by position and, for verification, by key.
-public struct RowDelete: Hashable, Sendable {
+public struct SheetRowDelete: Hashable, Sendable {
     public var index: Int
     public var key: String
 }
@@ -84,11 +102,11 @@ public struct TabCounts: Hashable, Sendable, Codable {
 public struct TabPlan: Hashable, Sendable {
     public var tab: Tab
     /// Local rows to write, each with the row as it was read (nil: expected absent).
-    public var localUpserts: [LocalWrite] = []
-    public var localDeletes: [LocalDelete] = []
-    public var remoteUpdates: [RowUpdate] = []
+    public var localUpserts: [RowWrite] = []
+    public var localDeletes: [RowDelete] = []
+    public var remoteUpdates: [SheetRowUpdate] = []
     public var remoteAppends: [Record] = []
-    public var remoteDeletes: [RowDelete] = []
+    public var remoteDeletes: [SheetRowDelete] = []
     /// The base after this sync, for every key both sides now agree on.
     public var base: [String: Record] = [:]
     /// Keys whose tombstones can go (the remote has caught up).
@@ -109,12 +127,25 @@ public struct TabPlan: Hashable, Sendable {
     public var changesLocal: Bool { !localUpserts.isEmpty || !localDeletes.isEmpty }
 }
 
-public struct LocalWrite: Hashable, Sendable {
+/// A store row to write, provided the row is still as the engine read it.
+public struct RowWrite: Hashable, Sendable {
     public var record: Record
+    /// The row as the engine read it; nil when it expected no row with this key.
     public var expected: Record?
+
+    public init(record: Record, expected: Record?) {
+        self.record = record
+        self.expected = expected
+    }
 }
 
-public struct LocalDelete: Hashable, Sendable {
+/// A store row to delete, provided the row is still as the engine read it.
+public struct RowDelete: Hashable, Sendable {
     public var key: String
     public var expected: Record
+
+    public init(key: String, expected: Record) {
+        self.key = key
+        self.expected = expected
+    }
 }

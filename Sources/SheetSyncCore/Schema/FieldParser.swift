@@ -173,10 +173,12 @@ public enum FieldParser {
         if text.isEmpty { return .empty }
         guard typed else { return .text(text) }
         switch spec.kind {
-        case .amount, .integer: return .number(text)
+        // A spreadsheet keeps a number as a double, exact to 15 digits: a longer value stays text.
+        case .amount, .integer: return text.utf8.count(where: { $0 >= 0x30 && $0 <= 0x39 }) <= 15 ? .number(text) : .text(text)
         case .boolean: return .bool(text == "TRUE")
         case .date:
-            guard let d = CanonicalText.isoDate(text) else { return .text(text) }
+            // Spreadsheets have no date cells before 1900 (Excel keeps such dates as text, too).
+            guard let d = CanonicalText.isoDate(text), d.year >= 1900 else { return .text(text) }
             return .dateSerial(String(d.spreadsheetSerial))
         default: return .text(text)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// A calendar date with no time zone (proleptic Gregorian), written `YYYY-MM-DD`.
 public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
@@ -53,36 +54,16 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     public static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return isLeapYear(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
+        CivilDays.daysInMonth(year: year, month: month)
     }
 
     /// Days since 1970-01-01 (negative before it).
-    public var daysSinceEpoch: Int {
-        // Howard Hinnant's days_from_civil.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
-    }
+    public var daysSinceEpoch: Int { CivilDays.daysSinceEpoch(year: year, month: month, day: day) }
 
     /// The date `days` after 1970-01-01.
     public init(daysSinceEpoch days: Int) {
-        let z = days + 719468
-        let era = (z >= 0 ? z : z - 146096) / 146097
-        let doe = z - era * 146097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        self.init(unchecked: yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+        let (year, month, day) = CivilDays.date(daysSinceEpoch: days)
+        self.init(unchecked: year, month, day)
     }
 
     public func adding(days: Int) -> LocalDate { LocalDate(daysSinceEpoch: daysSinceEpoch + days) }

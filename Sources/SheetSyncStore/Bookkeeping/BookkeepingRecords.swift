@@ -82,13 +82,13 @@ struct ConflictRecord: Codable, FetchableRecord, PersistableRecord {
         static let id = Column(CodingKeys.id)
     }
 
-    init(_ e: ConflictEntry) {
-        (tab, key, field, losingValue, winningValue) = (e.tab, e.key, e.field, e.losingValue, e.winningValue)
-        (losingModifiedAt, winningModifiedAt, resolvedAt) = (e.losingModifiedAt, e.winningModifiedAt, e.resolvedAt)
+    init(_ c: Conflict) {
+        (tab, key, field, losingValue, winningValue) = (c.tab, c.key, c.field, c.losingValue, c.winningValue)
+        (losingModifiedAt, winningModifiedAt, resolvedAt) = (c.losingModifiedAt, c.winningModifiedAt, c.resolvedAt)
     }
 
-    var entry: ConflictEntry {
-        ConflictEntry(id: id, tab: tab, key: key, field: field, losingValue: losingValue, winningValue: winningValue,
+    var conflict: Conflict {
+        Conflict(tab: tab, key: key, field: field, losingValue: losingValue, winningValue: winningValue,
             losingModifiedAt: losingModifiedAt, winningModifiedAt: winningModifiedAt, resolvedAt: resolvedAt)
     }
 }
@@ -109,17 +109,19 @@ struct RejectedRecord: Codable, FetchableRecord, PersistableRecord {
         static let id = Column(CodingKeys.id)
     }
 
-    init(_ r: RejectedRow) throws {
-        (tab, row, key, message, hint, firstSeenAt) = (r.tab, r.row, r.key, r.message, r.hint, r.firstSeenAt)
+    init(_ r: Rejection) throws {
+        (tab, row, message, firstSeenAt) = (r.tab, r.row, r.message, r.firstSeenAt)
+        key = r.id.isEmpty ? nil : r.id
+        hint = r.hint.isEmpty ? nil : r.hint
         rawCells = try JSONText.encode(r.rawCells)
     }
 
-    func rejectedRow() throws -> RejectedRow {
+    func rejection() throws -> Rejection {
         guard let cells = try? JSONText.decode([String].self, from: rawCells) else {
             throw StoreError.unreadableBookkeeping(table: Self.databaseTableName, key: "\(id ?? 0)",
                 reason: "rawCells is not a JSON array of texts")
         }
-        return RejectedRow(tab: tab, row: row, key: key, message: message, hint: hint, rawCells: cells,
+        return Rejection(tab: tab, row: row, id: key ?? "", message: message, hint: hint ?? "", rawCells: cells,
             firstSeenAt: firstSeenAt)
     }
 }

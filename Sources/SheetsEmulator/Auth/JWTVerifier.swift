@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Interchange
 import _CryptoExtras
 
 /// Why a service-account assertion was refused, in Google's words.
@@ -54,14 +55,7 @@ enum JWTVerifier {
         return JWTClaims(issuer: issuer, scope: scope)
     }
 
-    static func base64URLDecode(_ text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
-    }
+    static func base64URLDecode(_ text: Substring) -> Data? { Base64URL.decode(text).map { Data($0) } }
 
-    static func base64URLEncode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    static func base64URLEncode(_ data: Data) -> String { Base64URL.encode(data) }
 }

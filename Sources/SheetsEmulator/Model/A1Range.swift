@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// A range as written in A1 notation, before it is bound to a sheet's size.
 /// Indexes are zero-based; ends are exclusive; `nil` means "to the edge of the grid".
@@ -107,16 +108,7 @@ struct A1Range: Sendable, Equatable {
     }
 
     /// `0` → `A`, `26` → `AA`.
-    static func columnLetters(_ index: Int) -> String {
-        var n = index + 1
-        var letters = ""
-        while n > 0 {
-            let remainder = (n - 1) % 26
-            letters = String(UnicodeScalar(UInt8(65 + remainder))) + letters
-            n = (n - 1) / 26
-        }
-        return letters
-    }
+    static func columnLetters(_ index: Int) -> String { index < 0 ? "" : ColumnLetters.letters(ofIndex: index) }
 
     /// A tab name as Sheets writes it in a range: quoted unless it is a plain word.
     static func quotedSheetName(_ name: String) -> String {

@@ -1,3 +1,5 @@
+import Interchange
+
 /// Sheets date serial numbers: days since 1899-12-30, the fraction being the time of day.
 enum DateSerial {
     /// Days from 1970-01-01 to 1899-12-30.
@@ -5,12 +7,12 @@ enum DateSerial {
 
     /// The serial of a civil date (proleptic Gregorian).
     static func serial(year: Int, month: Int, day: Int) -> Int {
-        daysFromCivil(year: year, month: month, day: day) + epochOffset
+        CivilDays.daysSinceEpoch(year: year, month: month, day: day) + epochOffset
     }
 
     /// The civil date of a serial's whole part.
     static func civil(serial: Double) -> (year: Int, month: Int, day: Int) {
-        civilFromDays(Int(serial.rounded(.down)) - epochOffset)
+        CivilDays.date(daysSinceEpoch: Int(serial.rounded(.down)) - epochOffset)
     }
 
     /// Recognises the date spellings a person types: `2026-01-15`, `2026/1/15`, `1/15/2026`.
@@ -41,17 +43,9 @@ enum DateSerial {
         } else {
             return nil
         }
-        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), (1900...9999).contains(year)
+        guard (1...12).contains(month), (1...CivilDays.daysInMonth(year: year, month: month)).contains(day), (1900...9999).contains(year)
         else { return nil }
         return (Double(serial(year: year, month: month, day: day)), pattern)
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 
     /// Renders a serial with a date/time pattern (`yyyy-mm-dd`, `M/d/yyyy`, `hh:mm:ss`, `mmm d, yyyy`).
@@ -104,28 +98,5 @@ enum DateSerial {
             lastWasHour = lower == "h"
         }
         return out
-    }
-
-    // Howard Hinnant's days_from_civil / civil_from_days.
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

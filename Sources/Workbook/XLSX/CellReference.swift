@@ -1,3 +1,5 @@
+import Interchange
+
 /// A1-style cell references, read from and written as bytes.
 enum CellReference {
     /// Excel's grid: 1,048,576 rows by 16,384 columns (XFD).
@@ -41,25 +43,13 @@ enum CellReference {
     }
 
     /// The letters of a 1-based column: 1 → `A`, 28 → `AB`.
-    static func columnLetters(_ column: Int) -> String {
-        var letters: [UInt8] = []
-        var rest = column
-        while rest > 0 {
-            let digit = (rest - 1) % 26
-            letters.append(UInt8(ascii: "A") + UInt8(digit))
-            rest = (rest - 1) / 26
-        }
-        return String(decoding: letters.reversed(), as: UTF8.self)
-    }
+    /// Empty for column 0 (callers index letter tables from 1).
+    static func columnLetters(_ column: Int) -> String { column < 1 ? "" : ColumnLetters.letters(ofIndex: column - 1) }
 
     /// The 1-based column of its letters: `A` → 1, `AB` → 28; nil past `XFD` or for other text.
     static func columnNumber(_ letters: String) -> Int? {
-        var column = 0
-        for byte in letters.utf8 {
-            guard byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") else { return nil }
-            column = column * 26 + Int(byte - UInt8(ascii: "A")) + 1
-        }
-        return column >= 1 && column <= maximumColumn ? column : nil
+        guard let index = ColumnLetters.index(of: letters, maxLetters: 3), index < maximumColumn else { return nil }
+        return index + 1
     }
 
     /// `B5` for column 2, row 5.

@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// Turns stored date numbers into `Cell.dateSerial` text: days since 1899-12-30, exact decimal.
 public enum DateSerial {
@@ -54,9 +55,9 @@ public enum DateSerial {
         }
         guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-            (1...12).contains(month), day >= 1, day <= daysInMonth(year, month)
+            (1...12).contains(month), day >= 1, day <= CivilDays.daysInMonth(year: year, month: month)
         else { return nil }
-        let days = daysFromCivil(year, month, day) - daysFromCivil(1899, 12, 30)
+        let days = CivilDays.daysSinceEpoch(year: year, month: month, day: day) - Self.epoch1900
         guard bytes.count > 10 else { return String(days) }
         guard bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "), bytes.count >= 16,
             bytes[13] == UInt8(ascii: ":"), let hour = number(11..<13), let minute = number(14..<16),
@@ -81,21 +82,6 @@ public enum DateSerial {
         return (Double(days) + seconds / 86_400).description
     }
 
-    private static func daysInMonth(_ year: Int, _ month: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
+    /// Days since 1970-01-01 of 1899-12-30, serial 0 of the 1900 date system.
+    private static let epoch1900 = CivilDays.daysSinceEpoch(year: 1899, month: 12, day: 30)
 }

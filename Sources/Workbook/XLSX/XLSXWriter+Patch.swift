@@ -5,7 +5,8 @@ extension XLSXWriter {
     /// `added` appended as new sheets; every part nothing changes is copied as it was.
     ///
     /// Worksheets are patched cell by cell (see `WorksheetPatcher`); the comments, drawings' VML
-    /// anchors, tables and defined names that point into rows that move are moved with them. The
+    /// anchors, tables and defined names that point into rows that move are moved with them, and so
+    /// are the formulas of other sheets, charts and pivot caches that name the moved sheet. The
     /// calculation chain is dropped and `fullCalcOnLoad` set, so formulas recompute on open. A
     /// styles part is edited only when a date lands in a cell whose style shows no date.
     @discardableResult
@@ -29,15 +30,16 @@ extension XLSXWriter {
             else {
                 throw XLSXError(.missingPart, file: package.fileName, "has no worksheet '\(patch.sheet)' to patch")
             }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(package.declaredSize(part))
-            try package.stream(part) { bytes.append(contentsOf: $0) }
             let cells = PatchedCell(
                 prefix: "", uses1904: layout.uses1904DateSystem, dateStyle: plan.dateStyles.date,
                 isDateStyle: { $0 < kinds.count && kinds[$0] == .date })
             var patcher = WorksheetPatcher(patch: patch, cells: cells)
             do {
-                patchedParts[part] = try writer.scratchFile(for: part) { try patcher.run(bytes, to: $0) }
+                // The part streams through chunk by chunk: memory holds a chunk and a row, not the sheet.
+                patchedParts[part] = try writer.scratchFile(for: part) { sink in
+                    try package.stream(part) { try patcher.feed($0, to: sink) }
+                    try patcher.finish(to: sink)
+                }
             } catch let problem as WorksheetProblem {
                 throw XLSXError(.malformedPart, file: package.fileName, part: part, problem.message)
             }
@@ -46,6 +48,7 @@ extension XLSXWriter {
             try RelatedParts.edit(package: package, sheetPart: part, patch: patch, plan: &plan)
         }
         if usedDateStyle { plan.commitStylesEdit() }
+        try CrossSheetReferences.edit(package: package, patches: patches, skipping: Set(patchedParts.keys), plan: &plan)
         try WorkbookCalculation.edit(&plan, patches: patches)
 
         for name in package.entryNames where !plan.dropped.contains(name) {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import SheetSyncCore
 
@@ -11,7 +12,7 @@ import SheetSyncCore
         let baseSeed = ProcessInfo.processInfo.environment["SHEETSYNC_PROPERTY_SEED"].flatMap(UInt64.init) ?? 0x5EED_7529
         for index in 0..<Self.caseCount {
             let seed = baseSeed &+ UInt64(index)
-            var random = SplitMix64(seed: seed)
+            var random = SeededRandom(seed: seed)
             let sample = Sample(&random)
             let expected = sample.expected()
             let actual = sample.rule.occurrences(after: sample.after, through: sample.through, limit: sample.limit)
@@ -44,7 +45,7 @@ private struct Sample: CustomStringConvertible {
     let through: LocalDate
     let limit: Int
 
-    init(_ random: inout SplitMix64) {
+    init(_ random: inout SeededRandom) {
         let cadence = Cadence.allCases[random.next(below: 4)]
         let interval = random.next(below: 10) < 8 ? 1 + random.next(below: 4) : 1 + random.next(below: 40)
         let year = 1900 + random.next(below: 200)
@@ -134,20 +135,4 @@ private enum NaiveCalendar {
             n += 1
         }
     }
-}
-
-/// A tiny seeded generator (SplitMix64), so every failure is replayable from its seed.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -6,7 +6,7 @@ import SheetsEmulator
 /// After every round: store = sheet = base (frozen rows aside), a second sync writes nothing, and no edit
 /// of the round was lost (the oracle of the CSV model, `ModelCase.checkOracle`).
 extension GoogleModelCase {
-    func rejectedKeys() throws -> Set<String> { Set(try bed.store().rejectedRows().compactMap(\.key)) }
+    func rejectedKeys() throws -> Set<String> { Set(try bed.store().rejectedRows().map(\.id).filter { !$0.isEmpty }) }
 
     func checkConverged(round: Int) async throws {
         let local = try bed.storeRecords(.transactions)

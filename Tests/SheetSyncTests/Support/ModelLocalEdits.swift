@@ -1,5 +1,6 @@
 import SheetSync
 import SheetSyncCore
+import TestSupport
 import SheetSyncStore
 
 /// The local half of a model-test round, shared by the CSV and Google model tests: up to three seeded

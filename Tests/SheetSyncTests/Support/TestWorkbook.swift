@@ -1,6 +1,7 @@
 import Foundation
 import SheetSync
 import SheetSyncCore
+import TestSupport
 import Workbook
 
 /// A CSV workbook folder in a scratch directory, edited the way a person would.
@@ -49,19 +50,6 @@ struct TestWorkbook {
 
     func column(_ name: String, in table: Table) -> Int? {
         table.header.firstIndex { $0.trimmingCharacters(in: .whitespaces).lowercased() == name.lowercased() }
-    }
-}
-
-/// Deterministic pseudo-random numbers (SplitMix64), so a failing case replays from its seed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

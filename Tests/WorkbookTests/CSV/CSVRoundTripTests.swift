@@ -1,22 +1,8 @@
 import SheetSyncCore
+import TestSupport
 import Testing
 
 @testable import Workbook
-
-/// SplitMix64: a tiny seeded generator so every property case can be replayed from its seed.
-struct CSVTestRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct CSVRoundTripTests {
     private static let pieces = [
@@ -24,11 +10,11 @@ struct CSVTestRandom: RandomNumberGenerator {
         "\t", "=SUM(A1)", "'", "\u{0}", "e\u{301}", "🇩🇪", "1/15/2026", "12.50",
     ]
 
-    private static func string(_ random: inout CSVTestRandom) -> String {
+    private static func string(_ random: inout SeededRandom) -> String {
         (0..<Int.random(in: 0...4, using: &random)).map { _ in pieces.randomElement(using: &random) ?? "" }.joined()
     }
 
-    private static func cells(_ random: inout CSVTestRandom) -> [Cell] {
+    private static func cells(_ random: inout SeededRandom) -> [Cell] {
         (0..<Int.random(in: 0...5, using: &random)).map { _ in
             let text = string(&random)
             return text.isEmpty ? .empty : .text(text)
@@ -37,7 +23,7 @@ struct CSVTestRandom: RandomNumberGenerator {
 
     /// A random file in the form the reader yields (see `CSVFile` on the two layouts bytes
     /// cannot express).
-    static func randomFile(_ random: inout CSVTestRandom) -> CSVFile {
+    static func randomFile(_ random: inout SeededRandom) -> CSVFile {
         let header = (0..<Int.random(in: 0...5, using: &random)).map { _ in string(&random) }
         let rows = (0..<Int.random(in: 0...6, using: &random)).map { _ in cells(&random) }
         var file = CSVFile(
@@ -58,7 +44,7 @@ struct CSVTestRandom: RandomNumberGenerator {
     @Test func parsingWhatTheWriterWroteGivesTheSameFile() throws {
         for index in 0..<1_000 {
             let seed = 0x5EED_0000 + UInt64(index)
-            var random = CSVTestRandom(seed: seed)
+            var random = SeededRandom(seed: seed)
             let file = Self.randomFile(&random)
             let bytes = CSVWriter.encode(file)
             let parsed = try CSVReader.parse(bytes, source: "seed-\(seed).csv")
@@ -72,7 +58,7 @@ struct CSVTestRandom: RandomNumberGenerator {
         var refused = 0
         for index in 0..<1_000 {
             let seed = 0xF022_0000 + UInt64(index)
-            var random = CSVTestRandom(seed: seed)
+            var random = SeededRandom(seed: seed)
             let bytes = (0..<Int.random(in: 0...40, using: &random)).flatMap { _ in
                 alphabet.randomElement(using: &random) ?? []
             }

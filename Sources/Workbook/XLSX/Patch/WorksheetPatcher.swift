@@ -22,52 +22,126 @@ struct WorksheetPatcher {
         self.cells = cells
     }
 
-    /// Writes the patched part to `out`, flushing it row by row.
+    /// Where the stream is: before `<sheetData>`, among its rows, or past them.
+    private enum Phase { case head, rows, tail }
+    private var phase = Phase.head
+    /// Bytes fed but not yet written: the head until `<sheetData>` is complete, then at most the
+    /// row that straddles two chunks, then the part after `</sheetData>` (merged cells, links,
+    /// validation: ranges to move, never cells).
+    private var buffer: [UInt8] = []
+    /// The worksheet's own namespace prefix (`""` or `"x:"`), known once `<sheetData>` is seen.
+    private var prefix = ""
+    /// Rows the patch adds or changes that the stream has not reached yet, ascending.
+    private var pending: ArraySlice<Int> = []
+    /// The number of the last row seen (rows without `r` follow the one before).
+    private var implicitRow = 0
+
+    /// Writes the patched part of `bytes` to `out` (the whole part at once).
     mutating func run(_ bytes: [UInt8], to out: ByteSink) throws {
-        let xml = XMLBytes(bytes: bytes)
-        guard let (prefix, start) = xml.firstElement(localName: "sheetData"), let (openEnd, empty) = xml.tagEnd(from: start)
-        else { throw WorksheetProblem(message: "has no <sheetData> element") }
-        cells = PatchedCell(prefix: prefix, uses1904: cells.uses1904, dateStyle: cells.dateStyle, isDateStyle: cells.isDateStyle)
-        let references = SheetReferences(shifter: shifter)
-        out.append(bytes: references.edit(xml.string(0..<start)).utf8)
-        let closing = Array("</\(prefix)sheetData>".utf8)
-        let bodyEnd = empty ? openEnd : (xml.find(closing, from: openEnd) ?? bytes.count)
-        if empty {
-            out.append(bytes: (xml.string(start..<(openEnd - 2)) + ">").utf8)
-        } else {
-            out.append(bytes: bytes[start..<openEnd])
+        try feed(bytes, to: out)
+        try finish(to: out)
+    }
+
+    /// Takes the next chunk of the part and writes out every row it completes, so memory holds
+    /// one chunk and one row, whatever the size of the sheet.
+    mutating func feed<C: Collection>(_ chunk: C, to out: ByteSink) throws where C.Element == UInt8 {
+        buffer.append(contentsOf: chunk)
+        try advance(out, final: false)
+    }
+
+    /// Writes what is left once the part has been fed whole.
+    mutating func finish(to out: ByteSink) throws {
+        try advance(out, final: true)
+    }
+
+    private mutating func advance(_ out: ByteSink, final: Bool) throws {
+        if phase == .head {
+            let xml = XMLBytes(bytes: buffer)
+            guard let (found, start) = xml.firstElement(localName: "sheetData"), let (openEnd, empty) = xml.tagEnd(from: start)
+            else {
+                if final { throw WorksheetProblem(message: "has no <sheetData> element") }
+                return
+            }
+            prefix = found
+            cells = PatchedCell(prefix: prefix, uses1904: cells.uses1904, dateStyle: cells.dateStyle, isDateStyle: cells.isDateStyle)
+            pending = patch.cells.keys.sorted()[...]
+            out.append(bytes: SheetReferences(shifter: shifter).edit(xml.string(0..<start)).utf8)
+            if empty {
+                out.append(bytes: (xml.string(start..<(openEnd - 2)) + ">").utf8)
+                try writePendingRows(out)
+                out.append(bytes: Array("</\(prefix)sheetData>".utf8))
+            } else {
+                out.append(bytes: buffer[start..<openEnd])
+            }
+            buffer = Array(buffer[openEnd...])
+            phase = empty ? .tail : .rows
         }
-        var pending = patch.cells.keys.sorted()[...]
-        var position = openEnd
-        var implicitRow = 0
-        while !empty, let rowStart = xml.startTag("\(prefix)row", from: position, to: bodyEnd) {
+        if phase == .rows { try rows(out, final: final) }
+        if phase == .tail, final {
+            out.append(bytes: SheetReferences(shifter: shifter).edit(String(decoding: buffer, as: UTF8.self)).utf8)
+            buffer = []
+        }
+    }
+
+    /// Writes the complete rows in the buffer; keeps the incomplete one for the next chunk.
+    private mutating func rows(_ out: ByteSink, final: Bool) throws {
+        let xml = XMLBytes(bytes: buffer)
+        let closing = Array("</\(prefix)sheetData>".utf8)
+        let rowClosing = Array("</\(prefix)row>".utf8)
+        var position = 0
+        var bodyEnd: Int?
+        while true {
+            guard let rowStart = xml.startTag("\(prefix)row", from: position) else {
+                bodyEnd = xml.find(closing, from: position)
+                break
+            }
+            if let end = xml.find(closing, from: position, to: rowStart) {
+                bodyEnd = end
+                break
+            }
             guard let (tagEnd, selfClosing) = xml.tagEnd(from: rowStart) else { break }
-            let end =
-                selfClosing
-                ? tagEnd
-                : (xml.find(Array("</\(prefix)row>".utf8), from: tagEnd, to: bodyEnd).map { $0 + prefix.utf8.count + 6 } ?? bodyEnd)
+            let end: Int
+            if selfClosing {
+                end = tagEnd
+            } else if let close = xml.find(rowClosing, from: tagEnd) {
+                end = close + rowClosing.count
+            } else if final {
+                end = buffer.count
+            } else {
+                break
+            }
             let attributes = TagAttributes(tag: Substring(xml.string(rowStart..<tagEnd)))
             let number = attributes["r"].flatMap { Int($0) } ?? implicitRow + 1
             implicitRow = number
-            out.append(bytes: bytes[position..<rowStart])
+            out.append(bytes: buffer[position..<rowStart])
             while let next = pending.first, next < number {
                 out.append(bytes: try newRow(next, prefix: prefix).utf8)
                 pending.removeFirst()
             }
             if pending.first == number { pending.removeFirst() }
-            let slice = bytes[rowStart..<end]
-            out.append(bytes: try row(slice, number: number, prefix: prefix).utf8)
+            out.append(bytes: try row(buffer[rowStart..<end], number: number, prefix: prefix).utf8)
             try out.flushIfFull()
             position = end
         }
-        out.append(bytes: bytes[position..<bodyEnd])
-        for next in pending { out.append(bytes: try newRow(next, prefix: prefix).utf8) }
-        if empty {
-            out.append(bytes: closing)
-            out.append(bytes: references.edit(xml.string(openEnd..<bytes.count)).utf8)
+        if let bodyEnd {
+            out.append(bytes: buffer[position..<bodyEnd])
+            try writePendingRows(out)
+            buffer = Array(buffer[bodyEnd...])
+            phase = .tail
+        } else if final {
+            // No </sheetData>: what is left goes out as it came, the new rows after it.
+            out.append(bytes: buffer[position...])
+            try writePendingRows(out)
+            buffer = []
+            phase = .tail
         } else {
-            out.append(bytes: references.edit(xml.string(bodyEnd..<bytes.count)).utf8)
+            buffer = Array(buffer[position...])
         }
+    }
+
+    private mutating func writePendingRows(_ out: ByteSink) throws {
+        for next in pending { out.append(bytes: try newRow(next, prefix: prefix).utf8) }
+        pending = []
     }
 
     /// The row element as it goes out: the same bytes when nothing in it changes.
@@ -122,6 +196,10 @@ struct WorksheetPatcher {
             } else if existing[column] == nil, let template, let source = templateCells[column], !patch.ledgerColumns.contains(column) {
                 xml.set(extended(source, from: template.row, to: row, column: column))
             }
+        }
+        // The row's other formulas (a Total column) may depend on what changed: their cached results go.
+        for cell in xml.cells where changes[cell.column] == nil && !appended && cell.formula(prefix: cells.prefix) != nil {
+            xml.set(StaleCachedValues.dropped(cell, prefix: cells.prefix))
         }
     }
 

@@ -1,0 +1,70 @@
+import SheetSyncCore
+import Workbook
+
+/// The field parsers, checked against the text sheetsync writes back.
+///
+/// The store keeps a field's canonical text and writes it back to the sheet, as text (CSV) or as a
+/// typed cell (XLSX, Sheets); reading that back must give the same text, or a sync would change the
+/// user's data on its own. So every value a parser accepts is written back both ways and re-read.
+enum FieldTargets {
+    /// One spec per kind of field the five tabs hold.
+    static let specs: [FieldSpec] = {
+        var seen: Set<FieldKind> = []
+        var specs: [FieldSpec] = []
+        for tab in Tab.allCases {
+            for field in tab.schema.fields where seen.insert(field.kind).inserted {
+                specs.append(field)
+            }
+        }
+        return specs
+    }()
+
+    static func run(_ bytes: UnsafeRawBufferPointer) throws(PropertyViolation) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let cells: [Cell] = [.text(text), .number(text), .dateSerial(text), .error(text)]
+        for spec in specs {
+            for cell in cells {
+                guard case .success(let value) = FieldParser.canonical(cell, spec), !value.isEmpty else { continue }
+                try checkWritesBack(value, spec)
+            }
+        }
+        _ = FieldParser.canonicalUUID(text)
+        _ = FieldParser.displayedDate(text)
+        _ = DisplayedNumber.canonical(text)
+        _ = DateSerial.stored(text, uses1904: true)
+        _ = DateSerial.stored(text, uses1904: false)
+        if case .success(let amount) = Amount.parse(text) {
+            guard case .success(let again) = Amount.parse(amount.description), again == amount else {
+                throw PropertyViolation("amount '\(text)' reads as \(amount), which does not read back as itself")
+            }
+        }
+        if let date = LocalDate(iso: text), LocalDate(iso: date.description) != date {
+            throw PropertyViolation("date '\(text)' reads as \(date), which does not read back as itself")
+        }
+        if let time = Timestamp(iso: text), Timestamp(iso: time.description) != time {
+            throw PropertyViolation("timestamp '\(text)' reads as \(time), which does not read back as itself")
+        }
+    }
+
+    /// Canonical `value` written as a CSV cell and as a typed cell must both read back as `value`,
+    /// also after a spreadsheet stored the typed cell's number as a double (what XLSX and Sheets
+    /// readers give back: `DisplayedNumber`, 15 significant digits).
+    static func checkWritesBack(_ value: String, _ spec: FieldSpec) throws(PropertyViolation) {
+        for typed in [false, true] {
+            let cell = FieldParser.cell(value, spec, typed: typed)
+            var written = [cell]
+            switch cell {
+            case .number(let text): written.append(.number(DisplayedNumber.canonical(text)))
+            case .dateSerial(let text): written.append(.dateSerial(DisplayedNumber.canonical(text)))
+            default: break
+            }
+            for cell in written {
+                let again = FieldParser.canonical(cell, spec)
+                guard case .success(value) = again else {
+                    throw PropertyViolation(
+                        "\(spec.header) (\(spec.kind)): canonical '\(value)' written as \(cell) reads back as \(again)")
+                }
+            }
+        }
+    }
+}

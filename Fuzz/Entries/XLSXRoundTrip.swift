@@ -1,0 +1,101 @@
+import Foundation
+import SheetSyncCore
+import Workbook
+
+/// XLSX write → read must give back the cells written, up to what the writer documents it
+/// changes: `.error` cells are written as text, numbers come back as a spreadsheet shows them (15
+/// significant digits, no leading `+`), empty cells and rows are left out, and date serials may come
+/// back in another spelling of the same instant.
+enum XLSXRoundTrip {
+    static func run(_ bytes: UnsafeRawBufferPointer) throws(PropertyViolation) {
+        let sheets = sheets(from: Array(bytes))
+        let url = FuzzScratch.url("RoundTrip.xlsx")
+        do {
+            try XLSXWriter.write(sheets, to: url)
+        } catch {
+            // A refusal (a bad sheet name, a number that is not one, an overlong text) is loud, not lossy.
+            return
+        }
+        let read: [XLSXRawSheet]
+        do {
+            read = try XLSXReader.readRows(contentsOf: url)
+        } catch {
+            throw PropertyViolation("the writer's workbook does not read back: \(error)")
+        }
+        guard read.map(\.name) == sheets.map(\.name) else {
+            throw PropertyViolation("sheet names \(sheets.map(\.name)) read back as \(read.map(\.name))")
+        }
+        for (written, got) in zip(sheets, read) {
+            let expected = trimmed(rows(of: written).map { $0.map(expectedCell) })
+            let actual = trimmed(got.rows)
+            guard same(expected, actual) else {
+                throw PropertyViolation("sheet '\(written.name)': wrote \(expected), read back \(actual)")
+            }
+        }
+    }
+
+    /// Sheets from the input: lines (`\n`) are rows, tabs separate cells, and a cell's first byte
+    /// picks its type. A line starting with `\u{1}` starts a new sheet named by the rest of the line.
+    static func sheets(from bytes: [UInt8]) -> [XLSXSheet] {
+        var sheets: [XLSXSheet] = []
+        var name = "Transactions"
+        var rows: [[Cell]] = []
+        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            if line.first == 0x01 {
+                sheets.append(XLSXSheet(name: name, rows: rows))
+                name = String(decoding: line.dropFirst(), as: UTF8.self)
+                rows = []
+                continue
+            }
+            rows.append(line.split(separator: 0x09, omittingEmptySubsequences: false).map(cell))
+        }
+        sheets.append(XLSXSheet(name: name, rows: rows))
+        return sheets
+    }
+
+    static func cell(_ token: ArraySlice<UInt8>) -> Cell {
+        guard let tag = token.first else { return .empty }
+        let text = String(decoding: token.dropFirst(), as: UTF8.self)
+        switch tag % 8 {
+        case 3: return .number(text)
+        case 4: return .bool(token.count % 2 == 0)
+        case 5: return .dateSerial(text)
+        case 6: return .error(text)
+        default: return .text(text)
+        }
+    }
+
+    /// The header as the text cells it is written as, then the data rows.
+    static func rows(of sheet: XLSXSheet) -> [[Cell]] {
+        [sheet.table.header.map { $0.isEmpty ? Cell.empty : Cell.text($0) }] + sheet.table.rows
+    }
+
+    static func expectedCell(_ cell: Cell) -> Cell {
+        switch cell {
+        case .text(let s), .error(let s): return s.isEmpty ? .empty : .text(s)
+        // The reader gives numbers as a spreadsheet shows them (`DisplayedNumber`, 15 significant digits).
+        case .number(let s): return .number(DisplayedNumber.canonical(s.hasPrefix("+") ? String(s.dropFirst()) : s))
+        default: return cell
+        }
+    }
+
+    /// Rows without their trailing empty cells, without trailing empty rows.
+    static func trimmed(_ rows: [[Cell]]) -> [[Cell]] {
+        var rows = rows.map { row in Array(row.reversed().drop(while: \.isEmpty).reversed()) }
+        while rows.last?.isEmpty == true { rows.removeLast() }
+        return rows
+    }
+
+    static func same(_ expected: [[Cell]], _ actual: [[Cell]]) -> Bool {
+        guard expected.count == actual.count else { return false }
+        for (a, b) in zip(expected, actual) {
+            guard a.count == b.count else { return false }
+            for (x, y) in zip(a, b) where x != y {
+                guard case .dateSerial = x, case .dateSerial = y,
+                    FieldParser.timestamp(x) == FieldParser.timestamp(y), FieldParser.timestamp(x) != nil
+                else { return false }
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,90 @@
+/// Formula cells whose cached result a push makes stale lose that result, so every spreadsheet
+/// shows the recalculated value on open.
+///
+/// `fullCalcOnLoad` makes Excel recompute everything, but LibreOffice by default ("never
+/// recalculate" Excel files) trusts a cached `<v>` and computes only the formulas that have none.
+/// So the patch drops the cached value (and its type `t`) of the formulas that can depend on what
+/// it changed: those in a changed row of a ledger sheet (a Total column's `=F3*2`), and those in
+/// other sheets that name a patched sheet (a Summary's `=SUM(Transactions!F:F)`). The formula
+/// itself and the cell's style stay. Not covered: a formula in an unchanged row of the ledger
+/// sheet that sums other rows (a running balance), and a formula that depends on the patched sheet
+/// only through another formula cell; both wait for a recalculation (Ctrl+Shift+F9 in LibreOffice).
+enum StaleCachedValues {
+    /// The cell without its cached result, when it has a formula; otherwise the cell as it was.
+    static func dropped(_ cell: RowXML.CellXML, prefix: String) -> RowXML.CellXML {
+        guard cell.formula(prefix: prefix) != nil, let inner = cell.inner else { return cell }
+        var cell = cell
+        cell.inner = withoutValue(inner, prefix: prefix)
+        cell.attributes["t"] = nil
+        return cell
+    }
+
+    /// `inner` (a cell's content) without its `<v>` element.
+    static func withoutValue(_ inner: String, prefix: String) -> String {
+        guard let start = inner.range(of: "<\(prefix)v") else { return inner }
+        let after = inner[start.upperBound...]
+        guard let next = after.first, next == ">" || next == "/" || next == " " else { return inner }
+        if let selfClosing = after.range(of: "/>"), !after[..<selfClosing.lowerBound].contains(">") {
+            return String(inner[..<start.lowerBound] + inner[selfClosing.upperBound...])
+        }
+        guard let end = after.range(of: "</\(prefix)v>") else { return inner }
+        return String(inner[..<start.lowerBound] + inner[end.upperBound...])
+    }
+
+    /// A worksheet's text with the cached results dropped from every formula that names one of
+    /// `sheets` (lowercased), a shared formula's other cells included.
+    static func edit(_ text: String, naming sheets: Set<String>) -> String {
+        guard !sheets.isEmpty else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        var rest = Substring(text)
+        var sharedStale: Set<String> = []
+        while let open = rest.firstMatch(of: /<([A-Za-z0-9_]+:)?c[\s>\/]/) {
+            let prefix = String(open.output.1 ?? "")
+            out += rest[..<open.range.lowerBound]
+            let from = open.range.lowerBound
+            guard let tagClose = rest[from...].firstIndex(of: ">") else { break }
+            let tag = rest[from...tagClose]
+            let cellEnd: Substring.Index
+            if tag.hasSuffix("/>") {
+                cellEnd = rest.index(after: tagClose)
+            } else if let close = rest[tagClose...].range(of: "</\(prefix)c>") {
+                cellEnd = close.upperBound
+            } else {
+                break
+            }
+            let element = rest[from..<cellEnd]
+            rest = rest[cellEnd...]
+            guard !tag.hasSuffix("/>") else {
+                out += element
+                continue
+            }
+            let inner = String(rest.base[rest.base.index(after: tagClose)..<rest.base.index(cellEnd, offsetBy: -(prefix.count + 4))])
+            let cell = RowXML.CellXML(attributes: TagAttributes(tag: tag), inner: inner, column: 0)
+            guard let formula = cell.formula(prefix: prefix) else {
+                out += element
+                continue
+            }
+            var stale = names(XMLEntities.unescape(formula.text), sheets)
+            if formula.attributes["t"] == "shared", let si = formula.attributes["si"] {
+                if stale { sharedStale.insert(si) } else if formula.text.isEmpty { stale = sharedStale.contains(si) }
+            }
+            guard stale else {
+                out += element
+                continue
+            }
+            let head = tag.prefix { $0 != " " && $0 != "\t" && $0 != "\n" && $0 != "\r" && $0 != ">" && $0 != "/" }
+            let moved = dropped(cell, prefix: prefix)
+            out += head + moved.attributes.text + ">" + (moved.inner ?? "") + "</\(prefix)c>"
+        }
+        return out + rest
+    }
+
+    /// Whether `formula` refers to one of `sheets` by name (`Transactions!F2`, `'My Sheet'!F:F`).
+    private static func names(_ formula: String, _ sheets: Set<String>) -> Bool {
+        let lower = formula.lowercased()
+        return sheets.contains { sheet in
+            lower.contains(sheet + "!") || lower.contains("'" + sheet.replacingOccurrences(of: "'", with: "''") + "'!")
+        }
+    }
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of Fuzz/ with address sanitizer and runs them (FUZZING.md).
+#
+#   scripts/fuzz.sh [TARGET|all] [SECONDS]   run one target (or every target in turn) for SECONDS each
+#                                            (default 60), then merge what it found into Fuzz/corpus/TARGET,
+#                                            minimised (-merge=1), so the committed corpus stays small
+#   scripts/fuzz.sh --ci [SECONDS]           every target for SECONDS each (default 15) on a copy of the
+#                                            corpus (the repo's corpus is left alone); exit 1 on a finding
+#   scripts/fuzz.sh --build                  build only
+#   scripts/fuzz.sh --probe                  exit 0 when this toolchain can build libFuzzer targets
+#   scripts/fuzz.sh --seed                   merge fresh seeds (Fuzz/make-seeds.py) into the corpora
+#
+# Every crash, timeout (hang) or out-of-memory input is copied to Fuzz/regressions/TARGET/, which the
+# normal suite feeds to the same entry point (Tests/FuzzRegressionTests): commit it with the fix.
+# Per-input limits: -timeout (2 s under ASan and nice on a shared machine, standing in for the issue's
+# 1 s), -malloc_limit_mb=500 and -rss_limit_mb (the issue's 500 MiB plus ASan's own overhead).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TARGETS=(csv xlsx-package xlsx-part fields config google-json csv-roundtrip xlsx-roundtrip)
+SCRATCH=.build-fuzz
+BIN="$SCRATCH/release"
+RESULTS="$SCRATCH/results.tsv"
+TIMEOUT=${FUZZ_TIMEOUT:-2}
+RSS_LIMIT=${FUZZ_RSS_LIMIT_MB:-768}
+NICE=${FUZZ_NICE:-15}
+# Leak reports are off: Foundation's caches read as leaks at exit, and leaks are not what this hunts.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:quarantine_size_mb=32:malloc_context_size=10}
+
+dict_for() {
+    case "$1" in
+        csv | csv-roundtrip) echo Fuzz/dict/csv.dict ;;
+        xlsx-package | xlsx-part) echo Fuzz/dict/xml.dict ;;
+        fields | xlsx-roundtrip) echo Fuzz/dict/fields.dict ;;
+        config | google-json) echo Fuzz/dict/json.dict ;;
+    esac
+}
+
+probe() {
+    local dir
+    dir=$(mktemp -d)
+    cat >"$dir/probe.swift" <<'SWIFT'
+@_cdecl("LLVMFuzzerTestOneInput")
+public func probe(_ start: UnsafeRawPointer?, _ count: Int) -> CInt { 0 }
+SWIFT
+    local ok=0
+    (cd "$dir" && swiftc -sanitize=fuzzer,address -parse-as-library probe.swift -o probe >/dev/null 2>&1 && ./probe -runs=1 >/dev/null 2>&1) || ok=1
+    rm -rf "$dir"
+    return $ok
+}
+
+build() {
+    echo "fuzz: building the targets (release, -sanitize=fuzzer,address) into $SCRATCH" >&2
+    nice -n "$NICE" swift build -c release --package-path Fuzz --scratch-path "$SCRATCH" \
+        -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
+}
+
+# Copies libFuzzer's artifacts for TARGET into Fuzz/regressions/TARGET; prints how many.
+collect() {
+    local target=$1 artifacts=$2 found=0 file kind
+    mkdir -p "Fuzz/regressions/$target"
+    for file in "$artifacts"/*; do
+        [ -f "$file" ] || continue
+        kind=$(basename "$file")
+        cp "$file" "Fuzz/regressions/$target/$kind"
+        echo "fuzz: $target: $kind saved as Fuzz/regressions/$target/$kind (fix the bug, commit both)" >&2
+        found=$((found + 1))
+    done
+    rmdir "Fuzz/regressions/$target" 2>/dev/null || true
+    echo "$found"
+}
+
+# run TARGET SECONDS MODE: MODE "keep" merges new inputs into the repo's corpus, "ci" leaves it alone.
+run() {
+    local target=$1 seconds=$2 mode=$3
+    local work="$SCRATCH/work/$target" artifacts="$SCRATCH/artifacts/$target" log="$SCRATCH/logs/$target.log"
+    rm -rf "$work" "$artifacts"
+    mkdir -p "$work" "$artifacts" "$SCRATCH/logs" "Fuzz/corpus/$target"
+    cp Fuzz/corpus/"$target"/* "$work"/ 2>/dev/null || true
+    local started status=0
+    started=$(date +%s)
+    nice -n "$NICE" "$BIN/fuzz-$target" "$work" -max_total_time="$seconds" -timeout="$TIMEOUT" \
+        -rss_limit_mb="$RSS_LIMIT" -malloc_limit_mb=500 -dict="$(dict_for "$target")" -print_final_stats=1 \
+        -artifact_prefix="$artifacts/" >"$log" 2>&1 || status=$?
+    local elapsed=$(($(date +%s) - started))
+    local found
+    found=$(collect "$target" "$artifacts")
+    local runs cov ft
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+    ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+    if [ "$mode" = keep ] && [ "$found" = 0 ]; then
+        # Minimise: keep only inputs that add coverage, so the committed corpus stays small.
+        local merged="$SCRATCH/merged/$target"
+        rm -rf "$merged" && mkdir -p "$merged"
+        nice -n "$NICE" "$BIN/fuzz-$target" -merge=1 -timeout="$TIMEOUT" -rss_limit_mb="$RSS_LIMIT" \
+            "$merged" "$work" >>"$log" 2>&1
+        rm -rf "Fuzz/corpus/$target" && mv "$merged" "Fuzz/corpus/$target"
+    fi
+    local size
+    size=$(ls "Fuzz/corpus/$target" | wc -l)
+    printf '%s\t%s\t%ss\t%s execs\tcov %s\tft %s\tcorpus %s\tfindings %s\n' \
+        "$(date -u +%FT%TZ)" "$target" "$elapsed" "${runs:-?}" "${cov:-?}" "${ft:-?}" "$size" "$found" | tee -a "$RESULTS"
+    if [ "$found" != 0 ] || { [ "$status" != 0 ] && ! grep -q 'Done [0-9]* runs' "$log"; }; then
+        echo "fuzz: $target failed (exit $status); see $log" >&2
+        return 1
+    fi
+}
+
+seed() {
+    local raw="$SCRATCH/seeds"
+    rm -rf "$raw" && python3 Fuzz/make-seeds.py "$raw"
+    for target in "${TARGETS[@]}"; do
+        local merged="$SCRATCH/merged/$target"
+        rm -rf "$merged" && mkdir -p "$merged" "Fuzz/corpus/$target"
+        nice -n "$NICE" "$BIN/fuzz-$target" -merge=1 -timeout="$TIMEOUT" -rss_limit_mb="$RSS_LIMIT" \
+            "$merged" "Fuzz/corpus/$target" "$raw/$target" >"$SCRATCH/logs/seed-$target.log" 2>&1
+        rm -rf "Fuzz/corpus/$target" && mv "$merged" "Fuzz/corpus/$target"
+        echo "fuzz: $target corpus: $(ls "Fuzz/corpus/$target" | wc -l) inputs" >&2
+    done
+}
+
+mkdir -p "$SCRATCH/logs"
+case "${1:-all}" in
+    --probe) probe ;;
+    --build) build ;;
+    --seed) build && seed ;;
+    --ci)
+        seconds=${2:-15}
+        build
+        failed=0
+        for target in "${TARGETS[@]}"; do run "$target" "$seconds" ci || failed=1; done
+        exit $failed
+        ;;
+    all | "")
+        seconds=${2:-60}
+        build
+        failed=0
+        for target in "${TARGETS[@]}"; do run "$target" "$seconds" keep || failed=1; done
+        exit $failed
+        ;;
+    *)
+        target=$1
+        seconds=${2:-60}
+        if [[ ! " ${TARGETS[*]} " =~ " $target " ]]; then
+            echo "usage: scripts/fuzz.sh [${TARGETS[*]}|all] [SECONDS] | --ci [SECONDS] | --build | --seed | --probe" >&2
+            exit 64
+        fi
+        build
+        run "$target" "$seconds" keep
+        ;;
+esac
