@@ -5,7 +5,8 @@ import SheetSync
 extension SheetSyncCommand {
     /// argument-parser's own `main`, except that a usage error (exit 64) also gets a hint — the
     /// nearest subcommand for a typo, or where an option misplaced before the subcommand belongs —
-    /// and, under `--json`, the same `{"error": …}` object every other failure prints on stdout.
+    /// and, under `--json`, any failure still prints the `{"error": …}` object on stdout (the exit
+    /// code stays what argument-parser chose).
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
@@ -20,9 +21,10 @@ extension SheetSyncCommand {
             Foundation.exit(code.rawValue)
         } catch {
             let code = exitCode(for: error)
-            guard code.rawValue == SheetSync.ExitCode.usage.rawValue else { exit(withError: error) }
-            var failure = SheetSyncError(.usage, message(for: error))
-            failure.hint = UsageHints.hint(for: arguments)
+            // `--help`, `--version` and the completion scripts end here too, with their output.
+            guard code != .success else { exit(withError: error) }
+            var failure = SheetSyncError(SheetSync.ExitCode(rawValue: code.rawValue) ?? .internalError, message(for: error))
+            if failure.exitCode == .usage { failure.hint = UsageHints.hint(for: arguments) }
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
             if let hint = failure.hint { Output.error("hint: \(hint)") }
             if arguments.prefix(while: { $0 != "--" }).contains("--json") {

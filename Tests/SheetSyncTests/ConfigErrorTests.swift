@@ -39,6 +39,12 @@ import Testing
         #expect(message.contains("line 2, column 43") && message.contains("trailing comma"), "\(message)")
     }
 
+    @Test func aKeyGivenTwiceIsRefused() async throws {
+        let text = "{\"store\": \"ledger.sqlite\", \"remote\": {\"type\": \"csv\", \"path\": \"book\"},\n \"store\": \"other.sqlite\"}"
+        let (error, _, _) = try await failure(text)
+        #expect((error["message"] as? String)?.hasSuffix("line 2, column 2: duplicate key 'store'") == true, "\(error)")
+    }
+
     @Test func anUnknownKeyIsNamedWithTheNearestKnownOne() async throws {
         let (error, stderr, _) = try await failure(#"{"store": "ledger.sqlite", "remtoe": {"type": "csv", "path": "book"}}"#)
         let message = try #require(error["message"] as? String)

@@ -54,4 +54,15 @@ import Testing
         }
         #expect(page.contains(".Nd \"\(root["abstract"] as? String ?? "")\""))
     }
+
+    @Test func completionScriptsKnowEveryCommand() async throws {
+        let folder = try TestWorkbook.scratch("completions")
+        for shell in ["bash", "zsh", "fish"] {
+            let run = try await CLI.run(["--generate-completion-script", shell], in: folder)
+            #expect(run.status == 0, "\(shell)")
+            for word in ["report", "category", "archive", "unreimbursed", "allow-mass-delete"] {
+                #expect(run.stdout.contains(word), "\(shell) completion lacks \(word)")
+            }
+        }
+    }
 }

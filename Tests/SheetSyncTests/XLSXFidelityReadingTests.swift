@@ -143,7 +143,8 @@ import ZIPFoundation
         #expect(run.status == 0, "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         #expect(
-            (report["notices"] as? [String])?.contains("book.xlsx: Transactions: 2 amount(s) or date(s) typed as text written back as number or date cells")
+            (report["notices"] as? [String])?.contains(
+                "book.xlsx: Transactions: 2 amount(s) or date(s) typed as text written back as number or date cells")
                 == true, "\(report)")
         let sheet = try book.part("xl/worksheets/sheet1.xml")
         #expect(XLSXFixture.cellElement("F2", in: sheet)?.contains("<v>1000.00</v>") == true)

@@ -42,8 +42,9 @@ import Testing
         let summary1 = try book.part(Self.summary)
         #expect(summary1.contains("<f>SUM(Transactions!F:F)</f></c>") && summary1.contains("<f>SUM(Transactions!O:O)</f></c>"))
         #expect(
-            summary1 == String(decoding: original[Self.summary] ?? Data(), as: UTF8.self).replacingOccurrences(of: "<v></v>", with: "")
-                .replacingOccurrences(of: "<v />", with: ""),
+            summary1
+                == String(decoding: original[Self.summary] ?? Data(), as: UTF8.self)
+                .replacingOccurrences(of: "<v></v>", with: "").replacingOccurrences(of: "<v />", with: ""),
             "only the Summary's cached formula results changed")
         let sheet1 = try book.part(Self.sheet)
         let before = Self.rows(String(decoding: original[Self.sheet] ?? Data(), as: UTF8.self))

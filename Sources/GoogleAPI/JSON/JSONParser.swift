@@ -21,6 +21,14 @@ extension JSONValue {
     public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8))
     }
+
+    /// Parses like `parse`, and also refuses an object naming the same key twice: in a file a person
+    /// wrote (a config), the last copy silently winning would hide a mistake.
+    public static func parseRejectingDuplicateKeys(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: Array(bytes))
+        parser.rejectsDuplicateKeys = true
+        return try parser.parseDocument()
+    }
 }
 
 /// A hand-written recursive-descent parser over UTF-8 bytes.
@@ -28,6 +36,8 @@ struct JSONParser {
     let bytes: [UInt8]
     var position = 0
     private var depth = 0
+    /// Whether an object with the same key twice is an error (else the last one wins).
+    var rejectsDuplicateKeys = false
     // Deep nesting would otherwise overflow the stack on hostile input.
     private static let maximumDepth = 512
 
@@ -103,7 +113,12 @@ struct JSONParser {
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
                 throw fail("expected a quoted object key")
             }
+            let keyStart = position
             let key = try parseString()
+            if rejectsDuplicateKeys, object[key] != nil {
+                position = keyStart
+                throw fail("duplicate key '\(key)'")
+            }
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             position += 1

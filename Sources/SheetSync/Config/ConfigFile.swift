@@ -3,7 +3,7 @@ import GoogleAPI
 import SheetSyncCore
 
 /// Reads a config file strictly and says where it is wrong: a syntax error by line and column
-/// (strict RFC 8259: no trailing commas, no comments), an unknown key by name with the nearest known
+/// (strict RFC 8259: no trailing commas, no comments, no key twice), an unknown key by name with the nearest known
 /// one, a wrong type by its key path. Keys starting with `_` are notes and ignored
 /// (`config.example.json` uses `_comment`).
 enum ConfigFile {
@@ -15,7 +15,7 @@ enum ConfigFile {
     static func read(_ bytes: [UInt8], source: URL) throws -> RawConfig {
         let document: JSONValue
         do {
-            document = try JSONValue.parse(bytes)
+            document = try JSONValue.parseRejectingDuplicateKeys(bytes)
         } catch {
             let (line, column) = error.location(in: bytes)
             throw SheetSyncError.configuration(
@@ -48,6 +48,7 @@ enum ConfigFile {
         mutating func config(_ document: JSONValue) -> RawConfig? {
             guard let top = object(document, path: nil, known: ConfigFile.topKeys) else { return nil }
             let store = string(top, "store", path: "store", required: "the SQLite store's path, e.g. \"ledger.sqlite\"")
+            if store?.isEmpty == true { problems.append("store: empty; expected the SQLite store's path, e.g. \"ledger.sqlite\"") }
             var remote: RawConfig.Remote?
             if let value = top["remote"] {
                 remote = self.remote(value)
@@ -60,7 +61,7 @@ enum ConfigFile {
                 if backups != nil { problems.append("'backups' and 'backupsToKeep' name the same setting; keep one") }
                 backups = alias
             }
-            guard let store, let remote else { return nil }
+            guard let store, !store.isEmpty, let remote else { return nil }
             return RawConfig(store: store, remote: remote, timezone: timezone, backups: backups)
         }
 

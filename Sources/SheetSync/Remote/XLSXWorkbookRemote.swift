@@ -88,10 +88,11 @@ public struct XLSXWorkbookRemote: Remote {
                     "\(file.lastPathComponent): \(plan.tab.rawValue): \(changes.cells.count - planned.cells.count) amount(s) or date(s) "
                         + "typed as text written back as number or date cells")
             }
-            patches.append(
-                WorksheetPatch(
-                    sheet: sheetNames[plan.tab] ?? plan.tab.rawValue, changes: changes, dataRowCount: old.rows.count,
-                    ledgerColumns: Self.ledgerColumns(old.header, changes, plan.tab.schema)))
+            var patch = WorksheetPatch(
+                sheet: sheetNames[plan.tab] ?? plan.tab.rawValue, changes: changes, dataRowCount: old.rows.count,
+                ledgerColumns: Self.ledgerColumns(old.header, changes, plan.tab.schema))
+            patch.frozenRows = Set(plan.rejections.map(\.row))
+            patches.append(patch)
         }
         guard !patches.isEmpty || !added.isEmpty else { return RemoteWrite(version: snapshot.version) }
         var report = WorksheetPatchReport()

@@ -61,7 +61,7 @@ public struct LedgerReport: Sendable {
     public var incomeCount = 0
     public var expenseCount = 0
     public var net: SignedAmount { Amount.difference(income, expense) }
-    /// Expense groups first, then income; each by total, largest first, then by name.
+    /// Expense groups first, then income; each by total, largest first, then by name (months in calendar order).
     public var groups: [Group] = []
     public var topChange: Change?
     /// The rows counted, when a filter asks for them.
@@ -105,7 +105,8 @@ public struct LedgerReport: Sendable {
         }
         .sorted { a, b in
             if a.type != b.type { return a.type == "expense" }
-            if a.total != b.total { return a.total > b.total }
+            // Months read in calendar order; categories and tags biggest first.
+            if grouping != .month, a.total != b.total { return a.total > b.total }
             return a.name < b.name
         }
         if let previous = period?.previous {

@@ -96,4 +96,12 @@ import Testing
         #expect(report.unreadable == ["b", "c", "d"])
         #expect(report.groups.map { "\($0.name) \($0.total)" } == ["2026-02 10.00"])
     }
+
+    @Test func monthsAreInCalendarOrder() throws {
+        let rows = [row("a", "expense", "2026-01-01", "1", "Food"), row("b", "expense", "2026-02-01", "50", "Food"),
+                    row("c", "expense", "2026-03-01", "7", "Food")]
+        let year = try #require(ReportPeriod.year("2026"))
+        let report = LedgerReport(transactions: rows, categories: [], period: year, grouping: .month)
+        #expect(report.groups.map(\.name) == ["2026-01", "2026-02", "2026-03"])
+    }
 }

@@ -80,11 +80,17 @@ import Testing
         try Self.resetPeak()
         let package = try XLSXPackage(url: original)
         var whole: [UInt8] = []
+        whole.reserveCapacity(part)
         try package.stream("xl/worksheets/sheet1.xml") { whole.append(contentsOf: $0) }
-        var patcher = WorksheetPatcher(patch: patch, cells: PatchedCell(prefix: "", uses1904: false, dateStyle: 0, isDateStyle: { _ in false }))
+        let cells = PatchedCell(prefix: "", uses1904: false, dateStyle: 0, isDateStyle: { _ in false })
+        var patcher = WorksheetPatcher(patch: patch, cells: cells)
         let scratch = try XLSXTestFiles.scratch("whole.xml")
         let sink = try ByteSink(path: scratch.path)
-        try patcher.run(whole, to: sink)
+        // Fed in chunks from the whole part, so the patcher's own buffer stays small, as before.
+        for start in stride(from: 0, to: whole.count, by: 64 * 1024) {
+            try patcher.feed(whole[start..<min(start + 64 * 1024, whole.count)], to: sink)
+        }
+        try patcher.finish(to: sink)
         try sink.close()
         let held = try Self.peakMiB()
         print(

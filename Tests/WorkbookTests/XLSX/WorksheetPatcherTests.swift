@@ -72,4 +72,24 @@ import Testing
                 #"<x:row r="2"><x:c r="A2" t="inlineStr"><x:is><x:t>new</x:t></x:is></x:c><x:c r="B2"><x:v>1</x:v></x:c></x:row></x:sheetData>"#
             ))
     }
+
+    @Test func formulasReadingAChangedRowLoseTheirCachedResultExceptInFrozenRows() throws {
+        let rows =
+            #"<row r="1"><c r="A1" t="inlineStr"><is><t>id</t></is></c></row>"#
+            + #"<row r="2"><c r="F2"><v>1</v></c><c r="G2"><f>F2</f><v>1</v></c></row>"#
+            + #"<row r="3"><c r="F3"><v>2</v></c><c r="G3"><f>G2+F3</f><v>3</v></c><c r="H3"><f>F3*2</f><v>4</v></c></row>"#
+            + #"<row r="4"><c r="F4"><v>3</v></c><c r="G4" t="n"><f>G3+F4</f><v>6</v></c><c r="H4"><f>F4*2</f><v>6</v></c></row>"#
+            + #"<row r="5"><c r="F5"><v>4</v></c><c r="G5"><f>G4+F5</f><v>10</v></c><c r="H5"><f>SUM(F:F)</f><v>10</v></c></row>"#
+            + #"<row r="6"><c r="F6"><v>5</v></c><c r="G6"><f>SUM(F$2:F3)</f><v>3</v></c></row>"#
+        var changes = TableChanges()
+        changes.cells = [CellChange(row: 1, column: 5, key: "k", cell: .number("20"))]
+        var patch = Self.patch(changes, rows: 5)
+        patch.frozenRows = [6]
+        let (xml, _) = try Self.run(patch, Self.sheet(rows))
+        #expect(xml.contains(#"<c r="F3"><v>20</v></c><c r="G3"><f>G2+F3</f></c><c r="H3"><f>F3*2</f></c>"#), "the changed row")
+        #expect(xml.contains(#"<c r="G4"><f>G3+F4</f></c><c r="H4"><f>F4*2</f><v>6</v></c>"#), "G4 reads row 3; H4 does not")
+        #expect(xml.contains(#"<c r="G5"><f>G4+F5</f><v>10</v></c><c r="H5"><f>SUM(F:F)</f></c>"#), "a whole column reads row 3")
+        #expect(xml.contains(#"<row r="6"><c r="F6"><v>5</v></c><c r="G6"><f>SUM(F$2:F3)</f><v>3</v></c></row>"#), "a frozen row")
+        #expect(xml.contains(#"<row r="2"><c r="F2"><v>1</v></c><c r="G2"><f>F2</f><v>1</v></c></row>"#))
+    }
 }

@@ -27,7 +27,9 @@ struct CrossSheetReferences {
     static func edit(package: XLSXPackage, patches: [WorksheetPatch], skipping patched: Set<String>, plan: inout PreservingPlan)
         throws
     {
-        let moving = patches.filter(\.shift.movesRows).map { CrossSheetReferences(shifter: ReferenceShifter(sheet: $0.sheet, shift: $0.shift)) }
+        let moving = patches.filter(\.shift.movesRows).map {
+            CrossSheetReferences(shifter: ReferenceShifter(sheet: $0.sheet, shift: $0.shift))
+        }
         let named = Set(patches.map { $0.sheet.lowercased() })
         guard !named.isEmpty else { return }
         let needles = named.map { Array($0.utf8) }

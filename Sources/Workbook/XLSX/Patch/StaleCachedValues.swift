@@ -6,11 +6,12 @@ import Foundation
 /// `fullCalcOnLoad` makes Excel recompute everything, but LibreOffice by default ("never
 /// recalculate" Excel files) trusts a cached `<v>` and computes only the formulas that have none.
 /// So the patch drops the cached value (and its type `t`) of the formulas that can depend on what
-/// it changed: those in a changed row of a ledger sheet (a Total column's `=F3*2`), and those in
-/// other sheets that name a patched sheet (a Summary's `=SUM(Transactions!F:F)`). The formula
-/// itself and the cell's style stay. Not covered: a formula in an unchanged row of the ledger
-/// sheet that sums other rows (a running balance), and a formula that depends on the patched sheet
-/// only through another formula cell; both wait for a recalculation (Ctrl+Shift+F9 in LibreOffice).
+/// it changed: those in a changed row of a ledger sheet (a Total column's `=F3*2`), those in other
+/// rows that read a changed, added or deleted row or a whole column (`WorksheetPatcher`), and those
+/// in other sheets that name a patched sheet (a Summary's `=SUM(Transactions!F:F)`). The formula
+/// itself and the cell's style stay; rejected rows keep everything. Not covered: a formula that
+/// depends on what changed only through another formula cell (the third row of a running
+/// balance); it waits for a recalculation (Ctrl+Shift+F9 in LibreOffice).
 enum StaleCachedValues {
     /// The cell without its cached result, when it has a formula; otherwise the cell as it was.
     static func dropped(_ cell: RowXML.CellXML, prefix: String) -> RowXML.CellXML {

@@ -15,6 +15,8 @@ public struct WorksheetPatch: Sendable {
     /// The columns sheetsync owns; every other column is the user's.
     public var ledgerColumns: Set<Int>
     public var shift: RowShift
+    /// Rows (sheet numbers) left exactly as found, cached formula results included: rejected rows.
+    public var frozenRows: Set<Int> = []
 
     /// The patch that carries out `changes` on a sheet whose table had `dataRowCount` data rows.
     public init(sheet: String, changes: TableChanges, dataRowCount: Int, ledgerColumns: Set<Int>) {

@@ -17,9 +17,13 @@ struct WorksheetPatcher {
     /// The row written last at or above the table's end: what an appended row copies.
     private var above: (row: Int, xml: RowXML)?
 
+    /// Rows (old numbers, ascending) whose values the patch changes, deletes or adds.
+    private let touchedRows: [Int]
+
     init(patch: WorksheetPatch, cells: PatchedCell) {
         self.patch = patch
         self.cells = cells
+        touchedRows = Set(patch.cells.keys).union(patch.shift.deleted).sorted()
     }
 
     /// Where the stream is: before `<sheetData>`, among its rows, or past them.
@@ -150,16 +154,57 @@ struct WorksheetPatcher {
         let hasMaster = bytes.find(Array("\"shared\"".utf8), from: 0) != nil && bytes.find(Array(" ref=".utf8), from: 0) != nil
         let changes = patch.cells[number]
         let isTemplate = number == patch.shift.lastDataRow && !patch.appendedRows.isEmpty
-        guard changes != nil || patch.shift.movesRows || hasMaster || isTemplate else {
+        let mayBeStale =
+            !touchedRows.isEmpty && !patch.frozenRows.contains(number) && bytes.find(Array("<\(prefix)f".utf8), from: 0) != nil
+        guard changes != nil || patch.shift.movesRows || hasMaster || isTemplate || mayBeStale else {
             return String(decoding: slice, as: UTF8.self)
         }
         var xml = RowXML(slice, prefix: prefix)
         if hasMaster { noteMasters(xml, row: number) }
+        let dropped = mayBeStale && changes == nil && dropStaleResults(&xml, row: number)
         guard let newNumber = patch.shift.row(number) else { return "" }
         if patch.shift.movesRows { try move(&xml, from: number, to: newNumber) }
         if let changes { try apply(changes, to: &xml, row: newNumber, appended: patch.appendedRows.contains(number)) }
         if number <= patch.shift.lastDataRow || patch.appendedRows.contains(number) { above = (newNumber, xml) }
-        return changes == nil && !patch.shift.movesRows ? String(decoding: slice, as: UTF8.self) : xml.text
+        return changes == nil && !patch.shift.movesRows && !dropped ? String(decoding: slice, as: UTF8.self) : xml.text
+    }
+
+    /// Drops the cached results of the row's formulas that read a row the patch changes, adds or
+    /// deletes (a running balance, a subtotal), so a spreadsheet that trusts cached results
+    /// recomputes them; whether any went. Formulas are read as written, before rows move.
+    private mutating func dropStaleResults(_ xml: inout RowXML, row: Int) -> Bool {
+        var dropped = false
+        for cell in xml.cells {
+            guard let formula = cell.formula(prefix: cells.prefix) else { continue }
+            var text = XMLEntities.unescape(formula.text)
+            if text.isEmpty, formula.attributes["t"] == "shared", let si = formula.attributes["si"], let master = masters[si] {
+                guard !patch.shift.movesRows else { continue }
+                text = ReferenceShifter.translate(master.text, rows: row - master.row)
+            }
+            guard !text.isEmpty, readsTouchedRows(text) else { continue }
+            xml.set(StaleCachedValues.dropped(cell, prefix: cells.prefix))
+            dropped = true
+        }
+        return dropped
+    }
+
+    /// Whether a formula of this sheet reads a row in `touchedRows`, or a whole column.
+    private func readsTouchedRows(_ text: String) -> Bool {
+        var hit = false
+        _ = FormulaReferences.rewrite(text) { qualifier, range in
+            guard qualifier.map({ ReferenceShifter.sheetName($0).lowercased() == patch.sheet.lowercased() }) ?? true else { return nil }
+            let first = min(range.start.row, range.end?.row ?? range.start.row)
+            let last = max(range.start.row, range.end?.row ?? range.start.row)
+            var low = 0
+            var high = touchedRows.count
+            while low < high {
+                let mid = (low + high) / 2
+                if touchedRows[mid] < first { low = mid + 1 } else { high = mid }
+            }
+            if low < touchedRows.count, touchedRows[low] <= last { hit = true }
+            return nil
+        }
+        return hit || text.contains(/(^|[^A-Za-z0-9_.!$])\$?[A-Z]{1,3}:\$?[A-Z]{1,3}($|[^A-Za-z0-9_(])/)
     }
 
     /// A row the sheet lacks: the header's new columns or an appended record.
