@@ -47,7 +47,7 @@ let package = Package(
         .target(
             name: "SheetSync",
             dependencies: [
-                "SheetSyncCore", "Workbook", "GoogleAPI", "SheetSyncStore",
+                "SheetSyncCore", "Interchange", "Workbook", "GoogleAPI", "SheetSyncStore",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -75,14 +75,14 @@ let package = Package(
         .testTarget(
             name: "SheetSyncTests",
             dependencies: [
-                "SheetSync", "SheetSyncCore", "SheetSyncStore", "Workbook", "GoogleAPI", "SheetsEmulator", "TestSupport",
+                "SheetSync", "SheetSyncCore", "SheetSyncStore", "Workbook", "GoogleAPI", "SheetsEmulator", "Interchange", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             // Fixture workbooks are read by path (see Support/XLSXFixture.swift), not bundled.
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "SheetsEmulatorTests", dependencies: ["SheetsEmulator", "GoogleAPI"]),
+        .testTarget(name: "SheetsEmulatorTests", dependencies: ["SheetsEmulator", "GoogleAPI", "Interchange"]),
     ]
 )
 

@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// Where a resumable upload session stands.
 public enum ResumableUploadStatus: Hashable, Sendable {

@@ -1,6 +1,5 @@
+import Interchange
 import Testing
-
-@testable import GoogleAPI
 
 @Suite struct JSONValueTests {
     @Test func roundTripKeepsKeyOrderAndValues() throws {
@@ -30,6 +29,15 @@ import Testing
         let text = original.serializedString()
         #expect(text == #""line1\nline2\t\"q\" \\ \u0001\u007f 😀 =HYPERLINK(\"x\")""#)
         #expect(try JSONValue.parse(text) == original)
+    }
+
+    @Test func prettyTextIndentsAsGoogleServesIt() throws {
+        let value = try JSONValue.parse(#"{"b":[1,{"x":"é\n"},[]],"a":{},"c":null}"#)
+        let pretty = value.prettySerializedString()
+        #expect(pretty == "{\n  \"b\": [\n    1,\n    {\n      \"x\": \"é\\n\"\n    },\n    []\n  ],\n  \"a\": {},\n  \"c\": null\n}")
+        #expect(try JSONValue.parse(pretty) == value)
+        #expect(JSONValue.array([]).prettySerializedString() == "[]")
+        #expect(JSONValue.string("s").prettySerializedString() == #""s""#)
     }
 
     @Test func loneSurrogatesAreRejected() {
