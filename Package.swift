@@ -42,7 +42,7 @@ let package = Package(
         ),
         .target(
             name: "SheetSyncStore",
-            dependencies: ["SheetSyncCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SheetSyncCore", "Interchange", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "SheetSync",

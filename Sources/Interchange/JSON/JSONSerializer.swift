@@ -22,6 +22,12 @@ extension JSONValue {
         Data(serialized())
     }
 
+    /// Appends `text` as a quoted JSON string, escaped exactly as `serialized()` escapes strings, for
+    /// a writer of a fixed-shape document that would otherwise build a `JSONValue` per row.
+    public static func appendQuoted(_ text: String, to output: inout [UInt8]) {
+        JSONSerializer.writeString(text, into: &output)
+    }
+
     /// Indented JSON text as Google serves it by default (`prettyPrint`): one member or element
     /// a line, two spaces a level, `": "` after keys, and `{}` / `[]` for empty containers.
     public func prettySerializedString() -> String {
