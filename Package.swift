@@ -44,12 +44,12 @@ let package = Package(
         ),
         .target(
             name: "SheetSyncStore",
-            dependencies: ["SheetSyncCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SheetSyncCore", "Interchange", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "SheetSync",
             dependencies: [
-                "SheetSyncCore", "Workbook", "GoogleAPI", "SheetSyncStore",
+                "SheetSyncCore", "Interchange", "Workbook", "GoogleAPI", "SheetSyncStore",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(
             name: "SheetSyncTests",
             dependencies: [
-                "SheetSync", "SheetSyncCore", "SheetSyncStore", "Workbook", "GoogleAPI", "SheetsEmulator", "TestSupport",
+                "SheetSync", "SheetSyncCore", "SheetSyncStore", "Workbook", "GoogleAPI", "SheetsEmulator", "Interchange", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Logging", package: "swift-log"),
@@ -102,7 +102,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SheetsEmulatorTests",
-            dependencies: ["SheetsEmulator", "GoogleAPI", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["SheetsEmulator", "GoogleAPI", "Interchange", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Fuzz entry points, shared by the libFuzzer executables (Fuzz/) and the regression tests.
         .target(

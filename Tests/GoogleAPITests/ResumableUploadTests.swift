@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Interchange
 import Testing
 
 @testable import GoogleAPI

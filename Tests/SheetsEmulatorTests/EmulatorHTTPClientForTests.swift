@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 import SheetsEmulator
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ struct RawResponse {
 
     var text: String { String(decoding: body, as: UTF8.self) }
 
-    func json() throws -> EmulatorJSON { try EmulatorJSON(parsing: Array(body)) }
+    func json() throws -> JSONValue { try JSONValue.parse(Array(body)) }
 }
 
 enum RawHTTPError: Error, Equatable {

@@ -112,7 +112,7 @@ import Testing
         try await tagRows(h, id)
         let response = try await h.get("/v4/spreadsheets/\(id)", [("fields", "spreadsheetId,sheets(properties(sheetId,title),developerMetadata)")])
         let json = try response.json()
-        #expect(json.keys == ["spreadsheetId", "sheets"])
+        #expect(json.objectValue?.keys == ["spreadsheetId", "sheets"])
         #expect(json["sheets"]?.arrayValue?.first?["properties"] == ["sheetId": 0, "title": "T"])
         #expect(json["sheets"]?.arrayValue?.first?["developerMetadata"]?.arrayValue?.count == 3)
         await h.stop()

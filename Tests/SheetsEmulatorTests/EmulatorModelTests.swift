@@ -1,6 +1,8 @@
 import Foundation
-import SheetsEmulator
+import Interchange
 import Testing
+
+@testable import SheetsEmulator
 
 /// The pure parts behind the HTTP surface: typed input, JSON numbers, state files.
 @Suite struct EmulatorModelTests {
@@ -29,18 +31,18 @@ import Testing
     }
 
     @Test func numbersSerializeInTheirShortestDecimalForm() {
-        #expect(EmulatorJSON.number(12.5).serialized == "12.5")
-        #expect(EmulatorJSON.number(1234.5).serialized == "1234.5")
-        #expect(EmulatorJSON.number(46037.0).serialized == "46037")
-        #expect(EmulatorJSON.number(0.1 + 0.2).serialized == "0.30000000000000004")
+        #expect(JSONValue.number(12.5).serializedString() == "12.5")
+        #expect(JSONValue.number(1234.5).serializedString() == "1234.5")
+        #expect(JSONValue.number(46037.0).serializedString() == "46037")
+        #expect(JSONValue.number(0.1 + 0.2).serializedString() == "0.30000000000000004")
     }
 
     @Test func jsonParserKeepsNumberTextAndRejectsBrokenDocuments() throws {
-        let parsed = try EmulatorJSON(parsing: #"{"a":[12.50,1e3,"\u00e9\n"],"b":null}"#)
+        let parsed = try JSONValue.parse(#"{"a":[12.50,1e3,"\u00e9\n"],"b":null}"#)
         #expect(parsed["a"] == [.number("12.50"), .number("1e3"), .string("é\n")])
         #expect(parsed["b"] == .null)
-        #expect(throws: EmulatorJSONError.self) { try EmulatorJSON(parsing: #"{"a":1,}"#) }
-        #expect(throws: EmulatorJSONError.self) { try EmulatorJSON(parsing: "[01]") }
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(#"{"a":1,}"#) }
+        #expect(throws: JSONParseError.self) { try JSONValue.parse("[01]") }
     }
 
     @Test func stateFileKeepsSpreadsheetsAcrossRestarts() async throws {

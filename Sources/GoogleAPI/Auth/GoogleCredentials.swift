@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 import _CryptoExtras
 
 /// Credentials from a Google JSON credentials file.

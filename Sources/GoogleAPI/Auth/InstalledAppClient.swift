@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// An OAuth client of type "Desktop app", from the JSON Google Cloud Console downloads:
 /// `{"installed": {"client_id", "client_secret", "auth_uri", "token_uri"}}`.

@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// One pending login: the consent URL to show and the listener waiting for the redirect.
 public final class LoopbackLoginSession: Sendable {

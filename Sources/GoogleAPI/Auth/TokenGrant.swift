@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// How a token is obtained: a service-account JWT or a saved refresh token.
 public enum TokenGrant: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 import Logging
 
 /// Sends requests to Google through the full stack — bearer token, 401 refresh, retries,

@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 extension GoogleErrorDetails {
     /// Reads Google's error body, `{"error":{"code":403,"message":…,"status":…,"errors":[{"reason":…}]}}`,

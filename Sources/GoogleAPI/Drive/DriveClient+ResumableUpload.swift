@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Interchange
 
 /// Where a resumable upload session stands.
 public enum ResumableUploadStatus: Hashable, Sendable {

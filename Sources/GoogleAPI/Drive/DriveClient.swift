@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// Drive API v3 calls (https://www.googleapis.com/drive/v3/…), JSON in and out.
 public struct DriveClient: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 /// The parts of a Drive `File` resource sheetsync reads; `json` keeps everything returned.
 public struct DriveFile: Hashable, Sendable {
     public var id: String

@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// Sheets API v4 calls (https://sheets.googleapis.com/v4/…), JSON in and out.
 public struct SheetsClient: Sendable {

@@ -1,3 +1,5 @@
+import Interchange
+
 /// The parts of a `Spreadsheet` resource sheetsync reads: its id, title and tabs.
 public struct SpreadsheetInfo: Hashable, Sendable {
     /// One tab's `SheetProperties`.

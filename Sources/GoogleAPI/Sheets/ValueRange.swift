@@ -1,3 +1,5 @@
+import Interchange
+
 /// A `ValueRange` of the Sheets API: a range and its cells, row-major.
 ///
 /// Google omits trailing empty cells of a row, trailing empty rows, and `values` itself for an

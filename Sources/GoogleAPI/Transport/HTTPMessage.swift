@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// An HTTP method used by the Google APIs.
 public enum HTTPMethod: String, Hashable, Sendable {

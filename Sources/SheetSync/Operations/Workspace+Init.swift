@@ -1,6 +1,7 @@
 import Foundation
 import GoogleAPI
 import Logging
+import Interchange
 import SheetSyncCore
 import SheetSyncStore
 

@@ -1,5 +1,6 @@
 import Foundation
 import GoogleAPI
+import Interchange
 import SheetSyncCore
 
 /// Cells to and from the Sheets API's JSON.

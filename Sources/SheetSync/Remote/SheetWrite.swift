@@ -1,4 +1,5 @@
 import GoogleAPI
+import Interchange
 import SheetSyncCore
 
 /// One push to a spreadsheet as a sequence of units, each serialized once: the requests that must land

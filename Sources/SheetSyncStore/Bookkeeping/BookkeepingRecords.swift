@@ -56,13 +56,11 @@ struct BaseEntry: Codable, FetchableRecord, PersistableRecord {
     }
 
     func record() throws -> SheetSyncCore.Record {
-        if let record = RecordJSON.decode(fields, tab: tab) { return record }
-        do {
-            return SheetSyncCore.Record(try JSONText.decode([String: String].self, from: fields))
-        } catch {
+        guard let record = RecordJSON.decode(fields, tab: tab) else {
             throw StoreError.unreadableBookkeeping(table: Self.databaseTableName, key: "\(tab.rawValue)/\(key)",
                 reason: "fields are not a JSON object of texts")
         }
+        return record
     }
 }
 
@@ -113,11 +111,11 @@ struct RejectedRecord: Codable, FetchableRecord, PersistableRecord {
         (tab, row, message, firstSeenAt) = (r.tab, r.row, r.message, r.firstSeenAt)
         key = r.id.isEmpty ? nil : r.id
         hint = r.hint.isEmpty ? nil : r.hint
-        rawCells = try JSONText.encode(r.rawCells)
+        rawCells = try RecordJSON.encode(cells: r.rawCells)
     }
 
     func rejection() throws -> Rejection {
-        guard let cells = try? JSONText.decode([String].self, from: rawCells) else {
+        guard let cells = RecordJSON.decodeCells(rawCells) else {
             throw StoreError.unreadableBookkeeping(table: Self.databaseTableName, key: "\(id ?? 0)",
                 reason: "rawCells is not a JSON array of texts")
         }
@@ -126,14 +124,12 @@ struct RejectedRecord: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
+/// The format of the store's JSON columns since its first version, kept for the texts `RecordJSON`
+/// does not write itself (see there).
 enum JSONText {
     static func encode<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
-    static func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
-        try JSONDecoder().decode(type, from: Data(text.utf8))
     }
 }

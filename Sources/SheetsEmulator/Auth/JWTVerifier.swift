@@ -24,7 +24,7 @@ enum JWTVerifier {
         let parts = assertion.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerData = base64URLDecode(parts[0]), let payloadData = base64URLDecode(parts[1]),
             let signature = base64URLDecode(parts[2]),
-            let header = try? EmulatorJSON(parsing: Array(headerData)), let payload = try? EmulatorJSON(parsing: Array(payloadData))
+            let header = try? JSONValue.parse(Array(headerData)), let payload = try? JSONValue.parse(Array(payloadData))
         else { throw JWTRejection(message: "Invalid JWT: the assertion is not a well-formed JWT.") }
         guard header["alg"]?.stringValue == "RS256" else {
             throw JWTRejection(message: "Invalid JWT: unsupported signing algorithm '\(header["alg"]?.stringValue ?? "")' (expected RS256).")

@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// One piece of a path template segment: literal text or a `{variable}`.
 enum TemplatePart: Sendable, Equatable {
@@ -10,8 +11,8 @@ enum TemplatePart: Sendable, Equatable {
 /// One API (Sheets v4 or Drive v3) from its discovery document.
 struct DiscoveryAPI: Sendable {
     var name: String
-    var schemas: [String: EmulatorJSON]
-    var globalParameters: [String: EmulatorJSON]
+    var schemas: [String: JSONValue]
+    var globalParameters: [String: JSONValue]
 }
 
 /// One method of a discovery document, reachable at one path template.
@@ -19,7 +20,7 @@ struct DiscoveryMethod: Sendable {
     var id: String
     var httpMethod: String
     var template: [[TemplatePart]]
-    var parameters: [String: EmulatorJSON]
+    var parameters: [String: JSONValue]
     var requestSchema: String?
     /// Reached through a media upload path (`/upload/...`), which takes `uploadType`.
     var isUpload: Bool
@@ -46,7 +47,7 @@ struct DiscoveryCatalog: Sendable {
                     ?? Bundle.module.url(forResource: name, withExtension: "json")
                 else { throw EmulatorError("discovery document '\(name).json' is missing from the SheetsEmulator bundle") }
                 let data = try Data(contentsOf: url)
-                try catalog.add(document: try EmulatorJSON(parsing: Array(data)), named: name)
+                try catalog.add(document: try JSONValue.parse(Array(data)), named: name)
             }
             return .success(catalog)
         } catch let error as EmulatorError {
@@ -56,24 +57,24 @@ struct DiscoveryCatalog: Sendable {
         }
     }()
 
-    mutating func add(document: EmulatorJSON, named name: String) throws(EmulatorError) {
+    mutating func add(document: JSONValue, named name: String) throws(EmulatorError) {
         let servicePath = document["servicePath"]?.stringValue ?? ""
         let api = DiscoveryAPI(
             name: document["name"]?.stringValue ?? name,
-            schemas: Dictionary(uniqueKeysWithValues: document["schemas"]?.objectValue ?? []),
-            globalParameters: Dictionary(uniqueKeysWithValues: document["parameters"]?.objectValue ?? []))
+            schemas: Dictionary(uniqueKeysWithValues: (document["schemas"]?.members ?? []).map { ($0.key, $0.value) }),
+            globalParameters: Dictionary(uniqueKeysWithValues: (document["parameters"]?.members ?? []).map { ($0.key, $0.value) }))
         apis.append(api)
         collect(document["resources"], servicePath: servicePath, apiIndex: apis.count - 1)
         guard !methods.isEmpty else { throw EmulatorError("discovery document '\(name)' declares no methods") }
     }
 
-    private mutating func collect(_ resources: EmulatorJSON?, servicePath: String, apiIndex: Int) {
-        for (_, resource) in resources?.objectValue ?? [] {
-            for (_, method) in resource["methods"]?.objectValue ?? [] {
+    private mutating func collect(_ resources: JSONValue?, servicePath: String, apiIndex: Int) {
+        for (_, resource) in resources?.members ?? [] {
+            for (_, method) in resource["methods"]?.members ?? [] {
                 guard let id = method["id"]?.stringValue, let http = method["httpMethod"]?.stringValue,
                     let path = method["flatPath"]?.stringValue ?? method["path"]?.stringValue
                 else { continue }
-                let parameters = Dictionary(uniqueKeysWithValues: method["parameters"]?.objectValue ?? [])
+                let parameters = Dictionary(uniqueKeysWithValues: (method["parameters"]?.members ?? []).map { ($0.key, $0.value) })
                 let schema = method["request"]?["$ref"]?.stringValue
                 func add(_ fullPath: String, upload: Bool) {
                     methods.append(DiscoveryMethod(
@@ -81,7 +82,7 @@ struct DiscoveryCatalog: Sendable {
                         requestSchema: schema, isUpload: upload, apiIndex: apiIndex))
                 }
                 add("/" + servicePath + path, upload: false)
-                for (_, proto) in method["mediaUpload"]?["protocols"]?.objectValue ?? [] {
+                for (_, proto) in method["mediaUpload"]?["protocols"]?.members ?? [] {
                     if let uploadPath = proto["path"]?.stringValue { add(uploadPath, upload: true) }
                 }
             }

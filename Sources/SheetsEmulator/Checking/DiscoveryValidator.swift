@@ -1,9 +1,11 @@
+import Interchange
+
 /// Checks a request's query parameters and JSON body against its discovery method.
 struct DiscoveryValidator {
     var catalog: DiscoveryCatalog
 
     /// Every problem found; empty when the request keeps to the contract.
-    func problems(for match: MatchedMethod, query: [EmulatorQueryItem], jsonBody: EmulatorJSON?) -> [String] {
+    func problems(for match: MatchedMethod, query: [EmulatorQueryItem], jsonBody: JSONValue?) -> [String] {
         let method = match.method
         let api = catalog.apis[method.apiIndex]
         var problems: [String] = []
@@ -46,7 +48,7 @@ struct DiscoveryValidator {
     }
 
     /// A query value's type and enum check.
-    static func check(_ value: String, parameter: EmulatorJSON, name: String) -> String? {
+    static func check(_ value: String, parameter: JSONValue, name: String) -> String? {
         if let allowed = parameter["enum"]?.arrayValue?.compactMap(\.stringValue), !allowed.contains(value) {
             return "Invalid value at '\(name)' (TYPE_ENUM), \"\(value)\""
         }
@@ -65,7 +67,7 @@ struct DiscoveryValidator {
 struct SchemaChecker {
     var api: DiscoveryAPI
 
-    func problems(_ value: EmulatorJSON, schema: EmulatorJSON, at path: String) -> [String] {
+    func problems(_ value: JSONValue, schema: JSONValue, at path: String) -> [String] {
         if value.isNull { return [] }
         if let ref = schema["$ref"]?.stringValue {
             guard let resolved = api.schemas[ref] else { return ["discovery schema '\(ref)' is missing (at '\(path)')"] }
@@ -78,7 +80,7 @@ struct SchemaChecker {
             let properties = schema["properties"]
             let additional = schema["additionalProperties"]
             var found: [String] = []
-            for (key, member) in members {
+            for (key, member) in members.members {
                 let child = path.isEmpty ? key : path + "." + key
                 if let property = properties?[key] {
                     found += problems(member, schema: property, at: child)
@@ -96,18 +98,18 @@ struct SchemaChecker {
         case "string":
             let format = schema["format"]?.stringValue
             if format == "int64" || format == "uint64", case .number = value { return [] }
-            guard let text = value.stringValue else { return ["Invalid value\(shown) (TYPE_STRING), \(value.serialized)"] }
+            guard let text = value.stringValue else { return ["Invalid value\(shown) (TYPE_STRING), \(value.serializedString())"] }
             if let allowed = schema["enum"]?.arrayValue?.compactMap(\.stringValue), !allowed.contains(text) {
                 return ["Invalid value\(shown) (TYPE_ENUM), \"\(text)\""]
             }
             return []
         case "integer":
-            return value.intValue == nil ? ["Invalid value\(shown) (TYPE_INT32), \(value.serialized)"] : []
+            return value.integerValue == nil ? ["Invalid value\(shown) (TYPE_INT32), \(value.serializedString())"] : []
         case "number":
             return value.doubleValue == nil && !["NaN", "Infinity", "-Infinity"].contains(value.stringValue ?? "")
-                ? ["Invalid value\(shown) (TYPE_DOUBLE), \(value.serialized)"] : []
+                ? ["Invalid value\(shown) (TYPE_DOUBLE), \(value.serializedString())"] : []
         case "boolean":
-            return value.boolValue == nil ? ["Invalid value\(shown) (TYPE_BOOL), \(value.serialized)"] : []
+            return value.boolValue == nil ? ["Invalid value\(shown) (TYPE_BOOL), \(value.serializedString())"] : []
         default:
             return []
         }

@@ -1,12 +1,13 @@
 import Foundation
 import _CryptoExtras
+import Interchange
 
 /// The test controls over HTTP (`/_emulator/...`), for a client in another process.
 extension SheetsEmulator {
     func handleControl(_ request: EmulatorRequest) -> EmulatorResponse {
         let segments = request.rawPath.split(separator: "/").dropFirst().map { String($0).removingPercentEncoding ?? String($0) }
         do {
-            let body = ((try? request.jsonBody()) ?? nil) ?? .object([])
+            let body = ((try? request.jsonBody()) ?? nil) ?? .object([:])
             return .json(try control(request.method, segments, body: body))
         } catch let error as EmulatorError {
             return .json(["error": .string(error.message)], status: 400)
@@ -15,9 +16,9 @@ extension SheetsEmulator {
         }
     }
 
-    private func control(_ method: String, _ path: [String], body: EmulatorJSON) throws -> EmulatorJSON {
+    private func control(_ method: String, _ path: [String], body: JSONValue) throws -> JSONValue {
         func int(_ key: String) throws -> Int {
-            guard let value = body[key]?.intValue else { throw EmulatorError("control request needs an integer '\(key)'") }
+            guard let value = body[key]?.integerValue else { throw EmulatorError("control request needs an integer '\(key)'") }
             return value
         }
         func string(_ key: String) throws -> String {
@@ -28,7 +29,7 @@ extension SheetsEmulator {
             let (id, tab) = (path[1], path[3])
             if method == "GET", path.count == 4 {
                 let rows = try cells(spreadsheetId: id, tab: tab).map { row in
-                    EmulatorJSON.array(row.map { ValueRenderer(valueOption: .unformatted).render($0) })
+                    JSONValue.array(row.map { ValueRenderer(valueOption: .unformatted).render($0) })
                 }
                 return ["rows": .array(rows)]
             }
@@ -45,11 +46,11 @@ extension SheetsEmulator {
             return [
                 "totalRequests": .number(c.totalRequests), "requestBytes": .number(c.requestBytes),
                 "responseBytes": .number(c.responseBytes),
-                "requestsByEndpoint": .object(c.requestsByEndpoint.sorted { $0.key < $1.key }.map { ($0.key, .number($0.value)) }),
+                "requestsByEndpoint": .object(JSONObject(c.requestsByEndpoint.sorted { $0.key < $1.key }.map { ($0.key, .number($0.value)) })),
             ]
         case ("POST", ["reset-counters"]):
             resetCounters()
-            return .object([])
+            return .object([:])
         case ("GET", ["requests"]):
             return .array(
                 requestLog.map { record in
@@ -57,7 +58,7 @@ extension SheetsEmulator {
                     out.set("number", record.number)
                     out.set("method", record.method)
                     out.set("path", record.path)
-                    out.set("query", .array(record.query.map { [$0.name: .string($0.value)] as EmulatorJSON }))
+                    out.set("query", .array(record.query.map { [$0.name: .string($0.value)] as JSONValue }))
                     out.set("body", record.bodyText)
                     out.set("endpoint", record.endpoint)
                     out.set("status", record.status)
@@ -69,39 +70,39 @@ extension SheetsEmulator {
             let phase: FaultPhase = body["phase"]?.stringValue == "after" ? .afterEffect : .beforeEffect
             let trigger: FaultTrigger
             if let endpoint = body["endpoint"]?.stringValue {
-                trigger = .endpoint(endpoint, occurrence: body["occurrence"]?.intValue ?? 1)
+                trigger = .endpoint(endpoint, occurrence: body["occurrence"]?.integerValue ?? 1)
             } else {
                 trigger = .requestNumber(try int("request"))
             }
             injectFault(try Self.fault(from: body), at: trigger, phase: phase)
-            return .object([])
+            return .object([:])
         case ("DELETE", ["faults"]):
             clearFaults()
-            return .object([])
+            return .object([:])
         case ("POST", ["clock", "advance"]):
             advanceClock(by: TimeInterval(try int("seconds")))
             return ["now": .string(EmulatedDriveFile.timestamp(now))]
         case ("POST", ["authorized-users"]):
             let (id, secret, token) = (try string("clientId"), try string("clientSecret"), try string("refreshToken"))
             registerAuthorizedUser(clientId: id, clientSecret: secret, refreshToken: token)
-            return try EmulatorJSON(parsing: authorizedUserCredentialsJSON(clientId: id, clientSecret: secret, refreshToken: token))
+            return try JSONValue.parse(authorizedUserCredentialsJSON(clientId: id, clientSecret: secret, refreshToken: token))
         case ("POST", ["service-accounts"]):
             registerServiceAccount(email: try string("email"), publicKey: try .init(pemRepresentation: try string("publicKeyPem")))
-            return .object([])
+            return .object([:])
         case ("POST", ["auth-codes"]):
             registerAuthorizationCode(
                 try string("code"), clientId: try string("clientId"), clientSecret: try string("clientSecret"),
                 redirectURI: body["redirectUri"]?.stringValue, codeChallenge: body["codeChallenge"]?.stringValue,
                 codeChallengeMethod: body["codeChallengeMethod"]?.stringValue ?? "S256")
-            return .object([])
+            return .object([:])
         case ("POST", ["tokens", "revoke-all"]):
             revokeAllAccessTokens()
-            return .object([])
+            return .object([:])
         case ("POST", ["spreadsheets"]):
             let tabs = (body["tabs"]?.arrayValue ?? []).map { tab in
                 EmulatedTab(
                     name: tab["name"]?.stringValue ?? "Sheet1",
-                    typed: (tab["rows"]?.arrayValue ?? []).map { ($0.arrayValue ?? []).map { $0.stringValue ?? $0.serialized } })
+                    typed: (tab["rows"]?.arrayValue ?? []).map { ($0.arrayValue ?? []).map { $0.stringValue ?? $0.serializedString() } })
             }
             return [
                 "spreadsheetId": .string(try createSpreadsheet(title: body["title"]?.stringValue ?? "Untitled spreadsheet", tabs: tabs))
@@ -111,35 +112,35 @@ extension SheetsEmulator {
         }
     }
 
-    private func personEdit(_ action: String, spreadsheetId id: String, tab: String, body: EmulatorJSON) throws {
+    private func personEdit(_ action: String, spreadsheetId id: String, tab: String, body: JSONValue) throws {
         switch action {
         case "type":
             try typeCell(spreadsheetId: id, tab: tab, at: body["cell"]?.stringValue ?? "", text: body["text"]?.stringValue ?? "")
         case "insert-row":
             try insertRow(
-                spreadsheetId: id, tab: tab, at: body["index"]?.intValue ?? 1,
+                spreadsheetId: id, tab: tab, at: body["index"]?.integerValue ?? 1,
                 typed: (body["typed"]?.arrayValue ?? []).compactMap(\.stringValue))
         case "delete-row":
-            try deleteRow(spreadsheetId: id, tab: tab, at: body["index"]?.intValue ?? -1)
+            try deleteRow(spreadsheetId: id, tab: tab, at: body["index"]?.integerValue ?? -1)
         case "sort":
             try sortTab(
-                spreadsheetId: id, tab: tab, byColumn: body["column"]?.intValue ?? 0,
-                ascending: body["ascending"]?.boolValue ?? true, headerRows: body["headerRows"]?.intValue ?? 1)
+                spreadsheetId: id, tab: tab, byColumn: body["column"]?.integerValue ?? 0,
+                ascending: body["ascending"]?.boolValue ?? true, headerRows: body["headerRows"]?.integerValue ?? 1)
         case "move-column":
-            try moveColumn(spreadsheetId: id, tab: tab, from: body["from"]?.intValue ?? 0, to: body["to"]?.intValue ?? 0)
+            try moveColumn(spreadsheetId: id, tab: tab, from: body["from"]?.integerValue ?? 0, to: body["to"]?.integerValue ?? 0)
         default:
             throw EmulatorError("unknown person edit '\(action)' (type, insert-row, delete-row, sort, move-column)")
         }
     }
 
-    private static func fault(from body: EmulatorJSON) throws -> EmulatorFault {
+    private static func fault(from body: JSONValue) throws -> EmulatorFault {
         switch body["kind"]?.stringValue ?? "status" {
-        case "status": return .status(body["status"]?.intValue ?? 503, retryAfter: body["retryAfter"]?.intValue)
+        case "status": return .status(body["status"]?.integerValue ?? 503, retryAfter: body["retryAfter"]?.integerValue)
         case "rateLimitExceeded": return .rateLimitExceeded
-        case "delay": return .delay(.milliseconds(body["delayMs"]?.intValue ?? 1000))
+        case "delay": return .delay(.milliseconds(body["delayMs"]?.integerValue ?? 1000))
         case "drop": return .dropConnection
         case "reset": return .resetConnection
-        case "truncate": return .truncateBody(keepingBytes: body["keepBytes"]?.intValue ?? 10)
+        case "truncate": return .truncateBody(keepingBytes: body["keepBytes"]?.integerValue ?? 10)
         case "echo": return .echoRequest
         case let other: throw EmulatorError("unknown fault kind '\(other)' (status, rateLimitExceeded, delay, drop, reset, truncate, echo)")
         }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Interchange
 import _CryptoExtras
 
 /// A service account made by the emulator: its key and a credentials file's text.
@@ -21,7 +22,7 @@ extension SheetsEmulator {
     public func makeServiceAccount(email: String = "sheetsync@emulator-project.iam.gserviceaccount.com") throws -> EmulatorServiceAccount {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         registerServiceAccount(email: email, publicKey: key.publicKey)
-        let json: EmulatorJSON = [
+        let json: JSONValue = [
             "type": "service_account",
             "project_id": "emulator-project",
             "private_key_id": .string(EmulatorWorld.makeId(length: 40)),
@@ -31,7 +32,7 @@ extension SheetsEmulator {
             "auth_uri": "https://accounts.google.com/o/oauth2/auth",
             "token_uri": .string(tokenURL),
         ]
-        return EmulatorServiceAccount(email: email, privateKeyPEM: key.pkcs8PEMRepresentation, credentialsJSON: json.prettySerialized)
+        return EmulatorServiceAccount(email: email, privateKeyPEM: key.pkcs8PEMRepresentation, credentialsJSON: json.prettySerializedString())
     }
 
     /// Lets this client trade this refresh token for access tokens.
@@ -45,11 +46,11 @@ extension SheetsEmulator {
 
     /// An `authorized_user` credentials JSON for a registered user, with the emulator's `token_uri`.
     public func authorizedUserCredentialsJSON(clientId: String, clientSecret: String, refreshToken: String) -> String {
-        let json: EmulatorJSON = [
+        let json: JSONValue = [
             "type": "authorized_user", "client_id": .string(clientId), "client_secret": .string(clientSecret),
             "refresh_token": .string(refreshToken), "token_uri": .string(tokenURL),
         ]
-        return json.prettySerialized
+        return json.prettySerializedString()
     }
 
     /// Registers a one-time code as the consent screen would issue it. With a `codeChallenge`, the
@@ -104,14 +105,14 @@ extension EmulatorServiceAccount {
         lifetime: TimeInterval = 3600, issuer: String? = nil
     ) throws -> String {
         let key = try _RSA.Signing.PrivateKey(pemRepresentation: privateKeyPEM)
-        let header: EmulatorJSON = ["alg": "RS256", "typ": "JWT"]
-        let claims: EmulatorJSON = [
+        let header: JSONValue = ["alg": "RS256", "typ": "JWT"]
+        let claims: JSONValue = [
             "iss": .string(issuer ?? email), "scope": .string(scope), "aud": .string(audience),
             "iat": .number(Int(issuedAt.timeIntervalSince1970)), "exp": .number(Int(issuedAt.timeIntervalSince1970 + lifetime)),
         ]
         let signingInput =
-            JWTVerifier.base64URLEncode(Data(header.serialized.utf8)) + "."
-            + JWTVerifier.base64URLEncode(Data(claims.serialized.utf8))
+            JWTVerifier.base64URLEncode(Data(header.serializedString().utf8)) + "."
+            + JWTVerifier.base64URLEncode(Data(claims.serializedString().utf8))
         let signature = try key.signature(for: SHA256.hash(data: Data(signingInput.utf8)), padding: .insecurePKCS1v1_5)
         return signingInput + "." + JWTVerifier.base64URLEncode(signature.rawRepresentation)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// A developer metadata entry and where it sits now.
 public struct EmulatedDeveloperMetadata: Sendable, Equatable {
@@ -48,8 +49,8 @@ extension SheetsEmulator {
             var metadata = JSONObjectBuilder()
             metadata.set("name", name)
             metadata.set("mimeType", mimeType)
-            if let parentId { metadata.set("parents", [.string(parentId)] as EmulatorJSON) }
-            metadata.set("appProperties", .object(appProperties.map { ($0.key, .string($0.value)) }))
+            if let parentId { metadata.set("parents", [.string(parentId)] as JSONValue) }
+            metadata.set("appProperties", .object(JSONObject(appProperties.map { ($0.key, .string($0.value)) })))
             do throws(GoogleAPIError) {
                 return try world.createFile(metadata: metadata.value, content: content, contentType: mimeType).id
             } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// `files.list`, `get`, `create`, `update` and `delete`, including their upload forms.
 enum DriveFiles {
@@ -29,7 +30,7 @@ enum DriveFiles {
             if match.method.isUpload {
                 return try DriveUploads.start(request, updating: nil, world: &world)
             }
-            let metadata = try request.jsonBody() ?? .object([])
+            let metadata = try request.jsonBody() ?? .object([:])
             let file = try world.createFile(metadata: metadata, content: Data(), contentType: nil)
             return try answer(file.json(), request: request)
         case "drive.files.update":
@@ -37,7 +38,7 @@ enum DriveFiles {
             if match.method.isUpload {
                 return try DriveUploads.start(request, updating: file.id, world: &world)
             }
-            let updated = try world.updateFile(file.id, metadata: try request.jsonBody() ?? .object([]), request: request, content: nil)
+            let updated = try world.updateFile(file.id, metadata: try request.jsonBody() ?? .object([:]), request: request, content: nil)
             return try answer(updated.json(), request: request)
         case "drive.files.delete":
             let file = try world.file(fileId ?? "")
@@ -49,7 +50,7 @@ enum DriveFiles {
         }
     }
 
-    static func answer(_ file: EmulatorJSON, request: EmulatorRequest) throws(GoogleAPIError) -> EmulatorResponse {
+    static func answer(_ file: JSONValue, request: EmulatorRequest) throws(GoogleAPIError) -> EmulatorResponse {
         var request = request
         if request.query("fields") == nil { request.query.append(EmulatorQueryItem(name: "fields", value: defaultFileFields)) }
         return try SheetsSpreadsheets.answer(file, request: request)
@@ -91,7 +92,7 @@ extension EmulatorWorld {
     }
 
     /// Creates a file from `File` metadata; a spreadsheet MIME type creates an empty spreadsheet.
-    mutating func createFile(metadata: EmulatorJSON, content: Data, contentType: String?) throws(GoogleAPIError) -> EmulatedDriveFile {
+    mutating func createFile(metadata: JSONValue, content: Data, contentType: String?) throws(GoogleAPIError) -> EmulatedDriveFile {
         var parents = (metadata["parents"]?.arrayValue ?? []).compactMap(\.stringValue).map { $0 == "root" ? DriveFiles.rootFolderId : $0 }
         if parents.isEmpty { parents = [DriveFiles.rootFolderId] }
         for parent in parents where parent != DriveFiles.rootFolderId {
@@ -114,7 +115,7 @@ extension EmulatorWorld {
     }
 
     /// Applies `File` metadata and `addParents`/`removeParents` to a file; `content` replaces its bytes.
-    mutating func updateFile(_ id: String, metadata: EmulatorJSON, request: EmulatorRequest, content: Data?) throws(GoogleAPIError)
+    mutating func updateFile(_ id: String, metadata: JSONValue, request: EmulatorRequest, content: Data?) throws(GoogleAPIError)
         -> EmulatedDriveFile
     {
         guard var file = persistent.files[id] else { throw .notFound("File not found: \(id).") }
@@ -129,8 +130,8 @@ extension EmulatorWorld {
         if let description = metadata["description"] { file.description = description.stringValue }
         if let trashed = metadata["trashed"]?.boolValue { file.trashed = trashed }
         if let mimeType = metadata["mimeType"]?.stringValue, !file.isFolder { file.mimeType = mimeType }
-        for (key, value) in metadata["appProperties"]?.objectValue ?? [] { file.appProperties[key] = value.stringValue }
-        for (key, value) in metadata["properties"]?.objectValue ?? [] { file.properties[key] = value.stringValue }
+        for (key, value) in metadata["appProperties"]?.members ?? [] { file.appProperties[key] = value.stringValue }
+        for (key, value) in metadata["properties"]?.members ?? [] { file.properties[key] = value.stringValue }
         for parent in (request.query("addParents") ?? "").split(separator: ",").map(String.init) {
             let resolved = parent == "root" ? DriveFiles.rootFolderId : parent
             guard resolved == DriveFiles.rootFolderId || persistent.files[resolved]?.isFolder == true else {
@@ -150,9 +151,9 @@ extension EmulatorWorld {
         return persistent.files[id] ?? file
     }
 
-    private static func stringMap(_ json: EmulatorJSON?) -> [String: String] {
+    private static func stringMap(_ json: JSONValue?) -> [String: String] {
         var map: [String: String] = [:]
-        for (key, value) in json?.objectValue ?? [] { if let text = value.stringValue { map[key] = text } }
+        for (key, value) in json?.members ?? [] { if let text = value.stringValue { map[key] = text } }
         return map
     }
 }

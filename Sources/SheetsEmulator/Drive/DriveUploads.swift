@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// Media uploads: `uploadType=media`, `multipart` and `resumable` (sessions, chunks, status queries).
 enum DriveUploads {
@@ -14,12 +15,12 @@ enum DriveUploads {
             return try finish(metadata: body.metadata, content: body.media, contentType: body.mediaType, fileId: fileId,
                 query: request.query, world: &world)
         case "media":
-            return try finish(metadata: .object([]), content: request.body, contentType: request.header("content-type"),
+            return try finish(metadata: .object([:]), content: request.body, contentType: request.header("content-type"),
                 fileId: fileId, query: request.query, world: &world)
         case "resumable":
-            let metadata = try request.jsonBody() ?? .object([])
+            let metadata = try request.jsonBody() ?? .object([:])
             let session = UploadSession(
-                id: "emu-" + EmulatorWorld.makeId(length: 32), metadata: EmulatorJSON.Box(metadata), targetFileId: fileId,
+                id: "emu-" + EmulatorWorld.makeId(length: 32), metadata: JSONValue.Box(metadata), targetFileId: fileId,
                 contentType: request.header("x-upload-content-type") ?? metadata["mimeType"]?.stringValue ?? "application/octet-stream",
                 totalSize: request.header("x-upload-content-length").flatMap(Int.init), query: request.query)
             world.persistent.uploadSessions[session.id] = session
@@ -85,7 +86,7 @@ enum DriveUploads {
     }
 
     private static func complete(
-        metadata: EmulatorJSON, content: Data, contentType: String?, fileId: String?, query: [EmulatorQueryItem], world: inout EmulatorWorld
+        metadata: JSONValue, content: Data, contentType: String?, fileId: String?, query: [EmulatorQueryItem], world: inout EmulatorWorld
     ) throws(GoogleAPIError) -> (response: EmulatorResponse, fileId: String) {
         var request = EmulatorRequest(method: "POST", rawPath: "/upload/drive/v3/files", rawQuery: nil, headers: [:], body: Data())
         request.query = query
@@ -99,7 +100,7 @@ enum DriveUploads {
     }
 
     private static func finish(
-        metadata: EmulatorJSON, content: Data, contentType: String?, fileId: String?, query: [EmulatorQueryItem], world: inout EmulatorWorld
+        metadata: JSONValue, content: Data, contentType: String?, fileId: String?, query: [EmulatorQueryItem], world: inout EmulatorWorld
     ) throws(GoogleAPIError) -> EmulatorResponse {
         let result = try complete(
             metadata: metadata, content: content, contentType: contentType, fileId: fileId, query: query, world: &world)

@@ -1,8 +1,9 @@
 import Foundation
+import Interchange
 
 /// A `multipart/related` upload body: JSON metadata, then the media.
 struct MultipartBody: Sendable {
-    var metadata: EmulatorJSON
+    var metadata: JSONValue
     var media: Data
     var mediaType: String?
 
@@ -20,11 +21,11 @@ struct MultipartBody: Sendable {
         guard parts.count == 2 else {
             throw .invalidArgument("Invalid multipart request with \(parts.count) parts: expected metadata and media.")
         }
-        let metadata: EmulatorJSON
-        do throws(EmulatorJSONError) {
-            metadata = parts[0].body.isEmpty ? .object([]) : try EmulatorJSON(parsing: parts[0].body)
+        let metadata: JSONValue
+        do throws(JSONParseError) {
+            metadata = parts[0].body.isEmpty ? .object([:]) : try JSONValue.parse(parts[0].body)
         } catch {
-            throw .invalidArgument("Invalid JSON payload received in the metadata part. \(error.description).")
+            throw .invalidArgument("Invalid JSON payload received in the metadata part. \(error.payloadDetail).")
         }
         return MultipartBody(metadata: metadata, media: Data(parts[1].body), mediaType: parts[1].headers["content-type"])
     }

@@ -1,3 +1,5 @@
+import Interchange
+
 /// A partial-response selector, the `fields` query parameter (`files(id,name),nextPageToken`).
 ///
 /// Also used for the `fields` member of update requests (`userEnteredFormat.numberFormat`).
@@ -101,14 +103,14 @@ struct FieldMask: Sendable, Equatable {
     }
 
     /// The document reduced to the selected members; arrays are filtered element by element.
-    func apply(to value: EmulatorJSON) -> EmulatorJSON {
+    func apply(to value: JSONValue) -> JSONValue {
         if selectsEverything { return value }
         switch value {
-        case .object(let members):
-            return .object(members.compactMap { key, member in
+        case .object(let object):
+            return .object(JSONObject(object.members.compactMap { key, member -> (String, JSONValue)? in
                 guard let child = children[key] else { return nil }
                 return (key, child.apply(to: member))
-            })
+            }))
         case .array(let elements):
             return .array(elements.map(apply(to:)))
         default:

@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// A Drive file as the emulator holds it; spreadsheets are Drive files too.
 public struct EmulatedDriveFile: Sendable, Equatable, Codable {
@@ -24,15 +25,15 @@ public struct EmulatedDriveFile: Sendable, Equatable, Codable {
 
 extension EmulatedDriveFile {
     /// Every field the emulator knows, in Drive's JSON shape; `fields` then selects from it.
-    func json() -> EmulatorJSON {
+    func json() -> JSONValue {
         var out = JSONObjectBuilder()
         out.set("kind", "drive#file")
         out.set("id", id)
         out.set("name", name)
         out.set("mimeType", mimeType)
-        out.set("parents", .array(parents.map(EmulatorJSON.string)))
-        out.set("appProperties", .object(appProperties.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
-        out.set("properties", .object(properties.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+        out.set("parents", .array(parents.map(JSONValue.string)))
+        out.set("appProperties", .object(JSONObject(appProperties.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
+        out.set("properties", .object(JSONObject(properties.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
         out.set("description", description)
         out.set("trashed", trashed)
         out.set("explicitlyTrashed", trashed)

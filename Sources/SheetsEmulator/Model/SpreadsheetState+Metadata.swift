@@ -1,3 +1,5 @@
+import Interchange
+
 /// Where a developer metadata entry sits right now: its tab and its first row or column.
 struct MetadataAnchor: Sendable, Equatable {
     var sheetIndex: Int
@@ -16,32 +18,32 @@ extension SpreadsheetState {
     }
 
     /// Creates an entry from a `DeveloperMetadata` request object and returns it as stored.
-    mutating func createMetadata(_ json: EmulatorJSON, at path: String) throws(GoogleAPIError) -> MetadataRecord {
+    mutating func createMetadata(_ json: JSONValue, at path: String) throws(GoogleAPIError) -> MetadataRecord {
         guard let key = json["metadataKey"]?.stringValue, !key.isEmpty else {
             throw .invalidArgument("Invalid \(path): Developer metadata key must be specified.")
         }
         guard let visibility = json["visibility"]?.stringValue, ["DOCUMENT", "PROJECT"].contains(visibility) else {
             throw .invalidArgument("Invalid \(path): Developer metadata visibility must be specified.")
         }
-        let id = json["metadataId"]?.intValue ?? nextMetadataId
+        let id = json["metadataId"]?.integerValue ?? nextMetadataId
         guard metadata[id] == nil else { throw .invalidArgument("Invalid \(path): Developer metadata with ID \(id) already exists.") }
         nextMetadataId = max(nextMetadataId, id) + 1
         var record = MetadataRecord(id: id, key: key, value: json["metadataValue"]?.stringValue, visibility: visibility, placement: .spreadsheet)
         let location = json["location"] ?? .null
         if location["spreadsheet"]?.boolValue == true {
             record.placement = .spreadsheet
-        } else if let sheetId = location["sheetId"]?.intValue {
+        } else if let sheetId = location["sheetId"]?.integerValue {
             guard sheetIndex(id: sheetId) != nil else { throw .invalidArgument("Invalid \(path): No grid with id: \(sheetId)") }
             record.placement = .sheet
             record.sheetId = sheetId
         } else if let range = location["dimensionRange"] {
-            guard let sheetId = range["sheetId"]?.intValue, let s = sheetIndex(id: sheetId) else {
-                throw .invalidArgument("Invalid \(path): No grid with id: \(range["sheetId"]?.intValue ?? 0)")
+            guard let sheetId = range["sheetId"]?.integerValue, let s = sheetIndex(id: sheetId) else {
+                throw .invalidArgument("Invalid \(path): No grid with id: \(range["sheetId"]?.integerValue ?? 0)")
             }
             let dimension = range["dimension"]?.stringValue
-            let start = range["startIndex"]?.intValue ?? 0
+            let start = range["startIndex"]?.integerValue ?? 0
             let limit = dimension == "COLUMNS" ? sheets[s].columnCount : sheets[s].rowCount
-            let end = range["endIndex"]?.intValue ?? limit
+            let end = range["endIndex"]?.integerValue ?? limit
             guard dimension == "ROWS" || dimension == "COLUMNS", start >= 0, end > start, end <= limit else {
                 throw .invalidArgument("Invalid \(path): invalid dimension range for developer metadata location.")
             }
@@ -76,7 +78,7 @@ extension SpreadsheetState {
     }
 
     /// The entry in the API's JSON shape, with its current position.
-    func metadataJSON(_ record: MetadataRecord, anchors: [Int: MetadataAnchor]) -> EmulatorJSON {
+    func metadataJSON(_ record: MetadataRecord, anchors: [Int: MetadataAnchor]) -> JSONValue {
         var location = JSONObjectBuilder()
         location.set("locationType", record.placement.rawValue)
         switch record.placement {
@@ -91,7 +93,7 @@ extension SpreadsheetState {
                 "dimension": .string(record.placement == .row ? "ROWS" : "COLUMNS"),
                 "startIndex": .number(start),
                 "endIndex": .number(start + record.span),
-            ] as EmulatorJSON)
+            ] as JSONValue)
         }
         var out = JSONObjectBuilder()
         out.set("metadataId", record.id)

@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// Where a request goes before any checking.
 enum EmulatorRoute: Sendable {
@@ -141,7 +142,7 @@ extension SheetsEmulator {
     }
 
     /// The JSON a request carries for checking: the body, or a multipart upload's metadata part.
-    private static func checkedBody(_ request: EmulatorRequest, match: MatchedMethod) throws(GoogleAPIError) -> EmulatorJSON? {
+    private static func checkedBody(_ request: EmulatorRequest, match: MatchedMethod) throws(GoogleAPIError) -> JSONValue? {
         guard match.method.isUpload else { return try request.jsonBody() }
         switch request.query("uploadType") {
         case "multipart": return try MultipartBody.parse(request).metadata

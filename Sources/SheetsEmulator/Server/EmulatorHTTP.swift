@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// A request as the emulator's handlers see it, independent of the HTTP server.
 struct EmulatorRequest: Sendable {
@@ -45,16 +46,16 @@ struct EmulatorRequest: Sendable {
     }
 
     /// The body already parsed (while checking it against the discovery documents), so it is parsed once.
-    var parsedBody: EmulatorJSON?
+    var parsedBody: JSONValue?
 
     /// The body as JSON; an empty body reads as nil.
-    func jsonBody() throws(GoogleAPIError) -> EmulatorJSON? {
+    func jsonBody() throws(GoogleAPIError) -> JSONValue? {
         if let parsedBody { return parsedBody }
         guard !body.isEmpty else { return nil }
-        do throws(EmulatorJSONError) {
-            return try EmulatorJSON(parsing: Array(body))
+        do throws(JSONParseError) {
+            return try JSONValue.parse(Array(body))
         } catch {
-            throw .invalidArgument("Invalid JSON payload received. \(error.description).")
+            throw .invalidArgument("Invalid JSON payload received. \(error.payloadDetail).")
         }
     }
 }
@@ -68,10 +69,10 @@ struct EmulatorResponse: Sendable {
     /// Whether the request being answered asked for `prettyPrint=false` (Google indents JSON unless told not to).
     @TaskLocal static var compact = false
 
-    static func json(_ value: EmulatorJSON, status: Int = 200) -> EmulatorResponse {
+    static func json(_ value: JSONValue, status: Int = 200) -> EmulatorResponse {
         EmulatorResponse(
             status: status, headers: [("Content-Type", "application/json; charset=UTF-8")],
-            body: Data((compact ? value.serialized : value.prettySerialized).utf8))
+            body: Data((compact ? value.serializedString() : value.prettySerializedString()).utf8))
     }
 
     static func error(_ error: GoogleAPIError) -> EmulatorResponse {

@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// An OAuth client allowed to trade a refresh token for access tokens.
 struct AuthorizedUser: Sendable, Equatable, Codable {
@@ -31,7 +32,7 @@ struct AccessTokenRecord: Sendable, Equatable, Codable {
 struct UploadSession: Sendable, Equatable, Codable {
     var id: String
     /// The metadata given when the session started.
-    var metadata: EmulatorJSON.Box
+    var metadata: JSONValue.Box
     /// The file to update, or nil to create one.
     var targetFileId: String?
     var contentType: String
@@ -42,21 +43,21 @@ struct UploadSession: Sendable, Equatable, Codable {
     var query: [EmulatorQueryItem]
 }
 
-extension EmulatorJSON {
+extension JSONValue {
     /// Stores a JSON value inside Codable state as its text.
     struct Box: Sendable, Equatable, Codable {
-        var value: EmulatorJSON
+        var value: JSONValue
 
-        init(_ value: EmulatorJSON) { self.value = value }
+        init(_ value: JSONValue) { self.value = value }
 
         init(from decoder: any Decoder) throws {
             let text = try decoder.singleValueContainer().decode(String.self)
-            value = (try? EmulatorJSON(parsing: text)) ?? .null
+            value = (try? JSONValue.parse(text)) ?? .null
         }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
-            try container.encode(value.serialized)
+            try container.encode(value.serializedString())
         }
     }
 }

@@ -1,3 +1,5 @@
+import Interchange
+
 /// An error answer in Google's JSON shape (`{"error":{"code","message","errors","status"}}`).
 struct GoogleAPIError: Error, Sendable, Equatable {
     var code: Int
@@ -105,7 +107,7 @@ struct GoogleAPIError: Error, Sendable, Equatable {
         return error
     }
 
-    var json: EmulatorJSON {
+    var json: JSONValue {
         [
             "error": [
                 "code": .number(code),

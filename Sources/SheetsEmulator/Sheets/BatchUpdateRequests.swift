@@ -1,12 +1,13 @@
 import Foundation
+import Interchange
 /// The `Request` kinds of `spreadsheets.batchUpdate`, applied in order to a copy of the spreadsheet.
 enum BatchUpdateRequests {
     /// Applies every request or none; returns one reply per request.
-    static func apply(_ requests: [EmulatorJSON], to sheet: inout SpreadsheetState) throws(GoogleAPIError) -> [EmulatorJSON] {
+    static func apply(_ requests: [JSONValue], to sheet: inout SpreadsheetState) throws(GoogleAPIError) -> [JSONValue] {
         var working = sheet
-        var replies: [EmulatorJSON] = []
+        var replies: [JSONValue] = []
         for (i, request) in requests.enumerated() {
-            guard let (kind, body) = request.objectValue?.first, request.objectValue?.count == 1 else {
+            guard let (kind, body) = request.members.first, request.members.count == 1 else {
                 throw .invalidArgument("Invalid requests[\(i)]: a request must set exactly one kind.")
             }
             do throws(GoogleAPIError) {
@@ -21,13 +22,13 @@ enum BatchUpdateRequests {
         return replies
     }
 
-    private static func sheetIndex(_ json: EmulatorJSON?, in sheet: SpreadsheetState, kind: String) throws(GoogleAPIError) -> Int {
-        let id = json?.intValue ?? 0
+    private static func sheetIndex(_ json: JSONValue?, in sheet: SpreadsheetState, kind: String) throws(GoogleAPIError) -> Int {
+        let id = json?.integerValue ?? 0
         guard let index = sheet.sheetIndex(id: id) else { throw .invalidArgument("Invalid requests[0].\(kind): No grid with id: \(id)") }
         return index
     }
 
-    private static func dimensionRange(_ json: EmulatorJSON?, in sheet: SpreadsheetState, kind: String)
+    private static func dimensionRange(_ json: JSONValue?, in sheet: SpreadsheetState, kind: String)
         throws(GoogleAPIError) -> (Int, Dimension, Range<Int>)
     {
         let s = try sheetIndex(json?["sheetId"], in: sheet, kind: kind)
@@ -35,22 +36,22 @@ enum BatchUpdateRequests {
             throw .invalidArgument("Invalid requests[0].\(kind): dimension must be ROWS or COLUMNS.")
         }
         let limit = dimension == .rows ? sheet.sheets[s].rowCount : sheet.sheets[s].columnCount
-        let start = json?["startIndex"]?.intValue ?? 0
-        let end = json?["endIndex"]?.intValue ?? limit
+        let start = json?["startIndex"]?.integerValue ?? 0
+        let end = json?["endIndex"]?.integerValue ?? limit
         guard start >= 0, end >= start else { throw .invalidArgument("Invalid requests[0].\(kind): invalid dimension range.") }
         return (s, dimension, start..<end)
     }
 
-    private static func applyOne(_ kind: String, _ body: EmulatorJSON, to sheet: inout SpreadsheetState) throws(GoogleAPIError) -> EmulatorJSON {
+    private static func applyOne(_ kind: String, _ body: JSONValue, to sheet: inout SpreadsheetState) throws(GoogleAPIError) -> JSONValue {
         switch kind {
         case "addSheet":
-            let properties = body["properties"] ?? .object([])
+            let properties = body["properties"] ?? .object([:])
             let grid = properties["gridProperties"]
             let position = try sheet.addSheet(
-                title: properties["title"]?.stringValue ?? "Sheet\(sheet.sheets.count + 1)", sheetId: properties["sheetId"]?.intValue,
-                index: properties["index"]?.intValue, rowCount: grid?["rowCount"]?.intValue ?? 1000,
-                columnCount: grid?["columnCount"]?.intValue ?? 26)
-            sheet.sheets[position].frozenRowCount = grid?["frozenRowCount"]?.intValue ?? 0
+                title: properties["title"]?.stringValue ?? "Sheet\(sheet.sheets.count + 1)", sheetId: properties["sheetId"]?.integerValue,
+                index: properties["index"]?.integerValue, rowCount: grid?["rowCount"]?.integerValue ?? 1000,
+                columnCount: grid?["columnCount"]?.integerValue ?? 26)
+            sheet.sheets[position].frozenRowCount = grid?["frozenRowCount"]?.integerValue ?? 0
             return ["addSheet": ["properties": sheet.sheetPropertiesJSON(position)]]
         case "deleteSheet":
             let s = try sheetIndex(body["sheetId"], in: sheet, kind: kind)
@@ -60,68 +61,68 @@ enum BatchUpdateRequests {
             let sheetId = sheet.sheets[s].sheetId
             sheet.removeMetadata(ids: sheet.metadata.values.filter { $0.sheetId == sheetId }.map(\.id))
             sheet.sheets.remove(at: s)
-            return .object([])
+            return .object([:])
         case "updateSheetProperties":
             try updateSheetProperties(body, in: &sheet)
-            return .object([])
+            return .object([:])
         case "insertDimension":
             let (s, dimension, range) = try dimensionRange(body["range"], in: sheet, kind: kind)
             try sheet.insert(dimension, sheet: s, at: range.lowerBound, count: range.count,
                 inheritFromBefore: body["inheritFromBefore"]?.boolValue ?? false)
-            return .object([])
+            return .object([:])
         case "deleteDimension":
             let (s, dimension, range) = try dimensionRange(body["range"], in: sheet, kind: kind)
             try sheet.delete(dimension, sheet: s, range: range)
-            return .object([])
+            return .object([:])
         case "moveDimension":
             let (s, dimension, range) = try dimensionRange(body["source"], in: sheet, kind: kind)
-            try sheet.move(dimension, sheet: s, source: range, destination: body["destinationIndex"]?.intValue ?? 0)
-            return .object([])
+            try sheet.move(dimension, sheet: s, source: range, destination: body["destinationIndex"]?.integerValue ?? 0)
+            return .object([:])
         case "appendDimension":
             let s = try sheetIndex(body["sheetId"], in: sheet, kind: kind)
             guard let dimension = body["dimension"]?.stringValue.flatMap(Dimension.init(rawValue:)) else {
                 throw .invalidArgument("Invalid requests[0].appendDimension: dimension must be ROWS or COLUMNS.")
             }
-            try sheet.append(dimension, sheet: s, count: body["length"]?.intValue ?? 0)
-            return .object([])
+            try sheet.append(dimension, sheet: s, count: body["length"]?.integerValue ?? 0)
+            return .object([:])
         case "updateCells":
             try CellUpdates.updateCells(body, in: &sheet)
-            return .object([])
+            return .object([:])
         case "repeatCell":
             try CellUpdates.repeatCell(body, in: &sheet)
-            return .object([])
+            return .object([:])
         case "sortRange":
-            let range = try sheet.bind(grid: body["range"] ?? .object([]), path: "requests[0].sortRange.range")
+            let range = try sheet.bind(grid: body["range"] ?? .object([:]), path: "requests[0].sortRange.range")
             let keys = (body["sortSpecs"]?.arrayValue ?? []).map {
-                SortKey(column: $0["dimensionIndex"]?.intValue ?? 0, ascending: $0["sortOrder"]?.stringValue != "DESCENDING")
+                SortKey(column: $0["dimensionIndex"]?.integerValue ?? 0, ascending: $0["sortOrder"]?.stringValue != "DESCENDING")
             }
             try sheet.sort(sheet: range.sheetIndex, rows: range.rows, columns: range.columns, keys: keys)
-            return .object([])
+            return .object([:])
         case "createDeveloperMetadata":
-            let record = try sheet.createMetadata(body["developerMetadata"] ?? .object([]), at: "requests[0].createDeveloperMetadata")
+            let record = try sheet.createMetadata(body["developerMetadata"] ?? .object([:]), at: "requests[0].createDeveloperMetadata")
             return ["createDeveloperMetadata": ["developerMetadata": sheet.metadataJSON(record, anchors: sheet.metadataAnchors())]]
         case "deleteDeveloperMetadata":
             let anchors = sheet.metadataAnchors()
-            let doomed = try sheet.matchingMetadata(body["dataFilter"] ?? .object([]), anchors: anchors, path: "requests[0].deleteDeveloperMetadata")
+            let doomed = try sheet.matchingMetadata(body["dataFilter"] ?? .object([:]), anchors: anchors, path: "requests[0].deleteDeveloperMetadata")
             let shown = doomed.map { sheet.metadataJSON($0, anchors: anchors) }
             sheet.removeMetadata(ids: doomed.map(\.id))
-            return ["deleteDeveloperMetadata": shown.isEmpty ? .object([]) : ["deletedDeveloperMetadata": .array(shown)]]
+            return ["deleteDeveloperMetadata": shown.isEmpty ? .object([:]) : ["deletedDeveloperMetadata": .array(shown)]]
         case "updateDeveloperMetadata":
             return try updateDeveloperMetadata(body, in: &sheet)
         case "updateSpreadsheetProperties":
             if let title = body["properties"]?["title"]?.stringValue { sheet.title = title }
             if let zone = body["properties"]?["timeZone"]?.stringValue { sheet.timeZone = zone }
-            return .object([])
+            return .object([:])
         case "updateDimensionProperties", "autoResizeDimensions":
             // Pixel sizes and visibility of rows and columns do not affect values; accepted and ignored.
-            return .object([])
+            return .object([:])
         default:
             throw .unimplemented("Invalid requests[0]: the emulator does not implement the '\(kind)' request.")
         }
     }
 
-    private static func updateSheetProperties(_ body: EmulatorJSON, in sheet: inout SpreadsheetState) throws(GoogleAPIError) {
-        let properties = body["properties"] ?? .object([])
+    private static func updateSheetProperties(_ body: JSONValue, in sheet: inout SpreadsheetState) throws(GoogleAPIError) {
+        let properties = body["properties"] ?? .object([:])
         let s = try sheetIndex(properties["sheetId"], in: sheet, kind: "updateSheetProperties")
         guard let fieldsText = body["fields"]?.stringValue, let mask = try? FieldMask(parsing: fieldsText) else {
             throw .invalidArgument("Invalid requests[0].updateSheetProperties: At least one field must be specified in 'fields'.")
@@ -134,29 +135,29 @@ enum BatchUpdateRequests {
             sheet.sheets[s].title = title
         }
         if mask.covers("hidden") { sheet.sheets[s].hidden = properties["hidden"]?.boolValue ?? false }
-        if mask.covers("gridProperties.frozenRowCount") { sheet.sheets[s].frozenRowCount = grid?["frozenRowCount"]?.intValue ?? 0 }
-        if mask.covers("gridProperties.frozenColumnCount") { sheet.sheets[s].frozenColumnCount = grid?["frozenColumnCount"]?.intValue ?? 0 }
-        if mask.covers("gridProperties.rowCount"), let rows = grid?["rowCount"]?.intValue, rows != sheet.sheets[s].rowCount {
+        if mask.covers("gridProperties.frozenRowCount") { sheet.sheets[s].frozenRowCount = grid?["frozenRowCount"]?.integerValue ?? 0 }
+        if mask.covers("gridProperties.frozenColumnCount") { sheet.sheets[s].frozenColumnCount = grid?["frozenColumnCount"]?.integerValue ?? 0 }
+        if mask.covers("gridProperties.rowCount"), let rows = grid?["rowCount"]?.integerValue, rows != sheet.sheets[s].rowCount {
             if rows > sheet.sheets[s].rowCount {
                 try sheet.append(.rows, sheet: s, count: rows - sheet.sheets[s].rowCount)
             } else {
                 try sheet.delete(.rows, sheet: s, range: rows..<sheet.sheets[s].rowCount)
             }
         }
-        if mask.covers("gridProperties.columnCount"), let columns = grid?["columnCount"]?.intValue, columns != sheet.sheets[s].columnCount {
+        if mask.covers("gridProperties.columnCount"), let columns = grid?["columnCount"]?.integerValue, columns != sheet.sheets[s].columnCount {
             if columns > sheet.sheets[s].columnCount {
                 try sheet.append(.columns, sheet: s, count: columns - sheet.sheets[s].columnCount)
             } else {
                 try sheet.delete(.columns, sheet: s, range: columns..<sheet.sheets[s].columnCount)
             }
         }
-        if mask.covers("index"), let index = properties["index"]?.intValue {
+        if mask.covers("index"), let index = properties["index"]?.integerValue {
             let moved = sheet.sheets.remove(at: s)
             sheet.sheets.insert(moved, at: max(0, min(index, sheet.sheets.count)))
         }
     }
 
-    private static func updateDeveloperMetadata(_ body: EmulatorJSON, in sheet: inout SpreadsheetState) throws(GoogleAPIError) -> EmulatorJSON {
+    private static func updateDeveloperMetadata(_ body: JSONValue, in sheet: inout SpreadsheetState) throws(GoogleAPIError) -> JSONValue {
         guard let fieldsText = body["fields"]?.stringValue, let mask = try? FieldMask(parsing: fieldsText) else {
             throw .invalidArgument("Invalid requests[0].updateDeveloperMetadata: At least one field must be specified in 'fields'.")
         }
@@ -168,7 +169,7 @@ enum BatchUpdateRequests {
                 matched.append(record)
             }
         }
-        let update = body["developerMetadata"] ?? .object([])
+        let update = body["developerMetadata"] ?? .object([:])
         for var record in matched {
             if mask.covers("metadataKey"), let key = update["metadataKey"]?.stringValue { record.key = key }
             if mask.covers("metadataValue") { record.value = update["metadataValue"]?.stringValue }
@@ -177,9 +178,9 @@ enum BatchUpdateRequests {
             if mask.covers("location"), let location = update["location"] {
                 sheet.removeMetadata(ids: [record.id])
                 var replacement = update
-                replacement = .object([("metadataId", .number(record.id)), ("metadataKey", .string(record.key)),
-                    ("metadataValue", record.value.map(EmulatorJSON.string) ?? .null), ("visibility", .string(record.visibility)),
-                    ("location", location)])
+                replacement = .object(JSONObject([("metadataId", .number(record.id)), ("metadataKey", .string(record.key)),
+                    ("metadataValue", record.value.map(JSONValue.string) ?? .null), ("visibility", .string(record.visibility)),
+                    ("location", location)]))
                 _ = try sheet.createMetadata(replacement, at: "requests[0].updateDeveloperMetadata")
             }
         }

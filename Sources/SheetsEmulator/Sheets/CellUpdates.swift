@@ -1,6 +1,8 @@
+import Interchange
+
 /// `updateCells` and `repeatCell`: write `CellData` under a field mask.
 enum CellUpdates {
-    static func updateCells(_ body: EmulatorJSON, in sheet: inout SpreadsheetState) throws(GoogleAPIError) {
+    static func updateCells(_ body: JSONValue, in sheet: inout SpreadsheetState) throws(GoogleAPIError) {
         let mask = try fieldMask(body, kind: "updateCells")
         let rows = body["rows"]?.arrayValue ?? []
         if let range = body["range"] {
@@ -10,7 +12,7 @@ enum CellUpdates {
             for (offset, r) in bound.rows.enumerated() {
                 let values = offset < rows.count ? rows[offset]["values"]?.arrayValue ?? [] : []
                 for (columnOffset, c) in bound.columns.enumerated() {
-                    let data = columnOffset < values.count ? values[columnOffset] : .object([])
+                    let data = columnOffset < values.count ? values[columnOffset] : .object([:])
                     try apply(data, mask: mask, sheet: &sheet, s: bound.sheetIndex, row: r, column: c)
                 }
             }
@@ -19,12 +21,12 @@ enum CellUpdates {
         guard let start = body["start"] else {
             throw .invalidArgument("Invalid requests[0].updateCells: one of 'start' or 'range' must be set.")
         }
-        let sheetId = start["sheetId"]?.intValue ?? 0
+        let sheetId = start["sheetId"]?.integerValue ?? 0
         guard let s = sheet.sheetIndex(id: sheetId) else {
             throw .invalidArgument("Invalid requests[0].updateCells: No grid with id: \(sheetId)")
         }
-        let firstRow = start["rowIndex"]?.intValue ?? 0
-        let firstColumn = start["columnIndex"]?.intValue ?? 0
+        let firstRow = start["rowIndex"]?.integerValue ?? 0
+        let firstColumn = start["columnIndex"]?.integerValue ?? 0
         let width = rows.map { $0["values"]?.arrayValue?.count ?? 0 }.max() ?? 0
         if !rows.isEmpty, width > 0 {
             try checkGrid(
@@ -38,11 +40,11 @@ enum CellUpdates {
         }
     }
 
-    static func repeatCell(_ body: EmulatorJSON, in sheet: inout SpreadsheetState) throws(GoogleAPIError) {
+    static func repeatCell(_ body: JSONValue, in sheet: inout SpreadsheetState) throws(GoogleAPIError) {
         let mask = try fieldMask(body, kind: "repeatCell")
-        let bound = try sheet.bind(grid: body["range"] ?? .object([]), path: "requests[0].repeatCell.range")
+        let bound = try sheet.bind(grid: body["range"] ?? .object([:]), path: "requests[0].repeatCell.range")
         try checkGrid(bound, in: sheet, kind: "repeatCell")
-        let data = body["cell"] ?? .object([])
+        let data = body["cell"] ?? .object([:])
         for r in bound.rows {
             for c in bound.columns {
                 try apply(data, mask: mask, sheet: &sheet, s: bound.sheetIndex, row: r, column: c)
@@ -56,7 +58,7 @@ enum CellUpdates {
         var numberFormat: Bool
     }
 
-    private static func fieldMask(_ body: EmulatorJSON, kind: String) throws(GoogleAPIError) -> CellMask {
+    private static func fieldMask(_ body: JSONValue, kind: String) throws(GoogleAPIError) -> CellMask {
         guard let text = body["fields"]?.stringValue, !text.isEmpty, let mask = try? FieldMask(parsing: text) else {
             throw .invalidArgument("Invalid requests[0].\(kind): At least one field must be specified in 'fields'.")
         }
@@ -71,7 +73,7 @@ enum CellUpdates {
     }
 
     /// Writes the parts of one `CellData` the mask selects; selected but absent parts are cleared.
-    private static func apply(_ data: EmulatorJSON, mask: CellMask, sheet: inout SpreadsheetState, s: Int, row: Int, column: Int)
+    private static func apply(_ data: JSONValue, mask: CellMask, sheet: inout SpreadsheetState, s: Int, row: Int, column: Int)
         throws(GoogleAPIError)
     {
         var cell = sheet.sheets[s].cell(row: row, column: column)

@@ -1,6 +1,8 @@
+import Interchange
+
 extension SpreadsheetState {
     /// The developer metadata entries a `DataFilter` selects (lookup, A1 range or grid range).
-    func matchingMetadata(_ filter: EmulatorJSON, anchors: [Int: MetadataAnchor], path: String) throws(GoogleAPIError) -> [MetadataRecord] {
+    func matchingMetadata(_ filter: JSONValue, anchors: [Int: MetadataAnchor], path: String) throws(GoogleAPIError) -> [MetadataRecord] {
         let records = metadata.values.sorted { $0.id < $1.id }
         if let lookup = filter["developerMetadataLookup"] {
             return records.filter { lookupMatches(lookup, $0, anchors: anchors) }
@@ -14,7 +16,7 @@ extension SpreadsheetState {
     }
 
     /// The grid rectangles a `DataFilter` selects for reading or writing values.
-    func filterRanges(_ filter: EmulatorJSON, anchors: [Int: MetadataAnchor], path: String) throws(GoogleAPIError) -> [BoundRange] {
+    func filterRanges(_ filter: JSONValue, anchors: [Int: MetadataAnchor], path: String) throws(GoogleAPIError) -> [BoundRange] {
         if let a1 = filter["a1Range"]?.stringValue {
             return [try bind(a1)]
         }
@@ -29,18 +31,18 @@ extension SpreadsheetState {
     }
 
     /// A `GridRange` object bound to its tab; absent bounds run to the grid's edge.
-    func bind(grid: EmulatorJSON, path: String) throws(GoogleAPIError) -> BoundRange {
-        let sheetId = grid["sheetId"]?.intValue ?? 0
+    func bind(grid: JSONValue, path: String) throws(GoogleAPIError) -> BoundRange {
+        let sheetId = grid["sheetId"]?.integerValue ?? 0
         guard let s = sheetIndex(id: sheetId) else { throw .invalidArgument("Invalid \(path): No grid with id: \(sheetId)") }
         let sheet = sheets[s]
-        let rows = (grid["startRowIndex"]?.intValue ?? 0)..<(grid["endRowIndex"]?.intValue ?? sheet.rowCount)
-        let columns = (grid["startColumnIndex"]?.intValue ?? 0)..<(grid["endColumnIndex"]?.intValue ?? sheet.columnCount)
+        let rows = (grid["startRowIndex"]?.integerValue ?? 0)..<(grid["endRowIndex"]?.integerValue ?? sheet.rowCount)
+        let columns = (grid["startColumnIndex"]?.integerValue ?? 0)..<(grid["endColumnIndex"]?.integerValue ?? sheet.columnCount)
         guard rows.lowerBound >= 0, columns.lowerBound >= 0 else { throw .invalidArgument("Invalid \(path): negative grid index.") }
         return BoundRange(sheetIndex: s, rows: rows, columns: columns, openEndedRows: grid["endRowIndex"] == nil)
     }
 
-    private func lookupMatches(_ lookup: EmulatorJSON, _ record: MetadataRecord, anchors: [Int: MetadataAnchor]) -> Bool {
-        if let id = lookup["metadataId"]?.intValue, id != record.id { return false }
+    private func lookupMatches(_ lookup: JSONValue, _ record: MetadataRecord, anchors: [Int: MetadataAnchor]) -> Bool {
+        if let id = lookup["metadataId"]?.integerValue, id != record.id { return false }
         if let key = lookup["metadataKey"]?.stringValue, key != record.key { return false }
         if let value = lookup["metadataValue"]?.stringValue, value != record.value { return false }
         if let visibility = lookup["visibility"]?.stringValue, visibility != record.visibility { return false }
@@ -51,15 +53,15 @@ extension SpreadsheetState {
         if location["spreadsheet"]?.boolValue == true {
             return intersecting || record.placement == .spreadsheet
         }
-        if let sheetId = location["sheetId"]?.intValue {
+        if let sheetId = location["sheetId"]?.integerValue {
             return intersecting ? record.sheetId == sheetId : record.placement == .sheet && record.sheetId == sheetId
         }
         if let range = location["dimensionRange"] {
             guard record.placement == .row || record.placement == .column, let anchor = anchors[record.id],
-                range["sheetId"]?.intValue == record.sheetId,
+                range["sheetId"]?.integerValue == record.sheetId,
                 range["dimension"]?.stringValue == (record.placement == .row ? "ROWS" : "COLUMNS")
             else { return false }
-            let wanted = (range["startIndex"]?.intValue ?? 0)..<(range["endIndex"]?.intValue ?? Int.max)
+            let wanted = (range["startIndex"]?.integerValue ?? 0)..<(range["endIndex"]?.integerValue ?? Int.max)
             let actual = anchor.index..<anchor.index + record.span
             return intersecting ? wanted.overlaps(actual) : wanted == actual
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// `spreadsheets.create`, `get`, `getByDataFilter`, `batchUpdate` and the developer metadata methods.
 enum SheetsSpreadsheets {
@@ -8,7 +9,7 @@ enum SheetsSpreadsheets {
         let spreadsheetId = match.pathParameters["spreadsheetId"] ?? ""
         switch id {
         case "sheets.spreadsheets.create":
-            let body = try request.jsonBody() ?? .object([])
+            let body = try request.jsonBody() ?? .object([:])
             let created = try world.createSpreadsheet(from: body)
             return try answer(created.json(includeGridData: false), request: request)
         case "sheets.spreadsheets.get":
@@ -19,7 +20,7 @@ enum SheetsSpreadsheets {
             return try answer(sheet.json(includeGridData: grid, ranges: ranges), request: request)
         case "sheets.spreadsheets.getByDataFilter":
             let sheet = try world.liveSpreadsheet(spreadsheetId)
-            let body = try request.jsonBody() ?? .object([])
+            let body = try request.jsonBody() ?? .object([:])
             var ranges: [BoundRange] = []
             for (i, filter) in (body["dataFilters"]?.arrayValue ?? []).enumerated() {
                 ranges += try sheet.filterRanges(filter, anchors: sheet.metadataAnchors(), path: "dataFilters[\(i)]")
@@ -28,7 +29,7 @@ enum SheetsSpreadsheets {
             return try answer(sheet.json(includeGridData: grid, ranges: ranges), request: request)
         case "sheets.spreadsheets.batchUpdate":
             var sheet = try world.liveSpreadsheet(spreadsheetId)
-            let body = try request.jsonBody() ?? .object([])
+            let body = try request.jsonBody() ?? .object([:])
             let replies = try BatchUpdateRequests.apply(body["requests"]?.arrayValue ?? [], to: &sheet)
             world.persistent.spreadsheets[spreadsheetId] = sheet
             world.touch(spreadsheetId)
@@ -41,9 +42,9 @@ enum SheetsSpreadsheets {
             return try answer(out.value, request: request)
         case "sheets.spreadsheets.developerMetadata.search":
             let sheet = try world.liveSpreadsheet(spreadsheetId)
-            let body = try request.jsonBody() ?? .object([])
+            let body = try request.jsonBody() ?? .object([:])
             let anchors = sheet.metadataAnchors()
-            var found: [(MetadataRecord, [EmulatorJSON])] = []
+            var found: [(MetadataRecord, [JSONValue])] = []
             for (i, filter) in (body["dataFilters"]?.arrayValue ?? []).enumerated() {
                 for record in try sheet.matchingMetadata(filter, anchors: anchors, path: "dataFilters[\(i)]") {
                     if let index = found.firstIndex(where: { $0.0.id == record.id }) {
@@ -53,8 +54,8 @@ enum SheetsSpreadsheets {
                     }
                 }
             }
-            guard !found.isEmpty else { return try answer(.object([]), request: request) }
-            let matched = found.map { record, filters -> EmulatorJSON in
+            guard !found.isEmpty else { return try answer(.object([:]), request: request) }
+            let matched = found.map { record, filters -> JSONValue in
                 ["developerMetadata": sheet.metadataJSON(record, anchors: anchors), "dataFilters": .array(filters)]
             }
             return try answer(["matchedDeveloperMetadata": .array(matched)], request: request)
@@ -70,7 +71,7 @@ enum SheetsSpreadsheets {
     }
 
     /// A JSON answer reduced by the request's `fields` parameter.
-    static func answer(_ value: EmulatorJSON, request: EmulatorRequest) throws(GoogleAPIError) -> EmulatorResponse {
+    static func answer(_ value: JSONValue, request: EmulatorRequest) throws(GoogleAPIError) -> EmulatorResponse {
         guard let fields = request.query("fields"), !fields.isEmpty else { return .json(value) }
         do throws(FieldMaskError) {
             return .json(try FieldMask(parsing: fields).apply(to: value))
@@ -82,19 +83,19 @@ enum SheetsSpreadsheets {
 
 extension EmulatorWorld {
     /// Creates a spreadsheet (and its Drive file) from a `Spreadsheet` request body.
-    mutating func createSpreadsheet(from body: EmulatorJSON, parents: [String] = [DriveFiles.rootFolderId]) throws(GoogleAPIError)
+    mutating func createSpreadsheet(from body: JSONValue, parents: [String] = [DriveFiles.rootFolderId]) throws(GoogleAPIError)
         -> SpreadsheetState
     {
         var sheet = SpreadsheetState(id: EmulatorWorld.makeId(length: 44), title: body["properties"]?["title"]?.stringValue ?? "Untitled spreadsheet")
         if let locale = body["properties"]?["locale"]?.stringValue { sheet.locale = locale }
         if let zone = body["properties"]?["timeZone"]?.stringValue { sheet.timeZone = zone }
         for tab in body["sheets"]?.arrayValue ?? [] {
-            let properties = tab["properties"] ?? .object([])
+            let properties = tab["properties"] ?? .object([:])
             let grid = properties["gridProperties"]
             let position = try sheet.addSheet(
-                title: properties["title"]?.stringValue ?? "Sheet\(sheet.sheets.count + 1)", sheetId: properties["sheetId"]?.intValue,
-                rowCount: grid?["rowCount"]?.intValue ?? 1000, columnCount: grid?["columnCount"]?.intValue ?? 26)
-            sheet.sheets[position].frozenRowCount = grid?["frozenRowCount"]?.intValue ?? 0
+                title: properties["title"]?.stringValue ?? "Sheet\(sheet.sheets.count + 1)", sheetId: properties["sheetId"]?.integerValue,
+                rowCount: grid?["rowCount"]?.integerValue ?? 1000, columnCount: grid?["columnCount"]?.integerValue ?? 26)
+            sheet.sheets[position].frozenRowCount = grid?["frozenRowCount"]?.integerValue ?? 0
         }
         if sheet.sheets.isEmpty { try sheet.addSheet(title: "Sheet1") }
         persistent.spreadsheets[sheet.id] = sheet

@@ -1,3 +1,5 @@
+import Interchange
+
 /// The `spreadsheets.values.*` methods.
 enum SheetsValues {
     static func serve(_ id: String, request: EmulatorRequest, match: MatchedMethod, world: inout EmulatorWorld)
@@ -5,15 +7,15 @@ enum SheetsValues {
     {
         let spreadsheetId = match.pathParameters["spreadsheetId"] ?? ""
         var sheet = try world.liveSpreadsheet(spreadsheetId)
-        let body = try request.jsonBody() ?? .object([])
-        let answer: EmulatorJSON
+        let body = try request.jsonBody() ?? .object([:])
+        let answer: JSONValue
         switch id {
         case "sheets.spreadsheets.values.get":
             let renderer = try renderer(value: request.query("valueRenderOption"), dateTime: request.query("dateTimeRenderOption"))
             answer = try sheet.read(sheet.bind(match.pathParameters["range"] ?? ""), major: request.query("majorDimension"), renderer: renderer)
         case "sheets.spreadsheets.values.batchGet":
             let renderer = try renderer(value: request.query("valueRenderOption"), dateTime: request.query("dateTimeRenderOption"))
-            var ranges: [EmulatorJSON] = []
+            var ranges: [JSONValue] = []
             for text in request.queryAll("ranges") {
                 ranges.append(try sheet.read(sheet.bind(text), major: request.query("majorDimension"), renderer: renderer))
             }
@@ -21,7 +23,7 @@ enum SheetsValues {
         case "sheets.spreadsheets.values.batchGetByDataFilter":
             let renderer = try renderer(value: body["valueRenderOption"]?.stringValue, dateTime: body["dateTimeRenderOption"]?.stringValue)
             let anchors = sheet.metadataAnchors()
-            var ranges: [EmulatorJSON] = []
+            var ranges: [JSONValue] = []
             for (i, filter) in (body["dataFilters"]?.arrayValue ?? []).enumerated() {
                 for range in try sheet.filterRanges(filter, anchors: anchors, path: "dataFilters[\(i)]") {
                     let valueRange = sheet.read(range, major: body["majorDimension"]?.stringValue, renderer: renderer)
@@ -32,7 +34,7 @@ enum SheetsValues {
         case "sheets.spreadsheets.values.batchUpdate", "sheets.spreadsheets.values.batchUpdateByDataFilter":
             let input = try inputOption(body["valueInputOption"]?.stringValue)
             let anchors = sheet.metadataAnchors()
-            var responses: [EmulatorJSON] = []
+            var responses: [JSONValue] = []
             var totals = WriteSummary()
             for (i, data) in (body["data"]?.arrayValue ?? []).enumerated() {
                 let values = data["values"]?.arrayValue?.map { $0.arrayValue ?? [] } ?? []
@@ -80,7 +82,7 @@ enum SheetsValues {
             answer = out.value
         case "sheets.spreadsheets.values.clear", "sheets.spreadsheets.values.batchClear":
             let texts = id.hasSuffix(".clear") ? [match.pathParameters["range"] ?? ""] : (body["ranges"]?.arrayValue ?? []).compactMap(\.stringValue)
-            var cleared: [EmulatorJSON] = []
+            var cleared: [JSONValue] = []
             for text in texts {
                 let range = try sheet.bind(text)
                 sheet.clearValues(range)

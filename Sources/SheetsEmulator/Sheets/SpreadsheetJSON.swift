@@ -1,6 +1,8 @@
+import Interchange
+
 /// The `Spreadsheet` resource in the API's JSON shape.
 extension SpreadsheetState {
-    func sheetPropertiesJSON(_ index: Int) -> EmulatorJSON {
+    func sheetPropertiesJSON(_ index: Int) -> JSONValue {
         let sheet = sheets[index]
         var grid = JSONObjectBuilder()
         grid.set("rowCount", sheet.rowCount)
@@ -18,10 +20,10 @@ extension SpreadsheetState {
     }
 
     /// The whole resource; `gridData` adds `sheets[].data` for the given ranges (all tabs when empty).
-    func json(includeGridData: Bool, ranges: [BoundRange] = []) -> EmulatorJSON {
+    func json(includeGridData: Bool, ranges: [BoundRange] = []) -> JSONValue {
         let anchors = metadataAnchors()
         let records = metadata.values.sorted { $0.id < $1.id }
-        var sheetsJSON: [EmulatorJSON] = []
+        var sheetsJSON: [JSONValue] = []
         // Asked for ranges, Google answers with the tabs they name only.
         for (index, sheet) in sheets.enumerated() where ranges.isEmpty || ranges.contains(where: { $0.sheetIndex == index }) {
             var entry = JSONObjectBuilder()
@@ -53,13 +55,13 @@ extension SpreadsheetState {
     }
 
     /// `GridData` for one rectangle: user-entered and effective values, formats, formatted text.
-    func gridDataJSON(_ range: BoundRange) -> EmulatorJSON {
+    func gridDataJSON(_ range: BoundRange) -> JSONValue {
         let sheet = sheets[range.sheetIndex]
         let rows = range.rows.clamped(to: 0..<min(sheet.rowCount, max(sheet.usedRowCount, range.rows.lowerBound)))
         let formatted = ValueRenderer(valueOption: .formatted)
-        var rowData: [EmulatorJSON] = []
+        var rowData: [JSONValue] = []
         for r in rows {
-            var values: [EmulatorJSON] = []
+            var values: [JSONValue] = []
             for c in range.columns.clamped(to: 0..<sheet.columnCount) {
                 let cell = sheet.cell(row: r, column: c)
                 var data = JSONObjectBuilder()
@@ -69,16 +71,16 @@ extension SpreadsheetState {
                     data.set("formattedValue", formatted.render(cell))
                 }
                 if let format = cell.numberFormat {
-                    let numberFormat: EmulatorJSON = ["type": .string(format.type), "pattern": .string(format.pattern)]
-                    data.set("userEnteredFormat", ["numberFormat": numberFormat] as EmulatorJSON)
-                    data.set("effectiveFormat", ["numberFormat": numberFormat] as EmulatorJSON)
+                    let numberFormat: JSONValue = ["type": .string(format.type), "pattern": .string(format.pattern)]
+                    data.set("userEnteredFormat", ["numberFormat": numberFormat] as JSONValue)
+                    data.set("effectiveFormat", ["numberFormat": numberFormat] as JSONValue)
                 }
                 values.append(data.value)
             }
-            while let last = values.last, last == .object([]) { values.removeLast() }
-            rowData.append(values.isEmpty ? .object([]) : ["values": .array(values)])
+            while let last = values.last, last == .object([:]) { values.removeLast() }
+            rowData.append(values.isEmpty ? .object([:]) : ["values": .array(values)])
         }
-        while let last = rowData.last, last == .object([]) { rowData.removeLast() }
+        while let last = rowData.last, last == .object([:]) { rowData.removeLast() }
         var out = JSONObjectBuilder()
         if range.rows.lowerBound > 0 { out.set("startRow", range.rows.lowerBound) }
         if range.columns.lowerBound > 0 { out.set("startColumn", range.columns.lowerBound) }
@@ -87,7 +89,7 @@ extension SpreadsheetState {
     }
 
     /// An `ExtendedValue` object, nil for an empty cell.
-    static func extendedValue(_ value: EmulatedValue) -> EmulatorJSON? {
+    static func extendedValue(_ value: EmulatedValue) -> JSONValue? {
         switch value {
         case .empty: return nil
         case .number(let n): return ["numberValue": .number(n)]
@@ -98,7 +100,7 @@ extension SpreadsheetState {
     }
 
     /// Reads an `ExtendedValue` object back into a cell value.
-    static func value(ofExtended json: EmulatorJSON?) -> EmulatedValue {
+    static func value(ofExtended json: JSONValue?) -> EmulatedValue {
         guard let json else { return .empty }
         if let number = json["numberValue"]?.doubleValue { return .number(number) }
         if let text = json["stringValue"]?.stringValue { return .string(text) }

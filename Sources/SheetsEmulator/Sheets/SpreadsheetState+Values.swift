@@ -1,3 +1,5 @@
+import Interchange
+
 /// `valueInputOption`.
 enum ValueInputOption: String, Sendable {
     case unspecified = "INPUT_VALUE_OPTION_UNSPECIFIED"
@@ -30,7 +32,7 @@ struct WriteSummary: Sendable {
         return out
     }
 
-    func totalsJSON(spreadsheetId: String, responses: [EmulatorJSON]) -> EmulatorJSON {
+    func totalsJSON(spreadsheetId: String, responses: [JSONValue]) -> JSONValue {
         var out = JSONObjectBuilder()
         out.set("spreadsheetId", spreadsheetId)
         if cells > 0 {
@@ -54,7 +56,7 @@ extension SpreadsheetState {
     }
 
     /// A `ValueRange`: trailing empty cells and rows omitted, `values` absent when nothing is there.
-    func read(_ range: BoundRange, major: String?, renderer: ValueRenderer) -> EmulatorJSON {
+    func read(_ range: BoundRange, major: String?, renderer: ValueRenderer) -> JSONValue {
         let sheet = sheets[range.sheetIndex]
         let rows = range.rows.clamped(to: 0..<sheet.rowCount)
         let columns = range.columns.clamped(to: 0..<sheet.columnCount)
@@ -63,7 +65,7 @@ extension SpreadsheetState {
         if byColumns {
             grid = columns.indices.map { c in grid.indices.map { grid[$0][c - columns.lowerBound] } }
         }
-        var values: [EmulatorJSON] = grid.map { line in
+        var values: [JSONValue] = grid.map { line in
             var end = line.count
             while end > 0, line[end - 1].value.isEmpty { end -= 1 }
             return .array(line[..<end].map(renderer.render))
@@ -77,7 +79,7 @@ extension SpreadsheetState {
     }
 
     /// Writes a `values` matrix at the top-left of `range`. Nulls leave cells as they are; `""` clears.
-    mutating func writeValues(_ input: [[EmulatorJSON]], major: String?, into range: BoundRange, option: ValueInputOption)
+    mutating func writeValues(_ input: [[JSONValue]], major: String?, into range: BoundRange, option: ValueInputOption)
         throws(GoogleAPIError) -> WriteSummary
     {
         var values = input
@@ -123,7 +125,7 @@ extension SpreadsheetState {
                         cell.value = text.isEmpty ? .empty : .string(text)
                     }
                 case .array, .object:
-                    throw .invalidArgument("Invalid values[\(r)][\(c)]: \(json.serialized)")
+                    throw .invalidArgument("Invalid values[\(r)][\(c)]: \(json.serializedString())")
                 }
                 try write(cell, sheet: range.sheetIndex, row: row, column: column)
                 cells += 1
@@ -150,7 +152,7 @@ extension SpreadsheetState {
 extension SpreadsheetState {
     /// `values.append`: writes below the last row holding a value in the range's columns, growing the
     /// grid when needed (as Sheets does), and returns the table's range as found plus the write.
-    mutating func append(_ values: [[EmulatorJSON]], major: String?, after range: BoundRange, option: ValueInputOption, insertRows: Bool)
+    mutating func append(_ values: [[JSONValue]], major: String?, after range: BoundRange, option: ValueInputOption, insertRows: Bool)
         throws(GoogleAPIError) -> (table: String?, summary: WriteSummary)
     {
         let sheet = sheets[range.sheetIndex]

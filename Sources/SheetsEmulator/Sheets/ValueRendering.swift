@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// `valueRenderOption` of the values endpoints.
 enum ValueRenderOption: String, Sendable {
@@ -18,7 +19,7 @@ struct ValueRenderer: Sendable {
     var valueOption: ValueRenderOption = .formatted
     var dateTimeOption: DateTimeRenderOption = .serialNumber
 
-    func render(_ cell: EmulatedCell) -> EmulatorJSON {
+    func render(_ cell: EmulatedCell) -> JSONValue {
         switch cell.value {
         case .empty:
             return .string("")
@@ -52,7 +53,7 @@ struct ValueRenderer: Sendable {
     /// Sheets' "Automatic" format: up to 15 significant digits, no grouping, no trailing zeros.
     static func general(_ value: Double) -> String {
         let rounded = Double(String(format: "%.15g", value)) ?? value
-        return EmulatorJSON.formatNumber(rounded)
+        return JSONValue.formatNumber(rounded)
     }
 }
 

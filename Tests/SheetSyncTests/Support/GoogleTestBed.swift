@@ -1,5 +1,6 @@
 import Foundation
 import GoogleAPI
+import Interchange
 import Logging
 import SheetSync
 import SheetSyncCore

@@ -1,6 +1,5 @@
+import Interchange
 import Testing
-
-@testable import GoogleAPI
 
 @Suite struct JSONValueTests {
     @Test func roundTripKeepsKeyOrderAndValues() throws {
@@ -30,6 +29,32 @@ import Testing
         let text = original.serializedString()
         #expect(text == #""line1\nline2\t\"q\" \\ \u0001\u007f 😀 =HYPERLINK(\"x\")""#)
         #expect(try JSONValue.parse(text) == original)
+    }
+
+    @Test(arguments: [3, 15, 16, 17, 40])
+    func objectsOfAnySizeFindReplaceAndRemoveTheirMembers(_ size: Int) {
+        var object = JSONObject((0..<size).map { ("k\($0)", JSONValue.integer($0)) })
+        #expect(object.count == size)
+        #expect((0..<size).allSatisfy { object["k\($0)"] == .integer($0) })
+        #expect(object["missing"] == nil)
+        object["k0"] = "replaced"
+        #expect(object.keys.first == "k0" && object["k0"] == "replaced")
+        object["k1"] = nil
+        object["added"] = true
+        #expect(object.count == size)
+        #expect(object["k1"] == nil && object["added"] == true && object.keys.last == "added")
+        #expect((2..<size).allSatisfy { object["k\($0)"] == .integer($0) })
+        let parsed = try? JSONValue.parse(JSONValue.object(object).serializedString())
+        #expect(parsed == .object(object))
+    }
+
+    @Test func prettyTextIndentsAsGoogleServesIt() throws {
+        let value = try JSONValue.parse(#"{"b":[1,{"x":"é\n"},[]],"a":{},"c":null}"#)
+        let pretty = value.prettySerializedString()
+        #expect(pretty == "{\n  \"b\": [\n    1,\n    {\n      \"x\": \"é\\n\"\n    },\n    []\n  ],\n  \"a\": {},\n  \"c\": null\n}")
+        #expect(try JSONValue.parse(pretty) == value)
+        #expect(JSONValue.array([]).prettySerializedString() == "[]")
+        #expect(JSONValue.string("s").prettySerializedString() == #""s""#)
     }
 
     @Test func loneSurrogatesAreRejected() {

@@ -11,11 +11,14 @@ public enum JSONValue: Hashable, Sendable {
     case object(JSONObject)
 }
 
-/// A JSON object whose keys keep their document order; lookups go through an index.
+/// A JSON object whose keys keep their document order; lookups in a large object go through an index.
 public struct JSONObject: Hashable, Sendable, ExpressibleByDictionaryLiteral {
     /// The members in document order.
     public private(set) var members: [(key: String, value: JSONValue)]
+    /// Key → position, kept only from `indexedFrom` members on (empty below): most objects are
+    /// small, and a scan of a few keys is cheaper than building a dictionary for each one.
     private var index: [String: Int]
+    private static let indexedFrom = 16
 
     public init() {
         members = []
@@ -24,6 +27,7 @@ public struct JSONObject: Hashable, Sendable, ExpressibleByDictionaryLiteral {
 
     public init(_ pairs: [(String, JSONValue)]) {
         self.init()
+        members.reserveCapacity(pairs.count)
         for (key, value) in pairs { self[key] = value }
     }
 
@@ -37,9 +41,9 @@ public struct JSONObject: Hashable, Sendable, ExpressibleByDictionaryLiteral {
 
     /// Reads or replaces a member; assigning `nil` removes it. A replaced key keeps its position.
     public subscript(key: String) -> JSONValue? {
-        get { index[key].map { members[$0].value } }
+        get { position(of: key).map { members[$0].value } }
         set {
-            if let position = index[key] {
+            if let position = position(of: key) {
                 if let newValue {
                     members[position].value = newValue
                 } else {
@@ -47,14 +51,23 @@ public struct JSONObject: Hashable, Sendable, ExpressibleByDictionaryLiteral {
                     rebuildIndex()
                 }
             } else if let newValue {
-                index[key] = members.count
                 members.append((key, newValue))
+                if members.count == Self.indexedFrom {
+                    rebuildIndex()
+                } else if members.count > Self.indexedFrom {
+                    index[key] = members.count - 1
+                }
             }
         }
     }
 
+    private func position(of key: String) -> Int? {
+        members.count < Self.indexedFrom ? members.firstIndex { $0.key == key } : index[key]
+    }
+
     private mutating func rebuildIndex() {
         index = [:]
+        guard members.count >= Self.indexedFrom else { return }
         for (position, member) in members.enumerated() { index[member.key] = position }
     }
 

@@ -21,6 +21,21 @@ extension JSONValue {
     public func serializedData() -> Data {
         Data(serialized())
     }
+
+    /// Appends `text` as a quoted JSON string, escaped exactly as `serialized()` escapes strings, for
+    /// a writer of a fixed-shape document that would otherwise build a `JSONValue` per row.
+    public static func appendQuoted(_ text: String, to output: inout [UInt8]) {
+        JSONSerializer.writeString(text, into: &output)
+    }
+
+    /// Indented JSON text as Google serves it by default (`prettyPrint`): one member or element
+    /// a line, two spaces a level, `": "` after keys, and `{}` / `[]` for empty containers.
+    public func prettySerializedString() -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(128)
+        JSONSerializer.write(self, into: &output, indentLevel: 0)
+        return String(decoding: output, as: UTF8.self)
+    }
 }
 
 extension JSONValue: CustomStringConvertible {
@@ -54,6 +69,40 @@ enum JSONSerializer {
             }
             output.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// Writes `value` indented, its first line at the current position and nested lines at
+    /// `indentLevel + 1` levels.
+    static func write(_ value: JSONValue, into output: inout [UInt8], indentLevel: Int) {
+        switch value {
+        case .array(let elements) where !elements.isEmpty:
+            output.append(UInt8(ascii: "["))
+            for (offset, element) in elements.enumerated() {
+                if offset > 0 { output.append(UInt8(ascii: ",")) }
+                newLine(into: &output, indentLevel: indentLevel + 1)
+                write(element, into: &output, indentLevel: indentLevel + 1)
+            }
+            newLine(into: &output, indentLevel: indentLevel)
+            output.append(UInt8(ascii: "]"))
+        case .object(let object) where !object.isEmpty:
+            output.append(UInt8(ascii: "{"))
+            for (offset, member) in object.members.enumerated() {
+                if offset > 0 { output.append(UInt8(ascii: ",")) }
+                newLine(into: &output, indentLevel: indentLevel + 1)
+                writeString(member.key, into: &output)
+                output.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+                write(member.value, into: &output, indentLevel: indentLevel + 1)
+            }
+            newLine(into: &output, indentLevel: indentLevel)
+            output.append(UInt8(ascii: "}"))
+        default:
+            write(value, into: &output)
+        }
+    }
+
+    private static func newLine(into output: inout [UInt8], indentLevel: Int) {
+        output.append(0x0A)
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indentLevel))
     }
 
     /// Writes a quoted string, escaping quotes, backslashes and control characters; other

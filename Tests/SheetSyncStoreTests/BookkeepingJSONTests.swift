@@ -1,0 +1,76 @@
+import Foundation
+import SheetSyncCore
+import Testing
+
+@testable import SheetSyncStore
+
+/// The JSON the store keeps in `sync_base.fields` and `sync_rejected.rawCells`: the bytes are what
+/// `JSONEncoder` (sorted keys, unescaped slashes) wrote in every earlier version, and any JSON
+/// spelling of the same texts, as an earlier version or another tool may have left, reads back.
+@Suite struct BookkeepingJSONTests {
+    static let awkwardTexts = [
+        "", "plain", "quote \" backslash \\ slash / =1+1", "tab\tnewline\ncarriage\rbackspace\u{08}formfeed\u{0C}",
+        "controls \u{01}\u{1F}", "delete \u{7F}", "é 😀 \u{2028} 中文",
+    ]
+
+    let store: LedgerStore
+
+    init() throws {
+        store = try LedgerStore.inMemory()
+    }
+
+    static func encoderText<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    @Test(arguments: awkwardTexts)
+    func baseFieldsAreTheBytesJSONEncoderWrote(_ text: String) throws {
+        let record = Samples.record(.transactions, ["note": text, "tagsCSV": text])
+        try store.commit(StoreCommit(baseUpserts: [.transactions: [record]]))
+        let stored = try #require(try store.text("SELECT fields FROM sync_base"))
+        #expect(stored == (try Self.encoderText(record.fields)))
+        #expect(try store.snapshot().base[.transactions] == [Samples.transactionId: record])
+    }
+
+    @Test func rawCellsAreTheBytesJSONEncoderWrote() throws {
+        let rejected = Rejection(tab: .transactions, row: 4, id: "", message: "bad amount", hint: "",
+            rawCells: Self.awkwardTexts, firstSeenAt: Samples.created)
+        try store.commit(StoreCommit(rejected: [rejected]))
+        #expect(try store.text("SELECT rawCells FROM sync_rejected") == (try Self.encoderText(Self.awkwardTexts)))
+        #expect(try store.rejectedRows() == [rejected])
+    }
+
+    @Test func otherSpellingsOfTheSameTextsReadBack() throws {
+        let record = Samples.record(.categories, ["emoji": "😀", "name": "Café/Bar"])
+        var fields = record.fields
+        fields["emoji"] = nil
+        fields["name"] = nil
+        // Escaped slash, \u escapes with a surrogate pair, spaces, and keys out of order.
+        let members = fields.sorted { $0.key > $1.key }.map { #""\#($0.key)": "\#($0.value)""# }
+        let text = "{ " + (members + [#""emoji" : "\ud83d\ude00""#, #""name":"Caf\u00e9\/Bar""#]).joined(separator: " , ") + " }"
+        try store.execute("INSERT INTO sync_base (tab, key, fields) VALUES ('Categories', 'Café/Bar', ?)", [text])
+        #expect(try store.snapshot().base[.categories] == ["Café/Bar": record])
+
+        try store.execute(
+            "INSERT INTO sync_rejected (tab, row, message, rawCells, firstSeenAt) VALUES ('Transactions', 3, 'm', ?, ?)",
+            [#"[ "a\/b", "\u00e9", "" ]"#, Samples.created])
+        #expect(try store.rejectedRows().first?.rawCells == ["a/b", "é", ""])
+    }
+
+    // `json_valid` checks keep broken JSON out of these columns; a valid document of the wrong shape can still be there.
+    @Test(arguments: [#"{"name":1}"#, #"["name"]"#, #""name""#, #"{"name":null}"#])
+    func aBaseThatIsNotAnObjectOfTextsIsReportedNotGuessed(_ text: String) throws {
+        try store.execute("INSERT INTO sync_base (tab, key, fields) VALUES ('Categories', 'x', ?)", [text])
+        #expect(throws: StoreError.self) { try store.snapshot() }
+    }
+
+    @Test(arguments: [#"["a",1]"#, #"{"a":"b"}"#, "null", #"[["a"]]"#])
+    func rawCellsThatAreNotAnArrayOfTextsAreReported(_ text: String) throws {
+        try store.execute(
+            "INSERT INTO sync_rejected (tab, row, message, rawCells, firstSeenAt) VALUES ('Transactions', 3, 'm', ?, ?)",
+            [text, Samples.created])
+        #expect(throws: StoreError.self) { try store.rejectedRows() }
+    }
+}
