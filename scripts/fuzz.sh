@@ -26,6 +26,8 @@ RSS_LIMIT=${FUZZ_RSS_LIMIT_MB:-768}
 NICE=${FUZZ_NICE:-15}
 # Leak reports are off: Foundation's caches read as leaks at exit, and leaks are not what this hunts.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:quarantine_size_mb=32:malloc_context_size=10}
+# Swift's own crash backtracer stalls under ASan; libFuzzer and ASan report the crash themselves.
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 
 dict_for() {
     case "$1" in
@@ -50,6 +52,8 @@ SWIFT
 }
 
 build() {
+    # FUZZ_SKIP_BUILD=1: several runs in parallel share one build (made first with --build).
+    [ "${FUZZ_SKIP_BUILD:-0}" = 1 ] && return 0
     echo "fuzz: building the targets (release, -sanitize=fuzzer,address) into $SCRATCH" >&2
     nice -n "$NICE" swift build -c release --package-path Fuzz --scratch-path "$SCRATCH" \
         -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2

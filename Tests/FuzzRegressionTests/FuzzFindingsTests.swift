@@ -47,3 +47,43 @@ import Workbook
         #expect(date.read == .success("1900-01-01"))
     }
 }
+
+/// Values the readers accepted but whose canonical text no reader accepts back: the store kept them,
+/// wrote them to the sheet, and the next read rejected the row.
+@Suite struct FuzzFindingsOutOfRangeTests {
+    static func canonical(_ cell: Cell, _ field: String) throws -> Result<String, FieldProblem> {
+        FieldParser.canonical(cell, try #require(Tab.transactions.schema.field(named: field)))
+    }
+
+    static func readsBack(_ value: String, _ field: String) throws -> Bool {
+        try canonical(.text(value), field) == .success(value)
+    }
+
+    /// `fields` (crash-cb5256f9…, the number `2960465`): date serials up to 3,000,000 were taken for dates,
+    /// up to the year 10,113; the last date a spreadsheet has is 9999-12-31 (serial 2958465).
+    @Test func aDateSerialPastTheYear9999IsNoDate() throws {
+        #expect(try Self.canonical(.number("2958465"), "date") == .success("9999-12-31"))
+        #expect(try Self.canonical(.number("2958465.5"), "createdAt") == .success("9999-12-31T12:00:00.000Z"))
+        for serial in ["2958466", "2960465", "2999999", "2958465.99999999999"] {
+            #expect(try Self.canonical(.number(serial), "date").isFailure, "\(serial)")
+            #expect(try Self.canonical(.dateSerial(serial), "createdAt").isFailure, "\(serial)")
+        }
+    }
+
+    /// `fields` (timestamp-after-9999, timestamp-before-0001): a zone offset carried a timestamp past
+    /// 9999-12-31 or before 0001-01-01, whose canonical text (`10000-01-01T00:59:00.000Z`) is no timestamp.
+    @Test func aTimestampOutsideTheYears1To9999IsRefused() throws {
+        #expect(try Self.canonical(.text("9999-12-31T23:59:00-01:00"), "createdAt").isFailure)
+        #expect(try Self.canonical(.text("0001-01-01T00:30+01:00"), "createdAt").isFailure)
+        #expect(try Self.readsBack("9999-12-31T23:59:59.999Z", "createdAt"))
+        #expect(try Self.readsBack("0001-01-01T00:00:00.000Z", "createdAt"))
+        #expect(try Self.canonical(.text("0001-01-01T01:30+01:00"), "createdAt") == .success("0001-01-01T00:30:00.000Z"))
+    }
+}
+
+extension Result {
+    fileprivate var isFailure: Bool {
+        if case .failure = self { return true }
+        return false
+    }
+}
