@@ -28,6 +28,12 @@ final class WorksheetHandler: XMLEventHandler {
     @exclusivity(unchecked) private var textStart = 0
     @exclusivity(unchecked) private var preserveSpace = false
     @exclusivity(unchecked) private var text: [UInt8] = []
+    /// Cells read, and the empty cells laid out to place them: a few bytes (`<c r="XFD9">`) can ask for
+    /// 16,383 empty cells, so those are bounded by the cells the sheet really holds.
+    @exclusivity(unchecked) private var filledCells = 0
+    @exclusivity(unchecked) private var paddingCells = 0
+    static let paddingAllowance = 1_000_000
+    static let paddingPerFilledCell = 64
 
     init(context: WorksheetContext) {
         self.context = context
@@ -109,7 +115,8 @@ final class WorksheetHandler: XMLEventHandler {
         inRow = true
         column = 0
         row = []
-        row.reserveCapacity(rows.last?.count ?? 8)
+        // Capped: a row keeps its capacity, and one far cell above must not widen every row below.
+        row.reserveCapacity(min(rows.last?.count ?? 8, 64))
     }
 
     private func startCell(_ attributes: XMLAttributes) throws {
@@ -151,10 +158,18 @@ final class WorksheetHandler: XMLEventHandler {
         capturing = false
         inInline = false
         if case .empty = cell { return }
+        filledCells += 1
         let index = column - 1
         if index == row.count {
             row.append(cell)
         } else if index > row.count {
+            paddingCells += index - row.count
+            guard paddingCells <= Self.paddingAllowance + Self.paddingPerFilledCell * filledCells else {
+                throw WorksheetProblem(
+                    message: "holds \(filledCells) cells spread over more than \(paddingCells) empty cells "
+                        + "(cell \(CellReference.name(column: column, row: rowNumber)) so far): refused as a sheet "
+                        + "no ledger is, since laying it out would exhaust memory")
+            }
             row.append(contentsOf: repeatElement(.empty, count: index - row.count))
             row.append(cell)
         } else {
