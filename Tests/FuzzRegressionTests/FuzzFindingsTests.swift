@@ -112,7 +112,7 @@ extension Result {
             return
         }
         #expect(xlsx.part == "xl/worksheets/sheet1.xml")
-        #expect(xlsx.description.contains("empty cells"))
+        #expect(xlsx.description.contains("empty ones"))
 
         let few = (1...20).map { #"<row r="\#($0)"><c r="A\#($0)"><v>1</v></c><c r="XFD\#($0)"><v>2</v></c></row>"# }.joined()
         let sheet = try #require(try Self.read(worksheetRows: few).get().first)

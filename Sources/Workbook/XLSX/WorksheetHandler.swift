@@ -115,8 +115,7 @@ final class WorksheetHandler: XMLEventHandler {
         inRow = true
         column = 0
         row = []
-        // Capped: a row keeps its capacity, and one far cell above must not widen every row below.
-        row.reserveCapacity(min(rows.last?.count ?? 8, 64))
+        row.reserveCapacity(rows.last?.count ?? 8)
     }
 
     private func startCell(_ attributes: XMLAttributes) throws {
@@ -166,9 +165,8 @@ final class WorksheetHandler: XMLEventHandler {
             paddingCells += index - row.count
             guard paddingCells <= Self.paddingAllowance + Self.paddingPerFilledCell * filledCells else {
                 throw WorksheetProblem(
-                    message: "holds \(filledCells) cells spread over more than \(paddingCells) empty cells "
-                        + "(cell \(CellReference.name(column: column, row: rowNumber)) so far): refused as a sheet "
-                        + "no ledger is, since laying it out would exhaust memory")
+                    message: "places \(filledCells) cells among \(paddingCells) empty ones (up to cell "
+                        + "\(CellReference.name(column: column, row: rowNumber))): refused, as laying it out would exhaust memory")
             }
             row.append(contentsOf: repeatElement(.empty, count: index - row.count))
             row.append(cell)
