@@ -121,3 +121,19 @@ extension Result {
         #expect(sheet.table.rows.last?.last == .number("2"))
     }
 }
+
+/// The XLSX writer's refusals.
+@Suite struct FuzzFindingsWriterTests {
+    /// `xlsx-roundtrip` (crash-fee88e0a…): a date serial that is no number (`3.\0 spaced `) was not refused
+    /// but written as the number `2`: `Double` and `Decimal` read the text only up to the NUL. The writer
+    /// refuses it, naming the cell, as it refuses any number that is not one.
+    @Test(arguments: ["3.\0 spaced ", "12abc", "4x"])
+    func aDateSerialThatIsNoNumberIsRefused(_ serial: String) throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-serial-\(UUID().uuidString).xlsx")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let sheet = XLSXSheet(name: "Transactions", table: Table(header: ["date"], rows: [[.dateSerial(serial)]]))
+        #expect(throws: XLSXError.self) { try XLSXWriter.write([sheet], to: url) }
+        #expect(DateSerial.stored(serial, uses1904: false) == serial)
+        #expect(DateSerial.stored(serial, uses1904: true) == serial)
+    }
+}

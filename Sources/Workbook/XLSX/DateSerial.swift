@@ -34,7 +34,10 @@ public enum DateSerial {
 
     /// `text + days`, computed in decimal so no binary rounding creeps in.
     static func adding(_ days: Int, to text: String) -> String {
-        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { return text }
+        // `Decimal(string:)` reads a prefix (`12abc` is 12): text that is no number stays as it is.
+        guard NumberText.isValid(text.utf8),
+            let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        else { return text }
         return (value + Decimal(days)).description
     }
 
