@@ -3,12 +3,13 @@
 #
 #   scripts/fuzz.sh [TARGET|all] [SECONDS]   run one target (or every target in turn) for SECONDS each
 #                                            (default 60), then merge what it found into Fuzz/corpus/TARGET,
-#                                            minimised (-merge=1), so the committed corpus stays small
+#                                            minimised (-set_cover_merge=1), so the committed corpus stays small
 #   scripts/fuzz.sh --ci [SECONDS]           every target for SECONDS each (default 15) on a copy of the
 #                                            corpus (the repo's corpus is left alone); exit 1 on a finding
 #   scripts/fuzz.sh --build                  build only
 #   scripts/fuzz.sh --probe                  exit 0 when this toolchain can build libFuzzer targets
 #   scripts/fuzz.sh --seed                   merge fresh seeds (Fuzz/make-seeds.py) into the corpora
+#   scripts/fuzz.sh --minimise               shrink every committed corpus to a set cover of its coverage
 #
 # Every crash, hang or out-of-memory input is copied to Fuzz/regressions/TARGET/, which the normal suite
 # feeds to the same entry point (Tests/FuzzRegressionTests): commit it with the fix. Before fuzzing, the
@@ -131,10 +132,11 @@ run() {
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
     ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
     if [ "$mode" = keep ] && [ "$found" = 0 ]; then
-        # Minimise: keep only inputs that add coverage, so the committed corpus stays small.
+        # Minimise: the smallest set of inputs (greedy set cover) with the coverage of all, so the
+        # committed corpus stays small.
         local merged="$SCRATCH/merged/$target"
         rm -rf "$merged" && mkdir -p "$merged"
-        nice -n "$NICE" "$BIN/fuzz-$target" -merge=1 -timeout="$TIMEOUT" -rss_limit_mb="$RSS_LIMIT" \
+        nice -n "$NICE" "$BIN/fuzz-$target" -set_cover_merge=1 -timeout="$TIMEOUT" -rss_limit_mb="$RSS_LIMIT" \
             "$merged" "$work" >>"$log" 2>&1
         rm -rf "Fuzz/corpus/$target" && mv "$merged" "Fuzz/corpus/$target"
     fi
@@ -149,13 +151,25 @@ run() {
     fi
 }
 
+# Shrinks every committed corpus to a set cover of its own coverage.
+minimise() {
+    for target in "${TARGETS[@]}"; do
+        local merged="$SCRATCH/merged/$target"
+        rm -rf "$merged" && mkdir -p "$merged"
+        nice -n "$NICE" "$BIN/fuzz-$target" -set_cover_merge=1 -timeout="$TIMEOUT" -rss_limit_mb="$RSS_LIMIT" \
+            "$merged" "Fuzz/corpus/$target" >"$SCRATCH/logs/minimise-$target.log" 2>&1
+        rm -rf "Fuzz/corpus/$target" && mv "$merged" "Fuzz/corpus/$target"
+        echo "fuzz: $target corpus: $(ls "Fuzz/corpus/$target" | wc -l) inputs" >&2
+    done
+}
+
 seed() {
     local raw="$SCRATCH/seeds"
     rm -rf "$raw" && python3 Fuzz/make-seeds.py "$raw"
     for target in "${TARGETS[@]}"; do
         local merged="$SCRATCH/merged/$target"
         rm -rf "$merged" && mkdir -p "$merged" "Fuzz/corpus/$target"
-        nice -n "$NICE" "$BIN/fuzz-$target" -merge=1 -timeout="$TIMEOUT" -rss_limit_mb="$RSS_LIMIT" \
+        nice -n "$NICE" "$BIN/fuzz-$target" -set_cover_merge=1 -timeout="$TIMEOUT" -rss_limit_mb="$RSS_LIMIT" \
             "$merged" "Fuzz/corpus/$target" "$raw/$target" >"$SCRATCH/logs/seed-$target.log" 2>&1
         rm -rf "Fuzz/corpus/$target" && mv "$merged" "Fuzz/corpus/$target"
         echo "fuzz: $target corpus: $(ls "Fuzz/corpus/$target" | wc -l) inputs" >&2
@@ -167,6 +181,7 @@ case "${1:-all}" in
     --probe) probe ;;
     --build) build ;;
     --seed) build && seed ;;
+    --minimise) build && minimise ;;
     --ci)
         seconds=${2:-15}
         build

@@ -72,7 +72,9 @@ enum XLSXRoundTrip {
 
     static func expectedCell(_ cell: Cell) -> Cell {
         switch cell {
-        case .text(let s), .error(let s): return s.isEmpty ? .empty : .text(s)
+        case .text(let s): return s.isEmpty ? .empty : .text(s)
+        // An error cell is written as an inline string, even an empty one (read back as `.text("")`).
+        case .error(let s): return .text(s)
         // The reader gives numbers as a spreadsheet shows them (`DisplayedNumber`, 15 significant digits).
         case .number(let s): return .number(DisplayedNumber.canonical(s.hasPrefix("+") ? String(s.dropFirst()) : s))
         default: return cell
