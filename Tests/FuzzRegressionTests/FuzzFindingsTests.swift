@@ -136,4 +136,12 @@ extension Result {
         #expect(DateSerial.stored(serial, uses1904: false) == serial)
         #expect(DateSerial.stored(serial, uses1904: true) == serial)
     }
+
+    /// `xlsx-roundtrip` (crash-2310befc…): `023.` skipped the 1900-calendar correction (its leading zero
+    /// counted as a digit), so it was stored as 23 and read back as 24; `+1` likewise.
+    @Test func aSerialWithLeadingZerosGetsTheSameCorrection() {
+        #expect(DateSerial.stored("023.", uses1904: false) == DateSerial.stored("23", uses1904: false))
+        #expect(DateSerial.stored("023.", uses1904: false) == "22")
+        #expect(DateSerial.stored("+05", uses1904: false) == "4")
+    }
 }
