@@ -10,6 +10,7 @@ enum XLSXRoundTrip {
     static func run(_ bytes: UnsafeRawBufferPointer) throws(PropertyViolation) {
         let sheets = sheets(from: Array(bytes))
         let url = FuzzScratch.url("RoundTrip.xlsx")
+        defer { FuzzScratch.remove(url) }
         do {
             try XLSXWriter.write(sheets, to: url)
         } catch {
