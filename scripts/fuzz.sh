@@ -3,17 +3,23 @@
 #
 #   scripts/fuzz.sh [TARGET|all] [SECONDS]   run one target (or every target in turn) for SECONDS each
 #                                            (default 60), then merge what it found into Fuzz/corpus/TARGET,
-#                                            minimised (-merge=1), so the committed corpus stays small
+#                                            minimised (-set_cover_merge=1), so the committed corpus stays small
 #   scripts/fuzz.sh --ci [SECONDS]           every target for SECONDS each (default 15) on a copy of the
 #                                            corpus (the repo's corpus is left alone); exit 1 on a finding
 #   scripts/fuzz.sh --build                  build only
 #   scripts/fuzz.sh --probe                  exit 0 when this toolchain can build libFuzzer targets
 #   scripts/fuzz.sh --seed                   merge fresh seeds (Fuzz/make-seeds.py) into the corpora
+#   scripts/fuzz.sh --minimise               shrink every committed corpus to a set cover of its coverage
 #
-# Every crash, timeout (hang) or out-of-memory input is copied to Fuzz/regressions/TARGET/, which the
-# normal suite feeds to the same entry point (Tests/FuzzRegressionTests): commit it with the fix.
-# Per-input limits: -timeout (2 s under ASan and nice on a shared machine, standing in for the issue's
-# 1 s), -malloc_limit_mb=500 and -rss_limit_mb (the issue's 500 MiB plus ASan's own overhead).
+# Every crash, hang or out-of-memory input is copied to Fuzz/regressions/TARGET/, which the normal suite
+# feeds to the same entry point (Tests/FuzzRegressionTests): commit it with the fix. Before fuzzing, the
+# regression inputs run once under the sanitizer and the limits below.
+#
+# Hangs: libFuzzer's clocks are wall clocks, and on a shared machine under `nice` a process can wait
+# seconds for a core. So every input slower than 1 s is reported (-report_slow_units=1) and run again
+# alone: it is a finding only if it is still slower than 1 s (the issue's bound); -timeout (10 s) only
+# stops a run that is stuck. Memory: -malloc_limit_mb=500 and -rss_limit_mb (the issue's 500 MiB plus
+# ASan's own overhead, about 150 MB here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,11 +27,14 @@ TARGETS=(csv xlsx-package xlsx-part fields config google-json csv-roundtrip xlsx
 SCRATCH=.build-fuzz
 BIN="$SCRATCH/release"
 RESULTS="$SCRATCH/results.tsv"
-TIMEOUT=${FUZZ_TIMEOUT:-2}
+TIMEOUT=${FUZZ_TIMEOUT:-10}
+SLOW_MS=${FUZZ_SLOW_MS:-1000}
 RSS_LIMIT=${FUZZ_RSS_LIMIT_MB:-768}
 NICE=${FUZZ_NICE:-15}
 # Leak reports are off: Foundation's caches read as leaks at exit, and leaks are not what this hunts.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:quarantine_size_mb=32:malloc_context_size=10}
+# Swift's own crash backtracer stalls under ASan; libFuzzer and ASan report the crash themselves.
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 
 dict_for() {
     case "$1" in
@@ -50,18 +59,41 @@ SWIFT
 }
 
 build() {
+    # FUZZ_SKIP_BUILD=1: several runs in parallel share one build (made first with --build).
+    [ "${FUZZ_SKIP_BUILD:-0}" = 1 ] && return 0
     echo "fuzz: building the targets (release, -sanitize=fuzzer,address) into $SCRATCH" >&2
     nice -n "$NICE" swift build -c release --package-path Fuzz --scratch-path "$SCRATCH" \
         -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
 }
 
+# The fastest of three lone runs of FILE by TARGET's executable, in milliseconds.
+rerun_ms() {
+    local target=$1 file=$2 best=999999 ms i
+    for i in 1 2 3; do
+        ms=$("$BIN/fuzz-$target" -timeout="$TIMEOUT" -rss_limit_mb="$RSS_LIMIT" "$file" 2>&1 |
+            sed -n 's/^Executed .* in \([0-9]*\) ms$/\1/p' | tail -1)
+        [ -n "$ms" ] && [ "$ms" -lt "$best" ] && best=$ms
+    done
+    echo "$best"
+}
+
 # Copies libFuzzer's artifacts for TARGET into Fuzz/regressions/TARGET; prints how many.
 collect() {
-    local target=$1 artifacts=$2 found=0 file kind
+    local target=$1 artifacts=$2 found=0 file kind ms
     mkdir -p "Fuzz/regressions/$target"
     for file in "$artifacts"/*; do
         [ -f "$file" ] || continue
         kind=$(basename "$file")
+        case "$kind" in
+            slow-unit-* | timeout-*)
+                ms=$(rerun_ms "$target" "$file")
+                if [ "$ms" -lt "$SLOW_MS" ]; then
+                    echo "fuzz: $target: $kind runs in $ms ms alone (it waited for a core): no hang" >&2
+                    continue
+                fi
+                echo "fuzz: $target: $kind takes $ms ms alone" >&2
+                ;;
+        esac
         cp "$file" "Fuzz/regressions/$target/$kind"
         echo "fuzz: $target: $kind saved as Fuzz/regressions/$target/$kind (fix the bug, commit both)" >&2
         found=$((found + 1))
@@ -77,11 +109,21 @@ run() {
     rm -rf "$work" "$artifacts"
     mkdir -p "$work" "$artifacts" "$SCRATCH/logs" "Fuzz/corpus/$target"
     cp Fuzz/corpus/"$target"/* "$work"/ 2>/dev/null || true
-    local started status=0
+    local started status=0 regressed=0 file
     started=$(date +%s)
+    : >"$log"
+    # The committed regression inputs, once each, under the sanitizer and the limits.
+    for file in Fuzz/regressions/"$target"/*; do
+        [ -f "$file" ] || continue
+        if ! nice -n "$NICE" "$BIN/fuzz-$target" -timeout="$TIMEOUT" -rss_limit_mb="$RSS_LIMIT" \
+            -malloc_limit_mb=500 "$file" >>"$log" 2>&1; then
+            echo "fuzz: $target: regression input $file fails again; see $log" >&2
+            regressed=1
+        fi
+    done
     nice -n "$NICE" "$BIN/fuzz-$target" "$work" -max_total_time="$seconds" -timeout="$TIMEOUT" \
-        -rss_limit_mb="$RSS_LIMIT" -malloc_limit_mb=500 -dict="$(dict_for "$target")" -print_final_stats=1 \
-        -artifact_prefix="$artifacts/" >"$log" 2>&1 || status=$?
+        -report_slow_units=1 -rss_limit_mb="$RSS_LIMIT" -malloc_limit_mb=500 -dict="$(dict_for "$target")" \
+        -print_final_stats=1 -artifact_prefix="$artifacts/" >>"$log" 2>&1 || status=$?
     local elapsed=$(($(date +%s) - started))
     local found
     found=$(collect "$target" "$artifacts")
@@ -90,10 +132,11 @@ run() {
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
     ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
     if [ "$mode" = keep ] && [ "$found" = 0 ]; then
-        # Minimise: keep only inputs that add coverage, so the committed corpus stays small.
+        # Minimise: the smallest set of inputs (greedy set cover) with the coverage of all, so the
+        # committed corpus stays small.
         local merged="$SCRATCH/merged/$target"
         rm -rf "$merged" && mkdir -p "$merged"
-        nice -n "$NICE" "$BIN/fuzz-$target" -merge=1 -timeout="$TIMEOUT" -rss_limit_mb="$RSS_LIMIT" \
+        nice -n "$NICE" "$BIN/fuzz-$target" -set_cover_merge=1 -timeout="$TIMEOUT" -rss_limit_mb="$RSS_LIMIT" \
             "$merged" "$work" >>"$log" 2>&1
         rm -rf "Fuzz/corpus/$target" && mv "$merged" "Fuzz/corpus/$target"
     fi
@@ -101,10 +144,23 @@ run() {
     size=$(ls "Fuzz/corpus/$target" | wc -l)
     printf '%s\t%s\t%ss\t%s execs\tcov %s\tft %s\tcorpus %s\tfindings %s\n' \
         "$(date -u +%FT%TZ)" "$target" "$elapsed" "${runs:-?}" "${cov:-?}" "${ft:-?}" "$size" "$found" | tee -a "$RESULTS"
-    if [ "$found" != 0 ] || { [ "$status" != 0 ] && ! grep -q 'Done [0-9]* runs' "$log"; }; then
+    # A stop whose only artifact was a wait for a core (above) is no failure; a stop with none is.
+    if [ "$found" != 0 ] || [ "$regressed" = 1 ] || { [ "$status" != 0 ] && [ -z "$(ls "$artifacts")" ]; }; then
         echo "fuzz: $target failed (exit $status); see $log" >&2
         return 1
     fi
+}
+
+# Shrinks every committed corpus to a set cover of its own coverage.
+minimise() {
+    for target in "${TARGETS[@]}"; do
+        local merged="$SCRATCH/merged/$target"
+        rm -rf "$merged" && mkdir -p "$merged"
+        nice -n "$NICE" "$BIN/fuzz-$target" -set_cover_merge=1 -timeout="$TIMEOUT" -rss_limit_mb="$RSS_LIMIT" \
+            "$merged" "Fuzz/corpus/$target" >"$SCRATCH/logs/minimise-$target.log" 2>&1
+        rm -rf "Fuzz/corpus/$target" && mv "$merged" "Fuzz/corpus/$target"
+        echo "fuzz: $target corpus: $(ls "Fuzz/corpus/$target" | wc -l) inputs" >&2
+    done
 }
 
 seed() {
@@ -113,7 +169,7 @@ seed() {
     for target in "${TARGETS[@]}"; do
         local merged="$SCRATCH/merged/$target"
         rm -rf "$merged" && mkdir -p "$merged" "Fuzz/corpus/$target"
-        nice -n "$NICE" "$BIN/fuzz-$target" -merge=1 -timeout="$TIMEOUT" -rss_limit_mb="$RSS_LIMIT" \
+        nice -n "$NICE" "$BIN/fuzz-$target" -set_cover_merge=1 -timeout="$TIMEOUT" -rss_limit_mb="$RSS_LIMIT" \
             "$merged" "Fuzz/corpus/$target" "$raw/$target" >"$SCRATCH/logs/seed-$target.log" 2>&1
         rm -rf "Fuzz/corpus/$target" && mv "$merged" "Fuzz/corpus/$target"
         echo "fuzz: $target corpus: $(ls "Fuzz/corpus/$target" | wc -l) inputs" >&2
@@ -125,6 +181,7 @@ case "${1:-all}" in
     --probe) probe ;;
     --build) build ;;
     --seed) build && seed ;;
+    --minimise) build && minimise ;;
     --ci)
         seconds=${2:-15}
         build

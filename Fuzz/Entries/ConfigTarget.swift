@@ -4,6 +4,7 @@ import SheetSync
 enum ConfigTarget {
     static func run(_ bytes: UnsafeRawBufferPointer) {
         guard let url = FuzzScratch.write(bytes, named: "sheetsync.json") else { return }
+        defer { FuzzScratch.remove(url) }
         _ = try? Config.load(url)
     }
 }

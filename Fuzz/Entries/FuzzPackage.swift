@@ -3,7 +3,7 @@ import ZIPFoundation
 
 /// A small valid workbook (one sheet using shared strings, a date style and every cell type) whose
 /// parts the `xlsx-part` target replaces one at a time with the fuzzer's bytes.
-enum FuzzPackage {
+public enum FuzzPackage {
     enum Part: CaseIterable {
         case worksheet
         case sharedStrings
@@ -81,6 +81,11 @@ enum FuzzPackage {
                 + #"<row r="4"><c r="C4"><f>C2*2</f><v>25</v></c></row></sheetData></worksheet>"#
         ),
     ]
+
+    /// The package with the part `selector` picks (an `xlsx-part` input's first byte) replaced by `xml`.
+    public static func workbook(selector: UInt8, xml: [UInt8]) -> Data? {
+        zip(replacing: Part.allCases[Int(selector) % Part.allCases.count], with: xml)
+    }
 
     /// The package with `part` replaced by `bytes`, stored uncompressed.
     static func zip(replacing part: Part, with bytes: [UInt8]) -> Data? {

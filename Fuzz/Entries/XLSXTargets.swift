@@ -6,6 +6,7 @@ import Workbook
 enum XLSXTargets {
     static func readPackage(_ bytes: UnsafeRawBufferPointer) {
         guard let url = FuzzScratch.write(bytes, named: "Fuzz.xlsx") else { return }
+        defer { FuzzScratch.remove(url) }
         read(url)
     }
 
@@ -15,6 +16,7 @@ enum XLSXTargets {
         let part = FuzzPackage.Part.allCases[Int(selector) % FuzzPackage.Part.allCases.count]
         guard let package = FuzzPackage.zip(replacing: part, with: Array(bytes.dropFirst())) else { return }
         let url = FuzzScratch.url("FuzzPart.xlsx")
+        defer { FuzzScratch.remove(url) }
         do {
             try package.write(to: url)
         } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzEntries
 import SheetSyncCore
 import Testing
 import Workbook
@@ -45,5 +46,102 @@ import Workbook
         let date = try Self.writtenAndReadBack("1900-01-01", field: "date")
         #expect(date.cell == .dateSerial("2"))
         #expect(date.read == .success("1900-01-01"))
+    }
+}
+
+/// Values the readers accepted but whose canonical text no reader accepts back: the store kept them,
+/// wrote them to the sheet, and the next read rejected the row.
+@Suite struct FuzzFindingsOutOfRangeTests {
+    static func canonical(_ cell: Cell, _ field: String) throws -> Result<String, FieldProblem> {
+        FieldParser.canonical(cell, try #require(Tab.transactions.schema.field(named: field)))
+    }
+
+    static func readsBack(_ value: String, _ field: String) throws -> Bool {
+        try canonical(.text(value), field) == .success(value)
+    }
+
+    /// `fields` (crash-cb5256f9…, the number `2960465`): date serials up to 3,000,000 were taken for dates,
+    /// up to the year 10,113; the last date a spreadsheet has is 9999-12-31 (serial 2958465).
+    @Test func aDateSerialPastTheYear9999IsNoDate() throws {
+        #expect(try Self.canonical(.number("2958465"), "date") == .success("9999-12-31"))
+        #expect(try Self.canonical(.number("2958465.5"), "createdAt") == .success("9999-12-31T12:00:00.000Z"))
+        for serial in ["2958466", "2960465", "2999999", "2958465.99999999999"] {
+            #expect(try Self.canonical(.number(serial), "date").isFailure, "\(serial)")
+            #expect(try Self.canonical(.dateSerial(serial), "createdAt").isFailure, "\(serial)")
+        }
+    }
+
+    /// `fields` (timestamp-after-9999, timestamp-before-0001): a zone offset carried a timestamp past
+    /// 9999-12-31 or before 0001-01-01, whose canonical text (`10000-01-01T00:59:00.000Z`) is no timestamp.
+    @Test func aTimestampOutsideTheYears1To9999IsRefused() throws {
+        #expect(try Self.canonical(.text("9999-12-31T23:59:00-01:00"), "createdAt").isFailure)
+        #expect(try Self.canonical(.text("0001-01-01T00:30+01:00"), "createdAt").isFailure)
+        #expect(try Self.readsBack("9999-12-31T23:59:59.999Z", "createdAt"))
+        #expect(try Self.readsBack("0001-01-01T00:00:00.000Z", "createdAt"))
+        #expect(try Self.canonical(.text("0001-01-01T01:30+01:00"), "createdAt") == .success("0001-01-01T00:30:00.000Z"))
+    }
+}
+
+extension Result {
+    fileprivate var isFailure: Bool {
+        if case .failure = self { return true }
+        return false
+    }
+}
+
+/// Worksheets whose few bytes made the reader lay out millions of empty cells.
+@Suite struct FuzzFindingsWorksheetMemoryTests {
+    static func read(worksheetRows rows: String) throws -> Result<[XLSXSheet], any Error> {
+        let xml = #"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">"#
+            + "<sheetData>\(rows)</sheetData></worksheet>"
+        let data = try #require(FuzzPackage.workbook(selector: 0, xml: Array(xml.utf8)))
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-wide-\(UUID().uuidString).xlsx")
+        try data.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        return Result { try XLSXReader.read(contentsOf: url) }
+    }
+
+    /// `xlsx-part` (Fuzz/regressions/xlsx-part/wide-rows): 2,500 rows of one cell in column XFD, 113 KiB
+    /// of XML, laid out 41 million empty cells (1.4 GB, 11 s under ASan). Such a sheet is refused,
+    /// naming the part; a sheet with a few far cells still reads.
+    @Test func aSheetOfFarCellsIsRefusedNotLaidOut() throws {
+        let rows = (1...2500).map { #"<row r="\#($0)"><c r="XFD\#($0)"><v>1</v></c></row>"# }.joined()
+        let result = try Self.read(worksheetRows: rows)
+        guard case .failure(let error) = result, let xlsx = error as? XLSXError else {
+            Issue.record("read: \(result)")
+            return
+        }
+        #expect(xlsx.part == "xl/worksheets/sheet1.xml")
+        #expect(xlsx.description.contains("empty ones"))
+
+        let few = (1...20).map { #"<row r="\#($0)"><c r="A\#($0)"><v>1</v></c><c r="XFD\#($0)"><v>2</v></c></row>"# }.joined()
+        let sheet = try #require(try Self.read(worksheetRows: few).get().first)
+        #expect(sheet.table.rows.count == 19)
+        #expect(sheet.table.rows.last?.count == 16_384)
+        #expect(sheet.table.rows.last?.last == .number("2"))
+    }
+}
+
+/// The XLSX writer's refusals.
+@Suite struct FuzzFindingsWriterTests {
+    /// `xlsx-roundtrip` (crash-fee88e0a…): a date serial that is no number (`3.\0 spaced `) was not refused
+    /// but written as the number `2`: `Double` and `Decimal` read the text only up to the NUL. The writer
+    /// refuses it, naming the cell, as it refuses any number that is not one.
+    @Test(arguments: ["3.\0 spaced ", "12abc", "4x"])
+    func aDateSerialThatIsNoNumberIsRefused(_ serial: String) throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-serial-\(UUID().uuidString).xlsx")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let sheet = XLSXSheet(name: "Transactions", table: Table(header: ["date"], rows: [[.dateSerial(serial)]]))
+        #expect(throws: XLSXError.self) { try XLSXWriter.write([sheet], to: url) }
+        #expect(DateSerial.stored(serial, uses1904: false) == serial)
+        #expect(DateSerial.stored(serial, uses1904: true) == serial)
+    }
+
+    /// `xlsx-roundtrip` (crash-2310befc…): `023.` skipped the 1900-calendar correction (its leading zero
+    /// counted as a digit), so it was stored as 23 and read back as 24; `+1` likewise.
+    @Test func aSerialWithLeadingZerosGetsTheSameCorrection() {
+        #expect(DateSerial.stored("023.", uses1904: false) == DateSerial.stored("23", uses1904: false))
+        #expect(DateSerial.stored("023.", uses1904: false) == "22")
+        #expect(DateSerial.stored("+05", uses1904: false) == "4")
     }
 }

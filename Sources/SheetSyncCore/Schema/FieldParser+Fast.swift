@@ -62,7 +62,7 @@ extension FieldParser {
 
     /// A whole-day serial (digits only) as its `YYYY-MM-DD`, as `date(_:)` reads it.
     private static func serialDate(_ raw: String) -> String? {
-        guard let whole = CanonicalText.plainInteger(raw), whole < 3_000_000 else { return nil }
+        guard let whole = CanonicalText.plainInteger(raw), whole <= lastSerial else { return nil }
         let day = LocalDate(spreadsheetSerial: whole)
         return CanonicalText.date(year: day.year, month: day.month, day: day.day) ?? day.description
     }

@@ -152,10 +152,13 @@ public enum FieldParser {
         return day + "T" + clock.joined(separator: ":")
     }
 
+    /// The serial of 9999-12-31, the last day a spreadsheet has: later days have no canonical text.
+    static let lastSerial = 2_958_465
+
     /// Splits a non-negative serial into whole days and the time of day in milliseconds, exactly.
     static func serialDays(_ text: String) -> (whole: Int, fractionMilliseconds: Int64)? {
         guard case .success(let a) = Amount.parse(text) else { return nil }
-        guard let whole = Int(a.integerDigits.isEmpty ? "0" : a.integerDigits), whole < 3_000_000 else { return nil }
+        guard let whole = Int(a.integerDigits.isEmpty ? "0" : a.integerDigits), whole <= lastSerial else { return nil }
         // fraction × 86,400,000 ms, rounded to the nearest millisecond, in exact decimal arithmetic.
         let digits = a.fractionDigits.prefix(18)
         guard !digits.isEmpty, let numerator = Decimal(string: String(digits)) else { return (whole, 0) }
@@ -164,7 +167,8 @@ public enum FieldParser {
         var rounded = Decimal()
         NSDecimalRound(&rounded, &scaled, 0, .plain)
         let ms = NSDecimalNumber(decimal: rounded).int64Value
-        return ms >= 86_400_000 ? (whole + 1, ms - 86_400_000) : (whole, ms)
+        guard ms >= 86_400_000 else { return (whole, ms) }
+        return whole < lastSerial ? (whole + 1, ms - 86_400_000) : nil
     }
 
     /// The cell sheetsync writes for canonical `text`: plain text for CSV, typed for XLSX and Sheets

@@ -145,8 +145,14 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
             }
         }
         guard i == s.count else { return nil }
+        // A zone offset can carry the instant out of the years 1–9999, where no canonical text exists.
+        guard (earliest..<end).contains(ms) else { return nil }
         return ms
     }
+
+    /// 0001-01-01T00:00:00Z and 10000-01-01T00:00:00Z, in milliseconds since the epoch.
+    private static let earliest: Int64 = -62_135_596_800_000
+    private static let end: Int64 = 253_402_300_800_000
 }
 
 func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {

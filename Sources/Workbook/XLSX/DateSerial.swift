@@ -28,14 +28,19 @@ public enum DateSerial {
     /// `normalized`, so dates in January and February 1900 land on the day Excel shows.
     static func excel1900(_ text: String) -> String {
         // Only serials below 100 can need it; most dates have five integer digits.
-        let integerDigits = text.utf8.prefix { $0 != UInt8(ascii: ".") && $0 | 0x20 != UInt8(ascii: "e") }.count
+        // Leading zeros (`023.`) do not make a serial bigger.
+        let integerDigits = text.utf8.drop { $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: "+") }
+            .prefix { $0 != UInt8(ascii: ".") && $0 | 0x20 != UInt8(ascii: "e") }.count
         guard integerDigits <= 2, let value = Double(text), value >= 2, value < 61 else { return text }
         return adding(-1, to: text)
     }
 
     /// `text + days`, computed in decimal so no binary rounding creeps in.
     static func adding(_ days: Int, to text: String) -> String {
-        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { return text }
+        // `Decimal(string:)` reads a prefix (`12abc` is 12): text that is no number stays as it is.
+        guard NumberText.isValid(text.utf8),
+            let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        else { return text }
         return (value + Decimal(days)).description
     }
 

@@ -28,6 +28,12 @@ final class WorksheetHandler: XMLEventHandler {
     @exclusivity(unchecked) private var textStart = 0
     @exclusivity(unchecked) private var preserveSpace = false
     @exclusivity(unchecked) private var text: [UInt8] = []
+    /// Cells read, and the empty cells laid out to place them: a few bytes (`<c r="XFD9">`) can ask for
+    /// 16,383 empty cells, so those are bounded by the cells the sheet really holds.
+    @exclusivity(unchecked) private var filledCells = 0
+    @exclusivity(unchecked) private var paddingCells = 0
+    static let paddingAllowance = 1_000_000
+    static let paddingPerFilledCell = 64
 
     init(context: WorksheetContext) {
         self.context = context
@@ -151,10 +157,17 @@ final class WorksheetHandler: XMLEventHandler {
         capturing = false
         inInline = false
         if case .empty = cell { return }
+        filledCells += 1
         let index = column - 1
         if index == row.count {
             row.append(cell)
         } else if index > row.count {
+            paddingCells += index - row.count
+            guard paddingCells <= Self.paddingAllowance + Self.paddingPerFilledCell * filledCells else {
+                throw WorksheetProblem(
+                    message: "places \(filledCells) cells among \(paddingCells) empty ones (up to cell "
+                        + "\(CellReference.name(column: column, row: rowNumber))): refused, as laying it out would exhaust memory")
+            }
             row.append(contentsOf: repeatElement(.empty, count: index - row.count))
             row.append(cell)
         } else {
