@@ -108,7 +108,7 @@ let package = Package(
         .target(
             name: "FuzzEntries",
             dependencies: [
-                "SheetSyncCore", "Workbook", "GoogleAPI", "SheetSync",
+                "SheetSyncCore", "Interchange", "Workbook", "GoogleAPI", "SheetSync",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             path: "Fuzz/Entries"

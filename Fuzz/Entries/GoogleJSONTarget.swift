@@ -1,4 +1,5 @@
 import GoogleAPI
+import Interchange
 
 /// The JSON parser (which keeps number text) and every decoder of what Google sends back.
 enum GoogleJSONTarget {

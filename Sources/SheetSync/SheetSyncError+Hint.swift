@@ -16,6 +16,7 @@ extension SheetSyncError {
         case .temporaryFailure: return "run again later; nothing was lost"
         case .configuration: return "correct the configuration or the path named in the message, then run again"
         case .internalError: return "this is a bug in sheetsync; please report it with the message"
+        case .interrupted, .terminated: return "the run stopped at a safe point; run again to finish it"
         }
     }
 }

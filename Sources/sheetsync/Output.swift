@@ -1,5 +1,6 @@
 import Foundation
 import SheetSync
+import SheetSyncCore
 import Synchronization
 
 /// Human and JSON output: silent on success unless asked, problems on stderr.

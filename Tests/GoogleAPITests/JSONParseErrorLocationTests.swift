@@ -1,3 +1,4 @@
+import Interchange
 import Testing
 
 @testable import GoogleAPI

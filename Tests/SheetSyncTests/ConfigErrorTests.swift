@@ -1,4 +1,5 @@
 import Foundation
+import SheetSyncCore
 import Testing
 
 /// A config file with a mistake exits 78 and points at it: line and column, key name, key path.

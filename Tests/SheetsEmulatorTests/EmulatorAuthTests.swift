@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Interchange
 import SheetsEmulator
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import GoogleAPI
+import Interchange
 import SheetSyncCore
 
 /// Reads a config file strictly and says where it is wrong: a syntax error by line and column

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Interchange
 
 /// `POST /token`: JWT bearer, refresh token and authorization code grants.
 enum TokenEndpoint {

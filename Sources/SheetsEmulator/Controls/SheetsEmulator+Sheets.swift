@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 
 /// A tab to create: its name, grid size and starting cells.
 public struct EmulatedTab: Sendable, Equatable {
