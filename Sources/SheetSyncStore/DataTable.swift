@@ -4,7 +4,7 @@ import SheetSyncCore
 
 /// SQL access to the table of one tab, generated from its `TabSchema`.
 ///
-/// Rows travel as `Record`s of text. Reading interprets nothing beyond the SQL storage type
+/// Rows travel as `LedgerRow`s of text. Reading interprets nothing beyond the SQL storage type
 /// (the engine canonicalizes); writing turns texts into the column's SQL type.
 struct DataTable: Sendable {
     let schema: TabSchema
@@ -28,10 +28,10 @@ struct DataTable: Sendable {
     }
 
     /// Every row, in insertion order.
-    func fetchAll(_ db: Database) throws -> [SheetSyncCore.Record] {
+    func fetchAll(_ db: Database) throws -> [LedgerRow] {
         // A cursor reads each row in place: no `Row` copy per row before it becomes a record.
         let rows = try Row.fetchCursor(db.cachedStatement(sql: sql.selectAll))
-        var records: [SheetSyncCore.Record] = []
+        var records: [LedgerRow] = []
         while let row = try rows.next() { records.append(record(from: row)) }
         return records
     }
@@ -41,11 +41,11 @@ struct DataTable: Sendable {
         try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table))") ?? false)
     }
 
-    func fetch(key: String, _ db: Database) throws -> SheetSyncCore.Record? {
+    func fetch(key: String, _ db: Database) throws -> LedgerRow? {
         try Row.fetchOne(db.cachedStatement(sql: sql.selectOne), arguments: [canonicalKey(key)]).map(record(from:))
     }
 
-    func insert(_ record: SheetSyncCore.Record, _ db: Database) throws {
+    func insert(_ record: LedgerRow, _ db: Database) throws {
         let key = record[schema.keyField]
         try run(key: key) {
             try Self.execute(db.cachedStatement(sql: sql.insert), try values(of: record))
@@ -53,7 +53,7 @@ struct DataTable: Sendable {
     }
 
     /// Overwrites every non-key column of the row with `record`'s key.
-    func update(_ record: SheetSyncCore.Record, _ db: Database) throws {
+    func update(_ record: LedgerRow, _ db: Database) throws {
         let key = record[schema.keyField]
         var arguments: [DatabaseValue] = []
         arguments.reserveCapacity(schema.fields.count)
@@ -95,7 +95,7 @@ struct DataTable: Sendable {
 
     // MARK: Text <-> SQL
 
-    func record(from row: Row) -> SheetSyncCore.Record {
+    func record(from row: Row) -> LedgerRow {
         let fields = schema.fields
         var values: [String] = []
         values.reserveCapacity(fields.count)
@@ -124,7 +124,7 @@ struct DataTable: Sendable {
     }
 
     /// The SQL values of `record`'s fields, in column order.
-    func values(of record: SheetSyncCore.Record) throws -> [DatabaseValue] {
+    func values(of record: LedgerRow) throws -> [DatabaseValue] {
         let key = record[schema.keyField]
         return try schema.fields.map { field in
             let text = record[field.name]
@@ -152,7 +152,7 @@ struct DataTable: Sendable {
     }
 
     /// Whether two records agree on every field of the schema (a missing field is `""`).
-    func sameFields(_ a: SheetSyncCore.Record, _ b: SheetSyncCore.Record) -> Bool {
+    func sameFields(_ a: LedgerRow, _ b: LedgerRow) -> Bool {
         schema.fieldNames.allSatisfy { a[$0] == b[$0] }
     }
 }
@@ -163,8 +163,8 @@ struct SQLTexts: Sendable {
     let selectOne: String
     let insert: String
     let update: String
-    /// Records of this tab are built by field position (see `RecordTemplate`).
-    let template: RecordTemplate
+    /// Records of this tab are built by field position (see `LedgerRowTemplate`).
+    let template: LedgerRowTemplate
 
     static func of(_ tab: Tab) -> SQLTexts {
         switch tab {
@@ -192,6 +192,6 @@ struct SQLTexts: Sendable {
         insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
         let assignments = schema.fieldNames.filter { $0 != schema.keyField }.map { "\($0.quotedDatabaseIdentifier) = ?" }
         update = "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = ?"
-        template = RecordTemplate(names: schema.fieldNames)
+        template = LedgerRowTemplate(names: schema.fieldNames)
     }
 }

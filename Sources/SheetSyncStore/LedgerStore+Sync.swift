@@ -6,8 +6,8 @@ extension LedgerStore {
     /// Rows, base, tombstones, change counter and state, in one read transaction.
     public func snapshot() throws -> StoreSnapshot {
         try writer.read { db in
-            var rows: [Tab: [String: SheetSyncCore.Record]] = [:]
-            var base: [Tab: [String: SheetSyncCore.Record]] = [:]
+            var rows: [Tab: [String: LedgerRow]] = [:]
+            var base: [Tab: [String: LedgerRow]] = [:]
             var tombstones: [Tab: [String: String]] = [:]
             for tab in Tab.allCases {
                 let table = DataTable(tab)
@@ -147,7 +147,7 @@ extension LedgerStore {
     }
 
     /// Whether the current row is still the one the engine read (absent when `expected` is nil).
-    static func matches(_ current: SheetSyncCore.Record?, _ expected: SheetSyncCore.Record?, _ table: DataTable) -> Bool {
+    static func matches(_ current: LedgerRow?, _ expected: LedgerRow?, _ table: DataTable) -> Bool {
         switch (current, expected) {
         case (nil, nil): return true
         case (let current?, let expected?): return table.sameFields(current, expected)

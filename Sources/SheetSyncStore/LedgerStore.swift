@@ -11,7 +11,7 @@ import SheetSyncCore
 
 /// The local SQLite ledger: the five tabs' tables plus the sync bookkeeping (`sync_*`).
 ///
-/// Rows are exchanged as `Record`s of text. Reading interprets nothing beyond the SQL type:
+/// Rows are exchanged as `LedgerRow`s of text. Reading interprets nothing beyond the SQL type:
 /// INTEGER as decimal text (boolean fields `TRUE`/`FALSE`), REAL in its shortest round-trip form,
 /// TEXT as is, NULL as `""`; the sync engine canonicalizes. Writing turns `""` into NULL, boolean
 /// texts (`TRUE`/`FALSE`/`1`/`0`) into 1/0 and integer fields into integers.
@@ -109,14 +109,14 @@ public final class LedgerStore: Sendable {
     // MARK: Ordinary local access
 
     /// Every row of a tab, in insertion order.
-    public func records(in tab: Tab) throws -> [SheetSyncCore.Record] {
+    public func records(in tab: Tab) throws -> [LedgerRow] {
         try writer.read { try DataTable(tab).fetchAll($0) }
     }
 
     /// Writes a row as any local client would (the triggers stamp, bump and count it); see
     /// `LocalWriter.upsert`.
     @discardableResult
-    public func upsert(_ record: SheetSyncCore.Record, in tab: Tab) throws -> SheetSyncCore.Record {
+    public func upsert(_ record: LedgerRow, in tab: Tab) throws -> LedgerRow {
         try write { try $0.upsert(record, in: tab) }
     }
 

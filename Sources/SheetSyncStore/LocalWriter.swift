@@ -13,7 +13,7 @@ public struct LocalWriter {
     /// An empty UUID key gets a new lowercase UUID. Empty `createdAt`/`lastModifiedAt` mean
     /// "now" for a new row and "as before" for an existing one (so the trigger stamps the edit).
     @discardableResult
-    public func upsert(_ record: SheetSyncCore.Record, in tab: Tab) throws -> SheetSyncCore.Record {
+    public func upsert(_ record: LedgerRow, in tab: Tab) throws -> LedgerRow {
         let table = DataTable(tab)
         let keyField = table.schema.keyField
         var record = record
@@ -45,12 +45,12 @@ public struct LocalWriter {
         try DataTable(tab).delete(key: key, db)
     }
 
-    public func record(key: String, in tab: Tab) throws -> SheetSyncCore.Record? {
+    public func record(key: String, in tab: Tab) throws -> LedgerRow? {
         try DataTable(tab).fetch(key: key, db)
     }
 
     /// Every row of a tab, in insertion order.
-    public func records(in tab: Tab) throws -> [SheetSyncCore.Record] {
+    public func records(in tab: Tab) throws -> [LedgerRow] {
         try DataTable(tab).fetchAll(db)
     }
 }

@@ -3,9 +3,9 @@ import SheetSyncCore
 /// Everything the sync engine reads from the store, taken in one read transaction.
 public struct StoreSnapshot: Hashable, Sendable {
     /// Key → row, every tab present (possibly empty). Texts as stored (see `LedgerStore`).
-    public var rows: [Tab: [String: Record]]
+    public var rows: [Tab: [String: LedgerRow]]
     /// Key → each row's field texts as of the last successful sync.
-    public var base: [Tab: [String: Record]]
+    public var base: [Tab: [String: LedgerRow]]
     /// Key → `deletedAt` of rows deleted locally since the remote last caught up.
     public var tombstones: [Tab: [String: String]]
     /// The local change counter; it moves on every write except the engine's own commits.
@@ -13,7 +13,7 @@ public struct StoreSnapshot: Hashable, Sendable {
     public var state: [String: String]
 
     public init(
-        rows: [Tab: [String: Record]], base: [Tab: [String: Record]], tombstones: [Tab: [String: String]],
+        rows: [Tab: [String: LedgerRow]], base: [Tab: [String: LedgerRow]], tombstones: [Tab: [String: String]],
         changeCounter: Int64, state: [String: String]
     ) {
         self.rows = rows
@@ -43,7 +43,7 @@ public struct StoreCommit: Hashable, Sendable {
     public var upserts: [Tab: [RowWrite]]
     public var deletes: [Tab: [RowDelete]]
     /// New base snapshots, keyed by each record's key field.
-    public var baseUpserts: [Tab: [Record]]
+    public var baseUpserts: [Tab: [LedgerRow]]
     public var baseDeletes: [Tab: [String]]
     public var clearTombstones: [Tab: [String]]
     /// nil leaves the rejected-row log as is; a value replaces the whole log.
@@ -56,7 +56,7 @@ public struct StoreCommit: Hashable, Sendable {
     public var importFingerprints: [String: String] = [:]
 
     public init(
-        upserts: [Tab: [RowWrite]] = [:], deletes: [Tab: [RowDelete]] = [:], baseUpserts: [Tab: [Record]] = [:],
+        upserts: [Tab: [RowWrite]] = [:], deletes: [Tab: [RowDelete]] = [:], baseUpserts: [Tab: [LedgerRow]] = [:],
         baseDeletes: [Tab: [String]] = [:], clearTombstones: [Tab: [String]] = [:], rejected: [Rejection]? = nil,
         conflicts: [Conflict] = [], state: [String: String?] = [:]
     ) {

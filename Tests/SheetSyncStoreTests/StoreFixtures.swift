@@ -11,11 +11,11 @@ enum Samples {
     static let created = "2026-01-02T03:04:05.006Z"
     static let modified = "2026-02-03T04:05:06.007Z"
 
-    static func record(_ tab: Tab, _ overrides: [String: String] = [:]) -> SheetSyncCore.Record {
+    static func record(_ tab: Tab, _ overrides: [String: String] = [:]) -> LedgerRow {
         var fields = Dictionary(uniqueKeysWithValues: tab.schema.fieldNames.map { ($0, "") })
         fields.merge(base(tab)) { _, new in new }
         fields.merge(overrides) { _, new in new }
-        return SheetSyncCore.Record(fields)
+        return LedgerRow(fields)
     }
 
     private static func base(_ tab: Tab) -> [String: String] {

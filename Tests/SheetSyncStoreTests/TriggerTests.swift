@@ -15,7 +15,7 @@ import Testing
         try store.upsert(Samples.record(.transactions), in: .transactions)
     }
 
-    func transaction() throws -> SheetSyncCore.Record {
+    func transaction() throws -> LedgerRow {
         try #require(store.records(in: .transactions).first)
     }
 

@@ -23,7 +23,7 @@ struct MeddlingRemote: Remote {
         return snapshot
     }
     func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> RemoteWrite { try await base.apply(plans, to: snapshot) }
-    func create(settings: Record) async throws -> CreatedWorkbook { try await base.create(settings: settings) }
+    func create(settings: LedgerRow) async throws -> CreatedWorkbook { try await base.create(settings: settings) }
 }
 
 /// Rows are found by key just before writing: hand edits made while a sync runs are never overwritten.
@@ -31,7 +31,7 @@ struct MeddlingRemote: Remote {
     struct Setup {
         let bed: GoogleTestBed
         let keys: [String]
-        let before: [String: Record]
+        let before: [String: LedgerRow]
         var id: String { (try? bed.spreadsheetId()) ?? "" }
         let tab = Tab.transactions.rawValue
     }

@@ -56,11 +56,11 @@ import Testing
         }
 
         /// Store and sheet, by note (the hand-added row's id is minted anew by a rerun, so it is left out).
-        func state() throws -> [String: Record] {
+        func state() throws -> [String: LedgerRow] {
             let store = try bed.storeRecords(.transactions), sheet = try bed.sheetRecords(.transactions)
             #expect(store == sheet)
             #expect(try bed.values(.transactions).count == sheet.count + 1, "a row was written twice or a blank row left")
-            var out: [String: Record] = [:]
+            var out: [String: LedgerRow] = [:]
             for var record in store.values {
                 if record["note"] == "hand" { record["transactionId"] = "" }
                 out[record["note"]] = record

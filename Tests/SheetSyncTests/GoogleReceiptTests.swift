@@ -13,7 +13,7 @@ import Testing
         let transactionId: String
         let image: URL
         let bytes: Data
-        var settings: Record { (try? bed.sheetRecords(.settings).values.first) ?? Record([:]) }
+        var settings: LedgerRow { (try? bed.sheetRecords(.settings).values.first) ?? LedgerRow([:]) }
     }
 
     /// `init` (which makes the Drive folders), a category typed into the sheet, a transaction added locally,

@@ -77,7 +77,7 @@ import Testing
         #expect(first.status == 0, "\(first.stderr)")
         let stamp = "2026-02-02T00:00:00.000Z"
         try bed.store().upsert(
-            Record([
+            LedgerRow([
                 "recurringRuleId": "5eed0000-0000-4000-8000-000000000001", "isEnabled": "TRUE", "type": "expense", "amount": "900.00",
                 "category": "Rent", "tagsCSV": "", "note": "rent", "startDate": "2026-01-01", "cadence": "monthly", "interval": "1",
                 "endDate": "", "lastGeneratedDate": "", "createdAt": stamp, "lastModifiedAt": stamp,

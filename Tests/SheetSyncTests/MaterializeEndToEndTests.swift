@@ -5,11 +5,11 @@ import Testing
 /// `sheetsync materialize` as a user runs it: on the clean sample (rent monthly from 2026-01-01 and
 /// salary monthly from 2026-01-15, both materialized through 2026-01-31; dataset zone America/New_York).
 @Suite struct MaterializeEndToEndTests {
-    func transactions(_ folder: URL) throws -> [String: Record] {
+    func transactions(_ folder: URL) throws -> [String: LedgerRow] {
         try TestWorkbook(folder: folder).records(.transactions, now: Timestamp(Date()))
     }
 
-    func instances(_ folder: URL) throws -> [Record] {
+    func instances(_ folder: URL) throws -> [LedgerRow] {
         try transactions(folder).values.filter { !$0["recurringRuleId"].isEmpty }.sorted { $0["date"] < $1["date"] }
     }
 

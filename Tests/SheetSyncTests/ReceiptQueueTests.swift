@@ -91,7 +91,7 @@ import Testing
     struct Unreachable: ReceiptUploadTarget {
         func uploadedFile(receiptId: String) async throws -> String? { nil }
         func upload(
-            _ receipt: ReceiptUpload, content: [UInt8], settings: Record, keepSession: @escaping @Sendable (String) throws -> Void
+            _ receipt: ReceiptUpload, content: [UInt8], settings: LedgerRow, keepSession: @escaping @Sendable (String) throws -> Void
         ) async throws -> String {
             try keepSession("https://upload.example/session-1")
             throw SheetSyncError.temporary("drive did not answer")

@@ -7,7 +7,7 @@ import Workbook
 /// A file remote keeps nothing between `read` and `apply`: each write is checked against the snapshot it
 /// is given, so a second read in between (another snapshot) cannot vouch for a save the first one missed.
 @Suite struct RemoteSnapshotTests {
-    static let settings = Record([
+    static let settings = LedgerRow([
         "datasetId": "0b9f5c1e-8d1c-4c55-9a57-2f1f7d0c9a01", "schemaVersion": "1", "timezone": "UTC",
         "createdAt": "2026-03-01T00:00:00.000Z", "lastModifiedAt": "2026-03-01T00:00:00.000Z",
     ])
@@ -15,7 +15,7 @@ import Workbook
     static var addFood: TabPlan {
         var plan = TabPlan(tab: .categories)
         plan.remoteAppends = [
-            Record([
+            LedgerRow([
                 "name": "Food", "type": "expense", "isActive": "TRUE", "createdAt": "2026-03-01T00:00:00.000Z",
                 "lastModifiedAt": "2026-03-01T00:00:00.000Z",
             ])

@@ -84,9 +84,9 @@ struct ModelCase {
     }
 
     /// The tab's loadable rows by key, read as sync reads them.
-    func sheetRecords(_ tab: Tab) async throws -> [String: Record] {
+    func sheetRecords(_ tab: Tab) async throws -> [String: LedgerRow] {
         let (_, rows) = try TabReader.read(try await sheet.table(tab), schema: tab.schema, seenAt: clock.now())
-        var out: [String: Record] = [:]
+        var out: [String: LedgerRow] = [:]
         for row in rows {
             if case .record(let r, _) = row.outcome { out[r[tab.schema.keyField]] = r }
         }
@@ -253,8 +253,8 @@ struct ModelCase {
 
     // MARK: checks
 
-    func storeRecords() throws -> [String: Record] {
-        var out: [String: Record] = [:]
+    func storeRecords() throws -> [String: LedgerRow] {
+        var out: [String: LedgerRow] = [:]
         let now = clock.now()
         for raw in try store.records(in: .transactions) {
             let (outcome, _) = TabReader.parse(schema: .transactions, seenAt: now) { raw[$0].isEmpty ? .empty : .text(raw[$0]) }

@@ -45,7 +45,7 @@ import Workbook
         let after = try XLSXReader.read(contentsOf: book)
         let tx = try #require(after.first { $0.name == "Transactions" })
         let (_, rows) = try TabReader.read(tx.table, schema: .transactions, seenAt: Timestamp(Date()))
-        let records = rows.compactMap { row -> SheetSyncCore.Record? in if case .record(let r, _) = row.outcome { return r } else { return nil } }
+        let records = rows.compactMap { row -> LedgerRow? in if case .record(let r, _) = row.outcome { return r } else { return nil } }
         let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(records.contains { $0["transactionId"] == id && $0["amount"] == "99.50" })
         // Typed cells: the amount is a number, the date a real date cell.

@@ -79,7 +79,7 @@ extension Workspace {
 
     /// A category row checked as the sheet checks one: a name not taken (case-sensitive, with a hint
     /// for a near-miss), a known type, a `#RRGGBB` colour.
-    static func categoryRecord(_ new: NewCategory, existing: Set<String>, now: Timestamp) throws -> Record {
+    static func categoryRecord(_ new: NewCategory, existing: Set<String>, now: Timestamp) throws -> LedgerRow {
         let name = new.name.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { throw SheetSyncError(.usage, "the category name is empty") }
         guard !existing.contains(name) else { throw SheetSyncError(.usage, "a category named '\(name)' already exists") }
@@ -95,7 +95,7 @@ extension Workspace {
             throw SheetSyncError(.usage, "--color '\(color)' is not a colour like #4caf50")
         }
         let stamp = now.description
-        return Record([
+        return LedgerRow([
             "name": name, "type": type, "emoji": new.emoji, "colorHex": color.lowercased(), "isActive": "TRUE",
             "sortOrder": "", "createdAt": stamp, "lastModifiedAt": stamp,
         ])

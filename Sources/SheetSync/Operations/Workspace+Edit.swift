@@ -41,7 +41,7 @@ extension Workspace {
             }
             let id = newID()
             let date = LocalDate(iso: day)
-            let record = Record([
+            let record = LedgerRow([
                 "transactionId": id, "type": new.type, "date": day, "year": date.map { String($0.year) } ?? "",
                 "month": date.map { String($0.month) } ?? "", "amount": amount.description, "category": new.category,
                 "tagsCSV": new.tags, "note": new.note, "paidFlag": "", "reimbursedFlag": "", "recurringRuleId": "",

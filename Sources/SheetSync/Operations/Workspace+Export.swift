@@ -61,7 +61,7 @@ extension Workspace {
         static func < (a: ExportKey, b: ExportKey) -> Bool { (a.rank, a.first, a.second) < (b.rank, b.first, b.second) }
     }
 
-    static func exportKey(_ r: Record, tab: Tab) -> ExportKey {
+    static func exportKey(_ r: LedgerRow, tab: Tab) -> ExportKey {
         switch tab {
         case .transactions: return ExportKey(rank: 0, first: r["date"], second: r["transactionId"])
         case .categories: return ExportKey(rank: Int(r["sortOrder"]) ?? Int.max, first: r["name"], second: "")

@@ -83,10 +83,10 @@ extension Workspace {
     }
 
     /// The store's Settings row, or a new dataset's.
-    private func settingsRecord(_ store: LedgerStore) throws -> Record {
+    private func settingsRecord(_ store: LedgerStore) throws -> LedgerRow {
         if let existing = try store.records(in: .settings).first { return existing }
         let stamp = clock.now().description
-        let record = Record([
+        let record = LedgerRow([
             "datasetId": try store.state(SyncEngine.stateDataset) ?? newID(), "schemaVersion": "1", "timezone": config.timezone,
             "rootFolderId": "", "dataSpreadsheetId": "", "receiptsFolderId": "", "createdAt": stamp, "lastModifiedAt": stamp,
         ])

@@ -71,7 +71,7 @@ extension Workspace {
         let now = clock.now()
         let categories = Set(try store.records(in: .categories).map { $0["name"] })
         var report = MaterializeReport(through: day.description, dryRun: dryRun)
-        var rules: [Record] = []
+        var rules: [LedgerRow] = []
         for raw in try store.records(in: .recurringRules) {
             let (outcome, _) = TabReader.parse(schema: .recurringRules, seenAt: now) { raw[$0].isEmpty ? .empty : .text(raw[$0]) }
             switch outcome {
@@ -111,7 +111,7 @@ extension Workspace {
     }
 
     /// A store row's cells in the tab's column order, as the rejected-row log keeps them.
-    static func cells(of row: Record) -> [String] {
+    static func cells(of row: LedgerRow) -> [String] {
         Tab.recurringRules.schema.fieldNames.map { row[$0] }
     }
 }

@@ -35,7 +35,7 @@ extension Workspace {
                 + (try store.receiptUploads([.queued, .failed]).filter { $0.transactionId == id }.count)
             let stamp = clock.now().description
             var ids: [String] = []
-            var records: [Record] = []
+            var records: [LedgerRow] = []
             for file in files {
                 n += 1
                 let name = ReceiptName.make(date: transaction["date"], category: transaction["category"], transactionId: id,
@@ -52,7 +52,7 @@ extension Workspace {
                             receiptId: receiptId, transactionId: id, name: name, file: target.path, createdAt: stamp, updatedAt: stamp))
                     continue
                 }
-                records.append(Record(["receiptId": receiptId, "transactionId": id, "driveFileId": name, "fileName": name,
+                records.append(LedgerRow(["receiptId": receiptId, "transactionId": id, "driveFileId": name, "fileName": name,
                                        "createdAt": stamp, "lastModifiedAt": stamp]))
             }
             try store.write { writer in for record in records { try writer.upsert(record, in: .receipts) } }

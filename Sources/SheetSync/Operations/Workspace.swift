@@ -6,13 +6,13 @@ import SheetSyncStore
 /// A configured ledger: its store, its remote, and the run lock that guards them.
 public struct Workspace: Sendable {
     public let config: Config
-    public let clock: any Clock
+    public let clock: any WallClock
     public let logger: Logger
     public let newID: @Sendable () -> String
     /// Told what a run is doing (reading, reconciling, writing), for a progress line on a terminal.
     public var progress: (@Sendable (String) -> Void)?
 
-    public init(config: Config, clock: any Clock = SystemClock(), logger: Logger = Logger(label: "sheetsync"),
+    public init(config: Config, clock: any WallClock = SystemClock(), logger: Logger = Logger(label: "sheetsync"),
                 newID: @escaping @Sendable () -> String = RandomIDs.make, progress: (@Sendable (String) -> Void)? = nil) {
         self.config = config
         self.clock = clock

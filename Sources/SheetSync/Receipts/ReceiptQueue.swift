@@ -15,7 +15,7 @@ struct ReceiptQueue {
 
     let store: LedgerStore
     let target: any ReceiptUploadTarget
-    let clock: any Clock
+    let clock: any WallClock
 
     /// Where queued copies wait: a folder beside the store.
     static func folder(store: URL) -> URL {
@@ -28,7 +28,7 @@ struct ReceiptQueue {
         var outcome = Outcome()
         let entries = try store.receiptUploads([.queued])
         guard !entries.isEmpty else { return outcome }
-        let settings = try store.records(in: .settings).first ?? Record([:])
+        let settings = try store.records(in: .settings).first ?? LedgerRow([:])
         for var entry in entries {
             let fileId: String
             do {
@@ -70,7 +70,7 @@ struct ReceiptQueue {
             let done = entry
             try store.write { writer in
                 _ = try writer.upsert(
-                    Record([
+                    LedgerRow([
                         "receiptId": done.receiptId, "transactionId": done.transactionId, "driveFileId": fileId,
                         "fileName": done.name, "createdAt": stamp, "lastModifiedAt": stamp,
                     ]), in: .receipts)
@@ -87,7 +87,7 @@ struct ReceiptQueue {
     }
 
     /// The uploaded file's id, or nil when the queued copy is gone.
-    private func upload(_ entry: inout ReceiptUpload, settings: Record) async throws -> String? {
+    private func upload(_ entry: inout ReceiptUpload, settings: LedgerRow) async throws -> String? {
         if let existing = try await target.uploadedFile(receiptId: entry.receiptId) { return existing }
         guard let content = FileManager.default.contents(atPath: entry.file) else { return nil }
         entry.attempts += 1

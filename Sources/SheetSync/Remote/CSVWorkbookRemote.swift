@@ -71,7 +71,7 @@ public struct CSVWorkbookRemote: Remote {
         return RemoteWrite(version: try await currentVersion() ?? "")
     }
 
-    public func create(settings: Record) async throws -> CreatedWorkbook {
+    public func create(settings: LedgerRow) async throws -> CreatedWorkbook {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for tab in Tab.allCases where try FileFingerprint.of(url(for: tab)) == nil {
             var table = Table(header: TablePatcher.newHeader(tab.schema))

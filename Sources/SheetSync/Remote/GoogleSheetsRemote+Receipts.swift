@@ -24,7 +24,7 @@ struct DriveReceiptTarget: ReceiptUploadTarget {
     }
 
     func upload(
-        _ receipt: ReceiptUpload, content: [UInt8], settings: Record, keepSession: @escaping @Sendable (String) throws -> Void
+        _ receipt: ReceiptUpload, content: [UInt8], settings: LedgerRow, keepSession: @escaping @Sendable (String) throws -> Void
     ) async throws -> String {
         let folder = settings["receiptsFolderId"]
         guard !folder.isEmpty else {

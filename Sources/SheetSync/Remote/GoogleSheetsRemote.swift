@@ -183,7 +183,7 @@ public struct GoogleSheetsRemote: Remote {
 
     /// Creates the `ExpenseTracker/` folder, its `Receipts/` folder and the spreadsheet with five tabs,
     /// headers and the Settings row; returns a remote bound to the new spreadsheet, whose id the config keeps.
-    public func create(settings: Record) async throws -> CreatedWorkbook {
+    public func create(settings: LedgerRow) async throws -> CreatedWorkbook {
         // What this call made, so a failure part-way leaves no orphan folder or spreadsheet behind.
         var created: [String] = []
         do {

@@ -70,7 +70,7 @@ public struct MemoryRemote: Remote {
         return RemoteWrite(version: wrote ? await workbook.version : snapshot.version)
     }
 
-    public func create(settings: Record) async throws -> CreatedWorkbook {
+    public func create(settings: LedgerRow) async throws -> CreatedWorkbook {
         for tab in Tab.allCases where await workbook.table(tab) == nil {
             var table = Table(header: TablePatcher.newHeader(tab.schema))
             if tab == .settings { table.rows = [tab.schema.fields.map { FieldParser.cell(settings[$0.name], $0, typed: typedCells) }] }
@@ -87,7 +87,7 @@ struct MemoryReceiptTarget: ReceiptUploadTarget {
     func uploadedFile(receiptId: String) async throws -> String? { await workbook.receipt(receiptId)?.fileId }
 
     func upload(
-        _ receipt: ReceiptUpload, content: [UInt8], settings: Record, keepSession: @escaping @Sendable (String) throws -> Void
+        _ receipt: ReceiptUpload, content: [UInt8], settings: LedgerRow, keepSession: @escaping @Sendable (String) throws -> Void
     ) async throws -> String {
         let fileId = "memory-" + receipt.receiptId
         try await workbook.store(.init(fileId: fileId, name: receipt.name, content: content), receiptId: receipt.receiptId)

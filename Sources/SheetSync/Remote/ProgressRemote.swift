@@ -29,7 +29,7 @@ struct ProgressRemote: Remote {
         return try await base.apply(plans, to: snapshot)
     }
 
-    func create(settings: Record) async throws -> CreatedWorkbook {
+    func create(settings: LedgerRow) async throws -> CreatedWorkbook {
         report("creating \(base.displayName)…")
         var created = try await base.create(settings: settings)
         created.remote = ProgressRemote(base: created.remote, report: report)

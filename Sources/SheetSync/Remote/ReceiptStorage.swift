@@ -22,7 +22,7 @@ public protocol ReceiptUploadTarget: Sendable {
     /// resume calls `keepSession` with each new session, which the queue stores for the next run.
     /// Throws `ReceiptStorageRefusal` when the storage refuses every upload for now.
     func upload(
-        _ receipt: ReceiptUpload, content: [UInt8], settings: Record, keepSession: @escaping @Sendable (String) throws -> Void
+        _ receipt: ReceiptUpload, content: [UInt8], settings: LedgerRow, keepSession: @escaping @Sendable (String) throws -> Void
     ) async throws -> String
 }
 

@@ -96,7 +96,7 @@ public protocol Remote: Sendable {
     /// changes the remote.
     func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> RemoteWrite
     /// Creates the workbook with the five tabs and their headers when it does not exist.
-    func create(settings: Record) async throws -> CreatedWorkbook
+    func create(settings: LedgerRow) async throws -> CreatedWorkbook
 }
 
 extension Remote {

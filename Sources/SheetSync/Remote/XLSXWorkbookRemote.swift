@@ -120,7 +120,7 @@ public struct XLSXWorkbookRemote: Remote {
         return columns
     }
 
-    public func create(settings: Record) async throws -> CreatedWorkbook {
+    public func create(settings: LedgerRow) async throws -> CreatedWorkbook {
         guard try FileFingerprint.of(file) == nil else { return CreatedWorkbook(remote: self) }
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         let sheets = Tab.allCases.map { tab in

@@ -9,7 +9,7 @@ enum OverlongValues {
     /// Characters as Google counts them: UTF-16 code units, the stricter count for text outside the BMP.
     static func length(_ value: String) -> Int { value.utf16.count }
 
-    static func holdBack(_ plans: inout [TabPlan], limit: Int, base: [Tab: [String: Record]]) {
+    static func holdBack(_ plans: inout [TabPlan], limit: Int, base: [Tab: [String: LedgerRow]]) {
         for i in plans.indices {
             var plan = plans[i]
             let tabBase = base[plan.tab] ?? [:]
@@ -20,7 +20,7 @@ enum OverlongValues {
                 }
                 return nil
             }
-            var held: [(key: String, row: Int, field: (name: String, length: Int), record: Record?)] = []
+            var held: [(key: String, row: Int, field: (name: String, length: Int), record: LedgerRow?)] = []
             plan.remoteUpdates.removeAll { update in
                 guard let field = overlong(update.fields) else { return false }
                 held.append((update.key, Table.sheetRowNumber(ofDataRow: update.index), field, plan.result[update.key]))

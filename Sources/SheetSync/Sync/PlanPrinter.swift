@@ -28,7 +28,7 @@ enum PlanPrinter {
         return lines
     }
 
-    static func fieldChanges(from old: Record, to new: Record) -> String {
+    static func fieldChanges(from old: LedgerRow, to new: LedgerRow) -> String {
         new.fields.keys.sorted().filter { old[$0] != new[$0] }
             .map { "\($0) \(quoted(old[$0])) → \(quoted(new[$0]))" }.joined(separator: ", ")
     }

@@ -22,13 +22,13 @@ public struct SyncOptions: Sendable {
 public struct SyncEngine: Sendable {
     public let store: LedgerStore
     public let remote: any Remote
-    public let clock: any Clock
+    public let clock: any WallClock
     public let newID: @Sendable () -> String
     /// The time zone of a dataset created by this run.
     public let defaultTimeZone: String
     public let logger: Logger
 
-    public init(store: LedgerStore, remote: any Remote, clock: any Clock = SystemClock(),
+    public init(store: LedgerStore, remote: any Remote, clock: any WallClock = SystemClock(),
                 newID: @escaping @Sendable () -> String = RandomIDs.make, defaultTimeZone: String = "UTC",
                 logger: Logger = Logger(label: "sheetsync")) {
         self.store = store
@@ -111,7 +111,7 @@ public struct SyncEngine: Sendable {
         return try await remote.currentVersion() == recorded
     }
 
-    private func checkDataset(_ settings: Record?, state: [String: String]) throws {
+    private func checkDataset(_ settings: LedgerRow?, state: [String: String]) throws {
         guard let settings else { return }
         if let bound = state[Self.stateDataset], !bound.isEmpty, bound != settings["datasetId"] {
             throw SheetSyncError.configuration(
@@ -124,10 +124,10 @@ public struct SyncEngine: Sendable {
     }
 
     /// A dataset needs its one Settings row: created locally (and so pushed) when neither side has it.
-    private func ensureSettings(_ snapshot: StoreSnapshot, remoteSettings: Record?, now: Timestamp) throws -> StoreSnapshot {
+    private func ensureSettings(_ snapshot: StoreSnapshot, remoteSettings: LedgerRow?, now: Timestamp) throws -> StoreSnapshot {
         guard remoteSettings == nil, (snapshot.rows[.settings] ?? [:]).isEmpty else { return snapshot }
         let stamp = now.description
-        let record = Record([
+        let record = LedgerRow([
             "datasetId": snapshot.state[Self.stateDataset] ?? newID(), "schemaVersion": "1", "timezone": defaultTimeZone,
             "rootFolderId": "", "dataSpreadsheetId": "", "receiptsFolderId": "", "createdAt": stamp, "lastModifiedAt": stamp,
         ])

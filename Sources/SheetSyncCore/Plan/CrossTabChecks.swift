@@ -5,7 +5,7 @@ struct CrossTabChecks {
     private var categories: Set<String>
     /// Names the base knew and the plan's result lacks (removed or renamed by hand).
     private var removedCategories: Set<String> = []
-    private var transactions: [String: Record]
+    private var transactions: [String: LedgerRow]
     private var frozenTransactions: Set<String> = []
     private let renames: [String: String]
     private let baseCategories: Set<String>
@@ -34,7 +34,7 @@ struct CrossTabChecks {
     }
 
     /// The check a sheet row of `tab` must pass to load.
-    func validator(for tab: Tab) -> @Sendable (Record) -> FieldProblem? {
+    func validator(for tab: Tab) -> @Sendable (LedgerRow) -> FieldProblem? {
         switch tab {
         case .transactions, .recurringRules:
             let (known, removed) = (categories, removedCategories)
@@ -69,7 +69,7 @@ struct CrossTabChecks {
 
     /// Store rows changed since the last sync that name an unknown category: held back from the
     /// push (frozen) and reported, like a sheet row with the same problem.
-    func heldLocalRows(_ tab: Tab, local: [String: Record], base: [String: Record]) -> [Rejection] {
+    func heldLocalRows(_ tab: Tab, local: [String: LedgerRow], base: [String: LedgerRow]) -> [Rejection] {
         guard Self.namesCategory(tab) else { return [] }
         var held: [Rejection] = []
         for (key, record) in local where base[key] != record && !categories.contains(record["category"]) {

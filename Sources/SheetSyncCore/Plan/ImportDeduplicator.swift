@@ -17,12 +17,12 @@ public enum ImportDeduplicator {
 
     static let contentFields = ["date", "type", "amount", "category", "note", "tagsCSV"]
 
-    public static func content(_ record: Record) -> String {
+    public static func content(_ record: LedgerRow) -> String {
         contentFields.map { record[$0] }.joined(separator: "\u{1F}")
     }
 
     public static func run(
-        _ table: Table, imported: Set<String>, store: [String: Record], allowDuplicates: Bool,
+        _ table: Table, imported: Set<String>, store: [String: LedgerRow], allowDuplicates: Bool,
         now: Timestamp, newID: () -> String
     ) -> Outcome {
         var outcome = Outcome(table: table)

@@ -44,7 +44,7 @@ public enum MissingCategories {
         return table
     }
 
-    private static func records(_ workbook: [Tab: Table], _ tab: Tab, now: Timestamp) -> [Record] {
+    private static func records(_ workbook: [Tab: Table], _ tab: Tab, now: Timestamp) -> [LedgerRow] {
         guard let table = workbook[tab], let rows = try? TabReader.read(table, schema: tab.schema, seenAt: now).1 else { return [] }
         return rows.compactMap { row in
             if case .record(let record, _) = row.outcome { return record }

@@ -2,7 +2,7 @@
 /// that had any, in either direction, is far more often an accident than a wish: it stops whole.
 enum MassDeleteGuard {
     /// - Parameter renamed: old names of pending category renames (their deletes are half of a rename).
-    static func trips(_ plans: [TabPlan], base: [Tab: [String: Record]], renamed: Set<String>) -> [String] {
+    static func trips(_ plans: [TabPlan], base: [Tab: [String: LedgerRow]], renamed: Set<String>) -> [String] {
         plans.compactMap { plan in
             let rows = base[plan.tab]?.count ?? 0
             let remoteDeletes = plan.remoteDeletes.filter { plan.tab != .categories || !renamed.contains($0.key) }.count
@@ -31,7 +31,7 @@ enum StaleCopyGuard {
     static let modified = "lastModifiedAt"
 
     /// Rewrites `plan` so the newer rows go back to the workbook; returns the message, or nil.
-    static func apply(to plan: inout TabPlan, remote: [SheetRow], base: [String: Record], local: [String: Record]) -> String? {
+    static func apply(to plan: inout TabPlan, remote: [SheetRow], base: [String: LedgerRow], local: [String: LedgerRow]) -> String? {
         guard !plan.localDeletes.isEmpty else { return nil }
         var newest = ""
         var regressions = 0
@@ -67,7 +67,7 @@ enum StaleCopyGuard {
 /// `pull` moves changes into the store only, `push` into the workbook only; what stays behind keeps
 /// its old base, so the next run still sees it as a change.
 enum DirectionFilter {
-    static func restrict(_ plans: inout [TabPlan], to mode: SyncMode, base: [Tab: [String: Record]]) {
+    static func restrict(_ plans: inout [TabPlan], to mode: SyncMode, base: [Tab: [String: LedgerRow]]) {
         guard mode != .sync else { return }
         for i in plans.indices {
             let tabBase = base[plans[i].tab] ?? [:]

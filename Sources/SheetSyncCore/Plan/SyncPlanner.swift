@@ -14,14 +14,14 @@ public enum PlanPurpose: Hashable, Sendable {
 
 /// The store's side of a plan.
 public struct LedgerState: Sendable {
-    public var rows: [Tab: [String: Record]]
-    public var base: [Tab: [String: Record]]
+    public var rows: [Tab: [String: LedgerRow]]
+    public var base: [Tab: [String: LedgerRow]]
     public var tombstones: [Tab: [String: String]]
     /// Category renames made in the store and not yet seen through a sync: old name → new name.
     public var renames: [String: String]
 
     public init(
-        rows: [Tab: [String: Record]], base: [Tab: [String: Record]], tombstones: [Tab: [String: String]] = [:],
+        rows: [Tab: [String: LedgerRow]], base: [Tab: [String: LedgerRow]], tombstones: [Tab: [String: String]] = [:],
         renames: [String: String] = [:]
     ) {
         self.rows = rows
@@ -43,7 +43,7 @@ public struct SyncPlan: Sendable {
     /// True when a guard stopped the whole run: nothing may be applied.
     public var blocked = false
     /// The dataset's Settings row as the workbook has it, if readable.
-    public var settings: Record?
+    public var settings: LedgerRow?
 
     /// Every tab was read and nothing was held: the sides agree after this plan is applied.
     public var converges: Bool { tabErrors.isEmpty && held.isEmpty && !blocked }
@@ -170,14 +170,14 @@ public struct SyncPlanner: Sendable {
     }
 
     /// The workbook's Settings row, if it has a readable one.
-    public static func settingsRecord(in workbook: [Tab: Table], now: Timestamp) -> Record? {
+    public static func settingsRecord(in workbook: [Tab: Table], now: Timestamp) -> LedgerRow? {
         guard let table = workbook[.settings], let rows = try? TabReader.read(table, schema: Tab.settings.schema, seenAt: now).1 else {
             return nil
         }
         return firstRecord(rows)
     }
 
-    private static func firstRecord(_ rows: [SheetRow]) -> Record? {
+    private static func firstRecord(_ rows: [SheetRow]) -> LedgerRow? {
         for row in rows {
             if case .record(let record, _) = row.outcome { return record }
         }
@@ -186,8 +186,8 @@ public struct SyncPlanner: Sendable {
 
     /// Store rows read with the same tolerant rules as sheet cells; a row another SQLite client broke
     /// counts as its last good version until it is fixed.
-    private func canonicalLocal(_ tab: Tab, ledger: LedgerState) -> (rows: [String: Record], notices: [String]) {
-        var result: [String: Record] = [:]
+    private func canonicalLocal(_ tab: Tab, ledger: LedgerState) -> (rows: [String: LedgerRow], notices: [String]) {
+        var result: [String: LedgerRow] = [:]
         var notices: [String] = []
         let base = ledger.base[tab] ?? [:]
         for (key, raw) in ledger.rows[tab] ?? [:] {

@@ -2,18 +2,18 @@
 public struct TabState: Sendable {
     public var schema: TabSchema
     /// Each row's values as of the last successful sync.
-    public var base: [String: Record]
+    public var base: [String: LedgerRow]
     /// Local rows, canonical.
-    public var local: [String: Record]
+    public var local: [String: LedgerRow]
     /// Local rows exactly as the store returned them (what a write expects to find).
-    public var localAsRead: [String: Record]
+    public var localAsRead: [String: LedgerRow]
     public var tombstones: [String: String]
     /// The sheet's rows, read.
     public var remote: [SheetRow]
     /// Keys of store rows held back (they fail a check): frozen like rejected sheet rows.
     public var heldLocal: Set<String>
 
-    public init(schema: TabSchema, base: [String: Record], local: [String: Record], localAsRead: [String: Record]? = nil,
+    public init(schema: TabSchema, base: [String: LedgerRow], local: [String: LedgerRow], localAsRead: [String: LedgerRow]? = nil,
                 tombstones: [String: String] = [:], remote: [SheetRow], heldLocal: Set<String> = []) {
         self.schema = schema
         self.base = base
@@ -30,9 +30,9 @@ public struct ReconcileContext: Sendable {
     public var now: Timestamp
     public var newID: @Sendable () -> String
     /// Extra checks on a sheet row (unknown category, missing transaction): a problem rejects it.
-    public var validate: @Sendable (Record) -> FieldProblem?
+    public var validate: @Sendable (LedgerRow) -> FieldProblem?
 
-    public init(now: Timestamp, newID: @escaping @Sendable () -> String, validate: @escaping @Sendable (Record) -> FieldProblem? = { _ in nil }) {
+    public init(now: Timestamp, newID: @escaping @Sendable () -> String, validate: @escaping @Sendable (LedgerRow) -> FieldProblem? = { _ in nil }) {
         self.now = now
         self.newID = newID
         self.validate = validate
@@ -84,7 +84,7 @@ public enum Reconciler {
         return plan
     }
 
-    private static func resolve(key: String, b: Record?, l: Record?, r: RemoteIndex.Row?, state: TabState,
+    private static func resolve(key: String, b: LedgerRow?, l: LedgerRow?, r: RemoteIndex.Row?, state: TabState,
                                 remote: RemoteIndex, context: ReconcileContext, plan: inout TabPlan) {
         let tab = state.schema.tab
         switch (b, l, r) {
@@ -128,7 +128,7 @@ public enum Reconciler {
     }
 
     /// Writes a local-only row to the sheet.
-    private static func push(_ l: Record, key: String, plan: inout TabPlan) {
+    private static func push(_ l: LedgerRow, key: String, plan: inout TabPlan) {
         plan.remoteAppends.append(l)
         plan.remoteCounts.added += 1
         plan.base[key] = l
@@ -136,7 +136,7 @@ public enum Reconciler {
     }
 
     /// Makes the store hold `x` (counting it when that changes the store).
-    private static func applyLocally(_ x: Record, key: String, state: TabState, plan: inout TabPlan) {
+    private static func applyLocally(_ x: LedgerRow, key: String, state: TabState, plan: inout TabPlan) {
         plan.result[key] = x
         plan.base[key] = x
         let asRead = state.localAsRead[key]
@@ -146,7 +146,7 @@ public enum Reconciler {
     }
 
     /// Makes the sheet row hold `x`, rewriting only fields whose value changed or needs fixing.
-    private static func finishRemote(_ r: RemoteIndex.Row, result x: Record, plan: inout TabPlan) {
+    private static func finishRemote(_ r: RemoteIndex.Row, result x: LedgerRow, plan: inout TabPlan) {
         if r.fixes.isEmpty && x == r.record { return }
         var fields: [String: String] = [:]
         for (name, value) in x.fields where value != r.record[name] || r.fixes.contains(name) {
@@ -158,7 +158,7 @@ public enum Reconciler {
     }
 
     /// Field-by-field three-way merge; same-field conflicts go to the later write.
-    static func merge(base b: Record, local l: Record, remote r: Record, key: String, tab: Tab, plan: inout TabPlan) -> Record {
+    static func merge(base b: LedgerRow, local l: LedgerRow, remote r: LedgerRow, key: String, tab: Tab, plan: inout TabPlan) -> LedgerRow {
         if l == r { return l }
         if l == b { return r }
         if r == b { return l }
@@ -183,7 +183,7 @@ public enum Reconciler {
     }
 
     /// No base: the later row wins whole; its rival's differing values are logged.
-    static func lastWriteWins(_ l: Record, _ r: Record, key: String, tab: Tab, plan: inout TabPlan) -> Record {
+    static func lastWriteWins(_ l: LedgerRow, _ r: LedgerRow, key: String, tab: Tab, plan: inout TabPlan) -> LedgerRow {
         let (winner, loser) = wins(l, over: r) ? (l, r) : (r, l)
         for (name, value) in loser.fields where value != winner[name] && name != modified && name != created {
             plan.conflicts.append(conflict(tab, key, name, winner: winner, loser: loser))
@@ -192,22 +192,22 @@ public enum Reconciler {
     }
 
     /// Later `lastModifiedAt` wins; a tie goes to the greater content, the same on every machine.
-    static func wins(_ a: Record, over b: Record) -> Bool {
+    static func wins(_ a: LedgerRow, over b: LedgerRow) -> Bool {
         if a[modified] != b[modified] { return a[modified] > b[modified] }
         return contentKey(a) >= contentKey(b)
     }
 
-    static func contentKey(_ r: Record) -> String {
+    static func contentKey(_ r: LedgerRow) -> String {
         r.fields.keys.sorted().map { "\($0)=\(r[$0])" }.joined(separator: "\u{1F}")
     }
 
-    private static func conflict(_ tab: Tab, _ key: String, _ field: String, winner: Record, loser: Record) -> Conflict {
+    private static func conflict(_ tab: Tab, _ key: String, _ field: String, winner: LedgerRow, loser: LedgerRow) -> Conflict {
         Conflict(tab: tab, key: key, field: field, losingValue: loser[field], winningValue: winner[field],
                  losingModifiedAt: loser[modified], winningModifiedAt: winner[modified])
     }
 
     /// Fields derived from others (a merge may take `date` from one side and `year` from the other).
-    static func derive(_ record: Record, tab: Tab) -> Record {
+    static func derive(_ record: LedgerRow, tab: Tab) -> LedgerRow {
         guard tab == .transactions, let date = LocalDate(iso: record["date"]) else { return record }
         var r = record
         r["year"] = String(date.year)
@@ -216,7 +216,7 @@ public enum Reconciler {
     }
 
     /// `lastModifiedAt` values far in the future are clamped to now once, on both sides.
-    private static func clampFuture(_ local: inout [String: Record], _ remote: inout RemoteIndex,
+    private static func clampFuture(_ local: inout [String: LedgerRow], _ remote: inout RemoteIndex,
                                     context: ReconcileContext, plan: inout TabPlan) {
         let limit = context.now.adding(milliseconds: ReconcileContext.futureTolerance).description
         let now = context.now.description

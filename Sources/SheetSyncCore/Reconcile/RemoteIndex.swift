@@ -2,7 +2,7 @@
 struct RemoteIndex {
     struct Row {
         var index: Int
-        var record: Record
+        var record: LedgerRow
         /// Fields to rewrite even when the value is unchanged (a stale `year`, a new id, a default).
         var fixes: Set<String>
     }
@@ -16,7 +16,7 @@ struct RemoteIndex {
     /// not in the future, no row needs clamping and the rows are not walked for it.
     var latestModified = ""
 
-    mutating func noteModified(_ record: Record) {
+    mutating func noteModified(_ record: LedgerRow) {
         let stamp = record[Reconciler.modified]
         if stamp > latestModified { latestModified = stamp }
     }
@@ -115,7 +115,7 @@ struct RemoteIndex {
     }
 
     /// Hand edits get a modification time; an old copy saved over the sheet loses to the base.
-    private func adjusted(_ row: Row, base: Record?, context: ReconcileContext, plan: inout TabPlan) -> Row {
+    private func adjusted(_ row: Row, base: LedgerRow?, context: ReconcileContext, plan: inout TabPlan) -> Row {
         guard let base, row.record != base else { return row }
         var row = row
         let modified = Reconciler.modified

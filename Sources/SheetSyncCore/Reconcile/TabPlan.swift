@@ -105,10 +105,10 @@ public struct TabPlan: Hashable, Sendable {
     public var localUpserts: [RowWrite] = []
     public var localDeletes: [RowDelete] = []
     public var remoteUpdates: [SheetRowUpdate] = []
-    public var remoteAppends: [Record] = []
+    public var remoteAppends: [LedgerRow] = []
     public var remoteDeletes: [SheetRowDelete] = []
     /// The base after this sync, for every key both sides now agree on.
-    public var base: [String: Record] = [:]
+    public var base: [String: LedgerRow] = [:]
     /// Keys whose tombstones can go (the remote has caught up).
     public var clearedTombstones: [String] = []
     public var conflicts: [Conflict] = []
@@ -119,7 +119,7 @@ public struct TabPlan: Hashable, Sendable {
     /// Changes written to the workbook.
     public var remoteCounts = TabCounts()
     /// The dataset after the sync, by key (frozen rows as their last good version).
-    public var result: [String: Record] = [:]
+    public var result: [String: LedgerRow] = [:]
 
     public init(tab: Tab) { self.tab = tab }
 
@@ -129,11 +129,11 @@ public struct TabPlan: Hashable, Sendable {
 
 /// A store row to write, provided the row is still as the engine read it.
 public struct RowWrite: Hashable, Sendable {
-    public var record: Record
+    public var record: LedgerRow
     /// The row as the engine read it; nil when it expected no row with this key.
-    public var expected: Record?
+    public var expected: LedgerRow?
 
-    public init(record: Record, expected: Record?) {
+    public init(record: LedgerRow, expected: LedgerRow?) {
         self.record = record
         self.expected = expected
     }
@@ -142,9 +142,9 @@ public struct RowWrite: Hashable, Sendable {
 /// A store row to delete, provided the row is still as the engine read it.
 public struct RowDelete: Hashable, Sendable {
     public var key: String
-    public var expected: Record
+    public var expected: LedgerRow
 
-    public init(key: String, expected: Record) {
+    public init(key: String, expected: LedgerRow) {
         self.key = key
         self.expected = expected
     }

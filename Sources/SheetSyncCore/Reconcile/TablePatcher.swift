@@ -101,7 +101,7 @@ public enum TablePatcher {
         return table
     }
 
-    static func row(for record: Record, map: [String: Int], width: Int, schema: TabSchema, typed: Bool) -> [Cell] {
+    static func row(for record: LedgerRow, map: [String: Int], width: Int, schema: TabSchema, typed: Bool) -> [Cell] {
         var cells = Array(repeating: Cell.empty, count: width)
         for field in schema.fields {
             guard let column = map[field.name] else { continue }

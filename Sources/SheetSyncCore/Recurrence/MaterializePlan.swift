@@ -3,10 +3,10 @@
 public struct MaterializePlan: Hashable, Sendable {
     /// Transactions rows to create (every Transactions field set), rule by rule in input order,
     /// each rule's in date order.
-    public var newTransactions: [Record]
+    public var newTransactions: [LedgerRow]
     /// RecurringRules rows whose `lastGeneratedDate` advanced, with `lastModifiedAt` already set;
     /// write them exactly as given so every machine holds the same row.
-    public var updatedRules: [Record]
+    public var updatedRules: [LedgerRow]
     /// One entry per enabled, valid rule, in input order.
     public var outcomes: [RuleOutcome]
     /// Rules with `isEnabled` FALSE, left untouched.
@@ -15,7 +15,7 @@ public struct MaterializePlan: Hashable, Sendable {
     public var problems: [RuleProblem]
 
     public init(
-        newTransactions: [Record] = [], updatedRules: [Record] = [], outcomes: [RuleOutcome] = [],
+        newTransactions: [LedgerRow] = [], updatedRules: [LedgerRow] = [], outcomes: [RuleOutcome] = [],
         disabledRuleIds: [String] = [], problems: [RuleProblem] = []
     ) {
         self.newTransactions = newTransactions

@@ -35,7 +35,7 @@ public enum Materializer {
     ///   - timeZone: the dataset's time zone (`Settings.timezone`).
     ///   - limitPerRule: at most this many instances per rule (at least 1 is used).
     public static func plan(
-        rules: [Record], existingTransactionIds: Set<String>, through: LocalDate,
+        rules: [LedgerRow], existingTransactionIds: Set<String>, through: LocalDate,
         timeZone: TimeZone, limitPerRule: Int = defaultLimitPerRule
     ) -> MaterializePlan {
         var plan = MaterializePlan()
@@ -80,9 +80,9 @@ public enum Materializer {
     }
 
     /// The Transactions record of `rule`'s occurrence on `date`.
-    static func instance(of rule: RecurringRuleRow, on date: LocalDate, timeZone: TimeZone) -> Record {
+    static func instance(of rule: RecurringRuleRow, on date: LocalDate, timeZone: TimeZone) -> LedgerRow {
         let stamp = Timestamp(startOf: date, in: timeZone).description
-        return Record([
+        return LedgerRow([
             "transactionId": instanceId(ruleId: rule.id, date: date),
             "type": rule.type,
             "date": date.description,
@@ -105,8 +105,8 @@ public enum Materializer {
     /// row visibly changes (so store triggers do not stamp it with a machine's own "now") and every
     /// machine computes the same row.
     private static func advanced(
-        _ record: Record, _ rule: RecurringRuleRow, to date: LocalDate, newest: LocalDate, timeZone: TimeZone
-    ) -> Record {
+        _ record: LedgerRow, _ rule: RecurringRuleRow, to date: LocalDate, newest: LocalDate, timeZone: TimeZone
+    ) -> LedgerRow {
         var updated = record
         updated["lastGeneratedDate"] = date.description
         updated["lastModifiedAt"] = max(rule.lastModifiedAt.adding(milliseconds: 1), Timestamp(startOf: newest, in: timeZone)).description

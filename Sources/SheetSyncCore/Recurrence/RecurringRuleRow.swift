@@ -13,13 +13,13 @@ struct RecurringRuleRow {
     var lastModifiedAt: Timestamp
 
     /// Whether the record is a disabled rule (only `TRUE` enables, in any case).
-    static func isDisabled(_ record: Record) -> Bool {
+    static func isDisabled(_ record: LedgerRow) -> Bool {
         record["isEnabled"].trimmingCharacters(in: .whitespaces).uppercased() == "FALSE"
     }
 
     /// Reads a canonical record. The schema layer has normally validated it already; this is
     /// the last line of defence, so a rule that slipped through is skipped, never guessed at.
-    static func parse(_ record: Record) -> Result<RecurringRuleRow, RuleProblem> {
+    static func parse(_ record: LedgerRow) -> Result<RecurringRuleRow, RuleProblem> {
         let rawId = record["recurringRuleId"]
         func problem(_ field: String, _ message: String) -> Result<RecurringRuleRow, RuleProblem> {
             let header = TabSchema.recurringRules.field(named: field)?.header ?? field

@@ -12,7 +12,7 @@ public struct OpenRowFilter: OptionSet, Hashable, Sendable {
     public static let unreimbursed = OpenRowFilter(rawValue: 2)
 
     /// Whether a transaction is open in one of the asked senses.
-    func matches(_ row: Record) -> Bool {
+    func matches(_ row: LedgerRow) -> Bool {
         (contains(.unpaid) && row["paidFlag"].lowercased() == "unpaid")
             || (contains(.unreimbursed) && row["reimbursedFlag"].lowercased() == "unreimbursed")
     }
@@ -70,13 +70,13 @@ public struct LedgerReport: Sendable {
     public var unreadable: [String] = []
 
     /// The report over `transactions` (store rows), naming archived `categories` as such.
-    public init(transactions: [Record], categories: [Record], period: ReportPeriod?, grouping: ReportGrouping,
+    public init(transactions: [LedgerRow], categories: [LedgerRow], period: ReportPeriod?, grouping: ReportGrouping,
                 filter: OpenRowFilter = []) {
         self.period = period
         self.grouping = grouping
         self.filter = filter
         let archived = Set(categories.filter { $0["isActive"] == "FALSE" }.map { $0["name"] })
-        var readable: [(row: Record, date: LocalDate, type: String, amount: Amount)] = []
+        var readable: [(row: LedgerRow, date: LocalDate, type: String, amount: Amount)] = []
         for row in transactions where filter.isEmpty || filter.matches(row) {
             let type = row["type"].lowercased()
             guard let date = LocalDate(iso: row["date"]), type == "expense" || type == "income",
@@ -129,7 +129,7 @@ public struct LedgerReport: Sendable {
     }
 
     private static func totals(
-        _ items: [(row: Record, date: LocalDate, type: String, amount: Amount)], grouping: ReportGrouping
+        _ items: [(row: LedgerRow, date: LocalDate, type: String, amount: Amount)], grouping: ReportGrouping
     ) -> [Key: (total: Amount, count: Int)] {
         var out: [Key: (total: Amount, count: Int)] = [:]
         for item in items {
@@ -146,7 +146,7 @@ public struct LedgerReport: Sendable {
 
     /// The groups a row counts in: one category or month; each of its tags (a row tagged
     /// `food,weekly` counts under both), or `(untagged)`.
-    private static func names(of row: Record, date: LocalDate, grouping: ReportGrouping) -> [String] {
+    private static func names(of row: LedgerRow, date: LocalDate, grouping: ReportGrouping) -> [String] {
         switch grouping {
         case .category:
             return [row["category"]]

@@ -1,5 +1,5 @@
 /// Where the fields that defaults and checks name sit in a schema's field list, so a row is parsed
-/// into an array of texts and becomes a `Record` once, instead of through a dictionary per cell.
+/// into an array of texts and becomes a `LedgerRow` once, instead of through a dictionary per cell.
 struct RowLayout: Sendable {
     var key: Int
     var createdAt: Int
@@ -10,7 +10,7 @@ struct RowLayout: Sendable {
     var interval = 0, isActive = 0
     /// A record of empty texts and the position of each field in it: a row's record is a copy of
     /// it with the values stored by position, so no field name is hashed per row.
-    var template = RecordTemplate(names: [])
+    var template = LedgerRowTemplate(names: [])
     /// Positions of the required fields other than the key, in field order.
     var requiredSlots: [Int] = []
 
@@ -33,7 +33,7 @@ struct RowLayout: Sendable {
         func at(_ name: String) -> Int? { names.firstIndex(of: name) }
         guard let key = at(schema.keyField), let created = at("createdAt"), let modified = at("lastModifiedAt") else { return nil }
         var layout = RowLayout(key: key, createdAt: created, lastModifiedAt: modified)
-        layout.template = RecordTemplate(names: names)
+        layout.template = LedgerRowTemplate(names: names)
         layout.requiredSlots = schema.fields.indices.filter { schema.fields[$0].required && schema.fields[$0].name != schema.keyField }
         switch schema.tab {
         case .transactions:

@@ -55,7 +55,7 @@ public struct SheetRow: Hashable, Sendable {
     public enum Outcome: Hashable, Sendable {
         /// A loadable row. `fixes` names the fields whose cell must be rewritten (a stale
         /// `year`, a default filled in); `needsKey` marks a hand-added row without a key.
-        case record(Record, fixes: Set<String>)
+        case record(LedgerRow, fixes: Set<String>)
         /// The row cannot be loaded; it stays frozen in the sheet.
         case rejected([FieldProblem])
         /// Every cell is empty: ignored, kept as it is.
@@ -125,10 +125,10 @@ public enum TabReader {
         return parse(schema: schema, layout: layout, seenAt: seenAt) { cell(fields[$0].name) }
     }
 
-    /// `parse` for any schema, field by field through a `Record`; the five tabs' schemas take the
+    /// `parse` for any schema, field by field through a `LedgerRow`; the five tabs' schemas take the
     /// array-based path of `TabReader+Layout.swift`, which gives the same outcome.
     static func parseByName(schema: TabSchema, seenAt: Timestamp, cell: (String) -> Cell) -> (SheetRow.Outcome, String?) {
-        var record = Record([:])
+        var record = LedgerRow([:])
         var fixes: Set<String> = []
         var problems: [FieldProblem] = []
         for field in schema.fields {
@@ -154,7 +154,7 @@ public enum TabReader {
     }
 
     /// Defaults for hand-typed rows, and derived fields corrected.
-    static func applyDefaults(_ record: inout Record, fixes: inout Set<String>, schema: TabSchema, seenAt: Timestamp) {
+    static func applyDefaults(_ record: inout LedgerRow, fixes: inout Set<String>, schema: TabSchema, seenAt: Timestamp) {
         let now = seenAt.description
         for name in ["createdAt", "lastModifiedAt"] where record[name].isEmpty {
             record[name] = now

@@ -165,7 +165,7 @@ public struct TabSchema: Hashable, Sendable {
 /// `""` meaning empty. Canonical forms: lowercase UUIDs, `YYYY-MM-DD` dates, timestamps as
 /// `Timestamp.description`, amounts as `Amount.description`, integers in decimal, booleans
 /// `TRUE`/`FALSE`, enums lowercase.
-public struct Record: Hashable, Sendable {
+public struct LedgerRow: Hashable, Sendable {
     public var fields: [String: String]
 
     public init(_ fields: [String: String]) { self.fields = fields }

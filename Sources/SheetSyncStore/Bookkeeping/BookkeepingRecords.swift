@@ -41,7 +41,7 @@ struct BaseEntry: Codable, FetchableRecord, PersistableRecord {
         static let key = Column(CodingKeys.key)
     }
 
-    init(tab: Tab, key: String, record: SheetSyncCore.Record) throws {
+    init(tab: Tab, key: String, record: LedgerRow) throws {
         self.tab = tab
         self.key = key
         fields = try RecordJSON.encode(record.fields, tab: tab)
@@ -55,7 +55,7 @@ struct BaseEntry: Codable, FetchableRecord, PersistableRecord {
             """).execute(arguments: [tab.rawValue, key, fields])
     }
 
-    func record() throws -> SheetSyncCore.Record {
+    func record() throws -> LedgerRow {
         guard let record = RecordJSON.decode(fields, tab: tab) else {
             throw StoreError.unreadableBookkeeping(table: Self.databaseTableName, key: "\(tab.rawValue)/\(key)",
                 reason: "fields are not a JSON object of texts")

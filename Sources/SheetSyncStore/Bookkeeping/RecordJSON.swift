@@ -39,7 +39,7 @@ enum RecordJSON {
     }
 
     /// The record in `text`: any JSON object whose members are all texts; nil for anything else.
-    static func decode(_ text: String, tab: Tab) -> SheetSyncCore.Record? {
+    static func decode(_ text: String, tab: Tab) -> LedgerRow? {
         guard let object = (try? JSONValue.parse(text))?.objectValue else { return nil }
         let names = tab.schema.fieldNames
         // The usual case, the tab's fields each once, builds the record by position.
@@ -57,7 +57,7 @@ enum RecordJSON {
             guard let text = value.stringValue else { return nil }
             fields[name] = text
         }
-        return SheetSyncCore.Record(fields)
+        return LedgerRow(fields)
     }
 
     /// The cells in `text` when it is a JSON array of texts; nil for anything else.

@@ -44,7 +44,7 @@ public final class SheetsEmulator: Sendable {
         try StateFile.save(world.read { $0.persistent }, to: stateFile)
     }
 
-    // MARK: Clock
+    // MARK: WallClock
 
     /// The emulator's clock, which decides token expiry and Drive times.
     public var now: Date {

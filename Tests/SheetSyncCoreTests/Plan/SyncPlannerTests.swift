@@ -6,7 +6,7 @@ import Testing
 @Suite struct SyncPlannerTests {
     static let ids = (0..<30).map { String(format: "00000000-0000-4000-8000-%012d", $0) }
 
-    static func table(_ tab: Tab, _ records: [Record]) -> Table {
+    static func table(_ tab: Tab, _ records: [LedgerRow]) -> Table {
         let schema = tab.schema
         return Table(
             header: TablePatcher.newHeader(schema),
@@ -17,7 +17,7 @@ import Testing
     static func agreed(_ count: Int, modified: (Int) -> String = { _ in RC.t0 }) -> (workbook: [Tab: Table], ledger: LedgerState) {
         let category = RC.category("Food")
         let transactions = (0..<count).map { RC.transaction(ids[$0], modified: modified($0)) }
-        let rows: [Tab: [String: Record]] = [
+        let rows: [Tab: [String: LedgerRow]] = [
             .categories: ["Food": category],
             .transactions: Dictionary(uniqueKeysWithValues: transactions.map { ($0["transactionId"], $0) }),
         ]
@@ -54,7 +54,7 @@ import Testing
 
     @Test func aMissingSettingsTabIsRecreatedFromTheStore() {
         var (workbook, ledger) = Self.agreed(1)
-        let settings = Record([
+        let settings = LedgerRow([
             "datasetId": Self.ids[20], "schemaVersion": "1", "timezone": "UTC", "rootFolderId": "",
             "dataSpreadsheetId": "", "receiptsFolderId": "", "createdAt": RC.t0, "lastModifiedAt": RC.t0,
         ])
@@ -147,7 +147,7 @@ import Testing
     @Test func aStoreRowWithAnUnknownCategoryIsHeldBackAndReported() {
         let (workbook, base) = Self.agreed(1)
         var ledger = base
-        ledger.rows[.transactions]?[Self.ids[5]] = Record(RC.transaction(Self.ids[5]).fields.merging(["category": "Nope"]) { $1 })
+        ledger.rows[.transactions]?[Self.ids[5]] = LedgerRow(RC.transaction(Self.ids[5]).fields.merging(["category": "Nope"]) { $1 })
         let plan = Self.plan(workbook, ledger)
         let transactions = Self.tab(plan, .transactions)
         #expect(transactions?.remoteAppends.isEmpty == true)

@@ -6,7 +6,7 @@ import SheetSyncCore
     typealias T = RecurrenceTestSupport
 
     private func plan(
-        _ rules: [Record], existing: Set<String> = [], through: String, zone: TimeZone = T.utc, limit: Int = 1000
+        _ rules: [LedgerRow], existing: Set<String> = [], through: String, zone: TimeZone = T.utc, limit: Int = 1000
     ) -> MaterializePlan {
         Materializer.plan(
             rules: rules, existingTransactionIds: existing, through: T.date(through), timeZone: zone, limitPerRule: limit)

@@ -24,7 +24,7 @@ enum RecurrenceTestSupport {
     static func ruleRecord(
         id: String = ruleId, start: String, cadence: String, interval: String = "1",
         _ changes: [String: String] = [:]
-    ) -> Record {
+    ) -> LedgerRow {
         var fields = [
             "recurringRuleId": id,
             "isEnabled": "TRUE",
@@ -42,7 +42,7 @@ enum RecurrenceTestSupport {
             "lastModifiedAt": "2020-01-01T00:00:00.000Z",
         ]
         fields.merge(changes) { _, new in new }
-        return Record(fields)
+        return LedgerRow(fields)
     }
 
     static let utc = TimeZone(identifier: "UTC") ?? TimeZone.current

@@ -8,8 +8,8 @@ import Testing
     private func amount(_ text: String) throws -> Amount { try Amount.parse(text).get() }
 
     private func row(_ id: String, _ type: String, _ date: String, _ amount: String, _ category: String, tags: String = "",
-                     paid: String = "", reimbursed: String = "") -> Record {
-        Record([
+                     paid: String = "", reimbursed: String = "") -> LedgerRow {
+        LedgerRow([
             "transactionId": id, "type": type, "date": date, "amount": amount, "category": category, "tagsCSV": tags,
             "note": "", "paidFlag": paid, "reimbursedFlag": reimbursed,
         ])
@@ -55,7 +55,7 @@ import Testing
             row("e", "expense", "2026-01-31", "50", "Food"), row("f", "expense", "2026-03-01", "999", "Food"),
             row("g", "expense", "2026-01-05", "1", "Old"),
         ]
-        let categories = [Record(["name": "Gifts", "isActive": "FALSE"]), Record(["name": "Food", "isActive": "TRUE"])]
+        let categories = [LedgerRow(["name": "Gifts", "isActive": "FALSE"]), LedgerRow(["name": "Food", "isActive": "TRUE"])]
         let report = LedgerReport(
             transactions: rows, categories: categories, period: ReportPeriod.month("2026-02"), grouping: .category)
         #expect(report.income.description == "100.00" && report.expense.description == "35.15")

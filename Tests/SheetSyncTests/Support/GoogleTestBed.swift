@@ -96,7 +96,7 @@ final class GoogleTestBed: Sendable {
     /// One in-process sync of the store with `remote` (a fresh remote is a fresh process: it fetches a token).
     @discardableResult
     func sync(
-        _ remote: any Remote, clock: any Clock = SystemClock(), newID: @escaping @Sendable () -> String = RandomIDs.make,
+        _ remote: any Remote, clock: any WallClock = SystemClock(), newID: @escaping @Sendable () -> String = RandomIDs.make,
         mode: SyncMode = .sync, allowMassDelete: Bool = false
     ) async throws -> SyncReport {
         try await SyncEngine(store: try store(), remote: remote, clock: clock, newID: newID, defaultTimeZone: "UTC").run(
@@ -115,9 +115,9 @@ final class GoogleTestBed: Sendable {
     }
 
     /// The tab's loadable rows by key, parsed as sync parses them.
-    func sheetRecords(_ tab: Tab, now: Timestamp = Timestamp(Date())) throws -> [String: Record] {
+    func sheetRecords(_ tab: Tab, now: Timestamp = Timestamp(Date())) throws -> [String: LedgerRow] {
         let (_, rows) = try TabReader.read(try table(tab), schema: tab.schema, seenAt: now)
-        var out: [String: Record] = [:]
+        var out: [String: LedgerRow] = [:]
         for row in rows {
             if case .record(let r, _) = row.outcome { out[r[tab.schema.keyField]] = r }
         }
@@ -125,8 +125,8 @@ final class GoogleTestBed: Sendable {
     }
 
     /// The store's rows by key, parsed with the same tolerant rules.
-    func storeRecords(_ tab: Tab) throws -> [String: Record] {
-        var out: [String: Record] = [:]
+    func storeRecords(_ tab: Tab) throws -> [String: LedgerRow] {
+        var out: [String: LedgerRow] = [:]
         let now = Timestamp(Date())
         for raw in try store().records(in: tab) {
             let (outcome, _) = TabReader.parse(schema: tab.schema, seenAt: now) { raw[$0].isEmpty ? .empty : .text(raw[$0]) }

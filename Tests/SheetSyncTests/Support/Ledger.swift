@@ -38,13 +38,13 @@ struct Ledger {
     }
 
     /// The store's rows of a tab by key, read from a read-only copy (the file is not touched).
-    func storeRows(_ tab: Tab) throws -> [String: Record] {
+    func storeRows(_ tab: Tab) throws -> [String: LedgerRow] {
         let store = try LedgerStore.inMemoryCopy(of: store.path)
         return Dictionary(uniqueKeysWithValues: try store.records(in: tab).map { ($0[tab.schema.keyField], $0) })
     }
 
     /// The workbook's loadable rows of a tab by key.
-    func sheetRows(_ tab: Tab) throws -> [String: Record] {
+    func sheetRows(_ tab: Tab) throws -> [String: LedgerRow] {
         try workbook.records(tab, now: Timestamp(millisecondsSinceEpoch: 0))
     }
 

@@ -26,7 +26,7 @@ enum ModelLocalEdits {
                 log.localDeleted.insert(key)
             default:
                 let key = ids.next(), stamp = clock.now().description, note = "LA\(round)-\(i)"
-                try store.upsert(Record(["transactionId": key, "type": "expense", "date": "2026-02-20", "year": "2026", "month": "2",
+                try store.upsert(LedgerRow(["transactionId": key, "type": "expense", "date": "2026-02-20", "year": "2026", "month": "2",
                                          "amount": "3.00", "category": categories[i % 3], "tagsCSV": "", "note": note, "paidFlag": "",
                                          "reimbursedFlag": "", "recurringRuleId": "", "createdAt": stamp, "lastModifiedAt": stamp]),
                                  in: .transactions)

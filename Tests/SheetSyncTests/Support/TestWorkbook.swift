@@ -39,9 +39,9 @@ struct TestWorkbook {
     }
 
     /// The tab's loadable rows by key, read as sync reads them.
-    func records(_ tab: Tab, now: Timestamp) throws -> [String: Record] {
+    func records(_ tab: Tab, now: Timestamp) throws -> [String: LedgerRow] {
         let (_, rows) = try TabReader.read(try table(tab), schema: tab.schema, seenAt: now)
-        var out: [String: Record] = [:]
+        var out: [String: LedgerRow] = [:]
         for row in rows {
             if case .record(let r, _) = row.outcome { out[r[tab.schema.keyField]] = r }
         }

@@ -3,17 +3,17 @@ import SheetSyncCore
 import Synchronization
 
 /// The time, passed in so runs and tests agree on "now".
-public protocol Clock: Sendable {
+public protocol WallClock: Sendable {
     func now() -> Timestamp
 }
 
-public struct SystemClock: Clock {
+public struct SystemClock: WallClock {
     public init() {}
     public func now() -> Timestamp { Timestamp(Date()) }
 }
 
 /// A clock that says what it is told, for tests.
-public final class ManualClock: Clock, Sendable {
+public final class ManualClock: WallClock, Sendable {
     private let current: Mutex<Timestamp>
 
     public init(_ start: Timestamp) { current = Mutex(start) }
