@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-system-packages.sh
+# Formatting is the formatter's job (CONVENTIONS.md 12): run scripts/format.sh before committing.
+scripts/format.sh --lint
 swift build --build-tests
 swift test --skip-build
 # The short fuzz run (FUZZING.md): every fuzz target for a fixed time on a copy of its corpus; its

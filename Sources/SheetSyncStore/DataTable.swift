@@ -136,12 +136,14 @@ struct DataTable: Sendable {
                 case "TRUE", "1": return 1.databaseValue
                 case "FALSE", "0": return 0.databaseValue
                 default:
-                    throw StoreError.invalidValue(tab: tab, key: key, field: field.name, value: text,
+                    throw StoreError.invalidValue(
+                        tab: tab, key: key, field: field.name, value: text,
                         expected: "boolean (TRUE, FALSE, 1 or 0)")
                 }
             case .integer:
                 guard let number = Int64(text) else {
-                    throw StoreError.invalidValue(tab: tab, key: key, field: field.name, value: text,
+                    throw StoreError.invalidValue(
+                        tab: tab, key: key, field: field.name, value: text,
                         expected: "integer")
                 }
                 return number.databaseValue
@@ -189,7 +191,8 @@ struct SQLTexts: Sendable {
         let columns = schema.fieldNames.map(\.quotedDatabaseIdentifier)
         selectAll = "SELECT \(columns.joined(separator: ", ")) FROM \(table) ORDER BY rowid"
         selectOne = "SELECT \(columns.joined(separator: ", ")) FROM \(table) WHERE \(key) = ?"
-        insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        insert =
+            "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
         let assignments = schema.fieldNames.filter { $0 != schema.keyField }.map { "\($0.quotedDatabaseIdentifier) = ?" }
         update = "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = ?"
         template = LedgerRowTemplate(names: schema.fieldNames)

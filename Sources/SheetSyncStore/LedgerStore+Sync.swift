@@ -30,7 +30,8 @@ extension LedgerStore {
                 tombstones[entry.tab, default: [:]][entry.key] = entry.deletedAt
             }
             let state = Dictionary(try StateEntry.fetchAll(db).map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
-            return StoreSnapshot(rows: rows, base: base, tombstones: tombstones,
+            return StoreSnapshot(
+                rows: rows, base: base, tombstones: tombstones,
                 changeCounter: try Self.changeCounter(db), state: state)
         }
     }
@@ -122,10 +123,11 @@ extension LedgerStore {
                 try Self.setState(key, value, db)
             }
             for (fingerprint, id) in commit.importFingerprints {
-                try db.execute(sql: """
-                    INSERT OR REPLACE INTO sync_import_fingerprints (fingerprint, transactionId, importedAt)
-                    VALUES (?, ?, \(DataTable.now))
-                    """, arguments: [fingerprint, id])
+                try db.execute(
+                    sql: """
+                        INSERT OR REPLACE INTO sync_import_fingerprints (fingerprint, transactionId, importedAt)
+                        VALUES (?, ?, \(DataTable.now))
+                        """, arguments: [fingerprint, id])
             }
             try db.execute(sql: "DELETE FROM sync_applying")
             let ordered = skipped.mapValues { $0.sorted() }

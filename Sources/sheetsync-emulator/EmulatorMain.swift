@@ -29,8 +29,10 @@ enum EmulatorMain {
         do {
             let emulator = try SheetsEmulator(stateFile: options.stateFile.map { URL(fileURLWithPath: $0) })
             let port = try await emulator.start(port: options.port, host: options.host)
-            let (clientId, secret, refreshToken) = ("emulator-demo-client.apps.googleusercontent.com", "emulator-demo-secret",
-                "1//emulator-demo-refresh-token")
+            let (clientId, secret, refreshToken) = (
+                "emulator-demo-client.apps.googleusercontent.com", "emulator-demo-secret",
+                "1//emulator-demo-refresh-token"
+            )
             emulator.registerAuthorizedUser(clientId: clientId, clientSecret: secret, refreshToken: refreshToken)
             let credentials = emulator.authorizedUserCredentialsJSON(clientId: clientId, clientSecret: secret, refreshToken: refreshToken)
             try writePrivately(credentials, to: options.credentialsFile)

@@ -92,7 +92,8 @@ extension Result {
 /// Worksheets whose few bytes made the reader lay out millions of empty cells.
 @Suite struct FuzzFindingsWorksheetMemoryTests {
     static func read(worksheetRows rows: String) throws -> Result<[XLSXSheet], any Error> {
-        let xml = #"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">"#
+        let xml =
+            #"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">"#
             + "<sheetData>\(rows)</sheetData></worksheet>"
         let data = try #require(FuzzPackage.workbook(selector: 0, xml: Array(xml.utf8)))
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-wide-\(UUID().uuidString).xlsx")

@@ -32,7 +32,11 @@ import Testing
         let folder = try await drive(transport).createFolder(name: "Receipts", parents: ["root1"], appProperties: ["datasetId": "d"])
         #expect(folder.id == "f1")
         let body = try JSONValue.parse(try #require(transport.requests.first).body)
-        #expect(body == ["name": "Receipts", "mimeType": "application/vnd.google-apps.folder", "parents": ["root1"], "appProperties": ["datasetId": "d"]])
+        #expect(
+            body == [
+                "name": "Receipts", "mimeType": "application/vnd.google-apps.folder", "parents": ["root1"],
+                "appProperties": ["datasetId": "d"],
+            ])
     }
 
     @Test func getAndUpdateUseTheFileIdAndFields() async throws {

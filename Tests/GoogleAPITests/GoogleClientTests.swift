@@ -22,13 +22,18 @@ import Testing
             apiCalls.mutate { $0.append(auth) }
             switch call {
             case 0: return HTTPResponse(status: 503, headers: ["Retry-After": "2"])
-            case 1: return .json(401, ["error": ["code": 401, "message": "Request had invalid authentication credentials.", "status": "UNAUTHENTICATED"]])
-            default: return .json(200, ["spreadsheetId": "sid", "valueRanges": [["range": "'T'!A1:B1", "values": [["a", .number("1.50")]]]]])
+            case 1:
+                return .json(
+                    401,
+                    ["error": ["code": 401, "message": "Request had invalid authentication credentials.", "status": "UNAUTHENTICATED"]])
+            default:
+                return .json(200, ["spreadsheetId": "sid", "valueRanges": [["range": "'T'!A1:B1", "values": [["a", .number("1.50")]]]]])
             }
         })
         let clock = ManualAPIClock()
         let endpoints = try #require(GoogleEndpoints(endpoint: "http://127.0.0.1:1"))
-        let client = try GoogleClient(credentials: credentials, endpoints: endpoints, base: network, clock: clock, random: FixedRandomSource([0.5]))
+        let client = try GoogleClient(
+            credentials: credentials, endpoints: endpoints, base: network, clock: clock, random: FixedRandomSource([0.5]))
         let ranges = try await SheetsClient(client: client).batchGetValues(spreadsheetId: "sid", ranges: ["'T'!A1:B"])
         #expect(ranges.first?.cell(row: 0, column: 1) == .number("1.50"))
         #expect(apiCalls.value == ["Bearer token-1", "Bearer token-1", "Bearer token-2"])
@@ -49,7 +54,8 @@ import Testing
             Issue.record("expected a not-found error")
         } catch {
             let text = "\(error) \(String(reflecting: error))"
-            #expect(text.contains("404 NOT_FOUND 'Requested entity was not found.' on GET https://www.googleapis.com/drive/v3/files/missing"))
+            #expect(
+                text.contains("404 NOT_FOUND 'Requested entity was not found.' on GET https://www.googleapis.com/drive/v3/files/missing"))
             for secret in [Fixtures.accessToken, Fixtures.refreshToken, Fixtures.clientSecret] { #expect(!text.contains(secret)) }
         }
         #expect(network.requests.last?.headers["Authorization"] == "Bearer \(Fixtures.accessToken)")

@@ -103,7 +103,9 @@ import Testing
         let state = Self.query(session.consentURL)["state"] ?? ""
         let finished = Task { try await session.finish() }
         _ = try await Self.browse(session.redirectURI + "?error=access_denied&state=" + state)
-        await #expect(throws: GoogleAPIError.loginFailed("google reported 'access_denied' instead of consent")) { _ = try await finished.value }
+        await #expect(throws: GoogleAPIError.loginFailed("google reported 'access_denied' instead of consent")) {
+            _ = try await finished.value
+        }
         #expect(tokens.requests.isEmpty)
     }
 
@@ -117,7 +119,8 @@ import Testing
     }
 
     @Test func installedClientJSONIsParsed() throws {
-        let json = #"{"installed":{"client_id":"id1","client_secret":"s1","auth_uri":"https://accounts.google.com/o/oauth2/auth","token_uri":"https://oauth2.googleapis.com/token","redirect_uris":["http://localhost"]}}"#
+        let json =
+            #"{"installed":{"client_id":"id1","client_secret":"s1","auth_uri":"https://accounts.google.com/o/oauth2/auth","token_uri":"https://oauth2.googleapis.com/token","redirect_uris":["http://localhost"]}}"#
         let parsed = try InstalledAppClient.parse(Array(json.utf8), path: "client.json")
         #expect(parsed == InstalledAppClient(clientID: "id1", clientSecret: "s1"))
         #expect(throws: GoogleAPIError.self) { _ = try InstalledAppClient.parse(Array(#"{"web":{}}"#.utf8), path: "client.json") }

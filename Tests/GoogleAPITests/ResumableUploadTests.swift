@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import Interchange
+import Synchronization
 import Testing
 
 @testable import GoogleAPI
@@ -82,9 +82,10 @@ final class FakeUploadServer: @unchecked Sendable {
         #expect(initiation.headers["X-Upload-Content-Length"] == "614400")
         #expect(server.metadata["appProperties"]?["receiptId"] == "abc")
         #expect(server.metadata["parents"] == ["rcpt"])
-        #expect(transport.requests.dropFirst().map { $0.headers["Content-Range"] ?? "" } == [
-            "bytes 0-262143/614400", "bytes 262144-524287/614400", "bytes 524288-614399/614400",
-        ])
+        #expect(
+            transport.requests.dropFirst().map { $0.headers["Content-Range"] ?? "" } == [
+                "bytes 0-262143/614400", "bytes 262144-524287/614400", "bytes 524288-614399/614400",
+            ])
         #expect(transport.requests.dropFirst().allSatisfy { $0.method == .put && $0.url.absoluteString == server.sessionURL })
         #expect(started.value.map(\.absoluteString) == [server.sessionURL])
     }
@@ -130,7 +131,8 @@ final class FakeUploadServer: @unchecked Sendable {
     @Test func expiredSessionStartsANewUpload() async throws {
         let server = FakeUploadServer()
         let (drive, _) = setUp(server)
-        _ = try server.handle(HTTPRequest(method: .post, url: try #require(URL(string: "https://x/upload")), headers: ["X-Upload-Content-Length": "5"]))
+        _ = try server.handle(
+            HTTPRequest(method: .post, url: try #require(URL(string: "https://x/upload")), headers: ["X-Upload-Content-Length": "5"]))
         server.expired = true
         let stale = try #require(URL(string: server.sessionURL))
         let file = try await drive.uploadResumable(metadata: metadata, contentType: "image/jpeg", content: content, existingSession: stale)

@@ -12,8 +12,9 @@ import _CryptoExtras
 
     init() throws {
         key = try Fixtures.key()
-        guard case .serviceAccount(let account) = try GoogleCredentials.parse(
-            Array(Fixtures.serviceAccountJSON(key: key, tokenURI: "https://oauth2.example.test/token").utf8), path: "sa.json")
+        guard
+            case .serviceAccount(let account) = try GoogleCredentials.parse(
+                Array(Fixtures.serviceAccountJSON(key: key, tokenURI: "https://oauth2.example.test/token").utf8), path: "sa.json")
         else { throw GoogleAPIError.invalidResponse("not a service account") }
         credentials = account
     }
@@ -75,7 +76,8 @@ import _CryptoExtras
     }
 
     @Test func invalidPrivateKeyIsReportedWithThePath() {
-        let json = #"{"type":"service_account","client_email":"a@b","private_key":"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"}"#
+        let json =
+            #"{"type":"service_account","client_email":"a@b","private_key":"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"}"#
         #expect {
             _ = try GoogleCredentials.parse(Array(json.utf8), path: "/etc/sa.json")
         } throws: { error in

@@ -14,10 +14,11 @@ import Testing
         _ = try await provider(transport, clock: ManualAPIClock()).token(forceRefresh: false)
         let request = try #require(transport.requests.first)
         #expect(request.url.absoluteString == "https://oauth2.googleapis.com/token")
-        #expect(Fixtures.form(request) == [
-            "grant_type": "refresh_token", "client_id": Fixtures.authorizedUser.clientID,
-            "client_secret": Fixtures.clientSecret, "refresh_token": Fixtures.refreshToken,
-        ])
+        #expect(
+            Fixtures.form(request) == [
+                "grant_type": "refresh_token", "client_id": Fixtures.authorizedUser.clientID,
+                "client_secret": Fixtures.clientSecret, "refresh_token": Fixtures.refreshToken,
+            ])
     }
 
     @Test func tokenIsCachedUntilShortlyBeforeExpiry() async throws {
@@ -103,8 +104,10 @@ import Testing
 
     @Test func second401IsAnErrorNotALoop() async throws {
         let api = ScriptedTransport([
-            .json(401, ["error": ["code": 401, "message": "Request had invalid authentication credentials.", "status": "UNAUTHENTICATED"]]),
-            .json(401, ["error": ["code": 401, "message": "Request had invalid authentication credentials.", "status": "UNAUTHENTICATED"]]),
+            .json(
+                401, ["error": ["code": 401, "message": "Request had invalid authentication credentials.", "status": "UNAUTHENTICATED"]]),
+            .json(
+                401, ["error": ["code": 401, "message": "Request had invalid authentication credentials.", "status": "UNAUTHENTICATED"]]),
             HTTPResponse(status: 200),
         ])
         let client = GoogleClient(transport: AuthorizedTransport(base: api, tokens: StaticTokenProvider(Fixtures.accessToken)))

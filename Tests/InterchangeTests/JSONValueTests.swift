@@ -13,9 +13,10 @@ import Testing
     @Test func bigAndPreciseNumbersStayExactText() throws {
         let text = #"[12345678901234567890123,0.1000000000000000055511151231257827,-12.10,1E+400,3e-7]"#
         let value = try JSONValue.parse(text)
-        #expect(value.arrayValue?.map(\.numberText) == [
-            "12345678901234567890123", "0.1000000000000000055511151231257827", "-12.10", "1E+400", "3e-7",
-        ])
+        #expect(
+            value.arrayValue?.map(\.numberText) == [
+                "12345678901234567890123", "0.1000000000000000055511151231257827", "-12.10", "1E+400", "3e-7",
+            ])
         #expect(value.serializedString() == text)
     }
 

@@ -36,7 +36,8 @@ import Testing
     }
 
     @Test func rawCellsAreTheBytesJSONEncoderWrote() throws {
-        let rejected = Rejection(tab: .transactions, row: 4, id: "", message: "bad amount", hint: "",
+        let rejected = Rejection(
+            tab: .transactions, row: 4, id: "", message: "bad amount", hint: "",
             rawCells: Self.awkwardTexts, firstSeenAt: Samples.created)
         try store.commit(StoreCommit(rejected: [rejected]))
         #expect(try store.text("SELECT rawCells FROM sync_rejected") == (try Self.encoderText(Self.awkwardTexts)))

@@ -27,10 +27,15 @@ import Testing
         newFirst["note"] = "from sheet"
         var newSecond = second
         newSecond["note"] = "from sheet too"
-        let outcome = try store.commit(StoreCommit(
-            upserts: [.transactions: [RowWrite(record: newFirst, expected: first),
-                RowWrite(record: newSecond, expected: second)]],
-            baseUpserts: [.transactions: [newFirst, newSecond]]))
+        let outcome = try store.commit(
+            StoreCommit(
+                upserts: [
+                    .transactions: [
+                        RowWrite(record: newFirst, expected: first),
+                        RowWrite(record: newSecond, expected: second),
+                    ]
+                ],
+                baseUpserts: [.transactions: [newFirst, newSecond]]))
 
         #expect(outcome.skipped == [.transactions: [key]])
         let after = try store.snapshot()
@@ -42,9 +47,10 @@ import Testing
 
     @Test func insertExpectingNoRowIsSkippedWhenOneAppeared() throws {
         let record = Samples.record(.transactions)
-        let outcome = try store.commit(StoreCommit(
-            upserts: [.transactions: [RowWrite(record: record, expected: nil)]],
-            clearTombstones: [.transactions: [key]]))
+        let outcome = try store.commit(
+            StoreCommit(
+                upserts: [.transactions: [RowWrite(record: record, expected: nil)]],
+                clearTombstones: [.transactions: [key]]))
         #expect(outcome.skipped == [.transactions: [key]])
         #expect(outcome.skippedCount == 1)
     }
@@ -52,8 +58,9 @@ import Testing
     @Test func deleteOfAChangedRowIsSkipped() throws {
         let read = try #require(store.snapshot().rows[.transactions]?[key])
         try store.execute("UPDATE transactions SET amount = '99.00' WHERE transactionId = ?", [key])
-        let outcome = try store.commit(StoreCommit(
-            deletes: [.transactions: [RowDelete(key: key, expected: read)]], baseDeletes: [.transactions: [key]]))
+        let outcome = try store.commit(
+            StoreCommit(
+                deletes: [.transactions: [RowDelete(key: key, expected: read)]], baseDeletes: [.transactions: [key]]))
         #expect(outcome.skipped == [.transactions: [key]])
         #expect(try store.records(in: .transactions).count == 2)
     }
@@ -64,11 +71,16 @@ import Testing
         good["note"] = "would be applied"
         let bad = Samples.record(.categories, ["type": "savings"])
         let failing = StoreCommit(
-            upserts: [.transactions: [RowWrite(record: good, expected: before.rows[.transactions]?[key])],
-                .categories: [RowWrite(record: bad, expected: nil)]],
+            upserts: [
+                .transactions: [RowWrite(record: good, expected: before.rows[.transactions]?[key])],
+                .categories: [RowWrite(record: bad, expected: nil)],
+            ],
             baseUpserts: [.transactions: [good]], rejected: [],
-            conflicts: [Conflict(tab: .transactions, key: key, field: "note", losingValue: "", winningValue: "x",
-                losingModifiedAt: Samples.created, winningModifiedAt: Samples.modified, resolvedAt: Samples.modified)],
+            conflicts: [
+                Conflict(
+                    tab: .transactions, key: key, field: "note", losingValue: "", winningValue: "x",
+                    losingModifiedAt: Samples.created, winningModifiedAt: Samples.modified, resolvedAt: Samples.modified)
+            ],
             state: ["lastSyncAt": Samples.modified])
 
         let error = #expect(throws: StoreError.self) { try store.commit(failing) }
@@ -84,17 +96,20 @@ import Testing
 
     @Test func bookkeepingIsWrittenAndReplaced() throws {
         try store.delete(key: otherKey, in: .transactions)
-        let rejected = Rejection(tab: .transactions, row: 7, id: "", message: "unknown category 'groceries'",
+        let rejected = Rejection(
+            tab: .transactions, row: 7, id: "", message: "unknown category 'groceries'",
             hint: "did you mean 'Groceries'?", rawCells: ["", "expense", "2026-01-01", "", "", "3", "groceries"],
             firstSeenAt: Samples.created)
-        let conflict = Conflict(tab: .categories, key: "Food", field: "emoji", losingValue: "🍔",
+        let conflict = Conflict(
+            tab: .categories, key: "Food", field: "emoji", losingValue: "🍔",
             winningValue: "🍜", losingModifiedAt: Samples.created, winningModifiedAt: Samples.modified,
             resolvedAt: Samples.modified)
         try store.setState("obsolete", "1")
-        try store.commit(StoreCommit(
-            baseUpserts: [.transactions: [Samples.record(.transactions)]],
-            clearTombstones: [.transactions: [otherKey]], rejected: [rejected], conflicts: [conflict, conflict],
-            state: ["datasetId": "d3b07384-d113-4ec6-a1a6-2b5e0f0c9d11", "obsolete": nil]))
+        try store.commit(
+            StoreCommit(
+                baseUpserts: [.transactions: [Samples.record(.transactions)]],
+                clearTombstones: [.transactions: [otherKey]], rejected: [rejected], conflicts: [conflict, conflict],
+                state: ["datasetId": "d3b07384-d113-4ec6-a1a6-2b5e0f0c9d11", "obsolete": nil]))
 
         let snapshot = try store.snapshot()
         #expect(snapshot.base[.transactions] == [key: Samples.record(.transactions)])

@@ -19,8 +19,10 @@ import Testing
         let store = try LedgerStore.inMemory()
         let record = Samples.record(tab)
         let key = record[tab.schema.keyField]
-        try store.commit(StoreCommit(upserts: [tab: [RowWrite(record: record, expected: nil)]],
-            baseUpserts: [tab: [record]]))
+        try store.commit(
+            StoreCommit(
+                upserts: [tab: [RowWrite(record: record, expected: nil)]],
+                baseUpserts: [tab: [record]]))
         let snapshot = try store.snapshot()
         #expect(snapshot.rows[tab] == [key: record])
         #expect(snapshot.base[tab] == [key: record])
@@ -36,7 +38,8 @@ import Testing
 
     @Test func sqlValuesReadAsPlainText() throws {
         let store = try LedgerStore.inMemory()
-        try store.execute("""
+        try store.execute(
+            """
             INSERT INTO categories (name, type, isActive, sortOrder) VALUES ('A', 'both', 1, 2.5), ('B', 'both', 0, 3.0)
             """)
         let rows = try store.records(in: .categories)
@@ -54,8 +57,11 @@ import Testing
 
     @Test func badBooleanOrIntegerTextIsRefusedNamingTheField() throws {
         let store = try LedgerStore.inMemory()
-        #expect(throws: StoreError.invalidValue(tab: .categories, key: "Food", field: "isActive", value: "maybe",
-            expected: "boolean (TRUE, FALSE, 1 or 0)")) {
+        #expect(
+            throws: StoreError.invalidValue(
+                tab: .categories, key: "Food", field: "isActive", value: "maybe",
+                expected: "boolean (TRUE, FALSE, 1 or 0)")
+        ) {
             try store.upsert(Samples.record(.categories, ["isActive": "maybe"]), in: .categories)
         }
         let error = #expect(throws: StoreError.self) {

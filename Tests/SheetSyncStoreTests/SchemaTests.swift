@@ -10,7 +10,8 @@ import Testing
     /// `name TYPE [NOT NULL] [PK]` for each column, from `PRAGMA table_info`.
     func columns(_ store: LedgerStore, _ table: String) throws -> [String] {
         try store.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?) ORDER BY cid",
+            try Row.fetchAll(
+                db, sql: "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?) ORDER BY cid",
                 arguments: [table]
             ).map { row in
                 let name: String = row["name"]
@@ -24,31 +25,36 @@ import Testing
 
     @Test func dataTablesHaveTheSeedColumnsInOrderWithDocumentedTypes() throws {
         let store = try LedgerStore.inMemory()
-        #expect(try columns(store, "transactions") == [
-            "transactionId TEXT NOT NULL PK", "type TEXT NOT NULL", "date TEXT NOT NULL", "year INTEGER NOT NULL",
-            "month INTEGER NOT NULL", "amount TEXT NOT NULL", "category TEXT NOT NULL", "tagsCSV TEXT", "note TEXT",
-            "paidFlag TEXT", "reimbursedFlag TEXT", "recurringRuleId TEXT", "createdAt TEXT NOT NULL",
-            "lastModifiedAt TEXT NOT NULL",
-        ])
-        #expect(try columns(store, "receipts") == [
-            "receiptId TEXT NOT NULL PK", "transactionId TEXT NOT NULL", "driveFileId TEXT NOT NULL",
-            "fileName TEXT NOT NULL", "createdAt TEXT NOT NULL", "lastModifiedAt TEXT NOT NULL",
-        ])
-        #expect(try columns(store, "categories") == [
-            "name TEXT NOT NULL PK", "type TEXT NOT NULL", "emoji TEXT", "colorHex TEXT", "isActive INTEGER NOT NULL",
-            "sortOrder INTEGER", "createdAt TEXT NOT NULL", "lastModifiedAt TEXT NOT NULL",
-        ])
-        #expect(try columns(store, "recurring_rules") == [
-            "recurringRuleId TEXT NOT NULL PK", "isEnabled INTEGER NOT NULL", "type TEXT NOT NULL",
-            "amount TEXT NOT NULL", "category TEXT NOT NULL", "tagsCSV TEXT", "note TEXT", "startDate TEXT NOT NULL",
-            "cadence TEXT NOT NULL", "interval INTEGER NOT NULL", "endDate TEXT", "lastGeneratedDate TEXT",
-            "createdAt TEXT NOT NULL", "lastModifiedAt TEXT NOT NULL",
-        ])
-        #expect(try columns(store, "app_settings") == [
-            "datasetId TEXT NOT NULL PK", "schemaVersion INTEGER NOT NULL", "timezone TEXT NOT NULL",
-            "rootFolderId TEXT", "dataSpreadsheetId TEXT", "receiptsFolderId TEXT", "createdAt TEXT NOT NULL",
-            "lastModifiedAt TEXT NOT NULL",
-        ])
+        #expect(
+            try columns(store, "transactions") == [
+                "transactionId TEXT NOT NULL PK", "type TEXT NOT NULL", "date TEXT NOT NULL", "year INTEGER NOT NULL",
+                "month INTEGER NOT NULL", "amount TEXT NOT NULL", "category TEXT NOT NULL", "tagsCSV TEXT", "note TEXT",
+                "paidFlag TEXT", "reimbursedFlag TEXT", "recurringRuleId TEXT", "createdAt TEXT NOT NULL",
+                "lastModifiedAt TEXT NOT NULL",
+            ])
+        #expect(
+            try columns(store, "receipts") == [
+                "receiptId TEXT NOT NULL PK", "transactionId TEXT NOT NULL", "driveFileId TEXT NOT NULL",
+                "fileName TEXT NOT NULL", "createdAt TEXT NOT NULL", "lastModifiedAt TEXT NOT NULL",
+            ])
+        #expect(
+            try columns(store, "categories") == [
+                "name TEXT NOT NULL PK", "type TEXT NOT NULL", "emoji TEXT", "colorHex TEXT", "isActive INTEGER NOT NULL",
+                "sortOrder INTEGER", "createdAt TEXT NOT NULL", "lastModifiedAt TEXT NOT NULL",
+            ])
+        #expect(
+            try columns(store, "recurring_rules") == [
+                "recurringRuleId TEXT NOT NULL PK", "isEnabled INTEGER NOT NULL", "type TEXT NOT NULL",
+                "amount TEXT NOT NULL", "category TEXT NOT NULL", "tagsCSV TEXT", "note TEXT", "startDate TEXT NOT NULL",
+                "cadence TEXT NOT NULL", "interval INTEGER NOT NULL", "endDate TEXT", "lastGeneratedDate TEXT",
+                "createdAt TEXT NOT NULL", "lastModifiedAt TEXT NOT NULL",
+            ])
+        #expect(
+            try columns(store, "app_settings") == [
+                "datasetId TEXT NOT NULL PK", "schemaVersion INTEGER NOT NULL", "timezone TEXT NOT NULL",
+                "rootFolderId TEXT", "dataSpreadsheetId TEXT", "receiptsFolderId TEXT", "createdAt TEXT NOT NULL",
+                "lastModifiedAt TEXT NOT NULL",
+            ])
     }
 
     @Test func everyTabSchemaMatchesItsTable() throws {
@@ -62,16 +68,19 @@ import Testing
     @Test func bookkeepingTablesExist() throws {
         let store = try LedgerStore.inMemory()
         #expect(try columns(store, "sync_base") == ["tab TEXT NOT NULL PK", "key TEXT NOT NULL PK", "fields TEXT NOT NULL"])
-        #expect(try columns(store, "sync_tombstones") == [
-            "tab TEXT NOT NULL PK", "key TEXT NOT NULL PK", "deletedAt TEXT NOT NULL",
-        ])
-        #expect(try columns(store, "sync_rejected").map { String($0.prefix { $0 != " " }) } == [
-            "id", "tab", "row", "key", "message", "hint", "rawCells", "firstSeenAt",
-        ])
-        #expect(try columns(store, "sync_conflicts").map { String($0.prefix { $0 != " " }) } == [
-            "id", "tab", "key", "field", "losingValue", "winningValue", "losingModifiedAt", "winningModifiedAt",
-            "resolvedAt",
-        ])
+        #expect(
+            try columns(store, "sync_tombstones") == [
+                "tab TEXT NOT NULL PK", "key TEXT NOT NULL PK", "deletedAt TEXT NOT NULL",
+            ])
+        #expect(
+            try columns(store, "sync_rejected").map { String($0.prefix { $0 != " " }) } == [
+                "id", "tab", "row", "key", "message", "hint", "rawCells", "firstSeenAt",
+            ])
+        #expect(
+            try columns(store, "sync_conflicts").map { String($0.prefix { $0 != " " }) } == [
+                "id", "tab", "key", "field", "losingValue", "winningValue", "losingModifiedAt", "winningModifiedAt",
+                "resolvedAt",
+            ])
         #expect(try columns(store, "sync_state") == ["key TEXT NOT NULL PK", "value TEXT NOT NULL"])
         #expect(try store.int("SELECT value FROM sync_change_counter WHERE id = 1") == 0)
         #expect(try store.int("SELECT count(*) FROM sync_applying") == 0)
@@ -128,7 +137,8 @@ import Testing
 
     @Test func conflictLogCannotBeRewritten() throws {
         let store = try LedgerStore.inMemory()
-        let entry = Conflict(tab: .transactions, key: Samples.transactionId, field: "note", losingValue: "a",
+        let entry = Conflict(
+            tab: .transactions, key: Samples.transactionId, field: "note", losingValue: "a",
             winningValue: "b", losingModifiedAt: Samples.created, winningModifiedAt: Samples.modified,
             resolvedAt: Samples.modified)
         try store.commit(StoreCommit(conflicts: [entry]))

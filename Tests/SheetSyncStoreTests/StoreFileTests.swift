@@ -11,8 +11,10 @@ import Testing
         let store = try LedgerStore(path: dir.path("ledger.sqlite"))
         // The writer connection is the one whose settings make commits durable.
         let pragmas = try store.writer.writeWithoutTransaction { db in
-            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"),
-                try Int.fetchOne(db, sql: "PRAGMA busy_timeout"), try Int.fetchOne(db, sql: "PRAGMA foreign_keys"))
+            (
+                try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"),
+                try Int.fetchOne(db, sql: "PRAGMA busy_timeout"), try Int.fetchOne(db, sql: "PRAGMA foreign_keys")
+            )
         }
         #expect(pragmas.0 == "wal")
         #expect(pragmas.1 == 2, "synchronous = FULL")
@@ -58,8 +60,9 @@ import Testing
 
         var pulled = row
         pulled["colorHex"] = "#00FF00"
-        let outcome = try engine.commit(StoreCommit(
-            upserts: [.categories: [RowWrite(record: pulled, expected: read.rows[.categories]?["Food"])]]))
+        let outcome = try engine.commit(
+            StoreCommit(
+                upserts: [.categories: [RowWrite(record: pulled, expected: read.rows[.categories]?["Food"])]]))
         #expect(outcome.skipped == [.categories: ["Food"]])
         #expect(try engine.records(in: .categories).first?["emoji"] == "🥗")
     }

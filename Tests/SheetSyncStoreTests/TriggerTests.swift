@@ -27,7 +27,8 @@ import Testing
     }
 
     @Test func rawInsertWithoutYearAndMonthDerivesThem() throws {
-        try store.execute("""
+        try store.execute(
+            """
             INSERT INTO transactions (transactionId, type, date, amount, category)
             VALUES ('11111111-2222-4333-8444-555555555555', 'income', '2024-02-29', '3.00', 'Gift')
             """)
@@ -91,7 +92,8 @@ import Testing
     }
 
     @Test func nullKeyGetsANewLowercaseUUID() throws {
-        try store.execute("""
+        try store.execute(
+            """
             INSERT INTO receipts (receiptId, transactionId, driveFileId, fileName)
             VALUES (NULL, ?, 'drive1', 'a.jpg'), (NULL, ?, 'drive2', 'b.jpg')
             """, [key, key])
@@ -106,7 +108,8 @@ import Testing
     }
 
     @Test func uppercaseUUIDsAreLowercased() throws {
-        try store.execute("""
+        try store.execute(
+            """
             INSERT INTO receipts (receiptId, transactionId, driveFileId, fileName)
             VALUES ('AAAAAAAA-BBBB-4CCC-8DDD-EEEEEEEEEEEE', ?, 'd', 'f.jpg')
             """, [key.uppercased()])
@@ -116,7 +119,8 @@ import Testing
     }
 
     @Test func emptyTimestampsOnInsertBecomeNow() throws {
-        try store.execute("""
+        try store.execute(
+            """
             INSERT INTO categories (name, type, isActive, createdAt, lastModifiedAt)
             VALUES ('Rent', 'expense', 1, '', NULL)
             """)
@@ -136,8 +140,9 @@ import Testing
             #expect(now > last, "after \(sql)")
             last = now
         }
-        let outcome = try store.commit(StoreCommit(
-            upserts: [.transactions: [RowWrite(record: Samples.record(.transactions), expected: nil)]]))
+        let outcome = try store.commit(
+            StoreCommit(
+                upserts: [.transactions: [RowWrite(record: Samples.record(.transactions), expected: nil)]]))
         #expect(try store.changeCounter() == last)
         #expect(outcome.changeCounter == last)
     }

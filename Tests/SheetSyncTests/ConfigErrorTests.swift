@@ -5,7 +5,9 @@ import Testing
 /// A config file with a mistake exits 78 and points at it: line and column, key name, key path.
 @Suite struct ConfigErrorTests {
     /// A ledger whose config is `text`, run with `--json`: the error object, and stderr.
-    private func failure(_ text: String, arguments: [String] = ["sync", "--json"]) async throws -> (error: [String: Any], stderr: String, ledger: Ledger) {
+    private func failure(_ text: String, arguments: [String] = ["sync", "--json"]) async throws -> (
+        error: [String: Any], stderr: String, ledger: Ledger
+    ) {
         let ledger = try Ledger.unsynced()
         try Data(text.utf8).write(to: ledger.folder.appendingPathComponent("sheetsync.json"))
         let before = try ledger.everyByte()
@@ -53,17 +55,22 @@ import Testing
         #expect(stderr.contains("did you mean 'remote'?"))
         let nested = try await failure(#"{"store": "s.sqlite", "remote": {"type": "csv", "pth": "book", "colour": 1}}"#)
         let text = try #require(nested.error["message"] as? String)
-        #expect(text.contains("unknown key 'remote.pth' (did you mean 'remote.path'?)") && text.contains("unknown key 'remote.colour' (known keys in remote:"), "\(text)")
+        #expect(
+            text.contains("unknown key 'remote.pth' (did you mean 'remote.path'?)")
+                && text.contains("unknown key 'remote.colour' (known keys in remote:"), "\(text)")
     }
 
     @Test func aWrongTypeIsNamedByItsKeyPath() async throws {
         let (error, _, _) = try await failure(#"{"store": "ledger.sqlite", "remote": {"type": "cvs", "path": "book"}}"#)
-        #expect((error["message"] as? String)?.contains("remote.type: expected one of csv, xlsx, google, found 'cvs' (did you mean 'csv'?)") == true,
-                "\(error)")
+        #expect(
+            (error["message"] as? String)?.contains("remote.type: expected one of csv, xlsx, google, found 'cvs' (did you mean 'csv'?)")
+                == true,
+            "\(error)")
         let numbers = try await failure(#"{"store": 7, "remote": {"type": "csv", "path": "book"}, "backups": "five"}"#)
         let message = try #require(numbers.error["message"] as? String)
-        #expect(message.contains("store: expected a string, found the number 7") && message.contains("backups: expected a whole number"),
-                "\(message)")
+        #expect(
+            message.contains("store: expected a string, found the number 7") && message.contains("backups: expected a whole number"),
+            "\(message)")
         let list = try await failure(#"{"store": "s.sqlite", "remote": ["csv"]}"#)
         #expect((list.error["message"] as? String)?.contains("remote: expected an object, found a list") == true)
     }
@@ -77,13 +84,16 @@ import Testing
         let hint = try #require(error["hint"] as? String)
         #expect(hint.contains("$SHEETSYNC_CONFIG") && hint.contains("./sheetsync.json") && hint.contains("~/.config/sheetsync/config.json"))
         let fromEnv = try await CLI.run(["status"], in: folder, environment: ["SHEETSYNC_CONFIG": "/nowhere/c.json"])
-        #expect(fromEnv.status == 78 && fromEnv.stderr.contains("/nowhere/c.json (named by $SHEETSYNC_CONFIG) does not exist"), "\(fromEnv.stderr)")
+        #expect(
+            fromEnv.status == 78 && fromEnv.stderr.contains("/nowhere/c.json (named by $SHEETSYNC_CONFIG) does not exist"),
+            "\(fromEnv.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
     @Test func notesAndTheREADMEsBackupsKeyAreAccepted() async throws {
         let ledger = try Ledger.unsynced()
-        let text = #"{"_comment": "mine", "store": "ledger.sqlite", "backupsToKeep": 0, "remote": {"type": "CSV", "path": "book", "_note": 1}}"#
+        let text =
+            #"{"_comment": "mine", "store": "ledger.sqlite", "backupsToKeep": 0, "remote": {"type": "CSV", "path": "book", "_note": 1}}"#
         try Data(text.utf8).write(to: ledger.folder.appendingPathComponent("sheetsync.json"))
         let run = try await ledger.run("sync")
         #expect(run.status == 0, "\(run.stderr)")

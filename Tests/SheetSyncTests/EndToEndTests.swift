@@ -45,10 +45,13 @@ import Workbook
         }
         // Rejected rows are written back verbatim; no row is dropped (the copy-pasted one got an id).
         let after = try String(contentsOf: folder.appendingPathComponent("Transactions.csv"), encoding: .utf8)
-        for line in original.split(separator: "\n") where line.contains("Grocery,") || line.contains("\"12,50\"") || line.contains(",-5,") || line.contains("groceries") {
+        for line in original.split(separator: "\n")
+        where line.contains("Grocery,") || line.contains("\"12,50\"") || line.contains(",-5,") || line.contains("groceries") {
             #expect(after.contains(line), "rejected row changed: \(line)")
         }
-        #expect(after.split(separator: "\n", omittingEmptySubsequences: false).count == original.split(separator: "\n", omittingEmptySubsequences: false).count)
+        #expect(
+            after.split(separator: "\n", omittingEmptySubsequences: false).count
+                == original.split(separator: "\n", omittingEmptySubsequences: false).count)
         // Stale year/month corrected; the user's own spelling of a right value left alone.
         #expect(after.contains("1/15/2026,\"$1,234.50\",Rent,Expense,Deposit,,,f2f1c7c8-879a-5455-b21a-71fa3c5aa183,2026,1,"))
         // Rows that stay rejected do not fail every later cron run, and status lists them.
@@ -69,7 +72,8 @@ import Workbook
         #expect(tabs["Transactions"]?["added"] as? Int == 7)
         let rejected = try #require(json["rejected"] as? [[String: Any]])
         #expect(rejected.count == 6)
-        #expect(rejected.allSatisfy { $0["tab"] != nil && $0["row"] != nil && $0["id"] != nil && $0["message"] != nil && $0["hint"] != nil })
+        #expect(
+            rejected.allSatisfy { $0["tab"] != nil && $0["row"] != nil && $0["id"] != nil && $0["message"] != nil && $0["hint"] != nil })
     }
 
     @Test func dryRunPrintsThePlanAndChangesNothing() async throws {
@@ -110,7 +114,10 @@ import Workbook
         let folder = try CLI.copyOfSample("clean")
         #expect(try await CLI.run(["sync"], in: folder).status == 0)
         for i in 0..<12 {
-            #expect(try await CLI.run(["add", "expense", "--amount", "\(i + 1).00", "--category", "Dining", "--date", "2026-02-0\(i % 9 + 1)"], in: folder).status == 0)
+            #expect(
+                try await CLI.run(
+                    ["add", "expense", "--amount", "\(i + 1).00", "--category", "Dining", "--date", "2026-02-0\(i % 9 + 1)"], in: folder
+                ).status == 0)
         }
         #expect(try await CLI.run(["sync"], in: folder).status == 0)
         let book = TestWorkbook(folder: folder)
@@ -133,7 +140,9 @@ import Workbook
     @Test func addThenPushWritesTheRowAndAnUnknownCategoryIsRefused() async throws {
         let folder = try CLI.copyOfSample("clean")
         #expect(try await CLI.run(["pull"], in: folder).status == 0)
-        let added = try await CLI.run(["add", "expense", "--amount", "$1,234.5", "--category", "Dining", "--date", "2026-03-04", "--note", "a, \"quoted\" note"], in: folder)
+        let added = try await CLI.run(
+            ["add", "expense", "--amount", "$1,234.5", "--category", "Dining", "--date", "2026-03-04", "--note", "a, \"quoted\" note"],
+            in: folder)
         #expect(added.status == 0)
         let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try await CLI.run(["push"], in: folder).status == 0)
@@ -148,7 +157,9 @@ import Workbook
         let folder = try CLI.copyOfSample("clean")
         #expect(try await CLI.run(["sync"], in: folder).status == 0)
         let db = try DatabaseQueue(path: folder.appendingPathComponent("sheetsync.sqlite").path)
-        try await db.write { try $0.execute(sql: "UPDATE transactions SET note = 'edited in sqlite3', date = '2026-02-10' WHERE note = 'Coffee'") }
+        try await db.write {
+            try $0.execute(sql: "UPDATE transactions SET note = 'edited in sqlite3', date = '2026-02-10' WHERE note = 'Coffee'")
+        }
         try db.close()
         #expect(try await CLI.run(["sync"], in: folder).status == 0)
         let text = try String(contentsOf: folder.appendingPathComponent("Transactions.csv"), encoding: .utf8)

@@ -14,7 +14,10 @@ import Testing
     static let cases: [(GoogleAPIError, ExitCode, String)] = [
         (api(400, "INVALID_ARGUMENT", "Invalid requests[3].updateCells: bad"), .dataError, "retrying cannot help"),
         (api(401, "UNAUTHENTICATED"), .configuration, "auth login"),
-        (api(403, "PERMISSION_DENIED", reasons: ["forbidden"], "The caller does not have permission"), .configuration, "share the spreadsheet"),
+        (
+            api(403, "PERMISSION_DENIED", reasons: ["forbidden"], "The caller does not have permission"), .configuration,
+            "share the spreadsheet"
+        ),
         (api(403, "PERMISSION_DENIED", reasons: ["ACCESS_TOKEN_SCOPE_INSUFFICIENT"]), .configuration, "allow every permission"),
         (api(404, "NOT_FOUND", "Requested entity was not found."), .configuration, "remote.spreadsheetId"),
         (api(409, "ABORTED"), .dataError, "retrying cannot help"),

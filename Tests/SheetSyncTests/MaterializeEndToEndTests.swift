@@ -83,8 +83,9 @@ import Testing
         #expect(try await CLI.run(["export", exportB.path, "--config", "b.json"], in: folder).status == 0)
         for tab in Tab.allCases {
             let name = "\(tab.rawValue).csv"
-            #expect(try Data(contentsOf: exportA.appendingPathComponent(name)) == Data(contentsOf: exportB.appendingPathComponent(name)),
-                    "\(name) differs between the two stores")
+            #expect(
+                try Data(contentsOf: exportA.appendingPathComponent(name)) == Data(contentsOf: exportB.appendingPathComponent(name)),
+                "\(name) differs between the two stores")
         }
     }
 

@@ -7,14 +7,16 @@ import Testing
 @Suite struct ReportCommandTests {
     /// The sample's Transactions rows as written, by header.
     private func sampleRows(_ name: String) throws -> [[String: String]] {
-        let table = try TestWorkbook(folder: CLI.repoRoot.appendingPathComponent("samples").appendingPathComponent(name)).table(.transactions)
+        let table = try TestWorkbook(folder: CLI.repoRoot.appendingPathComponent("samples").appendingPathComponent(name)).table(
+            .transactions)
         return table.rows.map { row in
             Dictionary(zip(table.header, row.map(\.rawText)), uniquingKeysWith: { first, _ in first })
         }
     }
 
     private func decimal(_ text: Any?) throws -> Decimal {
-        try #require((text as? String).flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) }, "\(String(describing: text))")
+        try #require(
+            (text as? String).flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) }, "\(String(describing: text))")
     }
 
     @Test func aMonthOfTheCleanSampleAddsUpToTheCent() async throws {
@@ -87,14 +89,19 @@ import Testing
         let csv = try await ledger.run("report", "--unpaid", "--csv")
         let lines = csv.stdout.split(separator: "\n")
         #expect(lines.first == "transactionId,date,type,amount,category,note,paidFlag,reimbursedFlag")
-        #expect(lines.count == 2 && lines[1].hasPrefix("df00f653-0c8f-533b-9e13-da56528ecbe7,2026-01-12,expense,15.00,Dining,"), "\(csv.stdout)")
+        #expect(
+            lines.count == 2 && lines[1].hasPrefix("df00f653-0c8f-533b-9e13-da56528ecbe7,2026-01-12,expense,15.00,Dining,"), "\(csv.stdout)"
+        )
     }
 
     @Test func byTagAndByMonthAndTheTopChangeAgainstThePreviousMonth() async throws {
         let ledger = try await Ledger.synced()
         #expect(try await ledger.run("add", "expense", "--amount", "0.10", "--category", "Groceries", "--date", "2026-02-03").status == 0)
-        #expect(try await ledger.run("add", "expense", "--amount", "0.20", "--category", "Groceries", "--date", "2026-02-04",
-                                     "--tags", "food").status == 0)
+        #expect(
+            try await ledger.run(
+                "add", "expense", "--amount", "0.20", "--category", "Groceries", "--date", "2026-02-04",
+                "--tags", "food"
+            ).status == 0)
         let february = try #require(try await ledger.run("report", "--month", "2026-02", "--json").json)
         #expect(february["expense"] as? String == "0.30")
         let change = try #require(february["topChange"] as? [String: Any])
@@ -104,10 +111,11 @@ import Testing
         let food = try #require((tags["tags"] as? [[String: Any]])?.first { $0["name"] as? String == "food" })
         #expect(food["total"] as? String == "162.58" && food["count"] as? Int == 4, "\(food)")
         let months = try await ledger.run("report", "--from", "2026-01-01", "--to", "2026-02-28", "--by", "month", "--csv").stdout
-        #expect(months.split(separator: "\n").map(String.init) == [
-            "month,type,total,count,archived", "2026-01,expense,1771.42,9,FALSE", "2026-02,expense,0.30,2,FALSE",
-            "2026-01,income,3200.00,1,FALSE",
-        ], "\(months)")
+        #expect(
+            months.split(separator: "\n").map(String.init) == [
+                "month,type,total,count,archived", "2026-01,expense,1771.42,9,FALSE", "2026-02,expense,0.30,2,FALSE",
+                "2026-01,income,3200.00,1,FALSE",
+            ], "\(months)")
     }
 
     @Test func theTableAlignsAmountsOnTheRight() async throws {
@@ -117,7 +125,10 @@ import Testing
         let lines = run.stdout.split(separator: "\n").map(String.init)
         let amountLines = lines.filter { $0.hasPrefix("  ") && ($0.contains("1450.00") || $0.contains("2.90") || $0.contains("3200.00")) }
         #expect(amountLines.count == 3, "\(run.stdout)")
-        let ends = Set(amountLines.compactMap { line in line.range(of: #"\d+\.\d\d"#, options: .regularExpression).map { line.distance(from: line.startIndex, to: $0.upperBound) } })
+        let ends = Set(
+            amountLines.compactMap { line in
+                line.range(of: #"\d+\.\d\d"#, options: .regularExpression).map { line.distance(from: line.startIndex, to: $0.upperBound) }
+            })
         #expect(ends.count == 1, "\(run.stdout)")
         #expect(lines.contains { $0.hasPrefix("net") && $0.hasSuffix("1428.58") }, "\(run.stdout)")
         #expect(!run.stdout.contains("█"), "no bars when stdout is not a terminal")
@@ -163,8 +174,10 @@ import Testing
 
     @Test func badPeriodsAreUsageErrorsAndAMissingStoreIsConfiguration() async throws {
         let ledger = try await Ledger.synced()
-        for arguments in [["report", "--month", "2026-13"], ["report", "--month", "2026-01", "--year", "2026"],
-                          ["report", "--from", "2026-01-01"], ["report", "--from", "2026-02-01", "--to", "2026-01-01"]] {
+        for arguments in [
+            ["report", "--month", "2026-13"], ["report", "--month", "2026-01", "--year", "2026"],
+            ["report", "--from", "2026-01-01"], ["report", "--from", "2026-02-01", "--to", "2026-01-01"],
+        ] {
             let run = try await CLI.run(arguments + ["--json"], in: ledger.folder)
             #expect(run.status == 64, "\(arguments)")
             let error = try #require(run.json?["error"] as? [String: Any], "\(run.stdout)")

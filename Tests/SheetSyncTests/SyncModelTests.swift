@@ -104,13 +104,17 @@ struct ModelCase {
     static let options = SyncOptions(mode: .sync, allowMassDelete: true)
 
     mutating func seedWorkbook() async throws {
-        try await write(.settings, header: Tab.settings.schema.fields.map(\.header),
-                           rows: [[ids.next(), "1", "UTC", "", "", "", t0, t0]])
-        try await write(.categories, header: Tab.categories.schema.fields.map(\.header),
-                           rows: categories.map { [$0, "expense", "", "", "TRUE", "", t0, t0] })
+        try await write(
+            .settings, header: Tab.settings.schema.fields.map(\.header),
+            rows: [[ids.next(), "1", "UTC", "", "", "", t0, t0]])
+        try await write(
+            .categories, header: Tab.categories.schema.fields.map(\.header),
+            rows: categories.map { [$0, "expense", "", "", "TRUE", "", t0, t0] })
         var rows: [[String]] = []
         for i in 0..<Int.random(in: 4...8, using: &rng) {
-            rows.append([ids.next(), "expense", "2026-02-\(10 + i)", "2026", "2", "\(i + 1).25", categories[i % 3], "", "n\(i)", "", "", "", t0, t0])
+            rows.append([
+                ids.next(), "expense", "2026-02-\(10 + i)", "2026", "2", "\(i + 1).25", categories[i % 3], "", "n\(i)", "", "", "", t0, t0,
+            ])
         }
         try await write(.transactions, header: Tab.transactions.schema.fields.map(\.header), rows: rows)
         for tab in [Tab.receipts, .recurringRules] {
@@ -148,12 +152,17 @@ struct ModelCase {
         var duplicated: [String: String] = [:]
         var frozen: Set<String> = []
         var unfrozen: Set<String> = []
-        var touched: Set<String> { Set(localNote.keys).union(localDeleted).union(remoteNote.keys).union(remoteAmount.keys).union(remoteDeleted).union(duplicated.keys).union(frozen).union(unfrozen) }
+        var touched: Set<String> {
+            Set(localNote.keys).union(localDeleted).union(remoteNote.keys).union(remoteAmount.keys).union(remoteDeleted).union(
+                duplicated.keys
+            ).union(frozen).union(unfrozen)
+        }
     }
 
     mutating func localEdits(round: Int, log: inout RoundLog) throws {
-        try ModelLocalEdits.apply(store: store, rng: &rng, clock: clock, ids: ids, frozen: frozen, categories: categories,
-                                  round: round, log: &log)
+        try ModelLocalEdits.apply(
+            store: store, rng: &rng, clock: clock, ids: ids, frozen: frozen, categories: categories,
+            round: round, log: &log)
     }
 
     mutating func remoteEdits(round: Int, log: inout RoundLog) async throws {
@@ -298,7 +307,9 @@ struct ModelCase {
         let tainted = frozen.union(log.frozen).union(log.unfrozen).union(log.duplicated.keys)
         func expectNote(_ key: String, _ note: String, _ what: String) throws {
             guard local[key]?["note"] == note, sheet[key]?["note"] == note else {
-                throw fail("round \(round): lost update (\(what)) on \(key): want note '\(note)', store '\(local[key]?["note"] ?? "-")', sheet '\(sheet[key]?["note"] ?? "-")'")
+                throw fail(
+                    "round \(round): lost update (\(what)) on \(key): want note '\(note)', store '\(local[key]?["note"] ?? "-")', sheet '\(sheet[key]?["note"] ?? "-")'"
+                )
             }
         }
         for (key, note) in log.localNote where !tainted.contains(key) {
@@ -340,7 +351,9 @@ struct ModelCase {
             guard copies.count >= 2 else { throw fail("round \(round): a copy-pasted row of \(key) was lost") }
         }
         for key in log.frozen {
-            guard try rejectedKeys().contains(key) else { throw fail("round \(round): row \(key) with an unknown category was not rejected") }
+            guard try rejectedKeys().contains(key) else {
+                throw fail("round \(round): row \(key) with an unknown category was not rejected")
+            }
             let cells = try await self.sheet.table(.transactions)
             let c = Self.column("category", in: cells)!, k = Self.column("transactionId", in: cells)!
             guard cells.rows.contains(where: { $0.count > max(c, k) && $0[k].rawText == key && $0[c].rawText == "Nope" }) else {
@@ -353,5 +366,9 @@ struct ModelCase {
 final class StepCounter: @unchecked Sendable {
     private var count = 0
     private let lock = NSLock()
-    func next() -> Int { lock.withLock { count += 1; return count } }
+    func next() -> Int {
+        lock.withLock {
+            count += 1; return count
+        }
+    }
 }

@@ -20,7 +20,8 @@ import Testing
         #expect(run.status == 64)
         #expect(run.stderr.contains("hint: options go after the subcommand: sheetsync sync --dry-run"), "\(run.stderr)")
         let nested = try await CLI.run(["--config", "x.json", "category", "list", "--all"], in: folder)
-        #expect(nested.stderr.contains("options go after the subcommand: sheetsync category list --config x.json --all"), "\(nested.stderr)")
+        #expect(
+            nested.stderr.contains("options go after the subcommand: sheetsync category list --config x.json --all"), "\(nested.stderr)")
     }
 
     @Test func usageErrorsAnswerInJSON() async throws {
@@ -38,7 +39,9 @@ import Testing
             #expect(error["kind"] as? String == "usage" && error["exitCode"] as? Int == 64)
             #expect(!((error["message"] as? String) ?? "").isEmpty)
             #expect(error["hint"] as? String == hint, "\(arguments): \(error)")
-            #expect(json["version"] as? String == (try await CLI.run(["--version"], in: folder)).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            #expect(
+                json["version"] as? String
+                    == (try await CLI.run(["--version"], in: folder)).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         }
     }
 

@@ -82,7 +82,8 @@ import Workbook
         #expect(try await CLI.run(["sync"], in: folder).status == 0)
         let db = try DatabaseQueue(path: folder.appendingPathComponent("sheetsync.sqlite").path)
         try await db.write {
-            try $0.execute(sql: "CREATE TRIGGER boom BEFORE INSERT ON transactions WHEN NEW.note = 'Paycheck' BEGIN SELECT RAISE(ABORT, 'boom'); END")
+            try $0.execute(
+                sql: "CREATE TRIGGER boom BEFORE INSERT ON transactions WHEN NEW.note = 'Paycheck' BEGIN SELECT RAISE(ABORT, 'boom'); END")
         }
         let before = try await db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM transactions") }
         try db.close()
@@ -102,7 +103,8 @@ import Workbook
         let check = try await CLI.run(["check", book.path], in: folder)
         #expect(check.status == 0, "\(check.stderr)")
         let fresh = try TestWorkbook.scratch("fresh")
-        try FileManager.default.copyItem(at: folder.appendingPathComponent("Settings.csv"), to: fresh.appendingPathComponent("Settings.csv"))
+        try FileManager.default.copyItem(
+            at: folder.appendingPathComponent("Settings.csv"), to: fresh.appendingPathComponent("Settings.csv"))
         #expect(try await CLI.run(["pull"], in: fresh).status == 0)
         let imported = try await CLI.run(["import", book.path], in: fresh)
         #expect(imported.status == 0, "\(imported.stderr)")

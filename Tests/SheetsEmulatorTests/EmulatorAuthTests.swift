@@ -37,8 +37,10 @@ import Testing
     @Test func jwtWithWrongAudienceOrLongLifetimeIsRefused() async throws {
         let h = try await EmulatorHarness.start()
         let account = try h.emulator.makeServiceAccount()
-        let audience = try await tokenRequest(h, jwtForm(try account.assertion(audience: "https://example.com/token", issuedAt: h.emulator.now)))
-        let lifetime = try await tokenRequest(h, jwtForm(try account.assertion(audience: h.emulator.tokenURL, issuedAt: h.emulator.now, lifetime: 7200)))
+        let audience = try await tokenRequest(
+            h, jwtForm(try account.assertion(audience: "https://example.com/token", issuedAt: h.emulator.now)))
+        let lifetime = try await tokenRequest(
+            h, jwtForm(try account.assertion(audience: h.emulator.tokenURL, issuedAt: h.emulator.now, lifetime: 7200)))
         #expect(audience.status == 400)
         #expect(lifetime.status == 400)
         #expect(try lifetime.json()["error_description"]?.stringValue?.contains("short-lived") == true)
@@ -62,7 +64,8 @@ import Testing
         let verifier = "a-long-random-verifier-string-0123456789"
         let digest = Data(SHA256.hash(data: Data(verifier.utf8))).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        h.emulator.registerAuthorizationCode("code1", clientId: "c", clientSecret: "s", redirectURI: "http://127.0.0.1:9/cb", codeChallenge: digest)
+        h.emulator.registerAuthorizationCode(
+            "code1", clientId: "c", clientSecret: "s", redirectURI: "http://127.0.0.1:9/cb", codeChallenge: digest)
         let base = "grant_type=authorization_code&code=code1&client_id=c&client_secret=s&redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcb"
         let wrong = try await tokenRequest(h, base + "&code_verifier=wrong")
         let right = try await tokenRequest(h, base + "&code_verifier=\(verifier)")

@@ -7,17 +7,23 @@ import Testing
     @Test func validRequestsPassTheDiscoveryCheck() async throws {
         let h = try await EmulatorHarness.start()
         let id = try h.makeSpreadsheet(["Transactions": [["date", "amount"]]])
-        let read = try await h.get("/v4/spreadsheets/\(id)/values:batchGet", [
-            ("ranges", "Transactions!A1:B"), ("ranges", "'Transactions'!A:A"), ("valueRenderOption", "UNFORMATTED_VALUE"),
-            ("dateTimeRenderOption", "SERIAL_NUMBER"), ("majorDimension", "ROWS"), ("fields", "valueRanges(range,values)"),
-        ])
-        let write = try await h.post("/v4/spreadsheets/\(id)/values:batchUpdate", json: """
-            {"valueInputOption":"RAW","data":[{"range":"Transactions!A2:B2","majorDimension":"ROWS","values":[[46037,12.5]]}]}
-            """)
-        let structure = try await h.post("/v4/spreadsheets/\(id):batchUpdate", json: """
-            {"requests":[{"insertDimension":{"range":{"sheetId":0,"dimension":"ROWS","startIndex":1,"endIndex":2},
-            "inheritFromBefore":true}}]}
-            """)
+        let read = try await h.get(
+            "/v4/spreadsheets/\(id)/values:batchGet",
+            [
+                ("ranges", "Transactions!A1:B"), ("ranges", "'Transactions'!A:A"), ("valueRenderOption", "UNFORMATTED_VALUE"),
+                ("dateTimeRenderOption", "SERIAL_NUMBER"), ("majorDimension", "ROWS"), ("fields", "valueRanges(range,values)"),
+            ])
+        let write = try await h.post(
+            "/v4/spreadsheets/\(id)/values:batchUpdate",
+            json: """
+                {"valueInputOption":"RAW","data":[{"range":"Transactions!A2:B2","majorDimension":"ROWS","values":[[46037,12.5]]}]}
+                """)
+        let structure = try await h.post(
+            "/v4/spreadsheets/\(id):batchUpdate",
+            json: """
+                {"requests":[{"insertDimension":{"range":{"sheetId":0,"dimension":"ROWS","startIndex":1,"endIndex":2},
+                "inheritFromBefore":true}}]}
+                """)
         #expect(read.status == 200)
         #expect(write.status == 200)
         #expect(structure.status == 200)
@@ -28,14 +34,21 @@ import Testing
     @Test func nestedFieldMasksSelectOnlyTheNamedMembers() async throws {
         let h = try await EmulatorHarness.start()
         let id = try h.makeSpreadsheet(["Transactions": [["x"]]])
-        let response = try await h.get("/v4/spreadsheets/\(id)", [
-            ("fields", "spreadsheetId,properties.title,sheets.properties(sheetId,title,index,gridProperties)"),
-        ])
+        let response = try await h.get(
+            "/v4/spreadsheets/\(id)",
+            [
+                ("fields", "spreadsheetId,properties.title,sheets.properties(sheetId,title,index,gridProperties)")
+            ])
         let json = try response.json()
         #expect(json["properties"] == ["title": "Expenses"])
-        #expect(json["sheets"] == [["properties": [
-            "sheetId": 0, "title": "Transactions", "index": 0, "gridProperties": ["rowCount": 1000, "columnCount": 26],
-        ]]])
+        #expect(
+            json["sheets"] == [
+                [
+                    "properties": [
+                        "sheetId": 0, "title": "Transactions", "index": 0, "gridProperties": ["rowCount": 1000, "columnCount": 26],
+                    ]
+                ]
+            ])
         #expect(h.emulator.violations.isEmpty)
         await h.stop()
     }
@@ -53,9 +66,11 @@ import Testing
     @Test func unknownBodyFieldIsRejectedWithItsPath() async throws {
         let h = try await EmulatorHarness.start()
         let id = try h.makeSpreadsheet(["Transactions": []])
-        let response = try await h.post("/v4/spreadsheets/\(id)/values:batchUpdate", json: """
-            {"valueInputOption":"RAW","data":[{"range":"Transactions!A1","values":[[1]],"valueInputOption":"RAW"}]}
-            """)
+        let response = try await h.post(
+            "/v4/spreadsheets/\(id)/values:batchUpdate",
+            json: """
+                {"valueInputOption":"RAW","data":[{"range":"Transactions!A1","values":[[1]],"valueInputOption":"RAW"}]}
+                """)
         #expect(response.status == 400)
         #expect(h.emulator.violations.count == 1)
         #expect(h.emulator.violations.first?.message.contains("Unknown name \"valueInputOption\" at 'data[0]'") == true)

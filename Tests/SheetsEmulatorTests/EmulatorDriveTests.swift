@@ -8,18 +8,23 @@ import Testing
         let h = try await EmulatorHarness.start()
         let folder = try h.emulator.createFolder(name: "Receipts")
         let content = Data((0..<(600 * 1024)).map { UInt8($0 % 251) })
-        let start = try await h.client.send("POST", "/upload/drive/v3/files?uploadType=resumable&fields=id,size,appProperties",
-            headers: h.auth + [("Content-Type", "application/json; charset=UTF-8"), ("X-Upload-Content-Type", "image/jpeg"),
-                ("X-Upload-Content-Length", String(content.count))],
+        let start = try await h.client.send(
+            "POST", "/upload/drive/v3/files?uploadType=resumable&fields=id,size,appProperties",
+            headers: h.auth + [
+                ("Content-Type", "application/json; charset=UTF-8"), ("X-Upload-Content-Type", "image/jpeg"),
+                ("X-Upload-Content-Length", String(content.count)),
+            ],
             body: Data(#"{"name":"r.jpg","parents":["\#(folder)"],"appProperties":{"receiptId":"r-1"}}"#.utf8))
         #expect(start.status == 200)
         let location = try #require(start.headers["location"])
         let session = String(location.dropFirst(h.emulator.baseURL.count))
         let chunk = 256 * 1024
         func put(_ range: Range<Int>) async throws -> RawResponse {
-            try await h.client.send("PUT", session, headers: h.auth + [
-                ("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(content.count)"),
-            ], body: content[range])
+            try await h.client.send(
+                "PUT", session,
+                headers: h.auth + [
+                    ("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(content.count)")
+                ], body: content[range])
         }
         #expect(try await put(0..<chunk).status == 308)
         h.emulator.resetCounters()
@@ -34,10 +39,12 @@ import Testing
         let fileId = try #require(try done.json()["id"]?.stringValue)
         #expect(h.emulator.file(id: fileId)?.content == content)
         #expect(try done.json()["size"] == .string(String(content.count)))
-        let listed = try await h.get("/drive/v3/files", [
-            ("q", "appProperties has { key='receiptId' and value='r-1' } and '\(folder)' in parents and trashed = false"),
-            ("fields", "files(id,name)"),
-        ])
+        let listed = try await h.get(
+            "/drive/v3/files",
+            [
+                ("q", "appProperties has { key='receiptId' and value='r-1' } and '\(folder)' in parents and trashed = false"),
+                ("fields", "files(id,name)"),
+            ])
         #expect(try listed.json()["files"] == [["id": .string(fileId), "name": "r.jpg"]])
         #expect(h.emulator.violations.isEmpty)
         await h.stop()
@@ -48,7 +55,8 @@ import Testing
         let start = try await h.client.send("POST", "/upload/drive/v3/files?uploadType=resumable", headers: h.auth, body: Data())
         let session = String(try #require(start.headers["location"]).dropFirst(h.emulator.baseURL.count))
         let body = Data(repeating: 7, count: 300 * 1024)
-        let response = try await h.client.send("PUT", session, headers: h.auth + [("Content-Range", "bytes 0-\(body.count - 1)/*")], body: body)
+        let response = try await h.client.send(
+            "PUT", session, headers: h.auth + [("Content-Range", "bytes 0-\(body.count - 1)/*")], body: body)
         #expect(response.status == 308)
         #expect(response.headers["range"] == "bytes=0-262143")
         await h.stop()
@@ -56,9 +64,11 @@ import Testing
 
     @Test func multipartUploadCreatesAFileWithMetadata() async throws {
         let h = try await EmulatorHarness.start()
-        let body = "--b\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n{\"name\":\"a.txt\",\"appProperties\":{\"receiptId\":\"x\"}}\r\n"
+        let body =
+            "--b\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n{\"name\":\"a.txt\",\"appProperties\":{\"receiptId\":\"x\"}}\r\n"
             + "--b\r\nContent-Type: text/plain\r\n\r\nhello\r\n--b--\r\n"
-        let response = try await h.client.send("POST", "/upload/drive/v3/files?uploadType=multipart&fields=id,name,mimeType,md5Checksum",
+        let response = try await h.client.send(
+            "POST", "/upload/drive/v3/files?uploadType=multipart&fields=id,name,mimeType,md5Checksum",
             headers: h.auth + [("Content-Type", "multipart/related; boundary=b")], body: Data(body.utf8))
         let json = try response.json()
         #expect(json["name"] == "a.txt")
@@ -72,10 +82,12 @@ import Testing
         let root = try h.emulator.createFolder(name: "ExpenseTracker")
         let receipts = try h.emulator.createFolder(name: "Receipts", parentId: root)
         _ = try h.emulator.createFolder(name: "Receipts")
-        let response = try await h.get("/drive/v3/files", [
-            ("q", "name = 'Receipts' and mimeType = 'application/vnd.google-apps.folder' and '\(root)' in parents and trashed = false"),
-            ("fields", "files(id)"), ("pageSize", "10"),
-        ])
+        let response = try await h.get(
+            "/drive/v3/files",
+            [
+                ("q", "name = 'Receipts' and mimeType = 'application/vnd.google-apps.folder' and '\(root)' in parents and trashed = false"),
+                ("fields", "files(id)"), ("pageSize", "10"),
+            ])
         #expect(try response.json()["files"] == [["id": .string(receipts)]])
         let bad = try await h.get("/drive/v3/files", [("q", "name === 'x'")])
         #expect(bad.status == 400)
@@ -86,8 +98,10 @@ import Testing
         let h = try await EmulatorHarness.start()
         let folder = try h.emulator.createFolder(name: "ExpenseTracker")
         let id = try h.makeSpreadsheet(["T": []])
-        let refused = try await h.client.send("PATCH", "/drive/v3/files/\(id)", headers: h.auth, body: Data(#"{"parents":["\#(folder)"]}"#.utf8))
-        let moved = try await h.client.send("PATCH", "/drive/v3/files/\(id)?addParents=\(folder)&removeParents=root&fields=parents",
+        let refused = try await h.client.send(
+            "PATCH", "/drive/v3/files/\(id)", headers: h.auth, body: Data(#"{"parents":["\#(folder)"]}"#.utf8))
+        let moved = try await h.client.send(
+            "PATCH", "/drive/v3/files/\(id)?addParents=\(folder)&removeParents=root&fields=parents",
             headers: h.auth, body: Data(#"{"name":"Ledger"}"#.utf8))
         #expect(refused.status == 403)
         #expect(try moved.json()["parents"] == [.string(folder)])

@@ -22,7 +22,8 @@ import Testing
         let h = try await EmulatorHarness.start()
         let id = try h.makeSpreadsheet(["T": []])
         h.emulator.injectFault(.status(503), at: .endpoint("sheets.spreadsheets.values.batchUpdate", occurrence: 1), phase: .afterEffect)
-        let write = try await h.post("/v4/spreadsheets/\(id)/values:batchUpdate", json: #"{"valueInputOption":"RAW","data":[{"range":"T!A1","values":[["x"]]}]}"#)
+        let write = try await h.post(
+            "/v4/spreadsheets/\(id)/values:batchUpdate", json: #"{"valueInputOption":"RAW","data":[{"range":"T!A1","values":[["x"]]}]}"#)
         #expect(write.status == 503)
         #expect(try h.emulator.rows(spreadsheetId: id, tab: "T") == [[.string("x")]])
         await h.stop()
@@ -33,7 +34,8 @@ import Testing
         let id = try h.makeSpreadsheet(["T": []])
         h.emulator.resetCounters()
         h.emulator.injectFault(.rateLimitExceeded, atRequest: 1)
-        let write = try await h.post("/v4/spreadsheets/\(id)/values:batchUpdate", json: #"{"valueInputOption":"RAW","data":[{"range":"T!A1","values":[["x"]]}]}"#)
+        let write = try await h.post(
+            "/v4/spreadsheets/\(id)/values:batchUpdate", json: #"{"valueInputOption":"RAW","data":[{"range":"T!A1","values":[["x"]]}]}"#)
         #expect(write.status == 403)
         #expect(try write.json()["error"]?["errors"]?.arrayValue?.first?["reason"] == "rateLimitExceeded")
         #expect(try h.emulator.rows(spreadsheetId: id, tab: "T").isEmpty)

@@ -3,7 +3,7 @@ import Interchange
 import SheetsEmulator
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What came back over the socket, read to EOF.
@@ -108,20 +108,23 @@ struct EmulatorHarness {
     }
 
     func post(_ path: String, _ query: [(String, String)] = [], json: String) async throws -> RawResponse {
-        try await client.send("POST", path + Self.encode(query), headers: auth + [("Content-Type", "application/json")], body: Data(json.utf8))
+        try await client.send(
+            "POST", path + Self.encode(query), headers: auth + [("Content-Type", "application/json")], body: Data(json.utf8))
     }
 
     static func encode(_ query: [(String, String)]) -> String {
         guard !query.isEmpty else { return "" }
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        return "?" + query.map { name, value in
-            "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)"
-        }.joined(separator: "&")
+        return "?"
+            + query.map { name, value in
+                "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)"
+            }.joined(separator: "&")
     }
 
     /// A spreadsheet whose tabs a person typed.
     func makeSpreadsheet(_ tabs: [String: [[String]]]) throws -> String {
-        try emulator.createSpreadsheet(title: "Expenses", tabs: tabs.sorted { $0.key < $1.key }.map { EmulatedTab(name: $0.key, typed: $0.value) })
+        try emulator.createSpreadsheet(
+            title: "Expenses", tabs: tabs.sorted { $0.key < $1.key }.map { EmulatedTab(name: $0.key, typed: $0.value) })
     }
 }

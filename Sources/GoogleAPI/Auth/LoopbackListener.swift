@@ -113,7 +113,8 @@ final class LoopbackListener: Sendable {
             <body style="font-family: sans-serif"><h1>\(escapeHTML(title))</h1><p>\(escapeHTML(message))</p></body></html>
             """
         let body = Array(html.utf8)
-        let head = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.count)\r\n"
+        let head =
+            "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.count)\r\n"
             + "Cache-Control: no-store\r\nConnection: close\r\n\r\n"
         let bytes = Array(head.utf8) + body
         var sent = 0

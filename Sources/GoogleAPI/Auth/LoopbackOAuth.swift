@@ -40,7 +40,8 @@ public struct LoopbackOAuth: Sendable {
             ("code_challenge", challenge), ("code_challenge_method", "S256"), ("state", state),
         ]
         let separator = authURL.query == nil ? "?" : "&"
-        let text = authURL.absoluteString + separator
+        let text =
+            authURL.absoluteString + separator
             + query.map { URLEncoding.component($0.0) + "=" + URLEncoding.component($0.1) }.joined(separator: "&")
         guard let consentURL = URL(string: text) else { throw GoogleAPIError.loginFailed("cannot build the consent URL") }
         return LoopbackLoginSession(

@@ -1,6 +1,6 @@
 import Foundation
-import Logging
 import Interchange
+import Logging
 
 /// Where a resumable upload session stands.
 public enum ResumableUploadStatus: Hashable, Sendable {

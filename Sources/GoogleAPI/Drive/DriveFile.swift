@@ -1,5 +1,6 @@
 import Foundation
 import Interchange
+
 /// The parts of a Drive `File` resource sheetsync reads; `json` keeps everything returned.
 public struct DriveFile: Hashable, Sendable {
     public var id: String

@@ -1,4 +1,5 @@
 import Foundation
+
 /// Why an HTTP exchange produced no response, saying which kind of failure it was.
 public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Kind: String, Hashable, Sendable {

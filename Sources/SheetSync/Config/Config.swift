@@ -26,8 +26,10 @@ public struct Config: Sendable, Equatable {
     /// The file this came from, or nil for the embedded default.
     public var source: URL?
 
-    public init(store: URL, remote: RemoteConfig, timezone: String = TimeZone.current.identifier,
-                backupsToKeep: Int = 5, source: URL? = nil) {
+    public init(
+        store: URL, remote: RemoteConfig, timezone: String = TimeZone.current.identifier,
+        backupsToKeep: Int = 5, source: URL? = nil
+    ) {
         self.store = store
         self.remote = remote
         self.timezone = timezone
@@ -109,10 +111,14 @@ struct RawConfig {
         let remoteConfig: Config.RemoteConfig
         switch remote.type.lowercased() {
         case "csv":
-            guard let p = remote.path else { throw SheetSyncError.configuration("\(source.path): remote.type 'csv' needs remote.path (the workbook folder)") }
+            guard let p = remote.path else {
+                throw SheetSyncError.configuration("\(source.path): remote.type 'csv' needs remote.path (the workbook folder)")
+            }
             remoteConfig = .csv(folder: path(p))
         case "xlsx":
-            guard let p = remote.path else { throw SheetSyncError.configuration("\(source.path): remote.type 'xlsx' needs remote.path (the .xlsx file)") }
+            guard let p = remote.path else {
+                throw SheetSyncError.configuration("\(source.path): remote.type 'xlsx' needs remote.path (the .xlsx file)")
+            }
             remoteConfig = .xlsx(file: path(p))
         case "google":
             guard let credentials = remote.credentials else {
@@ -131,9 +137,11 @@ struct RawConfig {
                     "\(source.path): remote.maxRequestBytes \(requestBytes) is outside \(GoogleLimits.minRequestBytes)..."
                         + "\(GoogleLimits.maxRequestBytes) (Google refuses request bodies over 10 MiB and advises 2 MB)")
             }
-            remoteConfig = .google(.init(spreadsheetId: remote.spreadsheetId, credentials: path(credentials),
-                                         endpoint: endpoint, retryBudgetSeconds: remote.retryBudgetSeconds ?? 120,
-                                         maxRequestBytes: requestBytes))
+            remoteConfig = .google(
+                .init(
+                    spreadsheetId: remote.spreadsheetId, credentials: path(credentials),
+                    endpoint: endpoint, retryBudgetSeconds: remote.retryBudgetSeconds ?? 120,
+                    maxRequestBytes: requestBytes))
         default:
             throw SheetSyncError.configuration("\(source.path): remote.type '\(remote.type)' is not one of csv, xlsx, google")
         }

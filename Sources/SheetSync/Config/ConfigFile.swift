@@ -39,7 +39,8 @@ enum ConfigFile {
         guard error.offset < bytes.count, bytes[error.offset] == UInt8(ascii: "}") || bytes[error.offset] == UInt8(ascii: "]")
         else { return "" }
         let before = bytes[..<error.offset].last { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        return before == UInt8(ascii: ",") ? " (a trailing comma before '\(UnicodeScalar(bytes[error.offset]))' is not allowed in JSON)" : ""
+        return before == UInt8(ascii: ",")
+            ? " (a trailing comma before '\(UnicodeScalar(bytes[error.offset]))' is not allowed in JSON)" : ""
     }
 
     /// Walks the document, collecting every problem rather than stopping at the first.

@@ -61,22 +61,25 @@ extension ReportOutput: Encodable {
         let groups = report.groups.map {
             GroupJSON(name: $0.name, type: $0.type, total: $0.total.description, count: $0.count, archived: $0.archived)
         }
-        let groupKey: Keys = switch report.grouping {
-        case .category: .categories
-        case .tag: .tags
-        case .month: .months
-        }
+        let groupKey: Keys =
+            switch report.grouping {
+            case .category: .categories
+            case .tag: .tags
+            case .month: .months
+            }
         try c.encode(groups, forKey: groupKey)
         try c.encode(
             report.topChange.map {
-                ChangeJSON(name: $0.name, type: $0.type, current: $0.current.description, previous: $0.previous.description,
-                           change: $0.change.signed)
+                ChangeJSON(
+                    name: $0.name, type: $0.type, current: $0.current.description, previous: $0.previous.description,
+                    change: $0.change.signed)
             }, forKey: .topChange)
         if !report.filter.isEmpty {
             try c.encode(
                 report.rows.map {
-                    RowJSON(transactionId: $0.id, date: $0.date, type: $0.type, amount: $0.amount.description, category: $0.category,
-                            note: $0.note, paidFlag: $0.paidFlag, reimbursedFlag: $0.reimbursedFlag)
+                    RowJSON(
+                        transactionId: $0.id, date: $0.date, type: $0.type, amount: $0.amount.description, category: $0.category,
+                        note: $0.note, paidFlag: $0.paidFlag, reimbursedFlag: $0.reimbursedFlag)
                 }, forKey: .rows)
         }
         try c.encode(rejected, forKey: .rejected)
@@ -93,7 +96,8 @@ extension ReportOutput {
         let span = report.period.map { "\($0.label) (\($0.from) to \($0.to))" } ?? "all dates"
         let what = report.filter.isEmpty ? "" : " — " + filterLabel + " rows only"
         out.append("report for \(span), by \(report.grouping.rawValue)\(what)")
-        let amounts = report.groups.map(\.total.description) + [report.income.description, report.expense.description, report.net.description]
+        let amounts =
+            report.groups.map(\.total.description) + [report.income.description, report.expense.description, report.net.description]
         let amountWidth = max(amounts.map(\.count).max() ?? 0, "total".count)
         let names = report.groups.map { $0.name + ($0.archived ? " (archived)" : "") }
         let nameWidth = max(names.map(\.count).max() ?? 0, "expense".count, "income".count)
@@ -102,10 +106,12 @@ extension ReportOutput {
             let groups = report.groups.enumerated().filter { $0.element.type == type }
             guard !groups.isEmpty else { continue }
             out.append("")
-            out.append(leftAligned(type, nameWidth + 2) + "  " + rightAligned("total", amountWidth) + "  " + rightAligned("rows", countWidth))
+            out.append(
+                leftAligned(type, nameWidth + 2) + "  " + rightAligned("total", amountWidth) + "  " + rightAligned("rows", countWidth))
             let largest = groups.map { Double($0.element.total.description) ?? 0 }.max() ?? 0
             for (index, group) in groups {
-                var line = "  " + leftAligned(names[index], nameWidth) + "  " + rightAligned(group.total.description, amountWidth)
+                var line =
+                    "  " + leftAligned(names[index], nameWidth) + "  " + rightAligned(group.total.description, amountWidth)
                     + "  " + rightAligned(String(group.count), countWidth)
                 if bars, largest > 0 {
                     let length = Int(((Double(group.total.description) ?? 0) / largest * 30).rounded(.up))
@@ -116,13 +122,18 @@ extension ReportOutput {
         }
         if report.groups.isEmpty { out.append(""); out.append("no transactions in this period") }
         out.append("")
-        out.append(leftAligned("income", nameWidth + 2) + "  " + rightAligned(report.income.description, amountWidth) + "  " + rows(report.incomeCount))
-        out.append(leftAligned("expense", nameWidth + 2) + "  " + rightAligned(report.expense.description, amountWidth) + "  " + rows(report.expenseCount))
+        out.append(
+            leftAligned("income", nameWidth + 2) + "  " + rightAligned(report.income.description, amountWidth) + "  "
+                + rows(report.incomeCount))
+        out.append(
+            leftAligned("expense", nameWidth + 2) + "  " + rightAligned(report.expense.description, amountWidth) + "  "
+                + rows(report.expenseCount))
         out.append(leftAligned("net", nameWidth + 2) + "  " + rightAligned(report.net.description, amountWidth))
         if let period = report.period {
             if let change = report.topChange {
-                out.append("top change vs \(period.previous.label): \(change.name) (\(change.type)) \(change.change.signed) "
-                    + "(\(change.previous) → \(change.current))")
+                out.append(
+                    "top change vs \(period.previous.label): \(change.name) (\(change.type)) \(change.change.signed) "
+                        + "(\(change.previous) → \(change.current))")
             } else {
                 out.append("no change vs \(period.previous.label)")
             }
@@ -133,8 +144,9 @@ extension ReportOutput {
             let width = report.rows.map(\.amount.description.count).max() ?? 0
             for row in report.rows {
                 let note = row.note.replacingOccurrences(of: "\n", with: " ")
-                out.append("  \(row.date)  \(leftAligned(row.type, 7))  \(rightAligned(row.amount.description, width))  \(row.category)"
-                    + (note.isEmpty ? "" : "  \(note)") + "  \(row.id)")
+                out.append(
+                    "  \(row.date)  \(leftAligned(row.type, 7))  \(rightAligned(row.amount.description, width))  \(row.category)"
+                        + (note.isEmpty ? "" : "  \(note)") + "  \(row.id)")
             }
             if report.rows.isEmpty { out.append("  none") }
         }
@@ -151,7 +163,9 @@ extension ReportOutput {
             lines += report.groups.map { [$0.name, $0.type, $0.total.description, String($0.count), $0.archived ? "TRUE" : "FALSE"] }
         } else {
             lines = [["transactionId", "date", "type", "amount", "category", "note", "paidFlag", "reimbursedFlag"]]
-            lines += report.rows.map { [$0.id, $0.date, $0.type, $0.amount.description, $0.category, $0.note, $0.paidFlag, $0.reimbursedFlag] }
+            lines += report.rows.map {
+                [$0.id, $0.date, $0.type, $0.amount.description, $0.category, $0.note, $0.paidFlag, $0.reimbursedFlag]
+            }
         }
         return lines.map { $0.map(Self.csvField).joined(separator: ",") }.joined(separator: "\n") + "\n"
     }

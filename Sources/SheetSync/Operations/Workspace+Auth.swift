@@ -11,8 +11,9 @@ extension Workspace {
         do {
             let client = try InstalledAppClient.load(path: clientFile.path)
             let endpoints = GoogleEndpoints(endpoint: google.endpoint)
-            let transport = RetryingTransport(base: CurlTransport(logger: logger), policy: RetryPolicy(totalBudget: google.retryBudgetSeconds),
-                                              clock: SystemAPIClock(), random: SystemRandomSource(), logger: logger)
+            let transport = RetryingTransport(
+                base: CurlTransport(logger: logger), policy: RetryPolicy(totalBudget: google.retryBudgetSeconds),
+                clock: SystemAPIClock(), random: SystemRandomSource(), logger: logger)
             let oauth = LoopbackOAuth(client: client, endpoints: endpoints, transport: transport)
             _ = try await oauth.login(savingTo: google.credentials.path) { showURL($0.absoluteString) }
             return google.credentials

@@ -30,12 +30,13 @@ extension Workspace {
                 throw SheetSyncError(.usage, "\(problem.message) (\(problem.hint))")
             }
             let now = clock.now()
-            let day = try new.date.map { text -> String in
-                guard let d = FieldParser.date(.text(text)) else {
-                    throw SheetSyncError(.usage, "--date '\(text)' is not a date (use YYYY-MM-DD)")
-                }
-                return d.description
-            } ?? today(store: store).description
+            let day =
+                try new.date.map { text -> String in
+                    guard let d = FieldParser.date(.text(text)) else {
+                        throw SheetSyncError(.usage, "--date '\(text)' is not a date (use YYYY-MM-DD)")
+                    }
+                    return d.description
+                } ?? today(store: store).description
             guard case .success(let amount) = Amount.parse(new.amount) else {
                 throw SheetSyncError(.usage, "--amount '\(new.amount)' is not a positive amount (use e.g. 12.50)")
             }

@@ -21,9 +21,11 @@ extension Workspace {
                 let records = try store.records(in: tab).map { (Self.exportKey($0, tab: tab), $0) }
                     .sorted { $0.0 < $1.0 }.map(\.1)
                 count += records.count
-                tables[tab] = Table(header: TablePatcher.newHeader(schema), rows: records.map { record in
-                    schema.fields.map { FieldParser.cell(record[$0.name], $0, typed: format == .xlsx) }
-                })
+                tables[tab] = Table(
+                    header: TablePatcher.newHeader(schema),
+                    rows: records.map { record in
+                        schema.fields.map { FieldParser.cell(record[$0.name], $0, typed: format == .xlsx) }
+                    })
             }
             if !dryRun { try Self.writeWorkbook(tables, to: path, format: format) }
             return count
@@ -41,15 +43,21 @@ extension Workspace {
         case .google: configured = nil
         }
         if let configured, configured.standardizedFileURL.resolvingSymlinksInPath().path == target.path {
-            throw SheetSyncError(.configuration, "\(path.path) is the configured workbook; export writes a snapshot elsewhere (use `sheetsync push` to update it)")
+            throw SheetSyncError(
+                .configuration,
+                "\(path.path) is the configured workbook; export writes a snapshot elsewhere (use `sheetsync push` to update it)")
         }
         let existing: Bool
         switch format {
-        case .csv: existing = Tab.allCases.contains { FileManager.default.fileExists(atPath: target.appendingPathComponent("\($0.rawValue).csv").path) }
+        case .csv:
+            existing = Tab.allCases.contains {
+                FileManager.default.fileExists(atPath: target.appendingPathComponent("\($0.rawValue).csv").path)
+            }
         case .xlsx: existing = FileManager.default.fileExists(atPath: target.path)
         }
         if existing && !force {
-            throw SheetSyncError(.configuration, "\(path.path) already holds a workbook; choose another path, or add --force to write over it")
+            throw SheetSyncError(
+                .configuration, "\(path.path) already holds a workbook; choose another path, or add --force to write over it")
         }
     }
 
@@ -75,14 +83,17 @@ extension Workspace {
         case .csv:
             try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
             for tab in Tab.allCases {
-                let file = CSVFile(table: tables[tab] ?? Table(header: TablePatcher.newHeader(tab.schema)),
-                                   hasBOM: false, lineEnding: .lf, endsWithNewline: true)
+                let file = CSVFile(
+                    table: tables[tab] ?? Table(header: TablePatcher.newHeader(tab.schema)),
+                    hasBOM: false, lineEnding: .lf, endsWithNewline: true)
                 let url = path.appendingPathComponent("\(tab.rawValue).csv")
                 let bytes = CSVWriter.encode(file)
                 _ = try AtomicFile.replace(url, expecting: try FileFingerprint.of(url)) { try Data(bytes).write(to: $0) }
             }
         case .xlsx:
-            let sheets = Tab.allCases.map { XLSXSheet(name: $0.rawValue, table: tables[$0] ?? Table(header: TablePatcher.newHeader($0.schema))) }
+            let sheets = Tab.allCases.map {
+                XLSXSheet(name: $0.rawValue, table: tables[$0] ?? Table(header: TablePatcher.newHeader($0.schema)))
+            }
             _ = try AtomicFile.replace(path, expecting: try FileFingerprint.of(path)) { try XLSXWriter.write(sheets, to: $0) }
         }
     }

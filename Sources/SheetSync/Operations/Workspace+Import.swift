@@ -30,7 +30,9 @@ public struct ImportReport: Sendable {
             parts.append("\(likelyDuplicates) likely duplicate\(likelyDuplicates == 1 ? "" : "s") skipped (--allow-duplicates loads them)")
         }
         if !createdCategories.isEmpty {
-            parts.append("created categor\(createdCategories.count == 1 ? "y" : "ies") \(createdCategories.map { "'\($0)'" }.joined(separator: ", "))")
+            parts.append(
+                "created categor\(createdCategories.count == 1 ? "y" : "ies") \(createdCategories.map { "'\($0)'" }.joined(separator: ", "))"
+            )
         }
         if !sync.rejected.isEmpty { parts.append("\(sync.rejected.count) rejected") }
         return parts.joined(separator: ", ")
@@ -104,12 +106,14 @@ extension Workspace {
             report.errors = plan.tabErrors.map(\.description) + plan.held
             report.fill(plans: plan.tabs, previous: [])
             for duplicate in deduplicated?.likelyDuplicates ?? [] {
-                report.notices.append("Transactions row \(duplicate.row): same content as transaction \(duplicate.id) in the store; skipped")
+                report.notices.append(
+                    "Transactions row \(duplicate.row): same content as transaction \(duplicate.id) in the store; skipped")
             }
             report.changes = PlanPrinter.lines(plan.tabs)
-            var result = ImportReport(sync: report, combinedCategories: combined,
-                                      alreadyImported: deduplicated?.alreadyImported.count ?? 0,
-                                      likelyDuplicates: deduplicated?.likelyDuplicates.count ?? 0)
+            var result = ImportReport(
+                sync: report, combinedCategories: combined,
+                alreadyImported: deduplicated?.alreadyImported.count ?? 0,
+                likelyDuplicates: deduplicated?.likelyDuplicates.count ?? 0)
             if options.createCategories { result.createdCategories = missing.map(\.name) } else { result.missingCategories = missing }
             guard !options.dryRun else { return result }
             var commit = StoreCommit()
@@ -125,7 +129,8 @@ extension Workspace {
             let outcome = try store.commit(commit)
             var final = result
             for (tab, keys) in outcome.skipped where !keys.isEmpty {
-                final.sync.notices.append("\(tab.rawValue): \(keys.count) row(s) changed in the store during the import were not overwritten")
+                final.sync.notices.append(
+                    "\(tab.rawValue): \(keys.count) row(s) changed in the store during the import were not overwritten")
             }
             return final
         }
@@ -149,7 +154,8 @@ enum CategoryMerger {
         var combined: Set<String> = []
         for tab in [Tab.categories, .transactions, .recurringRules] {
             guard var table = snapshot.tables[tab], let map = try? ColumnMap(header: table.header, schema: tab.schema),
-                  let column = map.columns[tab == .categories ? "name" : "category"] else { continue }
+                let column = map.columns[tab == .categories ? "name" : "category"]
+            else { continue }
             for i in table.rows.indices where column < table.rows[i].count {
                 let name = table.rows[i][column].rawText.trimmingCharacters(in: .whitespaces)
                 if let target = canonical[name.lowercased()], target != name, !name.isEmpty {

@@ -1,7 +1,7 @@
 import Foundation
 import GoogleAPI
-import Logging
 import Interchange
+import Logging
 import SheetSyncCore
 import SheetSyncStore
 
@@ -56,7 +56,8 @@ extension Workspace {
         guard case .google(let google) = config.remote, google.spreadsheetId == nil,
             case .serviceAccount(let account)? = try? GoogleCredentials.load(path: google.credentials.path)
         else { return }
-        let text = "creating a spreadsheet as service account \(account.clientEmail), which Google allows only on a shared drive; "
+        let text =
+            "creating a spreadsheet as service account \(account.clientEmail), which Google allows only on a shared drive; "
             + GoogleAPIError.serviceAccountHint
         logger.warning("\(text)")
     }
@@ -68,7 +69,8 @@ extension Workspace {
             throw SheetSyncError.configuration("created \(settings.replacingOccurrences(of: " to ", with: " = ")); put it in the config")
         }
         let data = try Data(contentsOf: source)
-        guard var json = try JSONSerialization.jsonObject(with: data) as? [String: Any], var remote = json["remote"] as? [String: Any] else {
+        guard var json = try JSONSerialization.jsonObject(with: data) as? [String: Any], var remote = json["remote"] as? [String: Any]
+        else {
             throw SheetSyncError.configuration("\(source.path) is not a JSON object; set \(settings) by hand")
         }
         for (key, value) in entries { remote[key] = value }

@@ -77,15 +77,19 @@ extension Workspace {
             switch outcome {
             case .record(let rule, _):
                 if let problem = CategoryCheck.problem(for: rule["category"], known: categories) {
-                    report.rejected.append(Rejection(tab: .recurringRules, row: Rejection.storeRow, id: rule["recurringRuleId"],
-                        message: problem.message, hint: problem.hint, rawCells: Self.cells(of: raw)))
+                    report.rejected.append(
+                        Rejection(
+                            tab: .recurringRules, row: Rejection.storeRow, id: rule["recurringRuleId"],
+                            message: problem.message, hint: problem.hint, rawCells: Self.cells(of: raw)))
                 } else {
                     rules.append(rule)
                 }
             case .rejected(let problems):
-                report.rejected.append(Rejection(tab: .recurringRules, row: Rejection.storeRow, id: raw["recurringRuleId"],
-                    message: problems.map(\.message).joined(separator: "; "),
-                    hint: problems.map(\.hint).joined(separator: "; "), rawCells: Self.cells(of: raw)))
+                report.rejected.append(
+                    Rejection(
+                        tab: .recurringRules, row: Rejection.storeRow, id: raw["recurringRuleId"],
+                        message: problems.map(\.message).joined(separator: "; "),
+                        hint: problems.map(\.hint).joined(separator: "; "), rawCells: Self.cells(of: raw)))
             case .blank:
                 continue
             }

@@ -31,15 +31,17 @@ extension Workspace {
             }
             if !dryRun { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
             // Uploaded entries have their Receipts row already: only those still waiting count beside the rows.
-            var n = try store.records(in: .receipts).filter { $0["transactionId"] == id }.count
+            var n =
+                try store.records(in: .receipts).filter { $0["transactionId"] == id }.count
                 + (try store.receiptUploads([.queued, .failed]).filter { $0.transactionId == id }.count)
             let stamp = clock.now().description
             var ids: [String] = []
             var records: [LedgerRow] = []
             for file in files {
                 n += 1
-                let name = ReceiptName.make(date: transaction["date"], category: transaction["category"], transactionId: id,
-                                            number: n, sourceExtension: file.pathExtension)
+                let name = ReceiptName.make(
+                    date: transaction["date"], category: transaction["category"], transactionId: id,
+                    number: n, sourceExtension: file.pathExtension)
                 let target = folder.appendingPathComponent(name)
                 let receiptId = newID()
                 ids.append(receiptId)
@@ -52,8 +54,11 @@ extension Workspace {
                             receiptId: receiptId, transactionId: id, name: name, file: target.path, createdAt: stamp, updatedAt: stamp))
                     continue
                 }
-                records.append(LedgerRow(["receiptId": receiptId, "transactionId": id, "driveFileId": name, "fileName": name,
-                                       "createdAt": stamp, "lastModifiedAt": stamp]))
+                records.append(
+                    LedgerRow([
+                        "receiptId": receiptId, "transactionId": id, "driveFileId": name, "fileName": name,
+                        "createdAt": stamp, "lastModifiedAt": stamp,
+                    ]))
             }
             try store.write { writer in for record in records { try writer.upsert(record, in: .receipts) } }
             return ids
@@ -85,9 +90,11 @@ public enum ReceiptName {
     /// Characters unsafe in file names (and the separator `_` inside the category) become `-`.
     public static func make(date: String, category: String, transactionId: String, number: Int, sourceExtension: String) -> String {
         let day = date.replacingOccurrences(of: "-", with: "")
-        let safe = String(category.map { c -> Character in
-            c.isLetter || c.isNumber || c == "-" || c == "." || c == " " ? c : "-"
-        }).trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "-")
+        let safe = String(
+            category.map { c -> Character in
+                c.isLetter || c.isNumber || c == "-" || c == "." || c == " " ? c : "-"
+            }
+        ).trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "-")
         // The seed names receipts .jpg; other image types keep their own extension so viewers open them.
         let ext = sourceExtension.lowercased()
         let suffix = ext.isEmpty || ext == "jpeg" || ext == "jpg" ? "jpg" : ext

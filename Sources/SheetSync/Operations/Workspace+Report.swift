@@ -28,7 +28,8 @@ public struct ReportOutput: Sendable {
     /// A line about the rejected rows, or nil when there are none.
     public var rejectedNote: String? {
         guard !rejected.isEmpty else { return nil }
-        var note = "\(rejected.count) Transactions row(s) rejected at the last sync are not counted "
+        var note =
+            "\(rejected.count) Transactions row(s) rejected at the last sync are not counted "
             + "(`sheetsync status` lists them with the fix)"
         if rejectedCountedAtLastGoodVersion > 0 {
             note += "; \(rejectedCountedAtLastGoodVersion) of them counted at the last good version the store keeps"

@@ -27,11 +27,13 @@ public struct StatusReport: Codable, Sendable {
         public var attempts: Int
     }
 
-
     public var lines: [String] {
-        var out = ["store: \(store)", "remote: \(remote)", "dataset: \(datasetId ?? "not bound yet")",
-                   "last sync: \(lastSyncAt ?? "never")"]
-        let pending = Tab.allCases.compactMap { tab in pendingLocalChanges[tab.rawValue].flatMap { $0 > 0 ? "\(tab.rawValue) \($0)" : nil } }
+        var out = [
+            "store: \(store)", "remote: \(remote)", "dataset: \(datasetId ?? "not bound yet")",
+            "last sync: \(lastSyncAt ?? "never")",
+        ]
+        let pending = Tab.allCases.compactMap { tab in pendingLocalChanges[tab.rawValue].flatMap { $0 > 0 ? "\(tab.rawValue) \($0)" : nil }
+        }
         out.append("pending local changes: \(pending.isEmpty ? "none" : pending.joined(separator: ", "))")
         out.append("rejected rows: \(rejected.count)")
         for r in rejected {
@@ -76,8 +78,9 @@ extension Workspace {
                 recentConflicts: try store.conflicts(limit: 20),
                 queuedReceipts: uploads.filter { $0.status == .queued }.count,
                 failedReceipts: uploads.filter { $0.status == .failed }.map {
-                    StatusReport.FailedReceipt(receiptId: $0.receiptId, transactionId: $0.transactionId, file: $0.file,
-                                               error: $0.lastError ?? "", attempts: $0.attempts)
+                    StatusReport.FailedReceipt(
+                        receiptId: $0.receiptId, transactionId: $0.transactionId, file: $0.file,
+                        error: $0.lastError ?? "", attempts: $0.attempts)
                 })
         }
     }

@@ -12,8 +12,10 @@ public struct Workspace: Sendable {
     /// Told what a run is doing (reading, reconciling, writing), for a progress line on a terminal.
     public var progress: (@Sendable (String) -> Void)?
 
-    public init(config: Config, clock: any WallClock = SystemClock(), logger: Logger = Logger(label: "sheetsync"),
-                newID: @escaping @Sendable () -> String = RandomIDs.make, progress: (@Sendable (String) -> Void)? = nil) {
+    public init(
+        config: Config, clock: any WallClock = SystemClock(), logger: Logger = Logger(label: "sheetsync"),
+        newID: @escaping @Sendable () -> String = RandomIDs.make, progress: (@Sendable (String) -> Void)? = nil
+    ) {
         self.config = config
         self.clock = clock
         self.logger = logger

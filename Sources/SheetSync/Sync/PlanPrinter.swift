@@ -18,7 +18,9 @@ enum PlanPrinter {
             for delete in plan.localDeletes { lines.append("store \(tab) delete \(delete.key)") }
             for update in plan.remoteUpdates {
                 let fields = update.fields.keys.sorted().map { "\($0)=\(quoted(update.fields[$0] ?? ""))" }
-                lines.append("workbook \(tab) row \(Table.sheetRowNumber(ofDataRow: update.index)) (\(update.key)): set \(fields.joined(separator: ", "))")
+                lines.append(
+                    "workbook \(tab) row \(Table.sheetRowNumber(ofDataRow: update.index)) (\(update.key)): set \(fields.joined(separator: ", "))"
+                )
             }
             for append in plan.remoteAppends { lines.append("workbook \(tab) add \(append[keyField])") }
             for delete in plan.remoteDeletes {

@@ -28,9 +28,11 @@ public struct SyncEngine: Sendable {
     public let defaultTimeZone: String
     public let logger: Logger
 
-    public init(store: LedgerStore, remote: any Remote, clock: any WallClock = SystemClock(),
-                newID: @escaping @Sendable () -> String = RandomIDs.make, defaultTimeZone: String = "UTC",
-                logger: Logger = Logger(label: "sheetsync")) {
+    public init(
+        store: LedgerStore, remote: any Remote, clock: any WallClock = SystemClock(),
+        newID: @escaping @Sendable () -> String = RandomIDs.make, defaultTimeZone: String = "UTC",
+        logger: Logger = Logger(label: "sheetsync")
+    ) {
         self.store = store
         self.remote = remote
         self.clock = clock
@@ -60,7 +62,9 @@ public struct SyncEngine: Sendable {
         let local = try ensureSettings(before, remoteSettings: remoteSettings, now: now)
         let planner = SyncPlanner(purpose: .sync(options.mode), allowMassDelete: options.allowMassDelete, now: now, newID: newID)
         var plan = planner.plan(workbook: snapshot.tables, ledger: local.ledger)
-        if options.mode != .pull, let limit = remote.maxCellCharacters { OverlongValues.holdBack(&plan.tabs, limit: limit, base: local.base) }
+        if options.mode != .pull, let limit = remote.maxCellCharacters {
+            OverlongValues.holdBack(&plan.tabs, limit: limit, base: local.base)
+        }
         report.errors += plan.tabErrors.map { describe($0, missing: plan.missingTabs.contains($0.tab)) }
         report.errors += plan.held
         let previous = try store.rejectedRows()
@@ -105,8 +109,8 @@ public struct SyncEngine: Sendable {
     /// A quiet run costs one cheap look on each side: the store's change counter and the remote's version.
     private func isUpToDate(_ glance: StoreGlance) async throws -> Bool {
         guard let recorded = glance.state[Self.stateRemoteVersion],
-              glance.state[Self.stateCounter] == String(glance.changeCounter),
-              !glance.hasTombstones
+            glance.state[Self.stateCounter] == String(glance.changeCounter),
+            !glance.hasTombstones
         else { return false }
         return try await remote.currentVersion() == recorded
     }
@@ -115,7 +119,8 @@ public struct SyncEngine: Sendable {
         guard let settings else { return }
         if let bound = state[Self.stateDataset], !bound.isEmpty, bound != settings["datasetId"] {
             throw SheetSyncError.configuration(
-                "\(remote.displayName) belongs to dataset \(settings["datasetId"]) but this store is bound to dataset \(bound); use `sheetsync import` to bring in another dataset's workbook")
+                "\(remote.displayName) belongs to dataset \(settings["datasetId"]) but this store is bound to dataset \(bound); use `sheetsync import` to bring in another dataset's workbook"
+            )
         }
         if let version = Int(settings["schemaVersion"]), version > 1 {
             throw SheetSyncError.configuration(

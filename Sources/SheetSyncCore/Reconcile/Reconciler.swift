@@ -13,8 +13,10 @@ public struct TabState: Sendable {
     /// Keys of store rows held back (they fail a check): frozen like rejected sheet rows.
     public var heldLocal: Set<String>
 
-    public init(schema: TabSchema, base: [String: LedgerRow], local: [String: LedgerRow], localAsRead: [String: LedgerRow]? = nil,
-                tombstones: [String: String] = [:], remote: [SheetRow], heldLocal: Set<String> = []) {
+    public init(
+        schema: TabSchema, base: [String: LedgerRow], local: [String: LedgerRow], localAsRead: [String: LedgerRow]? = nil,
+        tombstones: [String: String] = [:], remote: [SheetRow], heldLocal: Set<String> = []
+    ) {
         self.schema = schema
         self.base = base
         self.local = local
@@ -32,7 +34,9 @@ public struct ReconcileContext: Sendable {
     /// Extra checks on a sheet row (unknown category, missing transaction): a problem rejects it.
     public var validate: @Sendable (LedgerRow) -> FieldProblem?
 
-    public init(now: Timestamp, newID: @escaping @Sendable () -> String, validate: @escaping @Sendable (LedgerRow) -> FieldProblem? = { _ in nil }) {
+    public init(
+        now: Timestamp, newID: @escaping @Sendable () -> String, validate: @escaping @Sendable (LedgerRow) -> FieldProblem? = { _ in nil }
+    ) {
         self.now = now
         self.newID = newID
         self.validate = validate
@@ -84,8 +88,10 @@ public enum Reconciler {
         return plan
     }
 
-    private static func resolve(key: String, b: LedgerRow?, l: LedgerRow?, r: RemoteIndex.Row?, state: TabState,
-                                remote: RemoteIndex, context: ReconcileContext, plan: inout TabPlan) {
+    private static func resolve(
+        key: String, b: LedgerRow?, l: LedgerRow?, r: RemoteIndex.Row?, state: TabState,
+        remote: RemoteIndex, context: ReconcileContext, plan: inout TabPlan
+    ) {
         let tab = state.schema.tab
         switch (b, l, r) {
         case (_, nil, nil):
@@ -202,8 +208,9 @@ public enum Reconciler {
     }
 
     private static func conflict(_ tab: Tab, _ key: String, _ field: String, winner: LedgerRow, loser: LedgerRow) -> Conflict {
-        Conflict(tab: tab, key: key, field: field, losingValue: loser[field], winningValue: winner[field],
-                 losingModifiedAt: loser[modified], winningModifiedAt: winner[modified])
+        Conflict(
+            tab: tab, key: key, field: field, losingValue: loser[field], winningValue: winner[field],
+            losingModifiedAt: loser[modified], winningModifiedAt: winner[modified])
     }
 
     /// Fields derived from others (a merge may take `date` from one side and `year` from the other).
@@ -216,8 +223,10 @@ public enum Reconciler {
     }
 
     /// `lastModifiedAt` values far in the future are clamped to now once, on both sides.
-    private static func clampFuture(_ local: inout [String: LedgerRow], _ remote: inout RemoteIndex,
-                                    context: ReconcileContext, plan: inout TabPlan) {
+    private static func clampFuture(
+        _ local: inout [String: LedgerRow], _ remote: inout RemoteIndex,
+        context: ReconcileContext, plan: inout TabPlan
+    ) {
         let limit = context.now.adding(milliseconds: ReconcileContext.futureTolerance).description
         let now = context.now.description
         for (key, record) in local where record[modified] > limit {
@@ -228,7 +237,9 @@ public enum Reconciler {
         for (key, row) in remote.rows where row.record[modified] > limit {
             remote.rows[key]?.record[modified] = now
             remote.rows[key]?.fixes.insert(modified)
-            plan.notices.append("\(plan.tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: row.index)): lastModifiedAt \(row.record[modified]) is in the future; clamped to \(now)")
+            plan.notices.append(
+                "\(plan.tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: row.index)): lastModifiedAt \(row.record[modified]) is in the future; clamped to \(now)"
+            )
         }
     }
 }

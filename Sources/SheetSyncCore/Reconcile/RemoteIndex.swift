@@ -90,8 +90,10 @@ struct RemoteIndex {
         }
         let message = problems.map { $0.message }.joined(separator: "; ")
         let hint = problems.map(\.hint).filter { !$0.isEmpty }.joined(separator: "; ")
-        plan.rejections.append(Rejection(tab: schema.tab, row: row.sheetRowNumber, id: row.key ?? "",
-                                         message: message, hint: hint, rawCells: row.cells.map(\.rawText)))
+        plan.rejections.append(
+            Rejection(
+                tab: schema.tab, row: row.sheetRowNumber, id: row.key ?? "",
+                message: message, hint: hint, rawCells: row.cells.map(\.rawText)))
     }
 
     /// A second row with the same key: a copy-pasted row or a second identical purchase. It gets a
@@ -99,9 +101,10 @@ struct RemoteIndex {
     private mutating func duplicate(_ copy: Row, of key: String, schema: TabSchema, context: ReconcileContext, plan: inout TabPlan) {
         let rowNumber = Table.sheetRowNumber(ofDataRow: copy.index)
         guard schema.field(named: schema.keyField)?.kind == .uuid, schema.tab != .settings else {
-            plan.rejections.append(Rejection(
-                tab: schema.tab, row: rowNumber, id: key, message: "duplicate \(schema.keyField) '\(key)'",
-                hint: "delete or rename one of the copies", rawCells: copy.record.fields.values.sorted()))
+            plan.rejections.append(
+                Rejection(
+                    tab: schema.tab, row: rowNumber, id: key, message: "duplicate \(schema.keyField) '\(key)'",
+                    hint: "delete or rename one of the copies", rawCells: copy.record.fields.values.sorted()))
             frozen.insert(key)
             return
         }
@@ -127,9 +130,10 @@ struct RemoteIndex {
         } else if rowStamp < baseStamp {
             // An older version than the one both sides agreed on: a restored backup or stale copy.
             for (name, value) in row.record.fields where value != base[name] && name != modified {
-                plan.conflicts.append(Conflict(
-                    tab: plan.tab, key: base[plan.tab.schema.keyField], field: name, losingValue: value,
-                    winningValue: base[name], losingModifiedAt: rowStamp, winningModifiedAt: baseStamp))
+                plan.conflicts.append(
+                    Conflict(
+                        tab: plan.tab, key: base[plan.tab.schema.keyField], field: name, losingValue: value,
+                        winningValue: base[name], losingModifiedAt: rowStamp, winningModifiedAt: baseStamp))
             }
             row.record = base
             row.fixes.formUnion(base.fields.keys)

@@ -58,8 +58,9 @@ public enum TablePatcher {
         }
         var map = (try? ColumnMap(header: header, schema: schema))?.columns ?? [:]
         // Columns sheetsync owns but the sheet lacks (e.g. lastGeneratedDate) are added when used.
-        let used = Set(plan.remoteUpdates.flatMap { $0.fields.filter { !$0.value.isEmpty }.keys }
-            + plan.remoteAppends.flatMap { $0.fields.filter { !$0.value.isEmpty }.keys })
+        let used = Set(
+            plan.remoteUpdates.flatMap { $0.fields.filter { !$0.value.isEmpty }.keys }
+                + plan.remoteAppends.flatMap { $0.fields.filter { !$0.value.isEmpty }.keys })
         for field in schema.fields where map[field.name] == nil && used.contains(field.name) {
             map[field.name] = header.count
             changes.newColumns.append((header.count, field.header))
@@ -71,8 +72,10 @@ public enum TablePatcher {
                 guard let value = update.fields[name], let column = map[name], let spec = schema.field(named: name) else { continue }
                 let current = column < cells.count ? cells[column] : .empty
                 if case .success(let existing) = FieldParser.canonical(current, spec), existing == value { continue }
-                changes.cells.append(CellChange(row: update.index, column: column, key: update.key,
-                                                cell: FieldParser.cell(value, spec, typed: typed)))
+                changes.cells.append(
+                    CellChange(
+                        row: update.index, column: column, key: update.key,
+                        cell: FieldParser.cell(value, spec, typed: typed)))
             }
         }
         changes.deletedRows = plan.remoteDeletes.map(\.index).sorted()

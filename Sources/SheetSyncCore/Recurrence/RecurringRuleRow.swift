@@ -62,10 +62,11 @@ struct RecurringRuleRow {
         }
         guard let recurrence = RecurrenceRule(startDate: startDate, cadence: cadence, interval: interval, endDate: endDate)
         else { return problem("interval", "interval '\(record["interval"])' is not a whole number of 1 or more") }
-        return .success(RecurringRuleRow(
-            id: uuid.uuidString.lowercased(), type: type, amount: amount, category: category,
-            tagsCSV: record["tagsCSV"], note: record["note"], recurrence: recurrence,
-            lastGeneratedDate: lastGenerated, lastModifiedAt: lastModifiedAt))
+        return .success(
+            RecurringRuleRow(
+                id: uuid.uuidString.lowercased(), type: type, amount: amount, category: category,
+                tagsCSV: record["tagsCSV"], note: record["note"], recurrence: recurrence,
+                lastGeneratedDate: lastGenerated, lastModifiedAt: lastModifiedAt))
     }
 
     /// `.some(nil)` for an empty cell, `.some(date)` for a date, nil for anything else.

@@ -70,8 +70,10 @@ public struct LedgerReport: Sendable {
     public var unreadable: [String] = []
 
     /// The report over `transactions` (store rows), naming archived `categories` as such.
-    public init(transactions: [LedgerRow], categories: [LedgerRow], period: ReportPeriod?, grouping: ReportGrouping,
-                filter: OpenRowFilter = []) {
+    public init(
+        transactions: [LedgerRow], categories: [LedgerRow], period: ReportPeriod?, grouping: ReportGrouping,
+        filter: OpenRowFilter = []
+    ) {
         self.period = period
         self.grouping = grouping
         self.filter = filter
@@ -100,8 +102,9 @@ public struct LedgerReport: Sendable {
         }
         let totals = Self.totals(current, grouping: grouping)
         groups = totals.map { key, value in
-            Group(name: key.name, type: key.type, total: value.total, count: value.count,
-                  archived: grouping == .category && archived.contains(key.name))
+            Group(
+                name: key.name, type: key.type, total: value.total, count: value.count,
+                archived: grouping == .category && archived.contains(key.name))
         }
         .sorted { a, b in
             if a.type != b.type { return a.type == "expense" }
@@ -115,7 +118,8 @@ public struct LedgerReport: Sendable {
         }
         if !filter.isEmpty {
             rows = current.map {
-                Row(id: $0.row["transactionId"], date: $0.date.description, type: $0.type, amount: $0.amount,
+                Row(
+                    id: $0.row["transactionId"], date: $0.date.description, type: $0.type, amount: $0.amount,
                     category: $0.row["category"], note: $0.row["note"], paidFlag: $0.row["paidFlag"],
                     reimbursedFlag: $0.row["reimbursedFlag"])
             }
@@ -154,7 +158,9 @@ public struct LedgerReport: Sendable {
             return [String(date.description.prefix(7))]
         case .tag:
             var seen = Set<String>()
-            let tags = row["tagsCSV"].split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty && seen.insert($0).inserted }
+            let tags = row["tagsCSV"].split(separator: ",").map { String($0).trimmingSpaces() }.filter {
+                !$0.isEmpty && seen.insert($0).inserted
+            }
             return tags.isEmpty ? [untagged] : tags
         }
     }

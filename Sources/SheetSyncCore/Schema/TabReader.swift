@@ -146,8 +146,11 @@ public enum TabReader {
         for field in schema.fields where field.required && record[field.name].isEmpty && field.name != keyField {
             if problems.contains(where: { $0.field == field.header }) { continue }
             // year and month come from the date: a bad date is the one problem to report.
-            if schema.tab == .transactions, ["year", "month"].contains(field.name), problems.contains(where: { $0.field == "date" }) { continue }
-            problems.append(FieldProblem(field: field.header, value: "", message: "\(field.header) is empty", hint: "fill in \(field.header)"))
+            if schema.tab == .transactions, ["year", "month"].contains(field.name), problems.contains(where: { $0.field == "date" }) {
+                continue
+            }
+            problems.append(
+                FieldProblem(field: field.header, value: "", message: "\(field.header) is empty", hint: "fill in \(field.header)"))
         }
         if !problems.isEmpty { return (.rejected(problems), key) }
         return (.record(record, fixes: fixes), key)

@@ -12,7 +12,8 @@ public struct Amount: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     public var description: String {
         let whole = integerDigits.isEmpty ? "0" : integerDigits
-        let fraction = fractionDigits.count >= 2
+        let fraction =
+            fractionDigits.count >= 2
             ? fractionDigits : fractionDigits + String(repeating: "0", count: 2 - fractionDigits.count)
         return "\(whole).\(fraction)"
     }
@@ -105,10 +106,13 @@ extension String {
     func trimmingSpaces() -> String {
         // Most cells have nothing to trim: an ASCII first and last byte that is no space or tab
         // means the first and last `Character`s are not spaces either.
-        if let untouched = CanonicalText.withBytes(self, { p -> Bool in
-            guard let first = p.first, let last = p.last else { return false }
-            return first < 0x80 && last < 0x80 && first != 0x20 && first != 0x09 && last != 0x20 && last != 0x09
-        }), untouched {
+        if let untouched = CanonicalText.withBytes(
+            self,
+            { p -> Bool in
+                guard let first = p.first, let last = p.last else { return false }
+                return first < 0x80 && last < 0x80 && first != 0x20 && first != 0x09 && last != 0x20 && last != 0x09
+            }), untouched
+        {
             return self
         }
         return trimmingSpacesSlowly()

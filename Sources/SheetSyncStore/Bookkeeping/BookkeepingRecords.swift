@@ -49,15 +49,18 @@ struct BaseEntry: Codable, FetchableRecord, PersistableRecord {
 
     /// Inserts or replaces this entry (what `upsert` does), through one cached statement.
     func save(_ db: Database) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO sync_base (tab, key, fields) VALUES (?, ?, ?)
-            ON CONFLICT (tab, key) DO UPDATE SET fields = excluded.fields
-            """).execute(arguments: [tab.rawValue, key, fields])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO sync_base (tab, key, fields) VALUES (?, ?, ?)
+                ON CONFLICT (tab, key) DO UPDATE SET fields = excluded.fields
+                """
+        ).execute(arguments: [tab.rawValue, key, fields])
     }
 
     func record() throws -> LedgerRow {
         guard let record = RecordJSON.decode(fields, tab: tab) else {
-            throw StoreError.unreadableBookkeeping(table: Self.databaseTableName, key: "\(tab.rawValue)/\(key)",
+            throw StoreError.unreadableBookkeeping(
+                table: Self.databaseTableName, key: "\(tab.rawValue)/\(key)",
                 reason: "fields are not a JSON object of texts")
         }
         return record
@@ -86,7 +89,8 @@ struct ConflictRecord: Codable, FetchableRecord, PersistableRecord {
     }
 
     var conflict: Conflict {
-        Conflict(tab: tab, key: key, field: field, losingValue: losingValue, winningValue: winningValue,
+        Conflict(
+            tab: tab, key: key, field: field, losingValue: losingValue, winningValue: winningValue,
             losingModifiedAt: losingModifiedAt, winningModifiedAt: winningModifiedAt, resolvedAt: resolvedAt)
     }
 }
@@ -116,10 +120,12 @@ struct RejectedRecord: Codable, FetchableRecord, PersistableRecord {
 
     func rejection() throws -> Rejection {
         guard let cells = RecordJSON.decodeCells(rawCells) else {
-            throw StoreError.unreadableBookkeeping(table: Self.databaseTableName, key: "\(id ?? 0)",
+            throw StoreError.unreadableBookkeeping(
+                table: Self.databaseTableName, key: "\(id ?? 0)",
                 reason: "rawCells is not a JSON array of texts")
         }
-        return Rejection(tab: tab, row: row, id: key ?? "", message: message, hint: hint ?? "", rawCells: cells,
+        return Rejection(
+            tab: tab, row: row, id: key ?? "", message: message, hint: hint ?? "", rawCells: cells,
             firstSeenAt: firstSeenAt)
     }
 }

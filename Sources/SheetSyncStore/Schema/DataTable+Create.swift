@@ -40,8 +40,11 @@ extension DataTable {
         case .integer(let range):
             switch (range.lowerBound == Int.min, range.upperBound == Int.max) {
             case (false, false):
-                checks.append(("\(label) must be between \(range.lowerBound) and \(range.upperBound)",
-                    "\(name) BETWEEN \(range.lowerBound) AND \(range.upperBound)"))
+                checks.append(
+                    (
+                        "\(label) must be between \(range.lowerBound) and \(range.upperBound)",
+                        "\(name) BETWEEN \(range.lowerBound) AND \(range.upperBound)"
+                    ))
             case (false, true):
                 checks.append(("\(label) must be at least \(range.lowerBound)", "\(name) >= \(range.lowerBound)"))
             case (true, false):
@@ -55,14 +58,20 @@ extension DataTable {
             // `+0 days` makes SQLite normalize, so `2026-02-30` comes back different and fails.
             checks.append(("\(label) must be a real date YYYY-MM-DD", "date(\(name), '+0 days') IS \(name)"))
         case .timestamp:
-            checks.append(("\(label) must be a timestamp like 2026-11-21T22:31:20.123Z",
-                "strftime('%Y-%m-%dT%H:%M:%fZ', \(name), '+0 days') IS \(name)"))
+            checks.append(
+                (
+                    "\(label) must be a timestamp like 2026-11-21T22:31:20.123Z",
+                    "strftime('%Y-%m-%dT%H:%M:%fZ', \(name), '+0 days') IS \(name)"
+                ))
         case .amount:
             // A plain non-negative decimal (`12.50`, or `12.5` typed in the shell: the engine
             // canonicalizes); no sign, currency, grouping or exponent.
-            checks.append(("\(label) must be a non-negative decimal like 12.50",
-                "\(name) GLOB '[0-9]*' AND \(name) NOT GLOB '*[^0-9.]*' AND \(name) NOT GLOB '*.*.*'"
-                    + " AND \(name) NOT GLOB '*.'"))
+            checks.append(
+                (
+                    "\(label) must be a non-negative decimal like 12.50",
+                    "\(name) GLOB '[0-9]*' AND \(name) NOT GLOB '*[^0-9.]*' AND \(name) NOT GLOB '*.*.*'"
+                        + " AND \(name) NOT GLOB '*.'"
+                ))
         case .text, .freeText:
             break
         }

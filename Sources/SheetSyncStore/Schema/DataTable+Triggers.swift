@@ -21,17 +21,20 @@ extension DataTable {
 
     /// The names of every trigger the migrations create: data tables' triggers write rows only
     /// into their own table (a fixed row) and the bookkeeping tables.
-    static let ownTriggerNames: Set<String> = Set(Tab.allCases.flatMap { tab in
-        ["fix_insert", "touch", "rekey", "untombstone", "tombstone", "fix_update", "count_insert", "count_update", "count_delete"]
-            .map { "\(tab.schema.tableName)_\($0)" }
-    } + ["sync_conflicts_append_only"])
+    static let ownTriggerNames: Set<String> = Set(
+        Tab.allCases.flatMap { tab in
+            ["fix_insert", "touch", "rekey", "untombstone", "tombstone", "fix_update", "count_insert", "count_update", "count_delete"]
+                .map { "\(tab.schema.tableName)_\($0)" }
+        } + ["sync_conflicts_append_only"])
 
     /// Whether every trigger in the store is one of `ownTriggerNames` (none was added by hand).
     static func hasOnlyOwnTriggers(_ db: Database) throws -> Bool {
-        let names = try String.fetchAll(db, sql: """
-            SELECT name FROM sqlite_master WHERE type = 'trigger'
-            UNION ALL SELECT name FROM sqlite_temp_master WHERE type = 'trigger'
-            """)
+        let names = try String.fetchAll(
+            db,
+            sql: """
+                SELECT name FROM sqlite_master WHERE type = 'trigger'
+                UNION ALL SELECT name FROM sqlite_temp_master WHERE type = 'trigger'
+                """)
         return names.allSatisfy(ownTriggerNames.contains)
     }
 
@@ -42,61 +45,65 @@ extension DataTable {
         let columns = schema.fieldNames.map(\.quotedDatabaseIdentifier)
         let lastModified = "lastModifiedAt".quotedDatabaseIdentifier
         let counter = "UPDATE sync_change_counter SET value = value + 1;"
-        let tombstoneOld = "INSERT OR REPLACE INTO sync_tombstones (tab, key, deletedAt)"
+        let tombstoneOld =
+            "INSERT OR REPLACE INTO sync_tombstones (tab, key, deletedAt)"
             + " SELECT \(tabLiteral), OLD.\(key), \(Self.now) WHERE \(Self.notApplying);"
 
-        try db.execute(sql: """
-            CREATE TRIGGER \("\(name)_fix_insert".quotedDatabaseIdentifier) BEFORE INSERT ON \(table)
-            WHEN \(needsFix(insert: true) ?? "0")
-            BEGIN
-              INSERT INTO \(table) (\(columns.joined(separator: ", ")))
-              VALUES (\(schema.fields.map { fixed($0, insert: true) }.joined(separator: ", ")));
-              SELECT RAISE(IGNORE);
-            END;
-
-            CREATE TRIGGER \("\(name)_touch".quotedDatabaseIdentifier) AFTER UPDATE ON \(table)
-            WHEN NEW.\(lastModified) IS OLD.\(lastModified)
-              AND (\(columns.map { "NEW.\($0) IS NOT OLD.\($0)" }.joined(separator: " OR ")))
-              AND \(Self.notApplying)
-            BEGIN
-              UPDATE \(table) SET \(lastModified) = \(Self.now) WHERE rowid = NEW.rowid;
-            END;
-
-            CREATE TRIGGER \("\(name)_rekey".quotedDatabaseIdentifier) AFTER UPDATE OF \(key) ON \(table)
-            WHEN NEW.\(key) IS NOT OLD.\(key)
-            BEGIN
-              \(tombstoneOld)
-              DELETE FROM sync_tombstones WHERE tab = \(tabLiteral) AND key = NEW.\(key);
-            END;
-
-            CREATE TRIGGER \("\(name)_untombstone".quotedDatabaseIdentifier) AFTER INSERT ON \(table)
-            BEGIN
-              DELETE FROM sync_tombstones WHERE tab = \(tabLiteral) AND key = NEW.\(key);
-            END;
-
-            CREATE TRIGGER \("\(name)_tombstone".quotedDatabaseIdentifier) AFTER DELETE ON \(table)
-            BEGIN
-              \(tombstoneOld)
-            END;
-            """)
-        if let condition = needsFix(insert: false) {
-            try db.execute(sql: """
-                CREATE TRIGGER \("\(name)_fix_update".quotedDatabaseIdentifier) BEFORE UPDATE ON \(table)
-                WHEN \(condition)
+        try db.execute(
+            sql: """
+                CREATE TRIGGER \("\(name)_fix_insert".quotedDatabaseIdentifier) BEFORE INSERT ON \(table)
+                WHEN \(needsFix(insert: true) ?? "0")
                 BEGIN
-                  UPDATE \(table) SET \(schema.fields.map {
-                    "\($0.name.quotedDatabaseIdentifier) = \(fixed($0, insert: false))" }.joined(separator: ", "))
-                  WHERE rowid = OLD.rowid;
+                  INSERT INTO \(table) (\(columns.joined(separator: ", ")))
+                  VALUES (\(schema.fields.map { fixed($0, insert: true) }.joined(separator: ", ")));
                   SELECT RAISE(IGNORE);
                 END;
+
+                CREATE TRIGGER \("\(name)_touch".quotedDatabaseIdentifier) AFTER UPDATE ON \(table)
+                WHEN NEW.\(lastModified) IS OLD.\(lastModified)
+                  AND (\(columns.map { "NEW.\($0) IS NOT OLD.\($0)" }.joined(separator: " OR ")))
+                  AND \(Self.notApplying)
+                BEGIN
+                  UPDATE \(table) SET \(lastModified) = \(Self.now) WHERE rowid = NEW.rowid;
+                END;
+
+                CREATE TRIGGER \("\(name)_rekey".quotedDatabaseIdentifier) AFTER UPDATE OF \(key) ON \(table)
+                WHEN NEW.\(key) IS NOT OLD.\(key)
+                BEGIN
+                  \(tombstoneOld)
+                  DELETE FROM sync_tombstones WHERE tab = \(tabLiteral) AND key = NEW.\(key);
+                END;
+
+                CREATE TRIGGER \("\(name)_untombstone".quotedDatabaseIdentifier) AFTER INSERT ON \(table)
+                BEGIN
+                  DELETE FROM sync_tombstones WHERE tab = \(tabLiteral) AND key = NEW.\(key);
+                END;
+
+                CREATE TRIGGER \("\(name)_tombstone".quotedDatabaseIdentifier) AFTER DELETE ON \(table)
+                BEGIN
+                  \(tombstoneOld)
+                END;
                 """)
+        if let condition = needsFix(insert: false) {
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER \("\(name)_fix_update".quotedDatabaseIdentifier) BEFORE UPDATE ON \(table)
+                    WHEN \(condition)
+                    BEGIN
+                      UPDATE \(table) SET \(schema.fields.map {
+                    "\($0.name.quotedDatabaseIdentifier) = \(fixed($0, insert: false))" }.joined(separator: ", "))
+                      WHERE rowid = OLD.rowid;
+                      SELECT RAISE(IGNORE);
+                    END;
+                    """)
         }
         for event in ["INSERT", "UPDATE", "DELETE"] {
-            try db.execute(sql: """
-                CREATE TRIGGER \("\(name)_count_\(event.lowercased())".quotedDatabaseIdentifier)
-                AFTER \(event) ON \(table) WHEN \(Self.notApplying)
-                BEGIN \(counter) END;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER \("\(name)_count_\(event.lowercased())".quotedDatabaseIdentifier)
+                    AFTER \(event) ON \(table) WHEN \(Self.notApplying)
+                    BEGIN \(counter) END;
+                    """)
         }
     }
 

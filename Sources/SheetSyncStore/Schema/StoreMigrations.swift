@@ -18,13 +18,14 @@ enum StoreMigrations {
         migrator.registerMigration("v2-deleted-rows") { db in
             try DeletedRows.create(db)
             // Rows an import loaded without an id, by content, so a second import of the same file skips them.
-            try db.execute(sql: """
-                CREATE TABLE sync_import_fingerprints (
-                  fingerprint TEXT PRIMARY KEY NOT NULL,
-                  transactionId TEXT NOT NULL,
-                  importedAt TEXT
-                )
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE sync_import_fingerprints (
+                      fingerprint TEXT PRIMARY KEY NOT NULL,
+                      transactionId TEXT NOT NULL,
+                      importedAt TEXT
+                    )
+                    """)
         }
         migrator.registerMigration("v3-receipt-uploads") { db in
             try ReceiptUploads.create(db)
@@ -84,9 +85,10 @@ enum StoreMigrations {
             t.column("resolvedAt", .text).notNull()
         }
         // The conflict log is history: entries may be pruned, never rewritten.
-        try db.execute(sql: """
-            CREATE TRIGGER sync_conflicts_append_only BEFORE UPDATE ON sync_conflicts
-            BEGIN SELECT RAISE(ABORT, 'sync_conflicts is append-only'); END
-            """)
+        try db.execute(
+            sql: """
+                CREATE TRIGGER sync_conflicts_append_only BEFORE UPDATE ON sync_conflicts
+                BEGIN SELECT RAISE(ABORT, 'sync_conflicts is append-only'); END
+                """)
     }
 }

@@ -27,7 +27,8 @@ enum JWTVerifier {
             let header = try? JSONValue.parse(Array(headerData)), let payload = try? JSONValue.parse(Array(payloadData))
         else { throw JWTRejection(message: "Invalid JWT: the assertion is not a well-formed JWT.") }
         guard header["alg"]?.stringValue == "RS256" else {
-            throw JWTRejection(message: "Invalid JWT: unsupported signing algorithm '\(header["alg"]?.stringValue ?? "")' (expected RS256).")
+            throw JWTRejection(
+                message: "Invalid JWT: unsupported signing algorithm '\(header["alg"]?.stringValue ?? "")' (expected RS256).")
         }
         guard let issuer = payload["iss"]?.stringValue, let pem = keys[issuer] else {
             throw JWTRejection(message: "Invalid email or User ID")
@@ -36,8 +37,9 @@ enum JWTVerifier {
             throw JWTRejection(message: "Invalid JWT Signature.")
         }
         let signingInput = Data((parts[0] + "." + parts[1]).utf8)
-        guard key.isValidSignature(
-            _RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: signingInput), padding: .insecurePKCS1v1_5)
+        guard
+            key.isValidSignature(
+                _RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: signingInput), padding: .insecurePKCS1v1_5)
         else { throw JWTRejection(message: "Invalid JWT Signature.") }
         guard let audience = payload["aud"]?.stringValue, audiences.contains(audience) else {
             throw JWTRejection(message: "Invalid JWT: Failed audience check. The right audience is \(audiences.first ?? "")")
@@ -46,8 +48,9 @@ enum JWTVerifier {
             expires - issuedAt <= 3600, expires > issuedAt,
             expires > now.timeIntervalSince1970, issuedAt <= now.timeIntervalSince1970 + skew
         else {
-            throw JWTRejection(message: "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable "
-                + "timeframe. Check your iat and exp values in the JWT claim.")
+            throw JWTRejection(
+                message: "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable "
+                    + "timeframe. Check your iat and exp values in the JWT claim.")
         }
         guard let scope = payload["scope"]?.stringValue, !scope.isEmpty else {
             throw JWTRejection(error: "invalid_scope", message: "Invalid OAuth scope or ID token audience provided.")

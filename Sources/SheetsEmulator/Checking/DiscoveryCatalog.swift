@@ -43,8 +43,9 @@ struct DiscoveryCatalog: Sendable {
         do {
             var catalog = DiscoveryCatalog()
             for name in ["sheets.v4", "drive.v3"] {
-                guard let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Discovery")
-                    ?? Bundle.module.url(forResource: name, withExtension: "json")
+                guard
+                    let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Discovery")
+                        ?? Bundle.module.url(forResource: name, withExtension: "json")
                 else { throw EmulatorError("discovery document '\(name).json' is missing from the SheetsEmulator bundle") }
                 let data = try Data(contentsOf: url)
                 try catalog.add(document: try JSONValue.parse(Array(data)), named: name)
@@ -77,9 +78,10 @@ struct DiscoveryCatalog: Sendable {
                 let parameters = Dictionary(uniqueKeysWithValues: (method["parameters"]?.members ?? []).map { ($0.key, $0.value) })
                 let schema = method["request"]?["$ref"]?.stringValue
                 func add(_ fullPath: String, upload: Bool) {
-                    methods.append(DiscoveryMethod(
-                        id: id, httpMethod: http, template: Self.parseTemplate(fullPath), parameters: parameters,
-                        requestSchema: schema, isUpload: upload, apiIndex: apiIndex))
+                    methods.append(
+                        DiscoveryMethod(
+                            id: id, httpMethod: http, template: Self.parseTemplate(fullPath), parameters: parameters,
+                            requestSchema: schema, isUpload: upload, apiIndex: apiIndex))
                 }
                 add("/" + servicePath + path, upload: false)
                 for (_, proto) in method["mediaUpload"]?["protocols"]?.members ?? [] {

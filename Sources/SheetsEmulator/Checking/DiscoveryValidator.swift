@@ -14,13 +14,15 @@ struct DiscoveryValidator {
         for item in query {
             let declared = method.parameters[item.name].flatMap { $0["location"]?.stringValue == "query" ? $0 : nil }
             guard let parameter = declared ?? api.globalParameters[item.name] else {
-                problems.append("Invalid JSON payload received. Unknown name \"\(item.name)\": Cannot bind query parameter. "
-                    + "Field '\(item.name)' could not be found in request message.")
+                problems.append(
+                    "Invalid JSON payload received. Unknown name \"\(item.name)\": Cannot bind query parameter. "
+                        + "Field '\(item.name)' could not be found in request message.")
                 continue
             }
             if let problem = Self.check(item.value, parameter: parameter, name: item.name) { problems.append(problem) }
             if seen[item.name, default: 0] > 1, parameter["repeated"]?.boolValue != true {
-                problems.append("Invalid request: query parameter '\(item.name)' is not repeated but was given \(seen[item.name] ?? 0) times.")
+                problems.append(
+                    "Invalid request: query parameter '\(item.name)' is not repeated but was given \(seen[item.name] ?? 0) times.")
                 seen[item.name] = 0
             }
         }
@@ -32,7 +34,8 @@ struct DiscoveryValidator {
         {
             problems.append("Invalid value at 'uploadType', \"\(type)\": expected media, multipart or resumable.")
         }
-        for (name, parameter) in method.parameters where parameter["required"]?.boolValue == true
+        for (name, parameter) in method.parameters
+        where parameter["required"]?.boolValue == true
             && parameter["location"]?.stringValue == "query" && seen[name] == nil
         {
             problems.append("Invalid request: required query parameter '\(name)' is missing.")

@@ -1,6 +1,6 @@
 import Foundation
-import _CryptoExtras
 import Interchange
+import _CryptoExtras
 
 /// The test controls over HTTP (`/_emulator/...`), for a client in another process.
 extension SheetsEmulator {
@@ -46,7 +46,8 @@ extension SheetsEmulator {
             return [
                 "totalRequests": .number(c.totalRequests), "requestBytes": .number(c.requestBytes),
                 "responseBytes": .number(c.responseBytes),
-                "requestsByEndpoint": .object(JSONObject(c.requestsByEndpoint.sorted { $0.key < $1.key }.map { ($0.key, .number($0.value)) })),
+                "requestsByEndpoint": .object(
+                    JSONObject(c.requestsByEndpoint.sorted { $0.key < $1.key }.map { ($0.key, .number($0.value)) })),
             ]
         case ("POST", ["reset-counters"]):
             resetCounters()

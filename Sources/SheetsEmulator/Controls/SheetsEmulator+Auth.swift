@@ -32,7 +32,8 @@ extension SheetsEmulator {
             "auth_uri": "https://accounts.google.com/o/oauth2/auth",
             "token_uri": .string(tokenURL),
         ]
-        return EmulatorServiceAccount(email: email, privateKeyPEM: key.pkcs8PEMRepresentation, credentialsJSON: json.prettySerializedString())
+        return EmulatorServiceAccount(
+            email: email, privateKeyPEM: key.pkcs8PEMRepresentation, credentialsJSON: json.prettySerializedString())
     }
 
     /// Lets this client trade this refresh token for access tokens.

@@ -20,7 +20,8 @@ enum DriveFiles {
             let file = try world.file(fileId ?? "")
             if request.query("alt") == "media" {
                 guard !file.isFolder, file.mimeType != EmulatedDriveFile.spreadsheetMimeType else {
-                    throw GoogleAPIError(code: 403, message: "Only files with binary content can be downloaded. Use Export with Docs Editors files.",
+                    throw GoogleAPIError(
+                        code: 403, message: "Only files with binary content can be downloaded. Use Export with Docs Editors files.",
                         status: "PERMISSION_DENIED", reason: "fileNotDownloadable")
                 }
                 return EmulatorResponse(status: 200, headers: [("Content-Type", file.mimeType)], body: file.content)
@@ -84,7 +85,8 @@ enum DriveFiles {
 extension EmulatorWorld {
     func file(_ id: String) throws(GoogleAPIError) -> EmulatedDriveFile {
         if id == DriveFiles.rootFolderId {
-            return EmulatedDriveFile(id: id, name: "My Drive", mimeType: EmulatedDriveFile.folderMimeType, parents: [],
+            return EmulatedDriveFile(
+                id: id, name: "My Drive", mimeType: EmulatedDriveFile.folderMimeType, parents: [],
                 createdTime: Date(timeIntervalSince1970: 0), modifiedTime: Date(timeIntervalSince1970: 0))
         }
         guard let file = persistent.files[id] else { throw .notFound("File not found: \(id).") }

@@ -12,10 +12,12 @@ enum DriveUploads {
         switch request.query("uploadType") {
         case "multipart":
             let body = try MultipartBody.parse(request)
-            return try finish(metadata: body.metadata, content: body.media, contentType: body.mediaType, fileId: fileId,
+            return try finish(
+                metadata: body.metadata, content: body.media, contentType: body.mediaType, fileId: fileId,
                 query: request.query, world: &world)
         case "media":
-            return try finish(metadata: .object([:]), content: request.body, contentType: request.header("content-type"),
+            return try finish(
+                metadata: .object([:]), content: request.body, contentType: request.header("content-type"),
                 fileId: fileId, query: request.query, world: &world)
         case "resumable":
             let metadata = try request.jsonBody() ?? .object([:])
@@ -55,15 +57,17 @@ enum DriveUploads {
         if let first = range.first {
             let received = session.received.count
             guard first <= received else {
-                throw .invalidArgument("Invalid request. According to the Content-Range header, the upload offset is \(first) "
-                    + "byte(s), which exceeds already uploaded size of \(received) byte(s).")
+                throw .invalidArgument(
+                    "Invalid request. According to the Content-Range header, the upload offset is \(first) "
+                        + "byte(s), which exceeds already uploaded size of \(received) byte(s).")
             }
             let skip = received - first
             if skip < request.body.count { session.received.append(request.body.dropFirst(skip)) }
         }
         if let total = session.totalSize, session.received.count >= total {
             session.received = session.received.prefix(total)
-            let response = try complete(metadata: session.metadata.value, content: session.received, contentType: session.contentType,
+            let response = try complete(
+                metadata: session.metadata.value, content: session.received, contentType: session.contentType,
                 fileId: session.targetFileId, query: session.query, world: &world)
             session.completedFileId = response.fileId
             world.persistent.uploadSessions[id] = session

@@ -51,7 +51,8 @@ struct MultipartBody: Sendable {
             var chunk = Array(bytes[(start + boundary.count)..<end])
             if chunk.starts(with: [13, 10]) { chunk.removeFirst(2) } else if chunk.first == 10 { chunk.removeFirst() }
             if chunk.suffix(2) == [13, 10] { chunk.removeLast(2) } else if chunk.last == 10 { chunk.removeLast() }
-            let separator = firstRange(of: [13, 10, 13, 10], in: chunk).map { ($0, 4) } ?? firstRange(of: [10, 10], in: chunk).map { ($0, 2) }
+            let separator =
+                firstRange(of: [13, 10, 13, 10], in: chunk).map { ($0, 4) } ?? firstRange(of: [10, 10], in: chunk).map { ($0, 2) }
             guard let (headerEnd, gap) = separator else {
                 parts.append(Part(headers: [:], body: chunk))
                 continue

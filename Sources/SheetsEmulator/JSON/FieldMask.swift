@@ -107,10 +107,12 @@ struct FieldMask: Sendable, Equatable {
         if selectsEverything { return value }
         switch value {
         case .object(let object):
-            return .object(JSONObject(object.members.compactMap { key, member -> (String, JSONValue)? in
-                guard let child = children[key] else { return nil }
-                return (key, child.apply(to: member))
-            }))
+            return .object(
+                JSONObject(
+                    object.members.compactMap { key, member -> (String, JSONValue)? in
+                        guard let child = children[key] else { return nil }
+                        return (key, child.apply(to: member))
+                    }))
         case .array(let elements):
             return .array(elements.map(apply(to:)))
         default:

@@ -112,7 +112,8 @@ struct A1Range: Sendable, Equatable {
 
     /// A tab name as Sheets writes it in a range: quoted unless it is a plain word.
     static func quotedSheetName(_ name: String) -> String {
-        let plain = name.first.map { $0.isLetter || $0 == "_" } == true
+        let plain =
+            name.first.map { $0.isLetter || $0 == "_" } == true
             && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
             && parseCell(Substring(name)) == nil
         return plain ? name : "'" + name.replacingOccurrences(of: "'", with: "''") + "'"

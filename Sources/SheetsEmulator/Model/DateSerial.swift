@@ -53,8 +53,10 @@ enum DateSerial {
         let (year, month, day) = civil(serial: serial)
         let secondsOfDay = Int(((serial - serial.rounded(.down)) * 86_400).rounded())
         let (hour, minute, second) = (secondsOfDay / 3600, secondsOfDay / 60 % 60, secondsOfDay % 60)
-        let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-            "October", "November", "December"]
+        let monthNames = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September",
+            "October", "November", "December",
+        ]
         let chars = Array(pattern)
         var out = ""
         var index = 0

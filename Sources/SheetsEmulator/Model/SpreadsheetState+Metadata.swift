@@ -28,7 +28,8 @@ extension SpreadsheetState {
         let id = json["metadataId"]?.integerValue ?? nextMetadataId
         guard metadata[id] == nil else { throw .invalidArgument("Invalid \(path): Developer metadata with ID \(id) already exists.") }
         nextMetadataId = max(nextMetadataId, id) + 1
-        var record = MetadataRecord(id: id, key: key, value: json["metadataValue"]?.stringValue, visibility: visibility, placement: .spreadsheet)
+        var record = MetadataRecord(
+            id: id, key: key, value: json["metadataValue"]?.stringValue, visibility: visibility, placement: .spreadsheet)
         let location = json["location"] ?? .null
         if location["spreadsheet"]?.boolValue == true {
             record.placement = .spreadsheet
@@ -88,12 +89,14 @@ extension SpreadsheetState {
             location.set("sheetId", record.sheetId)
         case .row, .column:
             let start = anchors[record.id]?.index ?? 0
-            location.set("dimensionRange", [
-                "sheetId": .number(record.sheetId ?? 0),
-                "dimension": .string(record.placement == .row ? "ROWS" : "COLUMNS"),
-                "startIndex": .number(start),
-                "endIndex": .number(start + record.span),
-            ] as JSONValue)
+            location.set(
+                "dimensionRange",
+                [
+                    "sheetId": .number(record.sheetId ?? 0),
+                    "dimension": .string(record.placement == .row ? "ROWS" : "COLUMNS"),
+                    "startIndex": .number(start),
+                    "endIndex": .number(start + record.span),
+                ] as JSONValue)
         }
         var out = JSONObjectBuilder()
         out.set("metadataId", record.id)
@@ -115,13 +118,19 @@ extension SpreadsheetState {
         case .row:
             guard let anchor = anchors[record.id] else { return [] }
             let sheet = sheets[anchor.sheetIndex]
-            return [BoundRange(sheetIndex: anchor.sheetIndex, rows: anchor.index..<min(anchor.index + record.span, sheet.rowCount),
-                columns: 0..<sheet.columnCount)]
+            return [
+                BoundRange(
+                    sheetIndex: anchor.sheetIndex, rows: anchor.index..<min(anchor.index + record.span, sheet.rowCount),
+                    columns: 0..<sheet.columnCount)
+            ]
         case .column:
             guard let anchor = anchors[record.id] else { return [] }
             let sheet = sheets[anchor.sheetIndex]
-            return [BoundRange(sheetIndex: anchor.sheetIndex, rows: 0..<sheet.rowCount,
-                columns: anchor.index..<min(anchor.index + record.span, sheet.columnCount))]
+            return [
+                BoundRange(
+                    sheetIndex: anchor.sheetIndex, rows: 0..<sheet.rowCount,
+                    columns: anchor.index..<min(anchor.index + record.span, sheet.columnCount))
+            ]
         }
     }
 }

@@ -24,7 +24,8 @@ extension SpreadsheetState {
         let original = Array(sheet.rows[rows])
         let order = original.indices.sorted { a, b in
             for key in keys {
-                let comparison = Self.compare(original[a].cell(key.column).value, original[b].cell(key.column).value, ascending: key.ascending)
+                let comparison = Self.compare(
+                    original[a].cell(key.column).value, original[b].cell(key.column).value, ascending: key.ascending)
                 if comparison != 0 { return comparison < 0 }
             }
             return a < b

@@ -1,5 +1,6 @@
 import Foundation
 import Interchange
+
 /// The `Request` kinds of `spreadsheets.batchUpdate`, applied in order to a copy of the spreadsheet.
 enum BatchUpdateRequests {
     /// Applies every request or none; returns one reply per request.
@@ -67,7 +68,8 @@ enum BatchUpdateRequests {
             return .object([:])
         case "insertDimension":
             let (s, dimension, range) = try dimensionRange(body["range"], in: sheet, kind: kind)
-            try sheet.insert(dimension, sheet: s, at: range.lowerBound, count: range.count,
+            try sheet.insert(
+                dimension, sheet: s, at: range.lowerBound, count: range.count,
                 inheritFromBefore: body["inheritFromBefore"]?.boolValue ?? false)
             return .object([:])
         case "deleteDimension":
@@ -103,7 +105,8 @@ enum BatchUpdateRequests {
             return ["createDeveloperMetadata": ["developerMetadata": sheet.metadataJSON(record, anchors: sheet.metadataAnchors())]]
         case "deleteDeveloperMetadata":
             let anchors = sheet.metadataAnchors()
-            let doomed = try sheet.matchingMetadata(body["dataFilter"] ?? .object([:]), anchors: anchors, path: "requests[0].deleteDeveloperMetadata")
+            let doomed = try sheet.matchingMetadata(
+                body["dataFilter"] ?? .object([:]), anchors: anchors, path: "requests[0].deleteDeveloperMetadata")
             let shown = doomed.map { sheet.metadataJSON($0, anchors: anchors) }
             sheet.removeMetadata(ids: doomed.map(\.id))
             return ["deleteDeveloperMetadata": shown.isEmpty ? .object([:]) : ["deletedDeveloperMetadata": .array(shown)]]
@@ -136,7 +139,9 @@ enum BatchUpdateRequests {
         }
         if mask.covers("hidden") { sheet.sheets[s].hidden = properties["hidden"]?.boolValue ?? false }
         if mask.covers("gridProperties.frozenRowCount") { sheet.sheets[s].frozenRowCount = grid?["frozenRowCount"]?.integerValue ?? 0 }
-        if mask.covers("gridProperties.frozenColumnCount") { sheet.sheets[s].frozenColumnCount = grid?["frozenColumnCount"]?.integerValue ?? 0 }
+        if mask.covers("gridProperties.frozenColumnCount") {
+            sheet.sheets[s].frozenColumnCount = grid?["frozenColumnCount"]?.integerValue ?? 0
+        }
         if mask.covers("gridProperties.rowCount"), let rows = grid?["rowCount"]?.integerValue, rows != sheet.sheets[s].rowCount {
             if rows > sheet.sheets[s].rowCount {
                 try sheet.append(.rows, sheet: s, count: rows - sheet.sheets[s].rowCount)
@@ -144,7 +149,9 @@ enum BatchUpdateRequests {
                 try sheet.delete(.rows, sheet: s, range: rows..<sheet.sheets[s].rowCount)
             }
         }
-        if mask.covers("gridProperties.columnCount"), let columns = grid?["columnCount"]?.integerValue, columns != sheet.sheets[s].columnCount {
+        if mask.covers("gridProperties.columnCount"), let columns = grid?["columnCount"]?.integerValue,
+            columns != sheet.sheets[s].columnCount
+        {
             if columns > sheet.sheets[s].columnCount {
                 try sheet.append(.columns, sheet: s, count: columns - sheet.sheets[s].columnCount)
             } else {
@@ -164,7 +171,8 @@ enum BatchUpdateRequests {
         let anchors = sheet.metadataAnchors()
         var matched: [MetadataRecord] = []
         for (i, filter) in (body["dataFilters"]?.arrayValue ?? []).enumerated() {
-            for record in try sheet.matchingMetadata(filter, anchors: anchors, path: "requests[0].updateDeveloperMetadata.dataFilters[\(i)]")
+            for record in try sheet.matchingMetadata(
+                filter, anchors: anchors, path: "requests[0].updateDeveloperMetadata.dataFilters[\(i)]")
             where !matched.contains(where: { $0.id == record.id }) {
                 matched.append(record)
             }
@@ -178,9 +186,12 @@ enum BatchUpdateRequests {
             if mask.covers("location"), let location = update["location"] {
                 sheet.removeMetadata(ids: [record.id])
                 var replacement = update
-                replacement = .object(JSONObject([("metadataId", .number(record.id)), ("metadataKey", .string(record.key)),
-                    ("metadataValue", record.value.map(JSONValue.string) ?? .null), ("visibility", .string(record.visibility)),
-                    ("location", location)]))
+                replacement = .object(
+                    JSONObject([
+                        ("metadataId", .number(record.id)), ("metadataKey", .string(record.key)),
+                        ("metadataValue", record.value.map(JSONValue.string) ?? .null), ("visibility", .string(record.visibility)),
+                        ("location", location),
+                    ]))
                 _ = try sheet.createMetadata(replacement, at: "requests[0].updateDeveloperMetadata")
             }
         }

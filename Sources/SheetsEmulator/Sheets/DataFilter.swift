@@ -10,7 +10,9 @@ extension SpreadsheetState {
         let ranges = try filterRanges(filter, anchors: anchors, path: path)
         return records.filter { record in
             gridRanges(of: record, anchors: anchors).contains { covered in
-                ranges.contains { $0.sheetIndex == covered.sheetIndex && $0.rows.overlaps(covered.rows) && $0.columns.overlaps(covered.columns) }
+                ranges.contains {
+                    $0.sheetIndex == covered.sheetIndex && $0.rows.overlaps(covered.rows) && $0.columns.overlaps(covered.columns)
+                }
             }
         }
     }

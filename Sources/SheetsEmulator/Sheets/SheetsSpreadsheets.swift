@@ -86,7 +86,8 @@ extension EmulatorWorld {
     mutating func createSpreadsheet(from body: JSONValue, parents: [String] = [DriveFiles.rootFolderId]) throws(GoogleAPIError)
         -> SpreadsheetState
     {
-        var sheet = SpreadsheetState(id: EmulatorWorld.makeId(length: 44), title: body["properties"]?["title"]?.stringValue ?? "Untitled spreadsheet")
+        var sheet = SpreadsheetState(
+            id: EmulatorWorld.makeId(length: 44), title: body["properties"]?["title"]?.stringValue ?? "Untitled spreadsheet")
         if let locale = body["properties"]?["locale"]?.stringValue { sheet.locale = locale }
         if let zone = body["properties"]?["timeZone"]?.stringValue { sheet.timeZone = zone }
         for tab in body["sheets"]?.arrayValue ?? [] {

@@ -12,7 +12,8 @@ enum SheetsValues {
         switch id {
         case "sheets.spreadsheets.values.get":
             let renderer = try renderer(value: request.query("valueRenderOption"), dateTime: request.query("dateTimeRenderOption"))
-            answer = try sheet.read(sheet.bind(match.pathParameters["range"] ?? ""), major: request.query("majorDimension"), renderer: renderer)
+            answer = try sheet.read(
+                sheet.bind(match.pathParameters["range"] ?? ""), major: request.query("majorDimension"), renderer: renderer)
         case "sheets.spreadsheets.values.batchGet":
             let renderer = try renderer(value: request.query("valueRenderOption"), dateTime: request.query("dateTimeRenderOption"))
             var ranges: [JSONValue] = []
@@ -30,7 +31,9 @@ enum SheetsValues {
                     ranges.append(["valueRange": valueRange, "dataFilters": [filter]])
                 }
             }
-            answer = ranges.isEmpty ? ["spreadsheetId": .string(spreadsheetId)] : ["spreadsheetId": .string(spreadsheetId), "valueRanges": .array(ranges)]
+            answer =
+                ranges.isEmpty
+                ? ["spreadsheetId": .string(spreadsheetId)] : ["spreadsheetId": .string(spreadsheetId), "valueRanges": .array(ranges)]
         case "sheets.spreadsheets.values.batchUpdate", "sheets.spreadsheets.values.batchUpdateByDataFilter":
             let input = try inputOption(body["valueInputOption"]?.stringValue)
             let anchors = sheet.metadataAnchors()
@@ -62,7 +65,8 @@ enum SheetsValues {
             let input = try inputOption(request.query("valueInputOption"))
             let values = body["values"]?.arrayValue?.map { $0.arrayValue ?? [] } ?? []
             let summary = try sheet.writeValues(
-                values, major: body["majorDimension"]?.stringValue, into: try sheet.bind(match.pathParameters["range"] ?? ""), option: input)
+                values, major: body["majorDimension"]?.stringValue, into: try sheet.bind(match.pathParameters["range"] ?? ""), option: input
+            )
             var entry = summary.json(in: sheet)
             entry.set("spreadsheetId", spreadsheetId)
             answer = entry.value
@@ -81,14 +85,17 @@ enum SheetsValues {
             out.set("updates", updates.value)
             answer = out.value
         case "sheets.spreadsheets.values.clear", "sheets.spreadsheets.values.batchClear":
-            let texts = id.hasSuffix(".clear") ? [match.pathParameters["range"] ?? ""] : (body["ranges"]?.arrayValue ?? []).compactMap(\.stringValue)
+            let texts =
+                id.hasSuffix(".clear")
+                ? [match.pathParameters["range"] ?? ""] : (body["ranges"]?.arrayValue ?? []).compactMap(\.stringValue)
             var cleared: [JSONValue] = []
             for text in texts {
                 let range = try sheet.bind(text)
                 sheet.clearValues(range)
                 cleared.append(.string(sheet.echo(range)))
             }
-            answer = id.hasSuffix(".clear")
+            answer =
+                id.hasSuffix(".clear")
                 ? ["spreadsheetId": .string(spreadsheetId), "clearedRange": cleared.first ?? ""]
                 : ["spreadsheetId": .string(spreadsheetId), "clearedRanges": .array(cleared)]
         default:

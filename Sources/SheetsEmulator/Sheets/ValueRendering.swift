@@ -106,7 +106,8 @@ struct NumberPattern {
         let value = percent ? raw * 100 : raw
         var text = String(format: "%.\(maxDecimals)f", abs(value))
         if maxDecimals > minDecimals, text.contains(".") {
-            while text.hasSuffix("0"), let point = text.firstIndex(of: "."), text.distance(from: point, to: text.endIndex) - 1 > minDecimals {
+            while text.hasSuffix("0"), let point = text.firstIndex(of: "."), text.distance(from: point, to: text.endIndex) - 1 > minDecimals
+            {
                 text.removeLast()
             }
             if text.hasSuffix(".") { text.removeLast() }

@@ -43,7 +43,8 @@ struct SheetFrame {
             try tail.removeAttribute("xmlns:\(prefix)", from: "pageSetup")
         }
         // Anything still tied to a relationship (a slicer in an extension list, say) would dangle.
-        let dangling = relationshipNamespaces.contains { tail.text.contains($0) }
+        let dangling =
+            relationshipNamespaces.contains { tail.text.contains($0) }
             || prefixes.contains { tail.text.contains(" \($0):") }
         if dangling { return nil }
         return SheetFrame(head: head.text, tail: tail.text)

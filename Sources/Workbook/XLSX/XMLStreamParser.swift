@@ -107,7 +107,6 @@ class XMLStreamParser {
         if let context { xmlStopParser(context) }
     }
 
-
     fileprivate func recordError(_ error: xmlErrorPtr?) {
         guard problem == nil, let error else { return }
         let level = error.pointee.level

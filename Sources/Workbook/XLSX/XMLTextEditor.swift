@@ -1,4 +1,5 @@
 import Foundation
+
 /// Small, targeted edits to the text of a small XML part (workbook, relationships, content types,
 /// styles), leaving every other byte as the producer wrote it.
 ///

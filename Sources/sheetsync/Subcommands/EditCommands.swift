@@ -14,13 +14,17 @@ extension SheetSyncCommand {
         @Option(help: "Comma-separated tags.") var tags: String = ""
 
         func validate() throws {
-            guard ["expense", "income"].contains(type.lowercased()) else { throw ValidationError("type must be expense or income, not '\(type)'") }
+            guard ["expense", "income"].contains(type.lowercased()) else {
+                throw ValidationError("type must be expense or income, not '\(type)'")
+            }
         }
 
         func run() async throws {
             try await global.reporting {
-                let id = try await global.workspace().add(NewTransaction(
-                    type: type.lowercased(), amount: amount, category: category, date: date, note: note, tags: tags), dryRun: global.dryRun)
+                let id = try await global.workspace().add(
+                    NewTransaction(
+                        type: type.lowercased(), amount: amount, category: category, date: date, note: note, tags: tags),
+                    dryRun: global.dryRun)
                 if global.json {
                     Output.json(["transactionId": id, "dryRun": String(global.dryRun)])
                 } else if !global.quiet {
@@ -32,10 +36,12 @@ extension SheetSyncCommand {
     }
 
     struct Receipt: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Receipt images.", subcommands: [AddReceipt.self, Retry.self, Forget.self])
+        static let configuration = CommandConfiguration(
+            abstract: "Receipt images.", subcommands: [AddReceipt.self, Retry.self, Forget.self])
 
         struct AddReceipt: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "add", abstract: "Queue receipt files for a transaction; push uploads them.")
+            static let configuration = CommandConfiguration(
+                commandName: "add", abstract: "Queue receipt files for a transaction; push uploads them.")
             @OptionGroup var global: GlobalOptions
             @Argument(help: "The transaction's id.") var transactionId: String
             @Argument(help: "Image files.") var files: [String]
@@ -59,7 +65,8 @@ extension SheetSyncCommand {
             abstract: "Categories.", subcommands: [AddCategory.self, List.self, Archive.self, Rename.self])
 
         struct AddCategory: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a category (the next sync writes it to the sheet).")
+            static let configuration = CommandConfiguration(
+                commandName: "add", abstract: "Add a category (the next sync writes it to the sheet).")
             @OptionGroup var global: GlobalOptions
             @Argument(help: "The category's name (case-sensitive).") var name: String
             @Option(help: "expense, income or both.") var type: String = "expense"
@@ -88,8 +95,9 @@ extension SheetSyncCommand {
                         let width = categories.map(\.name.count).max() ?? 0
                         for c in categories {
                             let name = c.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                            Output.line("\(name)  \(c.type.padding(toLength: 7, withPad: " ", startingAt: 0))  \(c.transactions) transactions"
-                                + (c.isActive ? "" : "  (archived)"))
+                            Output.line(
+                                "\(name)  \(c.type.padding(toLength: 7, withPad: " ", startingAt: 0))  \(c.transactions) transactions"
+                                    + (c.isActive ? "" : "  (archived)"))
                         }
                     }
                     return .ok
@@ -120,7 +128,9 @@ extension SheetSyncCommand {
                 try await global.reporting {
                     let report = try await global.workspace().renameCategory(from: old, to: new, dryRun: global.dryRun)
                     if global.json {
-                        Output.json(["renamed": old, "to": report.new, "rowsRepointed": String(report.moved), "dryRun": String(report.dryRun)])
+                        Output.json([
+                            "renamed": old, "to": report.new, "rowsRepointed": String(report.moved), "dryRun": String(report.dryRun),
+                        ])
                     } else if global.verbose || global.dryRun {
                         Output.line(report.summary)
                     }

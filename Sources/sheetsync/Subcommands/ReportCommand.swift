@@ -37,11 +37,15 @@ extension SheetSyncCommand {
             let chosen = [month != nil, year != nil, from != nil || to != nil].filter { $0 }.count
             guard chosen <= 1 else { throw ValidationError("use one of --month, --year or --from/--to") }
             if let month {
-                guard let period = ReportPeriod.month(month) else { throw ValidationError("--month '\(month)' is not a month (use YYYY-MM, e.g. 2026-01)") }
+                guard let period = ReportPeriod.month(month) else {
+                    throw ValidationError("--month '\(month)' is not a month (use YYYY-MM, e.g. 2026-01)")
+                }
                 return period
             }
             if let year {
-                guard let period = ReportPeriod.year(year) else { throw ValidationError("--year '\(year)' is not a year (use YYYY, e.g. 2026)") }
+                guard let period = ReportPeriod.year(year) else {
+                    throw ValidationError("--year '\(year)' is not a year (use YYYY, e.g. 2026)")
+                }
                 return period
             }
             guard from != nil || to != nil else { return nil }

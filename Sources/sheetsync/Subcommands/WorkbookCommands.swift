@@ -59,7 +59,9 @@ extension SheetSyncCommand {
         @Flag(help: "Write over an existing workbook at PATH (never the configured one).") var force = false
 
         func validate() throws {
-            guard ExportFormat(rawValue: format.lowercased()) != nil else { throw ValidationError("--format must be csv or xlsx, not '\(format)'") }
+            guard ExportFormat(rawValue: format.lowercased()) != nil else {
+                throw ValidationError("--format must be csv or xlsx, not '\(format)'")
+            }
         }
 
         func run() async throws {
@@ -107,13 +109,19 @@ extension SheetSyncCommand {
         var through: String?
 
         func validate() throws {
-            if let through, LocalDate(iso: through) == nil { throw ValidationError("--through '\(through)' is not a date (use YYYY-MM-DD)") }
+            if let through, LocalDate(iso: through) == nil {
+                throw ValidationError("--through '\(through)' is not a date (use YYYY-MM-DD)")
+            }
         }
 
         func run() async throws {
             try await global.reporting {
                 let report = try await global.workspace().materialize(through: through.flatMap(LocalDate.init(iso:)), dryRun: global.dryRun)
-                if global.json { Output.json(report) } else if !global.quiet && (global.verbose || global.dryRun) { report.lines.forEach(Output.line) }
+                if global.json {
+                    Output.json(report)
+                } else if !global.quiet && (global.verbose || global.dryRun) {
+                    report.lines.forEach(Output.line)
+                }
                 for r in report.rejected { Output.error("RecurringRules \(r.id): \(r.message)\(r.hint.isEmpty ? "" : " — \(r.hint)")") }
                 return report.rejected.isEmpty ? .ok : .dataError
             }

@@ -8,8 +8,10 @@ enum RC {
     static let now = Timestamp(iso: "2026-02-01T12:00:00.000Z")!
 
     static func category(_ name: String, emoji: String = "", color: String = "", modified: String = t0) -> LedgerRow {
-        LedgerRow(["name": name, "type": "expense", "emoji": emoji, "colorHex": color, "isActive": "TRUE",
-                "sortOrder": "", "createdAt": t0, "lastModifiedAt": modified])
+        LedgerRow([
+            "name": name, "type": "expense", "emoji": emoji, "colorHex": color, "isActive": "TRUE",
+            "sortOrder": "", "createdAt": t0, "lastModifiedAt": modified,
+        ])
     }
 
     static func row(_ r: LedgerRow, index: Int) -> SheetRow {
@@ -21,16 +23,21 @@ enum RC {
         return SheetRow(index: index, cells: cells, outcome: outcome, key: key)
     }
 
-    static func plan(base: [LedgerRow] = [], local: [LedgerRow] = [], remote: [LedgerRow] = [], tombstones: [String: String] = [:]) -> TabPlan {
+    static func plan(base: [LedgerRow] = [], local: [LedgerRow] = [], remote: [LedgerRow] = [], tombstones: [String: String] = [:])
+        -> TabPlan
+    {
         let byKey = { (rows: [LedgerRow]) in Dictionary(uniqueKeysWithValues: rows.map { ($0["name"], $0) }) }
-        let state = TabState(schema: .categories, base: byKey(base), local: byKey(local), tombstones: tombstones,
-                             remote: remote.enumerated().map { row($0.element, index: $0.offset) })
+        let state = TabState(
+            schema: .categories, base: byKey(base), local: byKey(local), tombstones: tombstones,
+            remote: remote.enumerated().map { row($0.element, index: $0.offset) })
         return Reconciler.plan(state, context: ReconcileContext(now: now, newID: { "new-id" }))
     }
 
     static func transaction(_ id: String, amount: String = "12.50", note: String = "", modified: String = t0) -> LedgerRow {
-        LedgerRow(["transactionId": id, "type": "expense", "date": "2026-01-15", "year": "2026", "month": "1", "amount": amount,
-                "category": "Food", "tagsCSV": "", "note": note, "paidFlag": "", "reimbursedFlag": "", "recurringRuleId": "",
-                "createdAt": t0, "lastModifiedAt": modified])
+        LedgerRow([
+            "transactionId": id, "type": "expense", "date": "2026-01-15", "year": "2026", "month": "1", "amount": amount,
+            "category": "Food", "tagsCSV": "", "note": note, "paidFlag": "", "reimbursedFlag": "", "recurringRuleId": "",
+            "createdAt": t0, "lastModifiedAt": modified,
+        ])
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SheetSyncCore
+import Testing
 
 @Suite struct MaterializerTests {
     typealias T = RecurrenceTestSupport
@@ -16,22 +16,23 @@ import SheetSyncCore
         let result = plan([T.ruleRecord(start: "2026-01-31", cadence: "monthly")], through: "2026-02-28")
         #expect(result.newTransactions.map { $0["date"] } == ["2026-01-31", "2026-02-28"])
         let feb = result.newTransactions[1]
-        #expect(feb.fields == [
-            "transactionId": "59f4198d-75c9-5ece-aec9-00b5c35de262",
-            "type": "expense",
-            "date": "2026-02-28",
-            "year": "2026",
-            "month": "2",
-            "amount": "12.50",
-            "category": "Rent",
-            "tagsCSV": "home, monthly",
-            "note": "=HYPERLINK(\"x\")  kept verbatim ",
-            "paidFlag": "",
-            "reimbursedFlag": "",
-            "recurringRuleId": T.ruleId,
-            "createdAt": "2026-02-28T00:00:00.000Z",
-            "lastModifiedAt": "2026-02-28T00:00:00.000Z",
-        ])
+        #expect(
+            feb.fields == [
+                "transactionId": "59f4198d-75c9-5ece-aec9-00b5c35de262",
+                "type": "expense",
+                "date": "2026-02-28",
+                "year": "2026",
+                "month": "2",
+                "amount": "12.50",
+                "category": "Rent",
+                "tagsCSV": "home, monthly",
+                "note": "=HYPERLINK(\"x\")  kept verbatim ",
+                "paidFlag": "",
+                "reimbursedFlag": "",
+                "recurringRuleId": T.ruleId,
+                "createdAt": "2026-02-28T00:00:00.000Z",
+                "lastModifiedAt": "2026-02-28T00:00:00.000Z",
+            ])
         #expect(Set(feb.fields.keys) == Set(TabSchema.transactions.fieldNames))
     }
 
@@ -151,8 +152,9 @@ import SheetSyncCore
         ]
         let result = plan(rules, through: "2026-01-01")
         #expect(result.problems.map(\.field) == ["interval", "cadence", "recurringRuleId", "startDate", "amount"])
-        #expect(result.problems[0].description
-            == "recurring rule '\(other)' skipped: interval '0' is not a whole number of 1 or more")
+        #expect(
+            result.problems[0].description
+                == "recurring rule '\(other)' skipped: interval '0' is not a whole number of 1 or more")
         #expect(result.problems[2].message == "recurringRuleId 'rule-7' is not a UUID")
         #expect(result.newTransactions.count == 1)
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SheetSyncCore
+import Testing
 
 /// Instances are stamped at 00:00 of their date in the dataset's time zone, whatever its offset.
 @Suite struct MaterializerTimeZoneTests {
@@ -15,15 +15,17 @@ import SheetSyncCore
     }
 
     @Test func newYorkMidnightAcrossSpringForward() {
-        #expect(stamps(from: "2026-03-07", through: "2026-03-09", in: "America/New_York") == [
-            "2026-03-07T05:00:00.000Z", "2026-03-08T05:00:00.000Z", "2026-03-09T04:00:00.000Z",
-        ])
+        #expect(
+            stamps(from: "2026-03-07", through: "2026-03-09", in: "America/New_York") == [
+                "2026-03-07T05:00:00.000Z", "2026-03-08T05:00:00.000Z", "2026-03-09T04:00:00.000Z",
+            ])
     }
 
     @Test func newYorkMidnightAcrossFallBack() {
-        #expect(stamps(from: "2026-10-31", through: "2026-11-02", in: "America/New_York") == [
-            "2026-10-31T04:00:00.000Z", "2026-11-01T04:00:00.000Z", "2026-11-02T05:00:00.000Z",
-        ])
+        #expect(
+            stamps(from: "2026-10-31", through: "2026-11-02", in: "America/New_York") == [
+                "2026-10-31T04:00:00.000Z", "2026-11-01T04:00:00.000Z", "2026-11-02T05:00:00.000Z",
+            ])
     }
 
     @Test func kiritimatiMidnightIsTheUTCDayBefore() {

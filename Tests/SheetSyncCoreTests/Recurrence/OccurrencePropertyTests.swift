@@ -1,7 +1,7 @@
 import Foundation
+import SheetSyncCore
 import TestSupport
 import Testing
-import SheetSyncCore
 
 /// Compares `RecurrenceRule.occurrences` with a deliberately naive reference on seeded random
 /// rules and ranges. Set `SHEETSYNC_PROPERTY_SEED` to replay or explore other seeds.
@@ -17,7 +17,8 @@ import SheetSyncCore
             let expected = sample.expected()
             let actual = sample.rule.occurrences(after: sample.after, through: sample.through, limit: sample.limit)
             guard actual.dates == expected.dates, actual.capped == expected.capped else {
-                Issue.record("""
+                Issue.record(
+                    """
                     seed \(seed) (SHEETSYNC_PROPERTY_SEED=\(baseSeed), case \(index)): \(sample) gave \
                     \(actual.dates.count) dates capped=\(actual.capped), reference \(expected.dates.count) \
                     capped=\(expected.capped); first difference at \

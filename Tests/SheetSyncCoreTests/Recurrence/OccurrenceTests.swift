@@ -1,5 +1,5 @@
-import Testing
 import SheetSyncCore
+import Testing
 
 @Suite struct OccurrenceTests {
     typealias T = RecurrenceTestSupport
@@ -9,42 +9,51 @@ import SheetSyncCore
     }
 
     @Test func jan31MonthlyClampsToShortMonthsWithoutDrifting() {
-        #expect(all(T.rule("2024-01-31", .monthly), through: "2024-05-31")
-            == T.dates("2024-01-31", "2024-02-29", "2024-03-31", "2024-04-30", "2024-05-31"))
-        #expect(all(T.rule("2025-01-31", .monthly), through: "2025-04-30")
-            == T.dates("2025-01-31", "2025-02-28", "2025-03-31", "2025-04-30"))
+        #expect(
+            all(T.rule("2024-01-31", .monthly), through: "2024-05-31")
+                == T.dates("2024-01-31", "2024-02-29", "2024-03-31", "2024-04-30", "2024-05-31"))
+        #expect(
+            all(T.rule("2025-01-31", .monthly), through: "2025-04-30")
+                == T.dates("2025-01-31", "2025-02-28", "2025-03-31", "2025-04-30"))
     }
 
     @Test func everyTwoMonthsFromJan31LandsOnEachMonthsLastDay() {
-        #expect(all(T.rule("2025-01-31", .monthly, every: 2), through: "2025-11-30")
-            == T.dates("2025-01-31", "2025-03-31", "2025-05-31", "2025-07-31", "2025-09-30", "2025-11-30"))
+        #expect(
+            all(T.rule("2025-01-31", .monthly, every: 2), through: "2025-11-30")
+                == T.dates("2025-01-31", "2025-03-31", "2025-05-31", "2025-07-31", "2025-09-30", "2025-11-30"))
     }
 
     @Test func feb29YearlyFallsOnFeb28InCommonYears() {
-        #expect(all(T.rule("2024-02-29", .yearly), through: "2028-12-31")
-            == T.dates("2024-02-29", "2025-02-28", "2026-02-28", "2027-02-28", "2028-02-29"))
+        #expect(
+            all(T.rule("2024-02-29", .yearly), through: "2028-12-31")
+                == T.dates("2024-02-29", "2025-02-28", "2026-02-28", "2027-02-28", "2028-02-29"))
     }
 
     @Test func yearlyIntervalCountsYearsFromStart() {
-        #expect(all(T.rule("2024-02-29", .yearly, every: 3), through: "2036-03-01")
-            == T.dates("2024-02-29", "2027-02-28", "2030-02-28", "2033-02-28", "2036-02-29"))
+        #expect(
+            all(T.rule("2024-02-29", .yearly, every: 3), through: "2036-03-01")
+                == T.dates("2024-02-29", "2027-02-28", "2030-02-28", "2033-02-28", "2036-02-29"))
     }
 
     @Test func weeklyEveryTwoWeeks() {
-        #expect(all(T.rule("2026-01-05", .weekly, every: 2), through: "2026-02-15")
-            == T.dates("2026-01-05", "2026-01-19", "2026-02-02"))
+        #expect(
+            all(T.rule("2026-01-05", .weekly, every: 2), through: "2026-02-15")
+                == T.dates("2026-01-05", "2026-01-19", "2026-02-02"))
     }
 
     @Test func dailyEveryThreeDaysAcrossMonthAndLeapDay() {
-        #expect(all(T.rule("2024-02-26", .daily, every: 3), through: "2024-03-07")
-            == T.dates("2024-02-26", "2024-02-29", "2024-03-03", "2024-03-06"))
+        #expect(
+            all(T.rule("2024-02-26", .daily, every: 3), through: "2024-03-07")
+                == T.dates("2024-02-26", "2024-02-29", "2024-03-03", "2024-03-06"))
     }
 
     @Test func endDateIsInclusive() {
-        #expect(all(T.rule("2026-01-01", .daily, every: 3, until: "2026-01-10"), through: "2026-12-31")
-            == T.dates("2026-01-01", "2026-01-04", "2026-01-07", "2026-01-10"))
-        #expect(all(T.rule("2026-01-31", .monthly, until: "2026-04-29"), through: "2026-12-31")
-            == T.dates("2026-01-31", "2026-02-28", "2026-03-31"))
+        #expect(
+            all(T.rule("2026-01-01", .daily, every: 3, until: "2026-01-10"), through: "2026-12-31")
+                == T.dates("2026-01-01", "2026-01-04", "2026-01-07", "2026-01-10"))
+        #expect(
+            all(T.rule("2026-01-31", .monthly, until: "2026-04-29"), through: "2026-12-31")
+                == T.dates("2026-01-31", "2026-02-28", "2026-03-31"))
     }
 
     @Test func afterIsExclusiveAndThroughInclusive() {
@@ -55,8 +64,9 @@ import SheetSyncCore
     }
 
     @Test func afterBeforeStartDateStartsAtStartDate() {
-        #expect(all(T.rule("2026-03-10", .monthly), through: "2026-04-10", after: "2020-01-01")
-            == T.dates("2026-03-10", "2026-04-10"))
+        #expect(
+            all(T.rule("2026-03-10", .monthly), through: "2026-04-10", after: "2020-01-01")
+                == T.dates("2026-03-10", "2026-04-10"))
     }
 
     @Test func afterFindsClampedOccurrenceInTheSameMonth() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SheetSyncCore
 
 @Suite struct UUIDv5Tests {
@@ -10,10 +11,12 @@ import Testing
 
     @Test func sha1MatchesFIPSVectors() {
         #expect(hex(SHA1.digest(Array("abc".utf8))) == "a9993e364706816aba3e25717850c26c9cd0d89d")
-        #expect(hex(SHA1.digest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
-            == "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
-        #expect(hex(SHA1.digest([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)))
-            == "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
+        #expect(
+            hex(SHA1.digest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
+                == "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
+        #expect(
+            hex(SHA1.digest([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)))
+                == "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
     }
 
     @Test(arguments: [
@@ -43,8 +46,9 @@ import Testing
     }
 
     @Test func namespaceMayBeGivenAsTextInAnyCase() {
-        #expect(UUIDv5.make(namespace: "6BA7B810-9DAD-11D1-80B4-00C04FD430C8", name: "python.org")
-            == "886313e1-3b8a-5372-9b90-0c9aee199e5d")
+        #expect(
+            UUIDv5.make(namespace: "6BA7B810-9DAD-11D1-80B4-00C04FD430C8", name: "python.org")
+                == "886313e1-3b8a-5372-9b90-0c9aee199e5d")
         #expect(UUIDv5.make(namespace: "not-a-uuid", name: "python.org") == nil)
     }
 

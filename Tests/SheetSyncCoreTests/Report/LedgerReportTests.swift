@@ -7,8 +7,10 @@ import Testing
 @Suite struct LedgerReportTests {
     private func amount(_ text: String) throws -> Amount { try Amount.parse(text).get() }
 
-    private func row(_ id: String, _ type: String, _ date: String, _ amount: String, _ category: String, tags: String = "",
-                     paid: String = "", reimbursed: String = "") -> LedgerRow {
+    private func row(
+        _ id: String, _ type: String, _ date: String, _ amount: String, _ category: String, tags: String = "",
+        paid: String = "", reimbursed: String = ""
+    ) -> LedgerRow {
         LedgerRow([
             "transactionId": id, "type": type, "date": date, "amount": amount, "category": category, "tagsCSV": tags,
             "note": "", "paidFlag": paid, "reimbursedFlag": reimbursed,
@@ -90,16 +92,20 @@ import Testing
     }
 
     @Test func unreadableStoreRowsAreLeftOutAndNamed() throws {
-        let rows = [row("a", "expense", "2026-02-01", "10", "Food"), row("b", "expense", "someday", "1", "Food"),
-                    row("c", "refund", "2026-02-01", "1", "Food"), row("d", "expense", "2026-02-01", "-1", "Food")]
+        let rows = [
+            row("a", "expense", "2026-02-01", "10", "Food"), row("b", "expense", "someday", "1", "Food"),
+            row("c", "refund", "2026-02-01", "1", "Food"), row("d", "expense", "2026-02-01", "-1", "Food"),
+        ]
         let report = LedgerReport(transactions: rows, categories: [], period: ReportPeriod.month("2026-02"), grouping: .month)
         #expect(report.unreadable == ["b", "c", "d"])
         #expect(report.groups.map { "\($0.name) \($0.total)" } == ["2026-02 10.00"])
     }
 
     @Test func monthsAreInCalendarOrder() throws {
-        let rows = [row("a", "expense", "2026-01-01", "1", "Food"), row("b", "expense", "2026-02-01", "50", "Food"),
-                    row("c", "expense", "2026-03-01", "7", "Food")]
+        let rows = [
+            row("a", "expense", "2026-01-01", "1", "Food"), row("b", "expense", "2026-02-01", "50", "Food"),
+            row("c", "expense", "2026-03-01", "7", "Food"),
+        ]
         let year = try #require(ReportPeriod.year("2026"))
         let report = LedgerReport(transactions: rows, categories: [], period: year, grouping: .month)
         #expect(report.groups.map(\.name) == ["2026-01", "2026-02", "2026-03"])

@@ -82,8 +82,10 @@ import Testing
         return try TabReader.read(table, schema: .transactions, seenAt: now).1
     }
 
-    static let header = ["transactionId", "type", "date", "year", "month", "amount", "category", "tags", "note",
-                         "paidFlag", "reimbursedFlag", "recurringRuleId", "createdAt", "lastModifiedAt"]
+    static let header = [
+        "transactionId", "type", "date", "year", "month", "amount", "category", "tags", "note",
+        "paidFlag", "reimbursedFlag", "recurringRuleId", "createdAt", "lastModifiedAt",
+    ]
 
     @Test func columnsAreMatchedByTrimmedCaseInsensitiveHeaderInAnyOrder() throws {
         var header = Self.header.reversed().map { " \($0.uppercased()) " }
@@ -117,10 +119,12 @@ import Testing
     }
 
     @Test func blankRowsAreSkippedAndBadRowsRejectedWithEveryProblem() throws {
-        let rows = try read(Self.header, [
-            Array(repeating: "", count: 14),
-            ["", "spend", "someday", "", "", "-4", "Food", "", "", "", "", "", "", ""],
-        ])
+        let rows = try read(
+            Self.header,
+            [
+                Array(repeating: "", count: 14),
+                ["", "spend", "someday", "", "", "-4", "Food", "", "", "", "", "", "", ""],
+            ])
         #expect(rows[0].outcome == .blank)
         guard case .rejected(let problems) = rows[1].outcome else {
             Issue.record("expected a rejection")

@@ -15,7 +15,8 @@ struct CLI {
 
     /// The `sheetsync` executable built beside the test bundle.
     static func binary() throws -> URL {
-        let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+        let candidates =
+            [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
             + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
         for dir in candidates {
             let url = dir.appendingPathComponent("sheetsync")

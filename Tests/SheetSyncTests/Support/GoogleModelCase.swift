@@ -1,9 +1,9 @@
 import Foundation
 import SheetSync
 import SheetSyncCore
-import TestSupport
 import SheetSyncStore
 import SheetsEmulator
+import TestSupport
 
 /// One seeded case of the Google model test: a small ledger in the emulator, a few rounds of local edits
 /// and person edits (typing, inserting, deleting, sorting, moving columns, copy-pasting rows), a sync per
@@ -51,8 +51,9 @@ struct GoogleModelCase {
     // MARK: edits
 
     mutating func localEdits(round: Int, log: inout ModelCase.RoundLog) throws {
-        try ModelLocalEdits.apply(store: try bed.store(), rng: &rng, clock: clock, ids: ids, frozen: frozen,
-                                  categories: GoogleSeed.categories, round: round, log: &log)
+        try ModelLocalEdits.apply(
+            store: try bed.store(), rng: &rng, clock: clock, ids: ids, frozen: frozen,
+            categories: GoogleSeed.categories, round: round, log: &log)
     }
 
     /// A person's edits through the emulator, cell by cell, as in the Sheets UI.

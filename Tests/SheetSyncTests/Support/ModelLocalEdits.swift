@@ -1,13 +1,15 @@
 import SheetSync
 import SheetSyncCore
-import TestSupport
 import SheetSyncStore
+import TestSupport
 
 /// The local half of a model-test round, shared by the CSV and Google model tests: up to three seeded
 /// edits through the store (edit a note, delete a row, add a row), each logged for the oracle.
 enum ModelLocalEdits {
-    static func apply(store: LedgerStore, rng: inout SeededRandom, clock: ManualClock, ids: SeededIDs,
-                      frozen: Set<String>, categories: [String], round: Int, log: inout ModelCase.RoundLog) throws {
+    static func apply(
+        store: LedgerStore, rng: inout SeededRandom, clock: ManualClock, ids: SeededIDs,
+        frozen: Set<String>, categories: [String], round: Int, log: inout ModelCase.RoundLog
+    ) throws {
         var keys = try store.records(in: .transactions).map { $0["transactionId"] }.filter { !frozen.contains($0) }.sorted()
         keys.shuffle(using: &rng)
         for i in 0..<Int.random(in: 0...3, using: &rng) {
@@ -26,10 +28,13 @@ enum ModelLocalEdits {
                 log.localDeleted.insert(key)
             default:
                 let key = ids.next(), stamp = clock.now().description, note = "LA\(round)-\(i)"
-                try store.upsert(LedgerRow(["transactionId": key, "type": "expense", "date": "2026-02-20", "year": "2026", "month": "2",
-                                         "amount": "3.00", "category": categories[i % 3], "tagsCSV": "", "note": note, "paidFlag": "",
-                                         "reimbursedFlag": "", "recurringRuleId": "", "createdAt": stamp, "lastModifiedAt": stamp]),
-                                 in: .transactions)
+                try store.upsert(
+                    LedgerRow([
+                        "transactionId": key, "type": "expense", "date": "2026-02-20", "year": "2026", "month": "2",
+                        "amount": "3.00", "category": categories[i % 3], "tagsCSV": "", "note": note, "paidFlag": "",
+                        "reimbursedFlag": "", "recurringRuleId": "", "createdAt": stamp, "lastModifiedAt": stamp,
+                    ]),
+                    in: .transactions)
                 log.localAdded[key] = note
             }
         }

@@ -10,8 +10,10 @@ struct TestWorkbook {
 
     /// A new scratch folder (on tmpfs when there is one, so fsyncs are cheap).
     static func scratch(_ name: String = "case") throws -> URL {
-        let root = FileManager.default.fileExists(atPath: "/dev/shm") ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
-        let url = root.appendingPathComponent("sheetsync-tests-\(getpid())").appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
+        let root =
+            FileManager.default.fileExists(atPath: "/dev/shm") ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
+        let url = root.appendingPathComponent("sheetsync-tests-\(getpid())").appendingPathComponent(
+            "\(name)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -21,9 +21,10 @@ import Testing
 
     @Test func quotedFieldsKeepCommasDoubledQuotesAndEmbeddedLineBreaks() throws {
         let file = try parse("h\n\"a,b\"\n\"say \"\"hi\"\"\"\n\"one\ntwo\"\n\"cr\rlf\r\nend\"\n")
-        #expect(file.table.rows == [
-            [.text("a,b")], [.text("say \"hi\"")], [.text("one\ntwo")], [.text("cr\rlf\r\nend")],
-        ])
+        #expect(
+            file.table.rows == [
+                [.text("a,b")], [.text("say \"hi\"")], [.text("one\ntwo")], [.text("cr\rlf\r\nend")],
+            ])
     }
 
     @Test func crlfEndingsAreSeenAndNotFusedIntoCharacters() throws {

@@ -9,10 +9,11 @@ import Testing
     }
 
     @Test func fieldsAreQuotedOnlyWhenTheyHoldACommaQuoteOrLineBreak() {
-        let file = CSVFile(table: Table(
-            header: ["plain", "comma", "quote", "lf", "cr"],
-            rows: [[.text("a b"), .text("x,y"), .text("5\" tv"), .text("1\n2"), .text("1\r2")]]
-        ))
+        let file = CSVFile(
+            table: Table(
+                header: ["plain", "comma", "quote", "lf", "cr"],
+                rows: [[.text("a b"), .text("x,y"), .text("5\" tv"), .text("1\n2"), .text("1\r2")]]
+            ))
         #expect(text(file) == "plain,comma,quote,lf,cr\na b,\"x,y\",\"5\"\" tv\",\"1\n2\",\"1\r2\"\n")
     }
 
@@ -54,10 +55,11 @@ import Testing
     }
 
     @Test func cellsAreWrittenWithTheirRawText() {
-        let file = CSVFile(table: Table(
-            header: ["n", "b", "d", "e"],
-            rows: [[.number("12.50"), .bool(true), .dateSerial("46000.5"), .error("#N/A")]]
-        ))
+        let file = CSVFile(
+            table: Table(
+                header: ["n", "b", "d", "e"],
+                rows: [[.number("12.50"), .bool(true), .dateSerial("46000.5"), .error("#N/A")]]
+            ))
         #expect(text(file) == "n,b,d,e\n12.50,TRUE,46000.5,#N/A\n")
     }
 

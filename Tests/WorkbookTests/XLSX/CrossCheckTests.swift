@@ -48,10 +48,15 @@ import Testing
 
         init(from decoder: any Decoder) throws {
             let keyed = try decoder.container(keyedBy: Keys.self)
-            if let value = try keyed.decodeIfPresent(String.self, forKey: .s) { self = .text(value) }
-            else if let value = try keyed.decodeIfPresent(Double.self, forKey: .n) { self = .number(value) }
-            else if let value = try keyed.decodeIfPresent(Bool.self, forKey: .b) { self = .bool(value) }
-            else { self = .date(try keyed.decode(String.self, forKey: .d)) }
+            if let value = try keyed.decodeIfPresent(String.self, forKey: .s) {
+                self = .text(value)
+            } else if let value = try keyed.decodeIfPresent(Double.self, forKey: .n) {
+                self = .number(value)
+            } else if let value = try keyed.decodeIfPresent(Bool.self, forKey: .b) {
+                self = .bool(value)
+            } else {
+                self = .date(try keyed.decode(String.self, forKey: .d))
+            }
         }
 
         /// What another reader should see for a cell sheetsync wrote.

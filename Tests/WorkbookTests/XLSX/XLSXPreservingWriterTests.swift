@@ -6,7 +6,8 @@ import Testing
 
 @Suite struct XLSXPreservingWriterTests {
     static let ledger = XLSXSheet(
-        name: "Types", table: Table(header: ["id", "date"], rows: [[.text("n1"), .dateSerial("45400")], [.text("n2"), .dateSerial("45400.5")]]))
+        name: "Types",
+        table: Table(header: ["id", "date"], rows: [[.text("n1"), .dateSerial("45400")], [.text("n2"), .dateSerial("45400.5")]]))
     static let added = XLSXSheet(name: "Receipts", table: Table(header: ["receiptId"], rows: [[.text("r1")]]))
 
     @Test func otherSheetsAndPartsSurviveByteForByte() throws {
@@ -24,7 +25,9 @@ import Testing
 
         let old = try XLSXPackage(url: original)
         let new = try XLSXPackage(url: url)
-        let edited: Set<String> = ["xl/workbook.xml", "xl/_rels/workbook.xml.rels", "[Content_Types].xml", "xl/styles.xml", "xl/worksheets/sheet1.xml"]
+        let edited: Set<String> = [
+            "xl/workbook.xml", "xl/_rels/workbook.xml.rels", "[Content_Types].xml", "xl/styles.xml", "xl/worksheets/sheet1.xml",
+        ]
         for name in old.entryNames where !edited.contains(name) {
             #expect(try new.data(name) == old.data(name), "part \(name) changed")
         }
@@ -55,7 +58,10 @@ import Testing
         set.replace(
             "[Content_Types].xml",
             PartSet.contentTypes.replacingOccurrences(
-                of: "</Types>", with: #"<Override PartName="/xl/calcChain.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.calcChain+xml"/></Types>"#))
+                of: "</Types>",
+                with:
+                    #"<Override PartName="/xl/calcChain.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.calcChain+xml"/></Types>"#
+            ))
         let url = try XLSXTestFiles.scratch("push.xlsx")
         let sheet = XLSXSheet(name: "Sheet1", table: Table(header: ["fresh"]))
         try XLSXWriter.write([sheet], to: url, preservingOtherSheetsFrom: set.write())
@@ -86,7 +92,8 @@ import Testing
         set.add("_rels/.rels", PartSet.relationships([("rId1", "officeDocument", "xl/workbook.xml")], typeBase: rels))
         set.add(
             "xl/workbook.xml",
-            #"<x:workbook xmlns:x="\#(main)" xmlns:rel="\#(rels)"><x:sheets><x:sheet name="Old" sheetId="3" rel:id="rId1"/></x:sheets></x:workbook>"#)
+            #"<x:workbook xmlns:x="\#(main)" xmlns:rel="\#(rels)"><x:sheets><x:sheet name="Old" sheetId="3" rel:id="rId1"/></x:sheets></x:workbook>"#
+        )
         set.add("xl/_rels/workbook.xml.rels", PartSet.relationships([("rId1", "worksheet", "worksheets/sheet1.xml")], typeBase: rels))
         set.add("xl/worksheets/sheet1.xml", #"<x:worksheet xmlns:x="\#(main)"><x:sheetData/></x:worksheet>"#)
         let url = try XLSXTestFiles.scratch("push.xlsx")
@@ -114,7 +121,8 @@ import Testing
         let url = try XLSXTestFiles.scratch("push.xlsx")
         let sheet = XLSXSheet(
             name: "Transactions",
-            table: Table(header: ["id", "date", "category", "amount"], rows: [[.text("t9"), .dateSerial("45400"), .text("Rent"), .number("5")]]))
+            table: Table(
+                header: ["id", "date", "category", "amount"], rows: [[.text("t9"), .dateSerial("45400"), .text("Rent"), .number("5")]]))
         let original = try XLSXTestFiles.fixture("openpyxl-formatted.xlsx")
         try XLSXWriter.write([sheet], to: url, preservingOtherSheetsFrom: original)
 
@@ -148,8 +156,11 @@ import Testing
         var set = PartSet.workbook(sheetData: "")
         set.replace(
             "xl/worksheets/sheet1.xml",
-            #"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="\#(PartSet.main)" xmlns:r="\#(PartSet.rels)"><dimension ref="A1:Z99"/><sheetData><row r="1"><c r="A1"><v>1</v></c></row></sheetData><pageSetup orientation="landscape" r:id="rId1"/></worksheet>"#)
-        set.add("xl/worksheets/_rels/sheet1.xml.rels", PartSet.relationships([("rId1", "printerSettings", "../printerSettings/printerSettings1.bin")]))
+            #"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="\#(PartSet.main)" xmlns:r="\#(PartSet.rels)"><dimension ref="A1:Z99"/><sheetData><row r="1"><c r="A1"><v>1</v></c></row></sheetData><pageSetup orientation="landscape" r:id="rId1"/></worksheet>"#
+        )
+        set.add(
+            "xl/worksheets/_rels/sheet1.xml.rels",
+            PartSet.relationships([("rId1", "printerSettings", "../printerSettings/printerSettings1.bin")]))
         let url = try XLSXTestFiles.scratch("push.xlsx")
         let sheet = XLSXSheet(name: "Sheet1", table: Table(header: ["a"], rows: [[.number("2")]]))
         try XLSXWriter.write([sheet], to: url, preservingOtherSheetsFrom: set.write())
@@ -162,8 +173,10 @@ import Testing
 
     @Test func aFrameThatCannotBeKeptSafelyGivesWayToAFreshOne() throws {
         let main = PartSet.main
-        let prefixed = #"<x:worksheet xmlns:x="\#(main)"><x:sheetViews><x:sheetView workbookViewId="0"/></x:sheetViews><x:sheetData/></x:worksheet>"#
-        let slicer = #"<worksheet xmlns="\#(main)" xmlns:r="\#(PartSet.rels)"><sheetData/><extLst><ext uri="x"><slicerList><slicer r:id="rId4"/></slicerList></ext></extLst></worksheet>"#
+        let prefixed =
+            #"<x:worksheet xmlns:x="\#(main)"><x:sheetViews><x:sheetView workbookViewId="0"/></x:sheetViews><x:sheetData/></x:worksheet>"#
+        let slicer =
+            #"<worksheet xmlns="\#(main)" xmlns:r="\#(PartSet.rels)"><sheetData/><extLst><ext uri="x"><slicerList><slicer r:id="rId4"/></slicerList></ext></extLst></worksheet>"#
         for original in [prefixed, slicer] {
             var set = PartSet.workbook(sheetData: "")
             set.replace("xl/worksheets/sheet1.xml", original)

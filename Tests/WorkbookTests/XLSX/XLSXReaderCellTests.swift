@@ -17,10 +17,12 @@ import Testing
         let cells = (0..<strings.count).map { #"<c r="\#(CellReference.columnLetters($0 + 1))1" t="s"><v>\#($0)</v></c>"# }
         let rows = try PartSet.workbook(sheetData: "<row r=\"1\">\(cells.joined())</row>", sharedStrings: strings).rows()
         #expect(
-            rows == [[
-                .text("plain"), .text("rich text"), .text("漢字"), .text(""), .text("line\r\nbreak _x0041_ bell\u{7}"),
-                .text("  spaced  "),
-            ]])
+            rows == [
+                [
+                    .text("plain"), .text("rich text"), .text("漢字"), .text(""), .text("line\r\nbreak _x0041_ bell\u{7}"),
+                    .text("  spaced  "),
+                ]
+            ])
     }
 
     @Test func inlineStringsFormulaStringsAndCDATAReadAsText() throws {
@@ -31,7 +33,10 @@ import Testing
             <c r="D1" t="inlineStr"><is><t><![CDATA[<cdata & more>]]></t></is></c>\
             <c r="E1" t="str"><f>""</f><v></v></c></row>
             """
-        #expect(try PartSet.workbook(sheetData: sheet).rows() == [[.text("inline"), .text("a b"), .text("xy"), .text("<cdata & more>"), .text("")]])
+        #expect(
+            try PartSet.workbook(sheetData: sheet).rows() == [
+                [.text("inline"), .text("a b"), .text("xy"), .text("<cdata & more>"), .text("")]
+            ])
     }
 
     @Test func textWithoutXMLSpacePreserveLosesOuterWhiteSpace() throws {
@@ -42,9 +47,11 @@ import Testing
             <c r="E1" t="inlineStr"><is><t xml:space="preserve">  kept  </t></is></c></row>
             """
         #expect(
-            try PartSet.workbook(sheetData: sheet, sharedStrings: strings).rows() == [[
-                .text("trimmed"), .text("a b "), .text(""), .text("inline"), .text("  kept  "),
-            ]])
+            try PartSet.workbook(sheetData: sheet, sharedStrings: strings).rows() == [
+                [
+                    .text("trimmed"), .text("a b "), .text(""), .text("inline"), .text("  kept  "),
+                ]
+            ])
     }
 
     @Test func numbersReadAsASpreadsheetShowsThemAtFifteenDigits() throws {
@@ -53,10 +60,12 @@ import Testing
             <c r="C1"><v>56969.955000000002</v></c><c r="D1"><v>-0</v></c><c r="E1"><v>12345678901234567890</v></c></row>
             """
         #expect(
-            try PartSet.workbook(sheetData: sheet).rows() == [[
-                .number("0.1"), .number("0.0015"), .number("56969.955"), .number("0"),
-                .number("12345678901234600000"),
-            ]])
+            try PartSet.workbook(sheetData: sheet).rows() == [
+                [
+                    .number("0.1"), .number("0.0015"), .number("56969.955"), .number("0"),
+                    .number("12345678901234600000"),
+                ]
+            ])
     }
 
     @Test func booleansErrorsAndEmptyCellsAreTyped() throws {
@@ -65,9 +74,11 @@ import Testing
             <c r="D1" t="e"><f>1/0</f><v>#DIV/0!</v></c><c r="E1" s="0"/><c r="F1"><f>A1</f></c><c r="G1" t="b"><v>true</v></c></row>
             """
         #expect(
-            try PartSet.workbook(sheetData: sheet).rows() == [[
-                .bool(true), .bool(false), .error("#N/A"), .error("#DIV/0!"), .empty, .empty, .bool(true),
-            ]])
+            try PartSet.workbook(sheetData: sheet).rows() == [
+                [
+                    .bool(true), .bool(false), .error("#N/A"), .error("#DIV/0!"), .empty, .empty, .bool(true),
+                ]
+            ])
     }
 
     @Test func isoDateCellsBecomeSerials() throws {
@@ -76,9 +87,11 @@ import Testing
             <c r="C1" t="d"><v>1900-03-01T00:00:00</v></c><c r="D1" t="d"><v>not a date</v></c></row>
             """
         #expect(
-            try PartSet.workbook(sheetData: sheet).rows() == [[
-                .dateSerial("45356"), .dateSerial("45356.5"), .dateSerial("61"), .text("not a date"),
-            ]])
+            try PartSet.workbook(sheetData: sheet).rows() == [
+                [
+                    .dateSerial("45356"), .dateSerial("45356.5"), .dateSerial("61"), .text("not a date"),
+                ]
+            ])
     }
 
     @Test func rowsAndCellsWithoutReferencesTakeTheNextPosition() throws {
@@ -107,7 +120,8 @@ import Testing
         var set = PartSet.workbook(sheetData: "")
         set.replace(
             "xl/worksheets/sheet1.xml",
-            #"<worksheet xmlns="\#(PartSet.main)"><sheetData><row r="1"><c r="A1"><v>1</v></c></row></sheetData><extLst><ext><row r="5"><c r="B5"><v>9</v></c></row></ext></extLst></worksheet>"#)
+            #"<worksheet xmlns="\#(PartSet.main)"><sheetData><row r="1"><c r="A1"><v>1</v></c></row></sheetData><extLst><ext><row r="5"><c r="B5"><v>9</v></c></row></ext></extLst></worksheet>"#
+        )
         #expect(try set.rows() == [[.number("1")]])
     }
 
@@ -115,7 +129,8 @@ import Testing
         let set = PartSet.workbook(sheetData: #"<row r="3"><c r="B3" t="s"><v>7</v></c></row>"#, sharedStrings: ["<t>only</t>"])
         let error = try #require(throws: XLSXError.self) { try set.rows() }
         #expect(error.kind == .malformedPart)
-        #expect(error.description == "book.xlsx: part 'xl/worksheets/sheet1.xml' cell B3 refers to shared string '7', but the table holds 1")
+        #expect(
+            error.description == "book.xlsx: part 'xl/worksheets/sheet1.xml' cell B3 refers to shared string '7', but the table holds 1")
     }
 
     @Test func aCellReferenceOutsideTheGridIsRefused() throws {

@@ -58,10 +58,12 @@ import Testing
             styles: Self.styles(formatIDs: [14]))
         // Excel's 1 is 1900-01-01, which is day 2 counted from 1899-12-30; from 61 on they agree.
         #expect(
-            try set.rows() == [[
-                .dateSerial("2"), .dateSerial("60"), .dateSerial("60"), .dateSerial("61"), .dateSerial("0.25"),
-                .dateSerial("2.5"),
-            ]])
+            try set.rows() == [
+                [
+                    .dateSerial("2"), .dateSerial("60"), .dateSerial("60"), .dateSerial("61"), .dateSerial("0.25"),
+                    .dateSerial("2.5"),
+                ]
+            ])
     }
 
     @Test func the1904SystemIsConvertedAndItsAttributeValueIsRead() throws {
@@ -76,7 +78,8 @@ import Testing
     }
 
     @Test func conditionalFormatNumberFormatsDoNotRedefineCellFormats() throws {
-        let styles = Self.styles(formatIDs: [164], custom: [(164, "yyyy-mm-dd")])
+        let styles =
+            Self.styles(formatIDs: [164], custom: [(164, "yyyy-mm-dd")])
             + #"<dxfs count="1"><dxf><numFmt numFmtId="164" formatCode="0.00"/></dxf></dxfs>"#
         let set = PartSet.workbook(sheetData: Self.row([(0, "45356")]), styles: styles)
         #expect(try set.rows() == [[.dateSerial("45356")]])

@@ -14,10 +14,14 @@ import Testing
         set.add("_rels/.rels", PartSet.relationships([("r1", "officeDocument", "/book.xml")]))
         set.add(
             "book.xml",
-            #"<workbook xmlns="\#(PartSet.main)" xmlns:r="\#(PartSet.rels)"><sheets><sheet name="Data" sheetId="4" r:id="s"/></sheets></workbook>"#)
-        set.add("_rels/book.xml.rels", PartSet.relationships([("s", "worksheet", "/parts/data.xml"), ("t", "sharedStrings", "strings.xml")]))
+            #"<workbook xmlns="\#(PartSet.main)" xmlns:r="\#(PartSet.rels)"><sheets><sheet name="Data" sheetId="4" r:id="s"/></sheets></workbook>"#
+        )
+        set.add(
+            "_rels/book.xml.rels", PartSet.relationships([("s", "worksheet", "/parts/data.xml"), ("t", "sharedStrings", "strings.xml")]))
         set.add("strings.xml", #"<sst xmlns="\#(PartSet.main)"><si><t>hello</t></si></sst>"#)
-        set.add("parts/data.xml", #"<worksheet xmlns="\#(PartSet.main)"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData></worksheet>"#)
+        set.add(
+            "parts/data.xml",
+            #"<worksheet xmlns="\#(PartSet.main)"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData></worksheet>"#)
         #expect(try set.readRows() == [XLSXRawSheet(name: "Data", rows: [[.text("hello")]])])
     }
 
@@ -27,11 +31,15 @@ import Testing
         set.add("_rels/.rels", PartSet.relationships([("rId1", "officeDocument", "xl/workbook.xml")], typeBase: Self.strictRels))
         set.add(
             "xl/workbook.xml",
-            #"<x:workbook xmlns:x="\#(Self.strictMain)" xmlns:rel="\#(Self.strictRels)" conformance="strict"><x:workbookPr date1904="0"/><x:sheets><x:sheet name="S" sheetId="1" rel:id="rId7"/></x:sheets></x:workbook>"#)
-        set.add("xl/_rels/workbook.xml.rels", PartSet.relationships([("rId7", "worksheet", "sheets/../worksheets/s.xml")], typeBase: Self.strictRels))
+            #"<x:workbook xmlns:x="\#(Self.strictMain)" xmlns:rel="\#(Self.strictRels)" conformance="strict"><x:workbookPr date1904="0"/><x:sheets><x:sheet name="S" sheetId="1" rel:id="rId7"/></x:sheets></x:workbook>"#
+        )
+        set.add(
+            "xl/_rels/workbook.xml.rels",
+            PartSet.relationships([("rId7", "worksheet", "sheets/../worksheets/s.xml")], typeBase: Self.strictRels))
         set.add(
             "xl/worksheets/s.xml",
-            #"<x:worksheet xmlns:x="\#(Self.strictMain)"><x:sheetData><x:row r="2"><x:c r="B2" t="inlineStr"><x:is><x:t>strict</x:t></x:is></x:c><x:c r="C2"><x:v>7</x:v></x:c></x:row></x:sheetData></x:worksheet>"#)
+            #"<x:worksheet xmlns:x="\#(Self.strictMain)"><x:sheetData><x:row r="2"><x:c r="B2" t="inlineStr"><x:is><x:t>strict</x:t></x:is></x:c><x:c r="C2"><x:v>7</x:v></x:c></x:row></x:sheetData></x:worksheet>"#
+        )
         #expect(try set.rows() == [[], [.empty, .text("strict"), .number("7")]])
     }
 
@@ -39,7 +47,8 @@ import Testing
         var set = PartSet.workbook(sheetData: #"<row r="1"><c r="A1"><v>1</v></c></row>"#)
         set.replace(
             "xl/workbook.xml",
-            #"<workbook xmlns="\#(PartSet.main)" xmlns:r="\#(PartSet.rels)"><sheets><sheet name="Zed" sheetId="2" r:id="rId9"/><sheet name="Chart" sheetId="3" r:id="rId8"/><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>"#)
+            #"<workbook xmlns="\#(PartSet.main)" xmlns:r="\#(PartSet.rels)"><sheets><sheet name="Zed" sheetId="2" r:id="rId9"/><sheet name="Chart" sheetId="3" r:id="rId8"/><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>"#
+        )
         set.replace(
             "xl/_rels/workbook.xml.rels",
             PartSet.relationships([
@@ -69,7 +78,9 @@ import Testing
         set.parts.removeAll { $0.0 == "xl/worksheets/sheet1.xml" }
         let error = try #require(throws: XLSXError.self) { try set.readRows() }
         #expect(error.kind == .missingPart)
-        #expect(error.description == "book.xlsx: part 'xl/worksheets/sheet1.xml' is missing from the package (the workbook lists it as sheet 'Sheet1')")
+        #expect(
+            error.description
+                == "book.xlsx: part 'xl/worksheets/sheet1.xml' is missing from the package (the workbook lists it as sheet 'Sheet1')")
     }
 
     @Test func aPackageWithoutAnOfficeDocumentRelationshipIsRefused() throws {

@@ -36,10 +36,12 @@ import Testing
     }
 
     @Test func predefinedAndCharacterReferencesAreDecodedInTextAndAttributes() throws {
-        var set = PartSet.workbook(sheetData: #"<row r="1"><c r="A1" t="inlineStr"><is><t>&lt;a&gt; &amp; &#x263A; &#38;</t></is></c></row>"#)
+        var set = PartSet.workbook(
+            sheetData: #"<row r="1"><c r="A1" t="inlineStr"><is><t>&lt;a&gt; &amp; &#x263A; &#38;</t></is></c></row>"#)
         set.replace(
             "xl/workbook.xml",
-            #"<workbook xmlns="\#(PartSet.main)" xmlns:r="\#(PartSet.rels)"><sheets><sheet name="R&amp;D &quot;&#38;&quot;" sheetId="1" r:id="rId1"/></sheets></workbook>"#)
+            #"<workbook xmlns="\#(PartSet.main)" xmlns:r="\#(PartSet.rels)"><sheets><sheet name="R&amp;D &quot;&#38;&quot;" sheetId="1" r:id="rId1"/></sheets></workbook>"#
+        )
         #expect(try set.readRows() == [XLSXRawSheet(name: "R&D \"&\"", rows: [[.text("<a> & ☺ &")]])])
     }
 
@@ -105,7 +107,9 @@ import Testing
             "xl/_rels/workbook.xml.rels",
             PartSet.relationships([("rId1", "worksheet", "worksheets/sheet1.xml")]).replacingOccurrences(
                 of: "</Relationships>",
-                with: #"<Relationship Id="x" Type="\#(PartSet.rels)/externalLink" Target="file:///etc/passwd" TargetMode="External"/></Relationships>"#))
+                with:
+                    #"<Relationship Id="x" Type="\#(PartSet.rels)/externalLink" Target="file:///etc/passwd" TargetMode="External"/></Relationships>"#
+            ))
         #expect(try set.rows() == [[.number("1")]])
     }
 }

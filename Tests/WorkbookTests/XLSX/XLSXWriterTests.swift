@@ -11,7 +11,10 @@ import Testing
         table: Table(
             header: ["id", "date", "amount", "note", "paid", "createdAt"],
             rows: [
-                [.text("a1"), .dateSerial("45356"), .number("12.50"), .text("Fish & <chips>"), .bool(true), .text("2026-11-21T22:31:20.123Z")],
+                [
+                    .text("a1"), .dateSerial("45356"), .number("12.50"), .text("Fish & <chips>"), .bool(true),
+                    .text("2026-11-21T22:31:20.123Z"),
+                ],
                 [.text("a2"), .dateSerial("45356.75"), .number("-0.1"), .text("  padded\tand\r\nlines  "), .bool(false)],
                 [],
                 [.text("a4"), .empty, .number("1.5E-3"), .text("literal _x000D_ and bell \u{7}"), .empty, .text("🧾 ünïcødé")],
@@ -114,7 +117,8 @@ import Testing
         try XLSXWriter.write([XLSXSheet(name: long, table: Table(header: ["a"]))], to: url)
         #expect(try XLSXReader.sheetNames(contentsOf: url) == [long])
         let error = try #require(throws: XLSXError.self) {
-            try XLSXWriter.write([XLSXSheet(name: "Data", table: Table(header: [])), XLSXSheet(name: "DATA", table: Table(header: []))], to: url)
+            try XLSXWriter.write(
+                [XLSXSheet(name: "Data", table: Table(header: [])), XLSXSheet(name: "DATA", table: Table(header: []))], to: url)
         }
         #expect(error.description == "out.xlsx: two sheets are named 'DATA' (names ignore case)")
         let none = try #require(throws: XLSXError.self) { try XLSXWriter.write([], to: url) }
@@ -126,7 +130,10 @@ import Testing
         let sheet = XLSXSheet(name: "Money", table: Table(header: ["amount"], rows: [[.number("1")], [.number("12,50")]]))
         let error = try #require(throws: XLSXError.self) { try XLSXWriter.write([sheet], to: url) }
         #expect(error.kind == .invalidCell)
-        #expect(error.description == "out.xlsx: part 'xl/worksheets/sheet1.xml' cannot be written: sheet 'Money' cell A3 holds '12,50', which is not a number")
+        #expect(
+            error.description
+                == "out.xlsx: part 'xl/worksheets/sheet1.xml' cannot be written: sheet 'Money' cell A3 holds '12,50', which is not a number"
+        )
     }
 
     @Test func textLongerThanExcelAllowsIsRefused() throws {

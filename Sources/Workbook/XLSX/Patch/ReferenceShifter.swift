@@ -1,4 +1,5 @@
 import Foundation
+
 /// Rewrites the A1 references in formulas and range lists when rows move, as Excel does when
 /// rows are deleted: references below move up, a deleted cell becomes `#REF!`, a range loses its
 /// deleted rows.

@@ -1,4 +1,5 @@
 import Foundation
+
 /// The parts beside a worksheet that point at its rows: comments (and their VML shapes),
 /// threaded comments and tables. They move with the rows, and are otherwise left as they were.
 enum RelatedParts {

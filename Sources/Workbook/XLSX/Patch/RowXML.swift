@@ -1,4 +1,5 @@
 import Foundation
+
 /// One `<row>` element taken apart into its cells, for a row that a patch changes; every part of
 /// it that the patch leaves alone is written back as it was.
 struct RowXML {

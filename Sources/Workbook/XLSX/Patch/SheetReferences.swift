@@ -1,4 +1,5 @@
 import Foundation
+
 /// Moves the row references outside `<sheetData>` when rows move: the dimension, merged cells,
 /// hyperlinks, validation and conditional-format ranges and formulas, the autofilter, and the
 /// `ref`s of the comments and tables parts that belong to the sheet.

@@ -1,4 +1,5 @@
 import Foundation
+
 /// The attributes of one start tag, in document order, values as written (still escaped), so a
 /// tag can be rewritten with one attribute changed and the rest as they were.
 struct TagAttributes: Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+
 /// The workbook part's share of a patch: defined names that point into rows that moved follow
 /// them, and `fullCalcOnLoad` makes the spreadsheet recompute every formula on open (the
 /// calculation chain, which named the old cells, is dropped by `PreservingPlan`).

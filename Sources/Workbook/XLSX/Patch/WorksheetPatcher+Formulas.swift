@@ -1,4 +1,5 @@
 import Foundation
+
 /// Formulas of rows that move: their references follow the rows, and a shared formula whose
 /// first cell was deleted passes its text to the next cell that shares it.
 extension WorksheetPatcher {
