@@ -6,7 +6,10 @@ import Testing
 @Suite struct CategoryCommandTests {
     @Test func initGivesANewLedgerStarterCategoriesSoAddWorksAtOnce() async throws {
         let folder = try TestWorkbook.scratch("first-hour")
-        #expect(try await CLI.run(["init"], in: folder).status == 0)
+        let initRun = try await CLI.run(["init"], in: folder)
+        #expect(initRun.status == 0)
+        // A new ledger is created, not "recreated from the store" (the starter categories are not a store's rows).
+        #expect(initRun.stdout.contains("created CSV workbook") && !initRun.stdout.contains("recreated"), "\(initRun.stdout)")
         let book = TestWorkbook(folder: folder)
         let categories = try book.records(.categories, now: Timestamp(millisecondsSinceEpoch: 0))
         #expect(categories["Groceries"]?["type"] == "expense" && categories["Salary"]?["type"] == "income")

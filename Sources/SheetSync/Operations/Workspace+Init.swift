@@ -17,6 +17,8 @@ extension Workspace {
             var notices: [String] = []
             if try await !remote.exists() {
                 let settings = try settingsRecord(store)
+                // Rows the store held before this run: a workbook made from them is "recreated".
+                let storeRows = try Tab.allCases.filter { $0 != .settings }.reduce(0) { $0 + (try store.records(in: $1).count) }
                 if starterCategories, try store.records(in: .categories).isEmpty {
                     let now = clock.now()
                     try store.write { writer in
@@ -26,18 +28,19 @@ extension Workspace {
                     }
                     notices.append("added \(NewCategory.starters.count) starter categories (`sheetsync category list`)")
                 }
-                let rows = try Tab.allCases.filter { $0 != .settings }.reduce(0) { $0 + (try store.records(in: $1).count) }
-                let from = rows > 0 ? " from the store's \(rows) rows" : ""
+                let from = storeRows > 0 ? " from the store's \(storeRows) rows" : ""
                 if dryRun {
                     var report = SyncReport(command: "init", dryRun: true)
                     report.changes = ["create \(remote.displayName) with dataset \(settings["datasetId"])\(from)"] + notices
                     return report
                 }
                 explainServiceAccountCreation()
-                if rows > 0 {
+                if storeRows > 0 {
                     // Every row of the store goes to the new workbook: with no base, nothing reads as deleted.
                     try store.forgetBase()
                     notices.append("recreated \(remote.displayName)\(from)")
+                } else {
+                    notices.append("created \(remote.displayName) with the five tabs")
                 }
                 let created = try await remote.create(settings: settings)
                 if !created.configEntries.isEmpty { try remember(created.configEntries) }
