@@ -33,11 +33,15 @@ extension XLSXPackage {
 }
 
 /// Carries a value to the inflating thread; `streamInBackground` keeps its uses apart in time.
+/// `@unchecked` because the package wraps ZIPFoundation's `Archive` (a class around a C `FILE*`,
+/// not `Sendable`): the compiler cannot see that the caller waits for the thread before touching it.
 private struct UncheckedSendable<Value>: @unchecked Sendable {
     let value: Value
 }
 
 /// A bounded queue of inflated chunks between the inflating and the parsing thread.
+/// `@unchecked` because its state is guarded by an `NSCondition` (threads must wait for room or for
+/// a chunk, which `Mutex` cannot do); every member reads or writes that state only inside the lock.
 private final class ChunkChannel: @unchecked Sendable {
     private let condition = NSCondition()
     private let capacity: Int
