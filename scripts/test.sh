@@ -6,10 +6,11 @@ scripts/ensure-system-packages.sh
 # Formatting is the formatter's job (CONVENTIONS.md 12): run scripts/format.sh before committing.
 scripts/format.sh --lint
 swift build --build-tests
-swift test --skip-build
-# The short fuzz run (FUZZING.md): every fuzz target for a fixed time on a copy of its corpus; its
-# regression inputs already ran above (FuzzRegressionTests). Skipped only where the toolchain cannot
-# build libFuzzer targets (e.g. Xcode's); set SHEETSYNC_SKIP_FUZZ=1 to skip it by hand.
+# The short fuzz run (FUZZING.md): every fuzz target for a fixed time on a copy of its corpus, after
+# its regression inputs under ASan; the same regression inputs also run below (FuzzRegressionTests).
+# Skipped only where the toolchain cannot build libFuzzer targets (e.g. Xcode's); set
+# SHEETSYNC_SKIP_FUZZ=1 to skip it by hand. It runs before the test suite so that the suite's own
+# summary is the last thing this script prints.
 if [ "${SHEETSYNC_SKIP_FUZZ:-0}" = 1 ]; then
     echo "test.sh: fuzz step skipped (SHEETSYNC_SKIP_FUZZ=1)" >&2
 elif scripts/fuzz.sh --probe; then
@@ -17,3 +18,4 @@ elif scripts/fuzz.sh --probe; then
 else
     echo "test.sh: this toolchain cannot build libFuzzer targets (swiftc -sanitize=fuzzer); fuzz step skipped" >&2
 fi
+swift test --skip-build
