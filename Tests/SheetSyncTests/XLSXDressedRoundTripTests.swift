@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Outside tools' view of a dressed-up workbook pushed to three times (issue 11, deliverable 10
@@ -12,31 +13,15 @@ import Testing
 
     // MARK: the tools
 
-    static func executable(_ name: String) -> URL? {
-        ProcessInfo.processInfo.environment["PATH", default: ""].split(separator: ":")
-            .map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
+    static func executable(_ name: String) -> URL? { ExternalTools.executable(name) }
 
     static func run(_ tool: URL, _ arguments: [String]) throws -> (status: Int32, output: Data) {
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        try ExternalTools.run(tool, arguments)
     }
 
-    static var hasOpenpyxl: Bool {
-        guard let python = executable("python3") else { return false }
-        return (try? run(python, ["-c", "import openpyxl"]))?.status == 0
-    }
+    static var hasOpenpyxl: Bool { ExternalTools.hasOpenpyxl }
 
-    static var hasLibreOffice: Bool { executable("python3") != nil && executable("soffice") != nil }
+    static var hasLibreOffice: Bool { ExternalTools.python != nil && ExternalTools.hasLibreOffice }
 
     static func script(_ name: String, _ book: URL) throws -> (status: Int32, output: Data) {
         let python = try #require(executable("python3"))

@@ -1,5 +1,6 @@
 import Foundation
 import SheetSyncCore
+import TestSupport
 import Testing
 
 @testable import Workbook
@@ -12,32 +13,12 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let script = repository.appendingPathComponent("scripts/xlsx/crosscheck.py")
 
-    static let python = executable("python3")
-
-    static var hasOpenpyxl: Bool {
-        guard let python else { return false }
-        return (try? run(python, ["-c", "import openpyxl"]))?.status == 0
-    }
-
-    static var hasLibreOffice: Bool { executable("soffice") != nil }
-
-    static func executable(_ name: String) -> URL? {
-        ProcessInfo.processInfo.environment["PATH", default: ""].split(separator: ":")
-            .map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
+    static let python = ExternalTools.python
+    static var hasOpenpyxl: Bool { ExternalTools.hasOpenpyxl }
+    static var hasLibreOffice: Bool { ExternalTools.hasLibreOffice }
 
     static func run(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: Data) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        try ExternalTools.run(executable, arguments)
     }
 
     /// A cell as the script reports it.
