@@ -3,8 +3,8 @@
 
     bench/generate.py OUT_DIR [--rows 100000] [--seed 20260101] [--xlsx BOOK.xlsx]
 
-The rows look like a real ledger, canonical as sheetsync writes them (so a pull loads every row and
-a sync after it changes nothing): v4 UUIDs, dates over six years with matching year/month, amounts
+The rows look like a real ledger as people and other tools write it: timestamps `…T08:00:00Z`
+without milliseconds (`--stamps canonical` writes sheetsync's own `…T08:00:00.000Z`), v4 UUIDs, dates over six years with matching year/month, amounts
 with two decimals (a few in the thousands), a dozen categories, tags that are sometimes a quoted
 comma list, notes with commas, quotes and the odd line break, paid/reimbursed flags, some
 transactions made by recurring rules, and receipts for about one transaction in fifty.
@@ -38,7 +38,14 @@ def uid(rng):
     return str(uuid.UUID(int=rng.getrandbits(128), version=4))
 
 
+STAMPS = "plain"  # set by --stamps
+
+
 def stamp(dt):
+    """`2026-01-01T08:00:00Z` as people and other tools write it (default), or sheetsync's own
+    millisecond form with `--stamps canonical`."""
+    if STAMPS == "plain":
+        return dt.strftime("%Y-%m-%dT%H:%M:%SZ")
     return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
 
 
@@ -96,7 +103,10 @@ def main():
     p.add_argument("out")
     p.add_argument("--rows", type=int, default=100_000)
     p.add_argument("--seed", type=int, default=20260101)
+    p.add_argument("--stamps", choices=["plain", "canonical"], default="plain")
     a = p.parse_args()
+    global STAMPS
+    STAMPS = a.stamps
     write_csv(a.out, build(a.rows, a.seed))
 
 
