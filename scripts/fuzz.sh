@@ -6,6 +6,8 @@
 #                                            minimised (-set_cover_merge=1), so the committed corpus stays small
 #   scripts/fuzz.sh --ci [SECONDS]           every target for SECONDS each (default 15) on a copy of the
 #                                            corpus (the repo's corpus is left alone); exit 1 on a finding
+#   FUZZ_CPU_SECONDS=3600 FUZZ_NICE=19 scripts/fuzz.sh TARGET
+#                                            the release run: TARGET until it has used one CPU-hour
 #   scripts/fuzz.sh --build                  build only
 #   scripts/fuzz.sh --probe                  exit 0 when this toolchain can build libFuzzer targets
 #   scripts/fuzz.sh --seed                   merge fresh seeds (Fuzz/make-seeds.py) into the corpora
@@ -31,6 +33,9 @@ TIMEOUT=${FUZZ_TIMEOUT:-10}
 SLOW_MS=${FUZZ_SLOW_MS:-1000}
 RSS_LIMIT=${FUZZ_RSS_LIMIT_MB:-768}
 NICE=${FUZZ_NICE:-15}
+# FUZZ_CPU_SECONDS=3600: run each target until it has used that much CPU time (the release run of
+# FUZZING.md), whatever the wall time; SECONDS is then ignored.
+CPU_SECONDS=${FUZZ_CPU_SECONDS:-}
 # Leak reports are off: Foundation's caches read as leaks at exit, and leaks are not what this hunts.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:quarantine_size_mb=32:malloc_context_size=10}
 # Swift's own crash backtracer stalls under ASan; libFuzzer and ASan report the crash themselves.
@@ -102,6 +107,21 @@ collect() {
     echo "$found"
 }
 
+# Sends SIGINT to PID once it has used SECONDS of CPU (user+system): on a shared machine a fuzzer at
+# low priority gets a fraction of a core, so a release run is measured in CPU time, not wall time.
+stop_after_cpu() {
+    local pid=$1 budget=$2 tick used
+    tick=$(getconf CLK_TCK)
+    while kill -0 "$pid" 2>/dev/null; do
+        used=$(awk -v t="$tick" '{ print int(($14 + $15) / t) }' "/proc/$pid/stat" 2>/dev/null || echo 0)
+        if [ "$used" -ge "$budget" ]; then
+            kill -INT "$pid" 2>/dev/null
+            return 0
+        fi
+        sleep 10
+    done
+}
+
 # run TARGET SECONDS MODE: MODE "keep" merges new inputs into the repo's corpus, "ci" leaves it alone.
 run() {
     local target=$1 seconds=$2 mode=$3
@@ -121,9 +141,16 @@ run() {
             regressed=1
         fi
     done
-    nice -n "$NICE" "$BIN/fuzz-$target" "$work" -max_total_time="$seconds" -timeout="$TIMEOUT" \
+    local wall=$seconds
+    [ -n "$CPU_SECONDS" ] && wall=$((CPU_SECONDS * 20))
+    nice -n "$NICE" "$BIN/fuzz-$target" "$work" -max_total_time="$wall" -timeout="$TIMEOUT" \
         -report_slow_units=1 -rss_limit_mb="$RSS_LIMIT" -malloc_limit_mb=500 -dict="$(dict_for "$target")" \
-        -print_final_stats=1 -artifact_prefix="$artifacts/" >>"$log" 2>&1 || status=$?
+        -print_final_stats=1 -artifact_prefix="$artifacts/" >>"$log" 2>&1 &
+    local pid=$!
+    [ -n "$CPU_SECONDS" ] && stop_after_cpu "$pid" "$CPU_SECONDS" &
+    wait "$pid" || status=$?
+    # Stopped by stop_after_cpu: libFuzzer prints its final stats and exits 72 on SIGINT.
+    [ -n "$CPU_SECONDS" ] && [ "$status" = 72 ] && status=0
     local elapsed=$(($(date +%s) - started))
     local found
     found=$(collect "$target" "$artifacts")
@@ -142,8 +169,9 @@ run() {
     fi
     local size
     size=$(ls "Fuzz/corpus/$target" | wc -l)
-    printf '%s\t%s\t%ss\t%s execs\tcov %s\tft %s\tcorpus %s\tfindings %s\n' \
-        "$(date -u +%FT%TZ)" "$target" "$elapsed" "${runs:-?}" "${cov:-?}" "${ft:-?}" "$size" "$found" | tee -a "$RESULTS"
+    printf '%s\t%s\t%ss\t%s execs\tcov %s\tft %s\tcorpus %s\tfindings %s%s\n' \
+        "$(date -u +%FT%TZ)" "$target" "$elapsed" "${runs:-?}" "${cov:-?}" "${ft:-?}" "$size" "$found" \
+        "${CPU_SECONDS:+	cpu budget ${CPU_SECONDS}s}" | tee -a "$RESULTS"
     # A stop whose only artifact was a wait for a core (above) is no failure; a stop with none is.
     if [ "$found" != 0 ] || [ "$regressed" = 1 ] || { [ "$status" != 0 ] && [ -z "$(ls "$artifacts")" ]; }; then
         echo "fuzz: $target failed (exit $status); see $log" >&2
