@@ -5,35 +5,91 @@ import SheetSyncCore
 extension LedgerStore {
     /// Rows, base, tombstones, change counter and state, in one read transaction.
     public func snapshot() throws -> StoreSnapshot {
+        try snapshot { _ in ChangeScope() }.0
+    }
+
+    /// A snapshot of only what a sync needs, in one read transaction: `scope` sees what the store
+    /// knows cheaply (base keys with their row hashes, dirty keys, tombstones) and names the rows
+    /// to leave out; a narrowed tab's rows and base are loaded only for its `keysToLoad`.
+    public func snapshot(scope: (ChangeIndex) -> ChangeScope) throws -> (StoreSnapshot, ChangeScope) {
         try writer.read { db in
-            var rows: [Tab: [String: LedgerRow]] = [:]
-            var base: [Tab: [String: LedgerRow]] = [:]
-            var tombstones: [Tab: [String: String]] = [:]
-            for tab in Tab.allCases {
-                let table = DataTable(tab)
-                rows[tab] = Dictionary(
-                    try table.fetchAll(db).map { ($0[table.schema.keyField], $0) }, uniquingKeysWith: { a, _ in a })
-                base[tab] = [:]
-                tombstones[tab] = [:]
-            }
-            for entry in try BaseEntry.fetchAll(db) {
-                let record = try entry.record()
-                // A base equal to its row (every row after a sync) shares the row's storage: one
-                // copy of 100k records in memory instead of two.
-                if let row = rows[entry.tab]?[entry.key], row == record {
-                    base[entry.tab, default: [:]][entry.key] = row
-                } else {
-                    base[entry.tab, default: [:]][entry.key] = record
-                }
-            }
+            var tombstones: [Tab: [String: String]] = Dictionary(uniqueKeysWithValues: Tab.allCases.map { ($0, [:]) })
             for entry in try TombstoneEntry.fetchAll(db) {
                 tombstones[entry.tab, default: [:]][entry.key] = entry.deletedAt
             }
             let state = Dictionary(try StateEntry.fetchAll(db).map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
-            return StoreSnapshot(
-                rows: rows, base: base, tombstones: tombstones,
-                changeCounter: try Self.changeCounter(db), state: state)
+            let index = ChangeIndex(
+                baseHashes: try Self.baseHashes(db), dirty: try Self.dirtyKeys(db), tombstones: tombstones.mapValues { Set($0.keys) },
+                renamesPending: state.keys.contains { $0.hasPrefix(LedgerState.renamePrefix) })
+            let chosen = scope(index)
+            var rows: [Tab: [String: LedgerRow]] = [:]
+            var base: [Tab: [String: LedgerRow]] = [:]
+            for tab in Tab.allCases {
+                let table = DataTable(tab)
+                if let narrowed = chosen.narrowed[tab] {
+                    (rows[tab], base[tab]) = try Self.load(narrowed.keysToLoad, of: table, db)
+                } else {
+                    (rows[tab], base[tab]) = try Self.loadAll(table, db)
+                }
+            }
+            let snapshot = StoreSnapshot(
+                rows: rows, base: base, tombstones: tombstones, changeCounter: try Self.changeCounter(db), state: state)
+            return (snapshot, chosen)
         }
+    }
+
+    private static func loadAll(_ table: DataTable, _ db: Database) throws -> ([String: LedgerRow], [String: LedgerRow]) {
+        let rows = Dictionary(try table.fetchAll(db).map { ($0[table.schema.keyField], $0) }, uniquingKeysWith: { a, _ in a })
+        var base: [String: LedgerRow] = [:]
+        base.reserveCapacity(rows.count)
+        let entries = try BaseEntry.filter(BaseEntry.Columns.tab == table.tab.rawValue).fetchCursor(db)
+        while let entry = try entries.next() {
+            let record = try entry.record()
+            // A base equal to its row (every row after a sync) shares the row's storage: one
+            // copy of 100k records in memory instead of two.
+            if let row = rows[entry.key], row == record {
+                base[entry.key] = row
+            } else {
+                base[entry.key] = record
+            }
+        }
+        return (rows, base)
+    }
+
+    private static func load(_ keys: Set<String>, of table: DataTable, _ db: Database) throws -> ([String: LedgerRow], [String: LedgerRow])
+    {
+        var rows: [String: LedgerRow] = [:]
+        var base: [String: LedgerRow] = [:]
+        let baseStatement = try db.cachedStatement(sql: "SELECT tab, key, fields FROM sync_base WHERE tab = ? AND key = ?")
+        for key in keys {
+            if let row = try table.fetch(key: key, db) { rows[row[table.schema.keyField]] = row }
+            if let entry = try BaseEntry.fetchOne(baseStatement, arguments: [table.tab.rawValue, key]) {
+                let record = try entry.record()
+                base[key] = rows[key] == record ? rows[key] : record
+            }
+        }
+        return (rows, base)
+    }
+
+    /// Every base key with its row hash (0: none), by tab.
+    private static func baseHashes(_ db: Database) throws -> [Tab: [String: Int64]] {
+        var result: [Tab: [String: Int64]] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT tab, key, raw_hash FROM sync_base")
+        while let row = try rows.next() {
+            guard let tab = Tab(rawValue: row[0]) else { continue }
+            result[tab, default: [:]][row[1]] = row[2]
+        }
+        return result
+    }
+
+    private static func dirtyKeys(_ db: Database) throws -> [Tab: Set<String>] {
+        var result: [Tab: Set<String>] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT tab, key FROM \(ChangeTracking.table)")
+        while let row = try rows.next() {
+            guard let tab = Tab(rawValue: row[0]) else { continue }
+            result[tab, default: []].insert(row[1])
+        }
+        return result
     }
 
     /// The sync state, the change counter and whether any tombstone waits, in one read transaction:
@@ -100,8 +156,15 @@ extension LedgerStore {
                 // taking 100k inserts at random places.
                 var keyed = (commit.baseUpserts[tab] ?? []).map { (key: $0[keyField], record: $0) }
                 keyed.sort { $0.key < $1.key }
+                let changes = commit.changes[tab]
+                let hashes = changes?.rowHashes ?? [:]
+                var hashed: Set<String> = []
                 for (key, record) in keyed where !skip.contains(key) {
-                    try BaseEntry(tab: tab, key: key, record: record).save(db)
+                    try BaseEntry(tab: tab, key: key, record: record).save(db, rawHash: hashes[key] ?? 0)
+                    if hashes[key] != nil { hashed.insert(key) }
+                }
+                if let changes {
+                    try Self.record(changes, tab: tab, skipping: skip, hashed: hashed, seq: commit.changeCounter, db)
                 }
                 for key in commit.baseDeletes[tab] ?? [] where !skip.contains(key) {
                     _ = try BaseEntry.deleteOne(db, key: ["tab": tab.rawValue, "key": key])
@@ -133,6 +196,26 @@ extension LedgerStore {
             let ordered = skipped.mapValues { $0.sorted() }
             return CommitOutcome(skipped: ordered, changeCounter: try Self.changeCounter(db))
         }
+    }
+
+    /// Keeps the rule "no dirty mark: store row equals base" for the keys a plan covered, and the row
+    /// hashes of base entries the plan did not rewrite. A mark made after `seq` (by a write during
+    /// the run) stays.
+    private static func record(
+        _ changes: ChangeRecord, tab: Tab, skipping skip: Set<String>, hashed: Set<String>, seq: Int64, _ db: Database
+    ) throws {
+        let setHash = try db.cachedStatement(sql: "UPDATE sync_base SET raw_hash = ? WHERE tab = ? AND key = ? AND raw_hash <> ?")
+        for (key, hash) in changes.rowHashes where !hashed.contains(key) && !skip.contains(key) {
+            try setHash.execute(arguments: [hash, tab.rawValue, key, hash])
+        }
+        if changes.wholeTab {
+            try db.execute(sql: "DELETE FROM \(ChangeTracking.table) WHERE tab = ? AND seq <= ?", arguments: [tab.rawValue, seq])
+        } else {
+            let clear = try db.cachedStatement(sql: "DELETE FROM \(ChangeTracking.table) WHERE tab = ? AND key = ? AND seq <= ?")
+            for key in changes.settled where !skip.contains(key) { try clear.execute(arguments: [tab.rawValue, key, seq]) }
+        }
+        let mark = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(ChangeTracking.table) (tab, key, seq) VALUES (?, ?, ?)")
+        for key in changes.unsettled { try mark.execute(arguments: [tab.rawValue, key, seq]) }
     }
 
     /// Whether the rows' keys are non-empty and strictly ascending once canonical (so none repeats).

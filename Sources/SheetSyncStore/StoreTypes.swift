@@ -54,6 +54,10 @@ public struct StoreCommit: Hashable, Sendable {
     public var state: [String: String?]
     /// Content fingerprints of rows an import loaded without an id → the id they were given.
     public var importFingerprints: [String: String] = [:]
+    /// Per planned tab: row hashes and dirty marks to keep (`ChangeRecord`).
+    public var changes: [Tab: ChangeRecord] = [:]
+    /// The change counter when the engine read the store: dirty marks made after it stay.
+    public var changeCounter: Int64 = 0
 
     public init(
         upserts: [Tab: [RowWrite]] = [:], deletes: [Tab: [RowDelete]] = [:], baseUpserts: [Tab: [LedgerRow]] = [:],

@@ -67,7 +67,11 @@ import Testing
 
     @Test func bookkeepingTablesExist() throws {
         let store = try LedgerStore.inMemory()
-        #expect(try columns(store, "sync_base") == ["tab TEXT NOT NULL PK", "key TEXT NOT NULL PK", "fields TEXT NOT NULL"])
+        #expect(
+            try columns(store, "sync_base") == [
+                "tab TEXT NOT NULL PK", "key TEXT NOT NULL PK", "fields TEXT NOT NULL", "raw_hash INTEGER NOT NULL",
+            ])
+        #expect(try columns(store, "sync_dirty") == ["tab TEXT NOT NULL PK", "key TEXT NOT NULL PK", "seq INTEGER NOT NULL"])
         #expect(
             try columns(store, "sync_tombstones") == [
                 "tab TEXT NOT NULL PK", "key TEXT NOT NULL PK", "deletedAt TEXT NOT NULL",

@@ -119,6 +119,8 @@ extension Workspace {
             var commit = StoreCommit()
             for tabPlan in plan.tabs {
                 commit.upserts[tabPlan.tab] = tabPlan.localUpserts.map { RowWrite(record: $0.record, expected: $0.expected) }
+                // Written with the counting triggers quiet: marked here, so the next sync reads and pushes them.
+                commit.changes[tabPlan.tab] = .marking(tabPlan.localUpserts.map { $0.record[tabPlan.tab.schema.keyField] })
                 commit.conflicts += tabPlan.conflicts.map { $0.resolved(at: now) }
             }
             // Only fingerprints of rows that were loaded: a rejected row is imported again once fixed.

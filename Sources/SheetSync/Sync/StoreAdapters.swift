@@ -21,12 +21,6 @@ extension StoreSnapshot {
     }
 }
 
-extension LedgerState {
-    static let renamePrefix = "categoryRename:"
-    /// The `sync_state` key of a pending category rename (old name → new name).
-    static func renameKey(_ old: String) -> String { renamePrefix + old }
-}
-
 extension StoreCommit {
     /// What applying `plans` does to the store: rows, base, tombstones, conflicts and the rejected-row
     /// log (a rejection seen before keeps its first-seen time).
@@ -43,6 +37,7 @@ extension StoreCommit {
             baseUpserts[tab] = plan.base.filter { oldBase[$0.key] != $0.value }.map(\.value)
             baseDeletes[tab] = oldBase.keys.filter { plan.base[$0] == nil }
             clearTombstones[tab] = plan.clearedTombstones.filter { local.tombstones[tab]?[$0] != nil }
+            changes[tab] = plan.changes
             conflicts += plan.conflicts.map { $0.resolved(at: now) }
             for rejection in plan.rejections {
                 var row = rejection
@@ -53,5 +48,6 @@ extension StoreCommit {
         self.rejected = rejected
         state[SyncEngine.stateLastSync] = now.description
         state[SyncEngine.stateCounter] = String(local.changeCounter)
+        changeCounter = local.changeCounter
     }
 }

@@ -53,15 +53,19 @@ public struct SyncEngine: Sendable {
             report.rejected = try store.rejectedRows()
             return report
         }
-        let before = try store.snapshot()
         let snapshot = try await remote.read()
         report.notices += snapshot.notices
+        // Cost follows change: rows both sides left as the base are neither loaded nor parsed.
+        let narrowing = { (index: ChangeIndex) in ChangeScope.find(workbook: snapshot.tables, index: index) }
+        var (local, scope) = try store.snapshot(scope: narrowing)
         let now = clock.now()
         let remoteSettings = SyncPlanner.settingsRecord(in: snapshot.tables, now: now)
-        try checkDataset(remoteSettings, state: before.state)
-        let local = try ensureSettings(before, remoteSettings: remoteSettings, now: now)
+        try checkDataset(remoteSettings, state: local.state)
+        if try ensureSettings(local, remoteSettings: remoteSettings, now: now) {
+            (local, scope) = try store.snapshot(scope: narrowing)
+        }
         let planner = SyncPlanner(purpose: .sync(options.mode), allowMassDelete: options.allowMassDelete, now: now, newID: newID)
-        var plan = planner.plan(workbook: snapshot.tables, ledger: local.ledger)
+        var plan = planner.plan(workbook: snapshot.tables, ledger: local.ledger, scope: scope)
         if options.mode != .pull, let limit = remote.maxCellCharacters {
             OverlongValues.holdBack(&plan.tabs, limit: limit, base: local.base)
         }
@@ -129,8 +133,9 @@ public struct SyncEngine: Sendable {
     }
 
     /// A dataset needs its one Settings row: created locally (and so pushed) when neither side has it.
-    private func ensureSettings(_ snapshot: StoreSnapshot, remoteSettings: LedgerRow?, now: Timestamp) throws -> StoreSnapshot {
-        guard remoteSettings == nil, (snapshot.rows[.settings] ?? [:]).isEmpty else { return snapshot }
+    /// Returns whether it wrote one (the store must then be read again).
+    private func ensureSettings(_ snapshot: StoreSnapshot, remoteSettings: LedgerRow?, now: Timestamp) throws -> Bool {
+        guard remoteSettings == nil, (snapshot.rows[.settings] ?? [:]).isEmpty else { return false }
         let stamp = now.description
         let record = LedgerRow([
             "datasetId": snapshot.state[Self.stateDataset] ?? newID(), "schemaVersion": "1", "timezone": defaultTimeZone,
@@ -138,6 +143,6 @@ public struct SyncEngine: Sendable {
         ])
         try store.upsert(record, in: .settings)
         try store.setState(Self.stateDataset, record["datasetId"])
-        return try store.snapshot()
+        return true
     }
 }

@@ -5,7 +5,8 @@ struct CrossTabChecks {
     private var categories: Set<String>
     /// Names the base knew and the plan's result lacks (removed or renamed by hand).
     private var removedCategories: Set<String> = []
-    private var transactions: [String: LedgerRow]
+    /// Transaction ids after the Transactions plan (the store's, when that tab is not planned).
+    private var transactions: Set<String>
     private var frozenTransactions: Set<String> = []
     private let renames: [String: String]
     private let baseCategories: Set<String>
@@ -13,7 +14,7 @@ struct CrossTabChecks {
     init(ledger: LedgerState) {
         categories = Set((ledger.rows[.categories] ?? [:]).keys)
         baseCategories = Set((ledger.base[.categories] ?? [:]).keys)
-        transactions = ledger.rows[.transactions] ?? [:]
+        transactions = Set((ledger.rows[.transactions] ?? [:]).keys)
         renames = ledger.renames
     }
 
@@ -24,10 +25,10 @@ struct CrossTabChecks {
         let frozen = Set(plan.rejections.map(\.id).filter { !$0.isEmpty })
         switch plan.tab {
         case .categories:
-            categories = Set(plan.result.keys).union(frozen)
+            categories = Set(plan.result.keys).union(plan.unchanged).union(frozen)
             removedCategories = baseCategories.subtracting(categories)
         case .transactions:
-            (transactions, frozenTransactions) = (plan.result, frozen)
+            (transactions, frozenTransactions) = (Set(plan.result.keys).union(plan.unchanged), frozen)
         default:
             break
         }
@@ -43,7 +44,7 @@ struct CrossTabChecks {
             let (known, frozen) = (transactions, frozenTransactions)
             return { record in
                 let id = record["transactionId"]
-                guard known[id] == nil, !frozen.contains(id) else { return nil }
+                guard !known.contains(id), !frozen.contains(id) else { return nil }
                 return FieldProblem(
                     field: "transactionId", value: id, message: "transaction '\(id)' does not exist",
                     hint: "point the receipt at an existing transactionId")

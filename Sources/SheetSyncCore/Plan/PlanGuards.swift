@@ -4,7 +4,7 @@ enum MassDeleteGuard {
     /// - Parameter renamed: old names of pending category renames (their deletes are half of a rename).
     static func trips(_ plans: [TabPlan], base: [Tab: [String: LedgerRow]], renamed: Set<String>) -> [String] {
         plans.compactMap { plan in
-            let rows = base[plan.tab]?.count ?? 0
+            let rows = (base[plan.tab]?.count ?? 0) + plan.unchanged.count
             let remoteDeletes = plan.remoteDeletes.filter { plan.tab != .categories || !renamed.contains($0.key) }.count
             for (count, side) in [(plan.localDeletes.count, "the store"), (remoteDeletes, "the workbook")] {
                 let what: String

@@ -20,6 +20,11 @@ public struct LedgerState: Sendable {
     /// Category renames made in the store and not yet seen through a sync: old name → new name.
     public var renames: [String: String]
 
+    /// The store's `sync_state` keys of pending category renames start with this.
+    public static let renamePrefix = "categoryRename:"
+    /// The `sync_state` key of a pending category rename (old name → new name).
+    public static func renameKey(_ old: String) -> String { renamePrefix + old }
+
     public init(
         rows: [Tab: [String: LedgerRow]], base: [Tab: [String: LedgerRow]], tombstones: [Tab: [String: String]] = [:],
         renames: [String: String] = [:]
@@ -68,10 +73,13 @@ public struct SyncPlanner: Sendable {
         self.newID = newID
     }
 
-    /// - Parameter workbook: the tabs the workbook has (a tab it lacks is absent).
-    public func plan(workbook: [Tab: Table], ledger: LedgerState) -> SyncPlan {
+    /// - Parameters:
+    ///   - workbook: the tabs the workbook has (a tab it lacks is absent).
+    ///   - scope: the rows left out as unchanged (`ledger` then holds only the other keys of a
+    ///     narrowed tab), with every row's hash to record; nil plans every row and records no hash.
+    public func plan(workbook: [Tab: Table], ledger: LedgerState, scope: ChangeScope? = nil) -> SyncPlan {
         var result = SyncPlan()
-        let read = readTabs(workbook, ledger: ledger, into: &result)
+        let read = readTabs(workbook, ledger: ledger, scope: scope, into: &result)
         var ledger = ledger
         if workbook[.settings] == nil, case .sync = purpose {
             // A missing Settings tab is recreated from the store: its row is new to the workbook.
@@ -88,6 +96,7 @@ public struct SyncPlanner: Sendable {
                 localAsRead: ledger.rows[tab] ?? [:], tombstones: ledger.tombstones[tab] ?? [:],
                 remote: rows, heldLocal: Set(held.map(\.id)))
             var plan = Reconciler.plan(state, context: ReconcileContext(now: now, newID: newID, validate: checks.validator(for: tab)))
+            plan.unchanged = scope?.narrowed[tab]?.unchangedKeys ?? []
             plan.rejections += held
             plan.localCounts.rejected = plan.rejections.count
             plan.notices = local.notices + plan.notices
@@ -128,12 +137,22 @@ public struct SyncPlanner: Sendable {
         case .checking:
             break
         }
+        if case .sync = purpose {
+            for i in result.tabs.indices {
+                let tab = result.tabs[i].tab
+                result.tabs[i].changes = ChangeRecord.of(
+                    result.tabs[i], rows: read[tab] ?? [], hashes: scope?.hashes[tab], local: ledger.rows[tab] ?? [:],
+                    oldBase: ledger.base[tab] ?? [:], wholeTab: scope?.narrowed[tab] == nil)
+            }
+        }
         return result
     }
 
     /// Each tab's rows; a missing tab is unreadable when the base knows it (or when checking),
     /// and empty when it is new (it is created on the first push).
-    private func readTabs(_ workbook: [Tab: Table], ledger: LedgerState, into result: inout SyncPlan) -> [Tab: [SheetRow]] {
+    private func readTabs(
+        _ workbook: [Tab: Table], ledger: LedgerState, scope: ChangeScope?, into result: inout SyncPlan
+    ) -> [Tab: [SheetRow]] {
         var read: [Tab: [SheetRow]] = [:]
         for tab in Tab.allCases {
             let table: Table
@@ -160,7 +179,7 @@ public struct SyncPlanner: Sendable {
                 }
             }
             do {
-                read[tab] = try TabReader.read(table, schema: tab.schema, seenAt: now).1
+                read[tab] = try TabReader.read(table, schema: tab.schema, seenAt: now, skipping: scope?.narrowed[tab]?.unchangedRows).1
             } catch {
                 result.tabErrors.append(error)
             }

@@ -120,6 +120,10 @@ public struct TabPlan: Hashable, Sendable {
     public var remoteCounts = TabCounts()
     /// The dataset after the sync, by key (frozen rows as their last good version).
     public var result: [String: LedgerRow] = [:]
+    /// Keys the plan left out as unchanged on both sides (`ChangeScope`): present, and as the base.
+    public var unchanged: Set<String> = []
+    /// What the store keeps for the next run to leave unchanged rows out.
+    public var changes = ChangeRecord()
 
     public init(tab: Tab) { self.tab = tab }
 

@@ -82,7 +82,10 @@ public struct SheetRow: Hashable, Sendable {
 /// Reads a tab's table into rows, tolerantly (DESIGN §3).
 public enum TabReader {
     /// - Parameter seenAt: the time of this read, used for empty `createdAt`/`lastModifiedAt`.
-    public static func read(_ table: Table, schema: TabSchema, seenAt: Timestamp) throws(TabError) -> (ColumnMap, [SheetRow]) {
+    /// - Parameter skipping: by row index, rows known unchanged since the last sync: not read.
+    public static func read(
+        _ table: Table, schema: TabSchema, seenAt: Timestamp, skipping: [Bool]? = nil
+    ) throws(TabError) -> (ColumnMap, [SheetRow]) {
         let map = try ColumnMap(header: table.header, schema: schema)
         // Column positions are looked up once per tab, not once per cell.
         let layout = RowLayout.of(schema)
@@ -92,6 +95,7 @@ public enum TabReader {
         rows.reserveCapacity(table.rows.count)
         var scratch: [String] = []
         for (index, cells) in table.rows.enumerated() {
+            if let skipping, index < skipping.count, skipping[index] { continue }
             if let damage = table.damagedRows[index] {
                 // No key is trusted from a damaged row: the tab deletes nothing this run.
                 let problem = FieldProblem(field: "", value: "", message: damage, hint: "fix the quotes in this row")

@@ -47,14 +47,16 @@ struct BaseEntry: Codable, FetchableRecord, PersistableRecord {
         fields = try RecordJSON.encode(record.fields, tab: tab)
     }
 
-    /// Inserts or replaces this entry (what `upsert` does), through one cached statement.
-    func save(_ db: Database) throws {
+    /// Inserts or replaces this entry (what `upsert` does), through one cached statement. A new base
+    /// takes the hash of the sheet row that reads as it, or 0 (none known): an old hash never
+    /// outlives the base it was recorded for.
+    func save(_ db: Database, rawHash: Int64 = 0) throws {
         try db.cachedStatement(
             sql: """
-                INSERT INTO sync_base (tab, key, fields) VALUES (?, ?, ?)
-                ON CONFLICT (tab, key) DO UPDATE SET fields = excluded.fields
+                INSERT INTO sync_base (tab, key, fields, raw_hash) VALUES (?, ?, ?, ?)
+                ON CONFLICT (tab, key) DO UPDATE SET fields = excluded.fields, raw_hash = excluded.raw_hash
                 """
-        ).execute(arguments: [tab.rawValue, key, fields])
+        ).execute(arguments: [tab.rawValue, key, fields, rawHash])
     }
 
     func record() throws -> LedgerRow {

@@ -109,6 +109,8 @@ extension LedgerStore {
     public func forgetBase() throws {
         try writer.write { db in
             try db.execute(sql: "DELETE FROM sync_base; DELETE FROM sync_tombstones")
+            // Without a base every store row differs from it: all are read at the next sync.
+            try ChangeTracking.markAllDirty(db)
             try Self.setState("remoteVersion", nil, db)
         }
     }

@@ -31,6 +31,9 @@ enum StoreMigrations {
             try ReceiptUploads.create(db)
             try ReceiptUploads.migrateOldQueue(db)
         }
+        migrator.registerMigration("v4-change-tracking") { db in
+            try ChangeTracking.create(db)
+        }
         return migrator
     }
 

@@ -28,10 +28,10 @@ import Testing
 
     static func plan(
         _ workbook: [Tab: Table], _ ledger: LedgerState, purpose: PlanPurpose = .sync(.sync),
-        allowMassDelete: Bool = false
+        allowMassDelete: Bool = false, scope: ChangeScope? = nil
     ) -> SyncPlan {
         SyncPlanner(purpose: purpose, allowMassDelete: allowMassDelete, now: RC.now, newID: { "00000000-0000-4000-8000-999999999999" })
-            .plan(workbook: workbook, ledger: ledger)
+            .plan(workbook: workbook, ledger: ledger, scope: scope)
     }
 
     static func tab(_ plan: SyncPlan, _ tab: Tab) -> TabPlan? { plan.tabs.first { $0.tab == tab } }

@@ -1,0 +1,143 @@
+/// What the store knows cheaply about the last sync, without loading rows: every base key with the
+/// hash of its sheet row as last read, the keys changed in the store since, and local deletes.
+public struct ChangeIndex: Sendable {
+    /// Base key → `RowHash` of the sheet row that reads as that base; 0 when none is recorded.
+    public var baseHashes: [Tab: [String: Int64]]
+    /// Keys of store rows written or deleted since the last sync by anyone but the engine.
+    public var dirty: [Tab: Set<String>]
+    public var tombstones: [Tab: Set<String>]
+    /// A category rename is waiting to reach the workbook.
+    public var renamesPending: Bool
+
+    public init(
+        baseHashes: [Tab: [String: Int64]], dirty: [Tab: Set<String>], tombstones: [Tab: Set<String>], renamesPending: Bool
+    ) {
+        self.baseHashes = baseHashes
+        self.dirty = dirty
+        self.tombstones = tombstones
+        self.renamesPending = renamesPending
+    }
+}
+
+/// The rows of one tab a sync can leave out: both sides still hold them exactly as the base.
+public struct TabScope: Sendable, Equatable {
+    /// By data-row index: the sheet row is unchanged since the last sync (it is not parsed).
+    public var unchangedRows: [Bool]
+    /// The keys of those rows (their store rows equal their base; neither is loaded).
+    public var unchangedKeys: Set<String>
+    /// Keys whose store row and base the plan needs: changed sheet rows, changed store rows, deletes.
+    public var keysToLoad: Set<String>
+}
+
+/// Which rows a sync must read, parse and reconcile: cost follows change (Issue 13).
+///
+/// A row is left out only when its sheet cells hash to what the base recorded, the store has not
+/// touched its key and its key occurs once. A tab is narrowed only when nothing in it can change the
+/// outcome of an unchanged row: every base key is still in the sheet (so no delete, and the stale-copy
+/// and mass-delete guards have nothing to see), and the tabs it is checked against are steady
+/// (Categories for Transactions; Transactions without local deletes for Receipts). Otherwise the tab
+/// is read whole, exactly as before.
+public struct ChangeScope: Sendable {
+    /// Every tab's `RowHash` per data row, for the hashes the commit records.
+    public var hashes: [Tab: [Int64]] = [:]
+    /// The narrowed tabs; a tab absent here is read whole.
+    public var narrowed: [Tab: TabScope] = [:]
+
+    public init() {}
+
+    public static func find(workbook: [Tab: Table], index: ChangeIndex) -> ChangeScope {
+        var scope = ChangeScope()
+        var rows: [Tab: KeyedRows] = [:]
+        for (tab, table) in workbook {
+            let keyed = KeyedRows(table, schema: tab.schema)
+            scope.hashes[tab] = keyed.hashes
+            rows[tab] = keyed
+        }
+        let categoriesSteady =
+            !index.renamesPending
+            && rows[.categories].map { index.isSteady(.categories, $0) } ?? false
+        guard categoriesSteady, let transactions = rows[.transactions],
+            let narrowed = index.narrow(.transactions, transactions)
+        else { return scope }
+        scope.narrowed[.transactions] = narrowed
+        if index.tombstones[.transactions, default: []].isEmpty, let receipts = rows[.receipts],
+            let narrowedReceipts = index.narrow(.receipts, receipts)
+        {
+            scope.narrowed[.receipts] = narrowedReceipts
+        }
+        return scope
+    }
+}
+
+/// A table's rows with their hashes and keys (nil: unreadable, damaged or repeated).
+struct KeyedRows {
+    var hashes: [Int64]
+    var keys: [String?]
+    /// By index: every cell is empty (the reader ignores such a row).
+    var blank: [Bool]
+    /// The header lacks a required column: the tab is read whole (and reports it).
+    var readable: Bool
+
+    init(_ table: Table, schema: TabSchema) {
+        let seed = RowHash.seed(header: table.header)
+        hashes = table.rows.map { RowHash.of($0, seed: seed) }
+        keys = Array(repeating: nil, count: table.rows.count)
+        blank = table.rows.map { $0.allSatisfy(\.isEmpty) }
+        guard let map = try? ColumnMap(header: table.header, schema: schema),
+            let keySpec = schema.field(named: schema.keyField)
+        else {
+            readable = false
+            return
+        }
+        readable = true
+        var firstIndex: [String: Int] = [:]
+        firstIndex.reserveCapacity(table.rows.count)
+        for (i, cells) in table.rows.enumerated() {
+            guard table.damagedRows[i] == nil, table.refusedRows[i] == nil,
+                case .success(let key) = FieldParser.canonical(map.cell(schema.keyField, in: cells), keySpec), !key.isEmpty
+            else { continue }
+            if let first = firstIndex[key] {
+                // A key twice is the reconciler's case to report: no row of it is left out.
+                keys[first] = nil
+                continue
+            }
+            firstIndex[key] = i
+            keys[i] = key
+        }
+    }
+}
+
+extension ChangeIndex {
+    /// Every row of the tab unchanged on both sides, and the same keys on both.
+    func isSteady(_ tab: Tab, _ rows: KeyedRows) -> Bool {
+        guard let scope = narrow(tab, rows) else { return false }
+        return scope.keysToLoad.isEmpty && scope.unchangedRows.indices.allSatisfy { scope.unchangedRows[$0] || rows.blank[$0] }
+    }
+
+    /// The tab's scope, or nil when it must be read whole.
+    func narrow(_ tab: Tab, _ rows: KeyedRows) -> TabScope? {
+        guard rows.readable else { return nil }
+        let base = baseHashes[tab] ?? [:]
+        let dirty = dirty[tab] ?? []
+        let tombstones = tombstones[tab] ?? []
+        var unchangedRows = Array(repeating: false, count: rows.keys.count)
+        var unchangedKeys: Set<String> = []
+        var keysToLoad = dirty.union(tombstones)
+        var baseKeysSeen = 0
+        for (i, key) in rows.keys.enumerated() {
+            guard let key else { continue }
+            let recorded = base[key]
+            if recorded != nil { baseKeysSeen += 1 }
+            if recorded == rows.hashes[i], !dirty.contains(key), !tombstones.contains(key) {
+                unchangedRows[i] = true
+                unchangedKeys.insert(key)
+            } else {
+                keysToLoad.insert(key)
+            }
+        }
+        // A base key the sheet lacks (or holds only in a row whose key cannot be read) is a
+        // delete or a damaged copy: the guards need the whole tab.
+        guard baseKeysSeen == base.count else { return nil }
+        return TabScope(unchangedRows: unchangedRows, unchangedKeys: unchangedKeys, keysToLoad: keysToLoad)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+import SheetSyncCore
+import Testing
+import Workbook
+
+/// A sync reads, parses and reconciles only the rows that changed (Issue 13), through the binary on
+/// the sample ledger: what each side holds after, and the same outcome as reading every row.
+@Suite struct CostFollowsChangeTests {
+    static let lunch = DataSafetyTests.lunch
+
+    /// The store's change-tracking state, read as another SQLite client would.
+    static func tracking(_ ledger: Ledger) throws -> (dirty: [String], unhashed: Int, based: Int) {
+        let db = try DatabaseQueue(path: ledger.store.path)
+        return try db.read { db in
+            let dirty = try String.fetchAll(db, sql: "SELECT tab || '/' || key FROM sync_dirty ORDER BY 1")
+            let unhashed = try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_base WHERE raw_hash = 0") ?? -1
+            let based = try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_base") ?? -1
+            return (dirty, unhashed, based)
+        }
+    }
+
+    static func unhashed(_ ledger: Ledger) throws -> [String] {
+        try DatabaseQueue(path: ledger.store.path).read { db in
+            try String.fetchAll(db, sql: "SELECT tab || '/' || key FROM sync_base WHERE raw_hash = 0 ORDER BY 1")
+        }
+    }
+
+    /// Another SQLite client's write, with the store's triggers doing their part.
+    static func sql(_ ledger: Ledger, _ statement: String) throws {
+        try DatabaseQueue(path: ledger.store.path).write { try $0.execute(sql: statement) }
+    }
+
+    @Test func afterASyncEveryRowIsHashedAndNothingIsMarkedChanged() async throws {
+        let ledger = try await Ledger.synced()
+        #expect(try await ledger.run("sync").status == 0)
+        let state = try Self.tracking(ledger)
+        #expect(state.dirty.isEmpty, "\(state.dirty)")
+        #expect(state.unhashed == 0 && state.based > 10)
+    }
+
+    @Test func aRowEditedByHandIsPulledAndNoOtherRowMoves() async throws {
+        let ledger = try await Ledger.synced()
+        #expect(try await ledger.run("sync").status == 0)
+        let storeBefore = try ledger.storeRows(.transactions)
+        try ledger.workbook.edit(.transactions) { table in
+            let row = table.rows.firstIndex { $0[0].rawText == Self.lunch } ?? 0
+            table.rows[row][8] = .text("lunch, edited by hand")
+            table.rows[row][13] = .text("2030-01-01T00:00:00Z")
+        }
+        let run = try await ledger.run("sync")
+        #expect(run.status == 0, "\(run.stderr)")
+        let storeAfter = try ledger.storeRows(.transactions)
+        #expect(storeAfter[Self.lunch]?["note"] == "lunch, edited by hand")
+        #expect(storeAfter.filter { $0.key != Self.lunch } == storeBefore.filter { $0.key != Self.lunch })
+        #expect(try ledger.sheetRows(.transactions) == storeAfter)
+        #expect(try Self.tracking(ledger).dirty.isEmpty)
+    }
+
+    @Test func aStoreRowChangedByAnotherSQLiteClientIsPushed() async throws {
+        let ledger = try await Ledger.synced()
+        #expect(try await ledger.run("sync").status == 0)
+        try Self.sql(ledger, "UPDATE transactions SET note = 'changed with sqlite3' WHERE transactionId = '\(Self.lunch)'")
+        #expect(try Self.tracking(ledger).dirty == ["Transactions/\(Self.lunch)"])
+        let run = try await ledger.run("sync")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ledger.sheetRows(.transactions)[Self.lunch]?["note"] == "changed with sqlite3")
+        #expect(try ledger.sheetRows(.transactions) == ledger.storeRows(.transactions))
+        #expect(try Self.tracking(ledger).dirty.isEmpty)
+        // The rewritten sheet row has no hash yet: the next sync that reads the workbook reads it once.
+        #expect(try Self.tracking(ledger).unhashed == 1)
+        try ledger.workbook.edit(.categories) { $0.rows[0][3] = .text("#303030") }
+        #expect(try await ledger.run("sync").status == 0)
+        // The pushed row was read and hashed; the recoloured category got a new lastModifiedAt written
+        // back to its sheet row, so it is the one read again next time.
+        #expect(try Self.unhashed(ledger) == ["Categories/Groceries"])
+    }
+
+    /// The same hand edits on two copies of a ledger, one of which has forgotten every row hash (so it
+    /// reads every row): both runs end with the same exit code, store and workbook.
+    @Test(arguments: Edit.allCases)
+    func leavingRowsOutChangesNoOutcome(_ edit: Edit) async throws {
+        let fast = try await Ledger.synced("clean")
+        let whole = try await Ledger.synced("clean")
+        for ledger in [fast, whole] {
+            #expect(try await ledger.run("sync").status == 0)
+            try edit.apply(ledger)
+        }
+        try Self.sql(whole, "UPDATE sync_base SET raw_hash = 0")
+        let a = try await fast.run("sync")
+        let b = try await whole.run("sync")
+        #expect(a.status == b.status, "\(a.stderr)\n---\n\(b.stderr)")
+        // Timestamps a run or a trigger takes from the clock differ between the two copies.
+        func comparable(_ rows: [String: LedgerRow]) -> [String: LedgerRow] {
+            rows.mapValues { row in
+                var row = row
+                row["lastModifiedAt"] = ""
+                return row
+            }
+        }
+        for tab in Tab.allCases where tab != .settings {
+            let (x, y) = (comparable(try fast.storeRows(tab)), comparable(try whole.storeRows(tab)))
+            #expect(x == y, "store \(tab): \(x.filter { y[$0.key] != $0.value }) vs \(y.filter { x[$0.key] != $0.value })")
+            let (p, q) = (comparable(try fast.sheetRows(tab)), comparable(try whole.sheetRows(tab)))
+            #expect(p == q, "sheet \(tab): \(p.filter { q[$0.key] != $0.value }) vs \(q.filter { p[$0.key] != $0.value })")
+            #expect(try fast.workbook.table(tab).rows.count == whole.workbook.table(tab).rows.count)
+        }
+    }
+
+    enum Edit: String, CaseIterable, Sendable {
+        case categoryRemovedByHand, categoryRecoloredAndARowEdited, rowDeletedByHand, columnsSwapped, categoryRenamedInStore
+
+        func apply(_ ledger: Ledger) throws {
+            let book = ledger.workbook
+            switch self {
+            case .categoryRemovedByHand:
+                try book.edit(.categories) { table in table.rows.removeAll { $0[0].rawText == "Groceries" } }
+            case .categoryRecoloredAndARowEdited:
+                try book.edit(.categories) { $0.rows[0][3] = .text("#101010") }
+                try book.edit(.transactions) { $0.rows[2][8] = .text("edited") }
+            case .rowDeletedByHand:
+                try book.edit(.transactions) { $0.rows.remove(at: 4) }
+            case .columnsSwapped:
+                try book.edit(.transactions) { table in
+                    table.header.swapAt(7, 8)
+                    for i in table.rows.indices where table.rows[i].count > 8 { table.rows[i].swapAt(7, 8) }
+                }
+            case .categoryRenamedInStore:
+                try CostFollowsChangeTests.sql(ledger, "UPDATE categories SET colorHex = '#202020' WHERE name = 'Groceries'")
+                try CostFollowsChangeTests.sql(
+                    ledger, "UPDATE transactions SET note = 'store edit' WHERE transactionId = '\(CostFollowsChangeTests.lunch)'")
+            }
+        }
+    }
+}
