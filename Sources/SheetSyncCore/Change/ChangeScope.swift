@@ -21,12 +21,28 @@ public struct ChangeIndex: Sendable {
 
 /// The rows of one tab a sync can leave out: both sides still hold them exactly as the base.
 public struct TabScope: Sendable, Equatable {
-    /// By data-row index: the sheet row is unchanged since the last sync (it is not parsed).
-    public var unchangedRows: [Bool]
-    /// The keys of those rows (their store rows equal their base; neither is loaded).
-    public var unchangedKeys: Set<String>
+    public var unchanged: UnchangedRows
     /// Keys whose store row and base the plan needs: changed sheet rows, changed store rows, deletes.
     public var keysToLoad: Set<String>
+}
+
+/// Sheet rows unchanged since the last sync, by index and by key (their store rows equal their
+/// base; neither is loaded nor parsed). Kept as the table's own key index, not a second set of keys.
+public struct UnchangedRows: Hashable, Sendable {
+    /// By data-row index.
+    public private(set) var rows: [Bool] = []
+    private var rowOfKey: [String: Int] = [:]
+    public private(set) var count = 0
+
+    public init() {}
+
+    init(rows: [Bool], rowOfKey: [String: Int]) {
+        self.rows = rows
+        self.rowOfKey = rowOfKey
+        count = rows.reduce(0) { $1 ? $0 + 1 : $0 }
+    }
+
+    public func contains(_ key: String) -> Bool { rowOfKey[key].map { rows[$0] } ?? false }
 }
 
 /// Which rows a sync must read, parse and reconcile: cost follows change (Issue 13).
@@ -73,6 +89,8 @@ public struct ChangeScope: Sendable {
 struct KeyedRows {
     var hashes: [Int64]
     var keys: [String?]
+    /// Each readable, unrepeated key → its row index.
+    var rowOfKey: [String: Int] = [:]
     /// By index: every cell is empty (the reader ignores such a row).
     var blank: [Bool]
     /// The header lacks a required column: the tab is read whole (and reports it).
@@ -104,6 +122,7 @@ struct KeyedRows {
             firstIndex[key] = i
             keys[i] = key
         }
+        rowOfKey = firstIndex
     }
 }
 
@@ -111,7 +130,7 @@ extension ChangeIndex {
     /// Every row of the tab unchanged on both sides, and the same keys on both.
     func isSteady(_ tab: Tab, _ rows: KeyedRows) -> Bool {
         guard let scope = narrow(tab, rows) else { return false }
-        return scope.keysToLoad.isEmpty && scope.unchangedRows.indices.allSatisfy { scope.unchangedRows[$0] || rows.blank[$0] }
+        return scope.keysToLoad.isEmpty && scope.unchanged.rows.indices.allSatisfy { scope.unchanged.rows[$0] || rows.blank[$0] }
     }
 
     /// The tab's scope, or nil when it must be read whole.
@@ -121,7 +140,6 @@ extension ChangeIndex {
         let dirty = dirty[tab] ?? []
         let tombstones = tombstones[tab] ?? []
         var unchangedRows = Array(repeating: false, count: rows.keys.count)
-        var unchangedKeys: Set<String> = []
         var keysToLoad = dirty.union(tombstones)
         var baseKeysSeen = 0
         for (i, key) in rows.keys.enumerated() {
@@ -130,7 +148,6 @@ extension ChangeIndex {
             if recorded != nil { baseKeysSeen += 1 }
             if recorded == rows.hashes[i], !dirty.contains(key), !tombstones.contains(key) {
                 unchangedRows[i] = true
-                unchangedKeys.insert(key)
             } else {
                 keysToLoad.insert(key)
             }
@@ -138,6 +155,7 @@ extension ChangeIndex {
         // A base key the sheet lacks (or holds only in a row whose key cannot be read) is a
         // delete or a damaged copy: the guards need the whole tab.
         guard baseKeysSeen == base.count else { return nil }
-        return TabScope(unchangedRows: unchangedRows, unchangedKeys: unchangedKeys, keysToLoad: keysToLoad)
+        // A repeated key's first row keeps its index entry but is never unchanged.
+        return TabScope(unchanged: UnchangedRows(rows: unchangedRows, rowOfKey: rows.rowOfKey), keysToLoad: keysToLoad)
     }
 }

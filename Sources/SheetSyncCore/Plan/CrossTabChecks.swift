@@ -8,6 +8,8 @@ struct CrossTabChecks {
     /// Transaction ids after the Transactions plan (the store's, when that tab is not planned).
     private var transactions: Set<String>
     private var frozenTransactions: Set<String> = []
+    /// Transactions the plan left out as unchanged (present on both sides).
+    private var unchangedTransactions = UnchangedRows()
     private let renames: [String: String]
     private let baseCategories: Set<String>
 
@@ -25,10 +27,10 @@ struct CrossTabChecks {
         let frozen = Set(plan.rejections.map(\.id).filter { !$0.isEmpty })
         switch plan.tab {
         case .categories:
-            categories = Set(plan.result.keys).union(plan.unchanged).union(frozen)
+            categories = Set(plan.result.keys).union(frozen)
             removedCategories = baseCategories.subtracting(categories)
         case .transactions:
-            (transactions, frozenTransactions) = (Set(plan.result.keys).union(plan.unchanged), frozen)
+            (transactions, frozenTransactions, unchangedTransactions) = (Set(plan.result.keys), frozen, plan.unchanged)
         default:
             break
         }
@@ -41,10 +43,10 @@ struct CrossTabChecks {
             let (known, removed) = (categories, removedCategories)
             return { CategoryCheck.problem(for: $0["category"], known: known, removed: removed) }
         case .receipts:
-            let (known, frozen) = (transactions, frozenTransactions)
+            let (known, frozen, unchanged) = (transactions, frozenTransactions, unchangedTransactions)
             return { record in
                 let id = record["transactionId"]
-                guard !known.contains(id), !frozen.contains(id) else { return nil }
+                guard !known.contains(id), !frozen.contains(id), !unchanged.contains(id) else { return nil }
                 return FieldProblem(
                     field: "transactionId", value: id, message: "transaction '\(id)' does not exist",
                     hint: "point the receipt at an existing transactionId")

@@ -96,7 +96,7 @@ public struct SyncPlanner: Sendable {
                 localAsRead: ledger.rows[tab] ?? [:], tombstones: ledger.tombstones[tab] ?? [:],
                 remote: rows, heldLocal: Set(held.map(\.id)))
             var plan = Reconciler.plan(state, context: ReconcileContext(now: now, newID: newID, validate: checks.validator(for: tab)))
-            plan.unchanged = scope?.narrowed[tab]?.unchangedKeys ?? []
+            plan.unchanged = scope?.narrowed[tab]?.unchanged ?? UnchangedRows()
             plan.rejections += held
             plan.localCounts.rejected = plan.rejections.count
             plan.notices = local.notices + plan.notices
@@ -179,7 +179,7 @@ public struct SyncPlanner: Sendable {
                 }
             }
             do {
-                read[tab] = try TabReader.read(table, schema: tab.schema, seenAt: now, skipping: scope?.narrowed[tab]?.unchangedRows).1
+                read[tab] = try TabReader.read(table, schema: tab.schema, seenAt: now, skipping: scope?.narrowed[tab]?.unchanged.rows).1
             } catch {
                 result.tabErrors.append(error)
             }

@@ -121,7 +121,7 @@ public struct TabPlan: Hashable, Sendable {
     /// The dataset after the sync, by key (frozen rows as their last good version).
     public var result: [String: LedgerRow] = [:]
     /// Keys the plan left out as unchanged on both sides (`ChangeScope`): present, and as the base.
-    public var unchanged: Set<String> = []
+    public var unchanged = UnchangedRows()
     /// What the store keeps for the next run to leave unchanged rows out.
     public var changes = ChangeRecord()
 

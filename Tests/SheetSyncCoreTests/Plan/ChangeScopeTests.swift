@@ -43,7 +43,7 @@ import Testing
         #expect(index.baseHashes[.transactions]?.values.allSatisfy { $0 != 0 } == true, "every agreed row's hash is recorded")
         let scope = ChangeScope.find(workbook: workbook, index: index)
         let transactions = try? #require(scope.narrowed[.transactions])
-        #expect(transactions?.unchangedKeys.count == 20)
+        #expect(transactions?.unchanged.count == 20)
         #expect(transactions?.keysToLoad.isEmpty == true)
         let plan = P.plan(workbook, Self.narrowed(ledger, scope), scope: scope)
         #expect(plan.tabs.allSatisfy { !$0.changesLocal && !$0.changesRemote })
@@ -63,7 +63,7 @@ import Testing
         let scope = ChangeScope.find(workbook: workbook, index: index)
         let narrowed = try #require(scope.narrowed[.transactions])
         #expect(narrowed.keysToLoad == [key])
-        #expect(narrowed.unchangedKeys.count == 19 && !narrowed.unchangedKeys.contains(key))
+        #expect(narrowed.unchanged.count == 19 && !narrowed.unchanged.contains(key))
         let fast = try #require(P.tab(P.plan(workbook, Self.narrowed(ledger, scope), scope: scope), .transactions))
         let full = try #require(P.tab(P.plan(workbook, ledger), .transactions))
         #expect(fast.localUpserts == full.localUpserts && fast.localUpserts.count == 1)
@@ -138,7 +138,7 @@ import Testing
         for i in table.rows.indices { table.rows[i].swapAt(7, 8) }
         workbook[.transactions] = table
         let moved = try #require(ChangeScope.find(workbook: workbook, index: index).narrowed[.transactions])
-        #expect(moved.unchangedKeys.isEmpty && moved.keysToLoad.count == 6)
+        #expect(moved.unchanged.count == 0 && moved.keysToLoad.count == 6)
         _ = ledger
     }
 
@@ -153,7 +153,7 @@ import Testing
         index.tombstones[.transactions] = Set(gone)
         index.dirty[.transactions] = Set(gone)
         let scope = ChangeScope.find(workbook: workbook, index: index)
-        #expect(scope.narrowed[.transactions]?.unchangedKeys.count == 10)
+        #expect(scope.narrowed[.transactions]?.unchanged.count == 10)
         let plan = P.plan(workbook, Self.narrowed(ledger, scope), scope: scope)
         #expect(plan.blocked, "20 of 30 rows is a mass delete, counted against the whole tab")
         #expect(plan.held.first?.contains("20 of 30") == true, "\(plan.held)")
