@@ -12,7 +12,9 @@ import Testing
     /// Transactions: amounts in F (rows 2–6), `G = F*2`, a running balance in H, a shared
     /// formula `I = H+1`. Summary: a total of G, a chain on it, a defined name on the chain,
     /// a total through a defined name, a constant. Report: a formula on the Summary's chain.
-    static func book() throws -> URL {
+    static func book() throws -> URL { try parts().write() }
+
+    static func parts() -> PartSet {
         var set = PartSet()
         set.add("[Content_Types].xml", PartSet.contentTypes)
         set.add("_rels/.rels", PartSet.relationships([("rId1", "officeDocument", "xl/workbook.xml")]))
@@ -44,7 +46,7 @@ import Testing
         set.add("xl/worksheets/sheet1.xml", #"<worksheet xmlns="\#(PartSet.main)"><sheetData>\#(rows)</sheetData></worksheet>"#)
         set.add("xl/worksheets/sheet2.xml", summary)
         set.add("xl/worksheets/sheet3.xml", report)
-        return try set.write()
+        return set
     }
 
     static let summary =
@@ -119,6 +121,46 @@ import Testing
         for cell in ["B1", "B2", "B3", "B4"] { #expect(try !Self.cached(cell, in: summary), "Summary!\(cell) kept its result") }
         #expect(summary.contains("<f>SUM(Transactions!G:G)</f>"))
         #expect(try !Self.cached("C1", in: Self.text(url, "xl/worksheets/sheet3.xml")))
+    }
+
+    @Test func aFormulaOverATableByItsNameLosesItsCachedResult() throws {
+        var set = Self.parts()
+        let sheet = try #require(set.parts.first { $0.0 == "xl/worksheets/sheet1.xml" }.map { String(decoding: $0.1, as: UTF8.self) })
+        set.replace(
+            "xl/worksheets/sheet1.xml",
+            sheet.replacingOccurrences(of: "</worksheet>", with: #"<tableParts count="1"><tablePart r:id="rId1"/></tableParts></worksheet>"#)
+                .replacingOccurrences(of: "<worksheet ", with: #"<worksheet xmlns:r="\#(PartSet.rels)" "#))
+        set.add("xl/worksheets/_rels/sheet1.xml.rels", PartSet.relationships([("rId1", "table", "../tables/table1.xml")]))
+        set.add(
+            "xl/tables/table1.xml",
+            #"<table xmlns="\#(PartSet.main)" id="1" name="Ledger" displayName="Ledger" ref="A1:F6"><autoFilter ref="A1:F6"/></table>"#)
+        set.replace(
+            "xl/worksheets/sheet3.xml",
+            #"<worksheet xmlns="\#(PartSet.main)"><sheetData><row r="1"><c r="C1"><f>SUM(Ledger[amount])</f><v>20</v></c>"#
+                + #"<c r="D1"><f>C1/2</f><v>10</v></c><c r="E1"><f>Summary!B5</f><v>42</v></c></row></sheetData></worksheet>"#)
+        let url = try XLSXTestFiles.scratch("pushed.xlsx")
+        try XLSXWriter.patch(try set.write(), to: url, patches: [Self.amountEdit()], adding: [])
+        let report = try Self.text(url, "xl/worksheets/sheet3.xml")
+        #expect(try !Self.cached("C1", in: report), "the table total kept its cached result")
+        #expect(try !Self.cached("D1", in: report), "a formula on the table total kept its cached result")
+        #expect(try Self.cached("E1", in: report))
+    }
+
+    @Test func formulaAreasReadReferencesNamesAndTablesButNotStringsOrFunctions() {
+        let names: (String) -> [FormulaArea] = { $0 == "Amounts" ? [.cell(row: 9, column: 9)] : [] }
+        let areas = FormulaAreas.areas(
+            in: #"SUM('My ''Sheet'!$B$2:C3, F:F, 2:3)+Amounts+"A1"&Other!Z9+LOG10(4)+Amounts[x]"#, names: names)
+        #expect(areas.count == 6)
+        #expect(areas[0].sheet == "My 'Sheet" && areas[0].firstRow == 2 && areas[0].lastRow == 3 && areas[0].lastColumn == 3)
+        #expect(areas[0].absolute == (true, false, true, false))
+        #expect(areas[1].firstRow == 1 && areas[1].lastRow == CellReference.maximumRow && areas[1].firstColumn == 6)
+        #expect(areas[2].firstRow == 2 && areas[2].lastRow == 3 && areas[2].lastColumn == CellReference.maximumColumn)
+        #expect(areas[3] == .cell(row: 9, column: 9), "the defined name's area")
+        #expect(areas[4].sheet == "Other" && areas[4].firstRow == 9 && areas[4].firstColumn == 26)
+        #expect(areas[5] == .cell(row: 9, column: 9), "a structured reference reads the table's area")
+        #expect(FormulaAreas.areas(in: #"[1]Book!A1+'[2]Other'!B2+ROUND(2.5,1)"#).allSatisfy { $0.sheet != "[2]Other" })
+        #expect(areas[0].filled(rows: 2, columns: 1)?.lastRow == 5, "a relative edge moves with a fill")
+        #expect(areas[0].filled(rows: 2, columns: 1)?.firstRow == 2, "a $ edge stays")
     }
 
     @Test func aLongRunningBalanceIsFollowedToItsLastRowAndIntoAWholeColumnTotal() {

@@ -32,9 +32,9 @@ struct FormulaArea: Equatable {
 }
 
 /// Reads which cells a formula depends on: cell and range references (`F2`, `$F$2:$F$9`), whole
-/// columns and rows (`F:F`, `2:5`), other sheets (`'My Sheet'!B2`) and defined names, which
-/// `names` turns into their areas. Functions, numbers, strings and structured table references
-/// (`Ledger[Amount]`) read no area here; references to other workbooks (`[1]Sheet!A1`) are skipped.
+/// columns and rows (`F:F`, `2:5`), other sheets (`'My Sheet'!B2`), defined names and tables
+/// (`Ledger[Amount]` reads the whole table), which `names` turns into their areas. Functions,
+/// numbers and strings read nothing; references to other workbooks (`[1]Sheet!A1`) are skipped.
 enum FormulaAreas {
     static func areas(in text: String, names: (String) -> [FormulaArea] = { _ in [] }) -> [FormulaArea] {
         let chars = Array(text.utf8)
@@ -68,6 +68,9 @@ enum FormulaAreas {
                     let sheet = String(decoding: chars[i..<end], as: UTF8.self)
                     i = reference(chars, at: end + 1, sheet: sheet, into: &found)
                 } else if end < chars.count, chars[end] == UInt8(ascii: "(") {
+                    i = end
+                } else if end < chars.count, chars[end] == UInt8(ascii: "[") {
+                    found += names(String(decoding: chars[i..<end], as: UTF8.self))
                     i = end
                 } else {
                     let after = reference(chars, at: i, sheet: nil, into: &found)

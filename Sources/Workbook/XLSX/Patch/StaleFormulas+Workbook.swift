@@ -13,6 +13,13 @@ extension StaleFormulas {
         let changes = Self.changes(patches, sheetIndex)
         guard !changes.isEmpty else { return StaleFormulas() }
         let names = DefinedNames(workbook: try String(decoding: package.data(layout.workbookPart), as: UTF8.self))
+        for sheet in layout.sheets {
+            guard let part = sheet.part, package.contains(part) else { continue }
+            for relationship in try package.relationships(of: part) where relationship.isType("table") {
+                guard let target = relationship.target, package.contains(target) else { continue }
+                names.addTable(String(decoding: try package.data(target), as: UTF8.self), sheet: sheet.name)
+            }
+        }
 
         var dependents = FormulaDependents()
         for (index, sheet) in layout.sheets.enumerated() {
@@ -68,8 +75,10 @@ extension StaleFormulas {
 
 /// The workbook's defined names (`<definedName name="Amounts">Transactions!$F$2:$F$12</definedName>`),
 /// read as the areas they stand for when a formula uses them; a name local to a sheet wins there.
+/// Tables answer to their names too, with their whole range (`Ledger[Amount]` reads `Ledger`).
 final class DefinedNames {
     private var texts: [String: [(sheet: Int?, text: String)]] = [:]
+    private var tables: [String: FormulaArea] = [:]
     private var cache: [String: [FormulaArea]] = [:]
     private var resolving: Set<String> = []
 
@@ -82,11 +91,24 @@ final class DefinedNames {
         }
     }
 
+    /// Records a table part's name and range (`<table name="Ledger" displayName="Ledger" ref="A1:F10">`).
+    func addTable(_ xml: String, sheet: String) {
+        guard let open = xml.firstMatch(of: /<(?:[A-Za-z0-9_]+:)?table\s[^>]*>/) else { return }
+        let attributes = TagAttributes(tag: open.output)
+        guard let ref = attributes["ref"], let range = A1Range(ref),
+            var area = FormulaAreas.area(Array(range.start.text.utf8)[...], range.end.map { Array($0.text.utf8)[...] }, sheet: sheet)
+        else { return }
+        area.absolute = (true, true, true, true)
+        for key in ["displayName", "name"] {
+            if let name = attributes[key] { tables[XMLEntities.unescape(name).lowercased()] = area }
+        }
+    }
+
     /// The areas `name` stands for in a formula of sheet `sheet` (index); unqualified references
     /// in the name's text are left to the formula's sheet.
     func areas(of name: String, inSheet sheet: Int) -> [FormulaArea] {
         let lower = name.lowercased()
-        guard let candidates = texts[lower] else { return [] }
+        guard let candidates = texts[lower] else { return tables[lower].map { [$0] } ?? [] }
         let chosen = candidates.first { $0.sheet == sheet } ?? candidates.first { $0.sheet == nil }
         guard let chosen else { return [] }
         let key = "\(chosen.sheet.map(String.init) ?? "")|\(lower)"
