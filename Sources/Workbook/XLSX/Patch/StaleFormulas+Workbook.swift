@@ -23,7 +23,7 @@ extension StaleFormulas {
 
         var dependents = FormulaDependents()
         for (index, sheet) in layout.sheets.enumerated() {
-            guard let part = sheet.part, package.contains(part) else { continue }
+            guard let part = sheet.part, package.contains(part), try FormulaScanner.mayHoldFormulas(package, part) else { continue }
             // A shared formula's areas are read once, at its master, then filled to each cell.
             var sharedAreas: [String: [(sheet: Int, area: FormulaArea)]] = [:]
             let resolve = { (areas: [FormulaArea]) -> [(sheet: Int, area: FormulaArea)] in
