@@ -38,6 +38,8 @@ import Testing
         let validation =
             #"<dataValidations count="1"><dataValidation type="list" sqref="C2:C6"><formula1>Receipts!$A$2:$A$6</formula1>"#
             + "</dataValidation></dataValidations>"
+            + #"<conditionalFormatting sqref="F2:F6"><cfRule type="expression" priority="1"><formula>F2&gt;Receipts!$B$6</formula>"#
+            + "</cfRule></conditionalFormatting>"
         set.add(
             "xl/worksheets/sheet1.xml",
             #"<worksheet xmlns="\#(PartSet.main)"><sheetData>\#(transactions)</sheetData>\#(validation)</worksheet>"#)
@@ -95,6 +97,10 @@ import Testing
         #expect(formulas["H5"] == "Receipts!B5*2")
         #expect(!transactions.contains("t=\"shared\""))
         #expect(transactions.contains(#"<dataValidation type="list" sqref="C2:C5"><formula1>Receipts!$A$2:$A$5</formula1>"#))
+        #expect(
+            transactions.contains(
+                #"<conditionalFormatting sqref="F2:F5"><cfRule type="expression" priority="1"><formula>F2&gt;Receipts!$B$5</formula>"#),
+            "a conditional format's formula follows both sheets' rows")
         #expect(try !Self.cached("G5", in: transactions), "the total over the deleted row is stale")
         #expect(try Self.cached("G2", in: transactions), "a moved reference reads the same value")
 

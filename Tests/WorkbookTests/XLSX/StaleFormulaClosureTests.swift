@@ -128,8 +128,10 @@ import Testing
         let sheet = try #require(set.parts.first { $0.0 == "xl/worksheets/sheet1.xml" }.map { String(decoding: $0.1, as: UTF8.self) })
         set.replace(
             "xl/worksheets/sheet1.xml",
-            sheet.replacingOccurrences(of: "</worksheet>", with: #"<tableParts count="1"><tablePart r:id="rId1"/></tableParts></worksheet>"#)
-                .replacingOccurrences(of: "<worksheet ", with: #"<worksheet xmlns:r="\#(PartSet.rels)" "#))
+            sheet.replacingOccurrences(
+                of: "</worksheet>", with: #"<tableParts count="1"><tablePart r:id="rId1"/></tableParts></worksheet>"#
+            )
+            .replacingOccurrences(of: "<worksheet ", with: #"<worksheet xmlns:r="\#(PartSet.rels)" "#))
         set.add("xl/worksheets/_rels/sheet1.xml.rels", PartSet.relationships([("rId1", "table", "../tables/table1.xml")]))
         set.add(
             "xl/tables/table1.xml",

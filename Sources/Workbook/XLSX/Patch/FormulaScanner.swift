@@ -27,7 +27,9 @@ struct FormulaScanner {
             guard !found, let base = chunk.baseAddress, chunk.count > 0 else { return }
             if last == UInt8(ascii: "f"), chunk[0] == UInt8(ascii: ">") { found = true }
             var position = 0
-            while !found, position < chunk.count - 1, let hit = memchr(base + position, Int32(UInt8(ascii: "f")), chunk.count - 1 - position) {
+            while !found, position < chunk.count - 1,
+                let hit = memchr(base + position, Int32(UInt8(ascii: "f")), chunk.count - 1 - position)
+            {
                 let index = base.distance(to: UnsafeRawPointer(hit))
                 found = chunk[index + 1] == UInt8(ascii: ">")
                 position = index + 1
