@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generate the ledger workbooks of issue 11 under Tests/SheetSyncTests/Fixtures/xlsx/.
 
-Run once (the results are committed): `python3 scripts/xlsx/make_fidelity_fixtures.py`.
+Run once (the results are committed): `python3 scripts/xlsx/make_fidelity_fixtures.py`; with file
+names as arguments (`... chained-openpyxl.xlsx`) only those are made and the others stay as they are.
 Needs `pip install openpyxl xlsxwriter msoffcrypto-tool`.
 
 Each workbook holds the five tabs of samples/clean as a user would dress them up; the tests in
@@ -13,6 +14,8 @@ import io
 import math
 import os
 import shutil
+import sys
+import uuid
 import zipfile
 
 import msoffcrypto
@@ -115,6 +118,46 @@ def dressed(path, rejected=False):
     wb.save(path)
 
 
+def chained(path):
+    """Formulas that depend on the ledger through other formulas, and ledger sheets that read
+    each other: Transactions has a Total (`O = F*2`), a running balance (`P = P(above) + O`), the
+    receipts' total (`Q`) and one receipt's amount (`R3`); Receipts (three rows) reads each
+    receipt's transaction amount (`G = Transactions!F…`); Summary chains on its own cells and
+    through defined names."""
+    wb = ledger_openpyxl()
+    ws = wb["Transactions"]
+    last = ws.max_row
+    ws["O1"], ws["P1"], ws["Q1"], ws["R1"] = "Total", "Balance", "Receipts total", "A receipt"
+    row_of = {ws[f"A{r}"].value: r for r in range(2, last + 1)}
+    for r in range(2, last + 1):
+        ws[f"O{r}"] = f"=F{r}*2"
+        ws[f"P{r}"] = "=O2" if r == 2 else f"=P{r - 1}+O{r}"
+        ws[f"Q{r}"] = "=SUM(Receipts!G$2:G$4)"
+    ws["R3"] = "=Receipts!G4"
+    receipts = wb["Receipts"]
+    header = [c.value for c in receipts[1]]
+    for number, transaction in enumerate(["1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9", "75d9787f-a841-5952-bc4c-e6e869a07380"]):
+        name = f"20260101_Receipt_{transaction}_{number + 2}.jpg"
+        values = {"receiptId": str(uuid.uuid5(uuid.NAMESPACE_URL, "sheetsync-receipt-%d" % number)),
+                  "transactionId": transaction, "driveFileId": name, "fileName": name,
+                  "createdAt": "2026-01-01T09:00:00.000Z", "lastModifiedAt": "2026-01-01T09:00:00.000Z"}
+        receipts.append([values[h] for h in header])
+    receipts["G1"] = "Amount"
+    for r in range(2, receipts.max_row + 1):
+        receipts[f"G{r}"] = f"=Transactions!F{row_of[receipts[f'B{r}'].value]}"
+    summary = wb.create_sheet("Summary")
+    summary["B1"] = "=SUM(Transactions!F:F)"
+    summary["B2"] = "=SUM(Transactions!O:O)"
+    summary["B3"] = "=B2*2"
+    summary["B4"] = "=SUM(Spent)"
+    summary["B5"] = "=Doubled+1"
+    summary["B6"] = "=SUM(Receipts!G:G)"
+    summary["B7"] = "=B6+B3"
+    wb.defined_names["Spent"] = openpyxl.workbook.defined_name.DefinedName("Spent", attr_text=f"Transactions!$F$2:$F${last}")
+    wb.defined_names["Doubled"] = openpyxl.workbook.defined_name.DefinedName("Doubled", attr_text="Summary!$B$3")
+    wb.save(path)
+
+
 def noisy_amounts(path, noisy=True):
     """The ledger with every amount one ulp below its two-decimal value (`54.199999999999996`);
     with `noisy=False` the same workbook with the amounts spelled plainly (`54.2`)."""
@@ -195,11 +238,17 @@ def odd_files(base):
 
 
 def main():
+    only = {"chained-openpyxl.xlsx": chained}
+    if sys.argv[1:]:
+        for name in sys.argv[1:]:
+            only[name](os.path.join(OUT, name))
+        return
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
     os.makedirs(OUT)
     dressed(os.path.join(OUT, "dressed-openpyxl.xlsx"))
     dressed(os.path.join(OUT, "dressed-rejected-openpyxl.xlsx"), rejected=True)
+    chained(os.path.join(OUT, "chained-openpyxl.xlsx"))
     noisy_amounts(os.path.join(OUT, "noisy-amounts-openpyxl.xlsx"))
     noisy_amounts(os.path.join(OUT, "plain-amounts-openpyxl.xlsx"), noisy=False)
     mac1904(os.path.join(OUT, "mac1904-openpyxl.xlsx"))

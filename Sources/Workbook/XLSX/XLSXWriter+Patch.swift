@@ -6,8 +6,10 @@ extension XLSXWriter {
     ///
     /// Worksheets are patched cell by cell (see `WorksheetPatcher`); the comments, drawings' VML
     /// anchors, tables and defined names that point into rows that move are moved with them, and so
-    /// are the formulas of other sheets, charts and pivot caches that name the moved sheet. The
-    /// calculation chain is dropped and `fullCalcOnLoad` set, so formulas recompute on open. A
+    /// are the formulas of other sheets (other patched sheets included), charts and pivot caches
+    /// that name the moved sheet. Every formula that depends on a changed cell, directly or
+    /// through other formulas, loses its cached result (`StaleFormulas`); the calculation chain
+    /// is dropped and `fullCalcOnLoad` set, so formulas recompute on open. A
     /// styles part is edited only when a date lands in a cell whose style shows no date.
     @discardableResult
     public static func patch(
@@ -20,6 +22,9 @@ extension XLSXWriter {
         try plan.prepareParts()
         let kinds = try styleKinds(package, layout)
 
+        // Which formulas depend on what the push changes, found once for the whole workbook.
+        let stale = try StaleFormulas.find(package: package, layout: layout, patches: patches)
+        let moving = patches.filter(\.shift.movesRows).map { ReferenceShifter(sheet: $0.sheet, shift: $0.shift) }
         var report = WorksheetPatchReport()
         let writer = try PackageWriter(url: url)
         var patchedParts: [String: URL] = [:]
@@ -33,7 +38,7 @@ extension XLSXWriter {
             let cells = PatchedCell(
                 prefix: "", uses1904: layout.uses1904DateSystem, dateStyle: plan.dateStyles.date,
                 isDateStyle: { $0 < kinds.count && kinds[$0] == .date })
-            var patcher = WorksheetPatcher(patch: patch, cells: cells)
+            var patcher = WorksheetPatcher(patch: patch, cells: cells, stale: stale.cells(ofSheet: patch.sheet), others: moving)
             do {
                 // The part streams through chunk by chunk: memory holds a chunk and a row, not the sheet.
                 patchedParts[part] = try writer.scratchFile(for: part) { sink in
@@ -48,7 +53,8 @@ extension XLSXWriter {
             try RelatedParts.edit(package: package, sheetPart: part, patch: patch, plan: &plan)
         }
         if usedDateStyle { plan.commitStylesEdit() }
-        try CrossSheetReferences.edit(package: package, patches: patches, skipping: Set(patchedParts.keys), plan: &plan)
+        try CrossSheetReferences.edit(
+            package: package, patches: patches, skipping: Set(patchedParts.keys), stale: stale, plan: &plan)
         try WorkbookCalculation.edit(&plan, patches: patches)
 
         for name in package.entryNames where !plan.dropped.contains(name) {

@@ -23,10 +23,12 @@ struct CrossSheetReferences {
     }
 
     /// Edits every part other than `patched` that can refer to a patched sheet: references follow
-    /// moved rows, and worksheets' formulas that name a patched sheet lose their stale cached result.
-    static func edit(package: XLSXPackage, patches: [WorksheetPatch], skipping patched: Set<String>, plan: inout PreservingPlan)
-        throws
-    {
+    /// moved rows, and worksheets' formulas that name a patched sheet, or that `stale` lists (a
+    /// chain of formulas ending in a changed cell), lose their stale cached result.
+    static func edit(
+        package: XLSXPackage, patches: [WorksheetPatch], skipping patched: Set<String>, stale: StaleFormulas,
+        plan: inout PreservingPlan
+    ) throws {
         let moving = patches.filter(\.shift.movesRows).map {
             CrossSheetReferences(shifter: ReferenceShifter(sheet: $0.sheet, shift: $0.shift))
         }
@@ -36,12 +38,13 @@ struct CrossSheetReferences {
         for name in package.entryNames where !patched.contains(name) && !plan.dropped.contains(name) && mayReferToSheets(name) {
             let isWorksheet = name.lowercased().contains("/worksheets/")
             guard !moving.isEmpty || isWorksheet else { continue }
-            // A part that never spells a patched sheet's name is left unread: a large sheet of
-            // the user's is scanned in chunks, not loaded.
-            guard try plan.edited[name] != nil || mentions(package, name, needles) else { continue }
+            let staleCells = plan.layout.sheets.first { $0.part == name }.map { stale.cells(ofSheet: $0.name) } ?? []
+            // A part that never spells a patched sheet's name, and has no stale formula, is left
+            // unread: a large sheet of the user's is scanned in chunks, not loaded.
+            guard try plan.edited[name] != nil || !staleCells.isEmpty || mentions(package, name, needles) else { continue }
             let original = try plan.edited[name] ?? plan.text(of: name)
             var text = moving.reduce(original) { $1.edit($0) }
-            if isWorksheet { text = StaleCachedValues.edit(text, naming: named) }
+            if isWorksheet { text = StaleCachedValues.edit(text, naming: named, stale: staleCells) }
             if text != original { plan.markEdited(name, text) }
         }
     }

@@ -27,16 +27,17 @@ struct ReferenceShifter {
         }
     }
 
-    /// A formula moved by `rows` as a fill down would: relative row parts shift, `$` rows stay.
-    static func translate(_ text: String, rows: Int) -> String {
+    /// A formula moved by `rows` (and `columns`) as a fill would move it: relative parts shift,
+    /// `$` parts stay.
+    static func translate(_ text: String, rows: Int, columns: Int = 0) -> String {
         FormulaReferences.rewrite(text) { _, range in
             var moved = range
-            if !moved.start.absoluteRow { moved.start.row += rows }
-            if var end = moved.end, !end.absoluteRow {
-                end.row += rows
-                moved.end = end
+            guard let start = moved.start.filled(rows: rows, columns: columns) else { return "#REF!" }
+            moved.start = start
+            if let end = moved.end {
+                guard let filled = end.filled(rows: rows, columns: columns) else { return "#REF!" }
+                moved.end = filled
             }
-            guard moved.start.row >= 1, (moved.end?.row ?? 1) >= 1 else { return "#REF!" }
             return moved.text
         }
     }
@@ -72,6 +73,20 @@ struct A1Cell: Equatable {
     var absoluteRow: Bool
 
     var text: String { (absoluteColumn ? "$" : "") + column + (absoluteRow ? "$" : "") + String(row) }
+
+    /// The cell `rows` below and `columns` right, relative parts only; nil when it leaves the grid.
+    func filled(rows: Int, columns: Int) -> A1Cell? {
+        var moved = self
+        if !absoluteRow { moved.row += rows }
+        if !absoluteColumn, columns != 0 {
+            guard let number = CellReference.columnNumber(column) else { return nil }
+            let shifted = number + columns
+            guard shifted >= 1, shifted <= CellReference.maximumColumn else { return nil }
+            moved.column = CellReference.columnLetters(shifted)
+        }
+        guard moved.row >= 1 else { return nil }
+        return moved
+    }
 }
 
 /// A cell or a rectangular range (`B2`, `$A$1:$H$50`).

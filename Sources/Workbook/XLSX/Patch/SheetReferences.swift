@@ -5,6 +5,9 @@ import Foundation
 /// `ref`s of the comments and tables parts that belong to the sheet.
 struct SheetReferences {
     let shifter: ReferenceShifter
+    /// The other sheets whose rows the same push moves: validation and conditional-format
+    /// formulas that name them (`Receipts!$A$2:$A$9`) follow their rows too.
+    var others: [ReferenceShifter] = []
 
     /// Elements that grow with appended rows (a range ending on the table's last row).
     static let growing: Set<String> = [
@@ -17,7 +20,7 @@ struct SheetReferences {
 
     /// `text` with every `ref`/`sqref` attribute and formula text moved.
     func edit(_ text: String) -> String {
-        guard shifter.shift.movesRows || shifter.shift.appended > 0 else { return text }
+        guard shifter.shift.movesRows || shifter.shift.appended > 0 || !others.isEmpty else { return text }
         var out = ""
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "<") {
@@ -29,7 +32,8 @@ struct SheetReferences {
             if Self.formulas.contains(name), !tag.hasSuffix("/>"), let end = rest.range(of: "</") {
                 out += tag
                 let formula = XMLEntities.unescape(String(rest[..<end.lowerBound]))
-                let moved = shifter.shift.movesRows ? shifter.formula(formula, inSheet: true) : formula
+                let own = shifter.shift.movesRows ? shifter.formula(formula, inSheet: true) : formula
+                let moved = others.reduce(own) { $1.formula($0, inSheet: false) }
                 out += moved == formula ? String(rest[..<end.lowerBound]) : XMLEntities.escape(moved)
                 rest = rest[end.lowerBound...]
                 continue

@@ -7,11 +7,12 @@ import Foundation
 /// recalculate" Excel files) trusts a cached `<v>` and computes only the formulas that have none.
 /// So the patch drops the cached value (and its type `t`) of the formulas that can depend on what
 /// it changed: those in a changed row of a ledger sheet (a Total column's `=F3*2`), those in other
-/// rows that read a changed, added or deleted row or a whole column (`WorksheetPatcher`), and those
-/// in other sheets that name a patched sheet (a Summary's `=SUM(Transactions!F:F)`). The formula
-/// itself and the cell's style stay; rejected rows keep everything. Not covered: a formula that
-/// depends on what changed only through another formula cell (the third row of a running
-/// balance); it waits for a recalculation (Ctrl+Shift+F9 in LibreOffice).
+/// rows that read a changed, added or deleted row or a whole column (`WorksheetPatcher`), those
+/// in other sheets that name a patched sheet (a Summary's `=SUM(Transactions!F:F)`), and every
+/// formula that reads one of these, however long the chain and in whichever sheet (a running
+/// balance's later rows, a Summary's `=B2*2`, a formula through a defined name), as
+/// `StaleFormulas` finds them. The formula itself and the cell's style stay; rejected rows keep
+/// everything.
 enum StaleCachedValues {
     /// The cell without its cached result, when it has a formula; otherwise the cell as it was.
     static func dropped(_ cell: RowXML.CellXML, prefix: String) -> RowXML.CellXML {
@@ -35,9 +36,10 @@ enum StaleCachedValues {
     }
 
     /// A worksheet's text with the cached results dropped from every formula that names one of
-    /// `sheets` (lowercased), a shared formula's other cells included.
-    static func edit(_ text: String, naming sheets: Set<String>) -> String {
-        guard !sheets.isEmpty else { return text }
+    /// `sheets` (lowercased), a shared formula's other cells included, and from the formula cells
+    /// at `stale` (`StaleFormulas.key`; cells without an `r` are judged by their text alone).
+    static func edit(_ text: String, naming sheets: Set<String>, stale: Set<Int> = []) -> String {
+        guard !sheets.isEmpty || !stale.isEmpty else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         var rest = Substring(text)
@@ -68,11 +70,16 @@ enum StaleCachedValues {
                 out += element
                 continue
             }
-            var stale = names(XMLEntities.unescape(formula.text), sheets)
+            var isStale = names(XMLEntities.unescape(formula.text), sheets)
             if formula.attributes["t"] == "shared", let si = formula.attributes["si"] {
-                if stale { sharedStale.insert(si) } else if formula.text.isEmpty { stale = sharedStale.contains(si) }
+                if isStale { sharedStale.insert(si) } else if formula.text.isEmpty { isStale = sharedStale.contains(si) }
             }
-            guard stale else {
+            if !isStale, !stale.isEmpty, let place = cell.attributes["r"].flatMap({ A1Range.cell($0) }),
+                let column = CellReference.columnNumber(place.column)
+            {
+                isStale = stale.contains(StaleFormulas.key(row: place.row, column: column))
+            }
+            guard isStale else {
                 out += element
                 continue
             }

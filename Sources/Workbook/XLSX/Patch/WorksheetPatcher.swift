@@ -19,11 +19,28 @@ struct WorksheetPatcher {
 
     /// Rows (old numbers, ascending) whose values the patch changes, deletes or adds.
     private let touchedRows: [Int]
+    /// This sheet's formulas (`StaleFormulas.key`, old numbers) that depend on what the push
+    /// changes, in any sheet, through any chain of formulas; and their rows.
+    let stale: Set<Int>
+    private let staleRows: Set<Int>
+    /// The other sheets whose rows the same push moves: this sheet's references to them follow.
+    let others: [ReferenceShifter]
+    /// The lowercased names of `others`, as bytes, plain and XML-escaped.
+    private let otherNames: [[UInt8]]
+    /// Shared formulas that read a sheet in `others`, by `si`: where the master is and its text
+    /// as written. Their cells each get their own formula, since the rows they read no longer
+    /// move together with the cells.
+    var unshared: [String: (row: Int, column: Int, text: String)] = [:]
 
-    init(patch: WorksheetPatch, cells: PatchedCell) {
+    init(patch: WorksheetPatch, cells: PatchedCell, stale: Set<Int> = [], others: [ReferenceShifter] = []) {
         self.patch = patch
         self.cells = cells
         touchedRows = Set(patch.cells.keys).union(patch.shift.deleted).sorted()
+        self.stale = stale
+        staleRows = Set(stale.map { $0 >> 15 })
+        self.others = others.filter { $0.shift.movesRows && $0.sheet.lowercased() != patch.sheet.lowercased() }
+        otherNames = Array(Set(self.others.flatMap { [$0.sheet.lowercased(), XMLEntities.escape($0.sheet).lowercased()] }))
+            .map { Array($0.utf8) }
     }
 
     /// Where the stream is: before `<sheetData>`, among its rows, or past them.
@@ -69,7 +86,7 @@ struct WorksheetPatcher {
             prefix = found
             cells = PatchedCell(prefix: prefix, uses1904: cells.uses1904, dateStyle: cells.dateStyle, isDateStyle: cells.isDateStyle)
             pending = patch.cells.keys.sorted()[...]
-            out.append(bytes: SheetReferences(shifter: shifter).edit(xml.string(0..<start)).utf8)
+            out.append(bytes: SheetReferences(shifter: shifter, others: others).edit(xml.string(0..<start)).utf8)
             if empty {
                 out.append(bytes: (xml.string(start..<(openEnd - 2)) + ">").utf8)
                 try writePendingRows(out)
@@ -82,7 +99,7 @@ struct WorksheetPatcher {
         }
         if phase == .rows { try rows(out, final: final) }
         if phase == .tail, final {
-            out.append(bytes: SheetReferences(shifter: shifter).edit(String(decoding: buffer, as: UTF8.self)).utf8)
+            out.append(bytes: SheetReferences(shifter: shifter, others: others).edit(String(decoding: buffer, as: UTF8.self)).utf8)
             buffer = []
         }
     }
@@ -154,9 +171,13 @@ struct WorksheetPatcher {
         let hasMaster = bytes.find(Array("\"shared\"".utf8), from: 0) != nil && bytes.find(Array(" ref=".utf8), from: 0) != nil
         let changes = patch.cells[number]
         let isTemplate = number == patch.shift.lastDataRow && !patch.appendedRows.isEmpty
+        let hasFormula = bytes.find(Array("<\(prefix)f".utf8), from: 0) != nil
         let mayBeStale =
-            !touchedRows.isEmpty && !patch.frozenRows.contains(number) && bytes.find(Array("<\(prefix)f".utf8), from: 0) != nil
-        guard changes != nil || patch.shift.movesRows || hasMaster || isTemplate || mayBeStale else {
+            hasFormula && !patch.frozenRows.contains(number) && (!touchedRows.isEmpty || staleRows.contains(number))
+        // A shared formula's other cells hold no text: they go with their master when it reads `others`.
+        let readsOthers =
+            hasFormula && (namesOthers(slice) || (!unshared.isEmpty && bytes.find(Array("\"shared\"".utf8), from: 0) != nil))
+        guard changes != nil || patch.shift.movesRows || hasMaster || isTemplate || mayBeStale || readsOthers else {
             return String(decoding: slice, as: UTF8.self)
         }
         var xml = RowXML(slice, prefix: prefix)
@@ -164,9 +185,19 @@ struct WorksheetPatcher {
         let dropped = mayBeStale && changes == nil && dropStaleResults(&xml, row: number)
         guard let newNumber = patch.shift.row(number) else { return "" }
         if patch.shift.movesRows { try move(&xml, from: number, to: newNumber) }
+        let movedOthers = readsOthers && moveReferencesToOthers(&xml, row: number)
         if let changes { try apply(changes, to: &xml, row: newNumber, appended: patch.appendedRows.contains(number)) }
         if number <= patch.shift.lastDataRow || patch.appendedRows.contains(number) { above = (newNumber, xml) }
-        return changes == nil && !patch.shift.movesRows && !dropped ? String(decoding: slice, as: UTF8.self) : xml.text
+        let same = changes == nil && !patch.shift.movesRows && !dropped && !movedOthers
+        return same ? String(decoding: slice, as: UTF8.self) : xml.text
+    }
+
+    /// Whether the row's bytes spell the name of a sheet in `others` (any case): a cheap look
+    /// before its formulas are read.
+    private func namesOthers(_ slice: ArraySlice<UInt8>) -> Bool {
+        guard !otherNames.isEmpty else { return false }
+        let lowered = XMLBytes(bytes: slice.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
+        return otherNames.contains { lowered.find($0, from: 0) != nil }
     }
 
     /// Drops the cached results of the row's formulas that read a row the patch changes, adds or
@@ -176,16 +207,28 @@ struct WorksheetPatcher {
         var dropped = false
         for cell in xml.cells {
             guard let formula = cell.formula(prefix: cells.prefix) else { continue }
+            if stale.contains(StaleFormulas.key(row: row, column: cell.column)) {
+                dropped = drop(cell, in: &xml) || dropped
+                continue
+            }
             var text = XMLEntities.unescape(formula.text)
             if text.isEmpty, formula.attributes["t"] == "shared", let si = formula.attributes["si"], let master = masters[si] {
                 guard !patch.shift.movesRows else { continue }
                 text = ReferenceShifter.translate(master.text, rows: row - master.row)
             }
             guard !text.isEmpty, readsTouchedRows(text) else { continue }
-            xml.set(StaleCachedValues.dropped(cell, prefix: cells.prefix))
-            dropped = true
+            dropped = drop(cell, in: &xml) || dropped
         }
         return dropped
+    }
+
+    /// Drops a formula cell's cached result; whether it had one (a row whose formulas had none
+    /// is copied as it was).
+    private func drop(_ cell: RowXML.CellXML, in xml: inout RowXML) -> Bool {
+        let moved = StaleCachedValues.dropped(cell, prefix: cells.prefix)
+        guard moved.inner != cell.inner || moved.attributes != cell.attributes else { return false }
+        xml.set(moved)
+        return true
     }
 
     /// Whether a formula of this sheet reads a row in `touchedRows`, or a whole column.
