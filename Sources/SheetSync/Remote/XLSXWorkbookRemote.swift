@@ -44,6 +44,9 @@ public struct XLSXWorkbookRemote: Remote {
         let contents: XLSXWorkbookContents
         do {
             contents = try XLSXReader.readWithWarnings(contentsOf: file, sheets: Set(Tab.allCases.map(\.rawValue)))
+        } catch let error as XLSXError where error.kind == .changedWhileReading {
+            // Another program saved the workbook during the read; the next run reads its new version.
+            throw SheetSyncError.temporary("\(error)")
         } catch let error as XLSXError {
             throw SheetSyncError(refusal, "\(error)")
         } catch {
