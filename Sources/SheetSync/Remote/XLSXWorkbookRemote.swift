@@ -46,9 +46,9 @@ public struct XLSXWorkbookRemote: Remote {
             contents = try XLSXReader.readWithWarnings(contentsOf: file, sheets: Set(Tab.allCases.map(\.rawValue)))
         } catch let error as XLSXError where error.kind == .changedWhileReading {
             // Another program saved the workbook during the read; the next run reads its new version.
-            throw SheetSyncError.temporary("\(error)")
+            throw SheetSyncError.temporary("\(error)").causedBy(error)
         } catch let error as XLSXError {
-            throw SheetSyncError(refusal, "\(error)")
+            throw SheetSyncError(refusal, "\(error)").causedBy(error)
         } catch {
             throw SheetSyncError(refusal, "\(file.path): \(error)")
         }
@@ -103,7 +103,7 @@ public struct XLSXWorkbookRemote: Remote {
             do {
                 report = try XLSXWriter.patch(self.file, to: temp, patches: patches, adding: added)
             } catch let error as XLSXError {
-                throw SheetSyncError(self.refusal, "\(error)")
+                throw SheetSyncError(self.refusal, "\(error)").causedBy(error)
             }
         }
         // Amounts and dates retyped from text, and formulas whose cells took a value sheetsync wrote, are worth telling.
