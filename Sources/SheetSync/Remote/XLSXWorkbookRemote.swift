@@ -37,6 +37,13 @@ public struct XLSXWorkbookRemote: Remote {
         try FileFingerprint.of(file).map(Self.version)
     }
 
+    /// A workbook problem as a run outcome: refused (`refusal`), except a file that another program
+    /// saved during the read, which the next run reads in its new version (75).
+    private func failure(_ error: XLSXError) -> SheetSyncError {
+        let code: ExitCode = error.kind == .changedWhileReading ? .temporaryFailure : refusal
+        return SheetSyncError(code, "\(error)").causedBy(error)
+    }
+
     public func read() async throws -> RemoteSnapshot {
         guard let fingerprint = try FileFingerprint.of(file) else {
             throw SheetSyncError.configuration("XLSX workbook \(file.path) does not exist")
@@ -44,11 +51,8 @@ public struct XLSXWorkbookRemote: Remote {
         let contents: XLSXWorkbookContents
         do {
             contents = try XLSXReader.readWithWarnings(contentsOf: file, sheets: Set(Tab.allCases.map(\.rawValue)))
-        } catch let error as XLSXError where error.kind == .changedWhileReading {
-            // Another program saved the workbook during the read; the next run reads its new version.
-            throw SheetSyncError.temporary("\(error)").causedBy(error)
         } catch let error as XLSXError {
-            throw SheetSyncError(refusal, "\(error)").causedBy(error)
+            throw failure(error)
         } catch {
             throw SheetSyncError(refusal, "\(file.path): \(error)")
         }
@@ -103,7 +107,7 @@ public struct XLSXWorkbookRemote: Remote {
             do {
                 report = try XLSXWriter.patch(self.file, to: temp, patches: patches, adding: added)
             } catch let error as XLSXError {
-                throw SheetSyncError(self.refusal, "\(error)").causedBy(error)
+                throw self.failure(error)
             }
         }
         // Amounts and dates retyped from text, and formulas whose cells took a value sheetsync wrote, are worth telling.
