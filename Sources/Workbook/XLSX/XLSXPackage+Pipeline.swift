@@ -39,19 +39,30 @@ extension XLSXPackage {
 /// and finds the same entry there: same name, checksum and sizes, or the file has been replaced
 /// since the package was opened and the read stops rather than mix two versions.
 private struct PartSource: Sendable {
+    /// What tells one archive entry from another: a replaced file's entry differs in one of these.
+    struct Identity: Sendable, Equatable {
+        let path: String
+        let checksum: CRC32
+        let sizes: (compressed: UInt64, inflated: UInt64)
+
+        init(_ entry: Entry) {
+            (path, checksum, sizes) = (entry.path, entry.checksum, (entry.compressedSize, entry.uncompressedSize))
+        }
+
+        static func == (lhs: Identity, rhs: Identity) -> Bool {
+            lhs.path == rhs.path && lhs.checksum == rhs.checksum && lhs.sizes == rhs.sizes
+        }
+    }
+
     let url: URL
     let fileName: String
     let part: String
     let limits: XLSXLimits
-    let path: String
-    let checksum: CRC32
-    let compressedSize: UInt64
-    let uncompressedSize: UInt64
+    let identity: Identity
 
     init(_ part: String, of package: XLSXPackage) throws {
-        let entry = try package.checkedEntry(part)
+        identity = Identity(try package.checkedEntry(part))
         (url, fileName, self.part, limits) = (package.url, package.fileName, part, package.limits)
-        (path, checksum, compressedSize, uncompressedSize) = (entry.path, entry.checksum, entry.compressedSize, entry.uncompressedSize)
     }
 
     func inflate(to consumer: (Data) throws -> Void) throws {
@@ -63,11 +74,7 @@ private struct PartSource: Sendable {
                 .changedWhileReading, file: fileName, part: part,
                 "cannot be read: the file was removed or replaced while it was being read; run again")
         }
-        let found = archive.first {
-            $0.path == path && $0.checksum == checksum && $0.compressedSize == compressedSize
-                && $0.uncompressedSize == uncompressedSize
-        }
-        guard let entry = found else {
+        guard let entry = archive.first(where: { Identity($0) == identity }) else {
             throw XLSXError(
                 .changedWhileReading, file: fileName, part: part,
                 "cannot be read: the file was replaced while it was being read; run again")
