@@ -8,6 +8,10 @@ extension SheetSyncError {
     /// only what nobody expected is an internal error (nil: exit 1).
     public static func classify(_ error: any Error, store: String) -> SheetSyncError? {
         if let error = error as? SheetSyncError { return error }
+        return outcome(of: error, store: store)?.causedBy(error)
+    }
+
+    private static func outcome(of error: any Error, store: String) -> SheetSyncError? {
         if let trouble = StoreTrouble(error) {
             // The store's own error names the file it failed on (an in-memory copy's source, say).
             var store = store

@@ -20,6 +20,9 @@ public struct SheetSyncError: Error, CustomStringConvertible, Sendable {
     public var message: String
     /// What to do about it, when the message alone does not say (`--json` reports it as `hint`).
     public var hint: String?
+    /// The error this one was made from (a SQLite, file-system or Google error), when it was made
+    /// from one: the message says what it means, this keeps what it was for callers that branch on it.
+    public var underlying: (any Error)?
 
     public init(_ exitCode: ExitCode, _ message: String) {
         self.exitCode = exitCode
@@ -27,6 +30,13 @@ public struct SheetSyncError: Error, CustomStringConvertible, Sendable {
     }
 
     public var description: String { message }
+
+    /// This error with `cause` kept underneath it.
+    public func causedBy(_ cause: any Error) -> SheetSyncError {
+        var copy = self
+        copy.underlying = cause
+        return copy
+    }
 
     public static func configuration(_ message: String) -> SheetSyncError { .init(.configuration, message) }
     public static func temporary(_ message: String) -> SheetSyncError { .init(.temporaryFailure, message) }

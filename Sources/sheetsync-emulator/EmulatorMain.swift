@@ -51,6 +51,7 @@ enum EmulatorMain {
     /// Credentials must not be readable by others (sheetsync refuses such files, as ssh does).
     static func writePrivately(_ text: String, to path: String) throws {
         let url = URL(fileURLWithPath: path)
+        // Clears an old copy so the new file is created with mode 0600; a failure shows in createFile.
         try? FileManager.default.removeItem(at: url)
         guard FileManager.default.createFile(atPath: url.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
             throw EmulatorError("cannot write credentials file '\(path)'")

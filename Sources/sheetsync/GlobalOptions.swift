@@ -58,6 +58,7 @@ extension GlobalOptions {
     /// The configured store's path, for messages about it.
     private var storePath: String {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        // Only words for a message about a failure already being reported.
         return (try? Config.locate(explicit: config, environment: ProcessInfo.processInfo.environment, currentDirectory: cwd))?.store.path
             ?? "(the configured store)"
     }

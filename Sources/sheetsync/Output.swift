@@ -32,8 +32,12 @@ enum Output {
     static func json<T: Encodable>(_ value: T) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        if let data = try? encoder.encode(value) {
-            FileHandle.standardOutput.write(data + Data("\n".utf8))
+        do {
+            FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
+        } catch {
+            // Not expected (every value is text, a whole number or a flag), but never a silent gap
+            // where a script waits for the report.
+            Output.error("cannot write the JSON output: \(error)")
         }
     }
 

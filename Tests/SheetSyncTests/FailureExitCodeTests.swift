@@ -135,6 +135,8 @@ import Workbook
         #expect(StoreTrouble(failed) == .full)
         #expect(SheetSyncError.classify(failed, store: "elsewhere")?.exitCode == .temporaryFailure)
         #expect(SheetSyncError.classify(failed, store: "elsewhere")?.message.contains("/ledger/ledger.sqlite") == true)
+        // The store's error stays underneath the message, for callers that branch on it.
+        #expect(SheetSyncError.classify(failed, store: "elsewhere")?.underlying as? StoreError == failed)
     }
 
     @Test func aStoreFoundCorruptMidRunExits78WithTheSameRecoveryHintAsAtOpen() async throws {

@@ -5,6 +5,7 @@ extension GoogleErrorDetails {
     /// Reads Google's error body, `{"error":{"code":403,"message":…,"status":…,"errors":[{"reason":…}]}}`,
     /// or the OAuth form `{"error":"invalid_grant","error_description":…}`; falls back to the raw text.
     public init(response: HTTPResponse, target: String) {
+        // An error body that is not JSON falls back to its raw text below: reported, not dropped.
         let parsed = try? JSONValue.parse(response.body)
         if let error = parsed?["error"], let object = error.objectValue {
             var reasons: [String] = []

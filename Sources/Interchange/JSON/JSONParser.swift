@@ -99,68 +99,66 @@ struct JSONParser {
     }
 
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+        var object = JSONObject()
+        try parseMembers(closing: UInt8(ascii: "}"), in: "an object") { (parser: inout Self) throws(JSONParseError) in
+            try parser.parseMember(into: &object)
+        }
+        return .object(object)
+    }
+
+    private mutating func parseArray() throws(JSONParseError) -> JSONValue {
+        var elements: [JSONValue] = []
+        try parseMembers(closing: UInt8(ascii: "]"), in: "an array") { (parser: inout Self) throws(JSONParseError) in
+            elements.append(try parser.parseValue())
+        }
+        return .array(elements)
+    }
+
+    /// Reads an object's or an array's members, from its opening byte through `close`: `member`
+    /// reads one; the nesting depth, the commas and the end are dealt with here, once for both.
+    private mutating func parseMembers(
+        closing close: UInt8, in container: String, _ member: (inout Self) throws(JSONParseError) -> Void
+    ) throws(JSONParseError) {
         try enter()
         position += 1
-        var object = JSONObject()
         skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+        if position < bytes.count, bytes[position] == close {
             position += 1
             depth -= 1
-            return .object(object)
+            return
         }
         while true {
+            try member(&self)
             skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
-                throw fail("expected a quoted object key")
-            }
-            let keyStart = position
-            let key = try parseString()
-            if rejectsDuplicateKeys, object[key] != nil {
-                position = keyStart
-                throw fail("duplicate key '\(key)'")
-            }
-            skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw fail("expected ':'") }
-            position += 1
-            object[key] = try parseValue()
-            skipWhitespace()
-            guard position < bytes.count else { throw fail("unexpected end of input in an object") }
+            guard position < bytes.count else { throw fail("unexpected end of input in \(container)") }
             if bytes[position] == UInt8(ascii: ",") {
                 position += 1
-            } else if bytes[position] == UInt8(ascii: "}") {
+            } else if bytes[position] == close {
                 position += 1
                 depth -= 1
-                return .object(object)
+                return
             } else {
-                throw fail("expected ',' or '}' in an object")
+                throw fail("expected ',' or '\(describe(close))' in \(container)")
             }
         }
     }
 
-    private mutating func parseArray() throws(JSONParseError) -> JSONValue {
-        try enter()
-        position += 1
-        var elements: [JSONValue] = []
+    /// One `"key": value` of an object.
+    private mutating func parseMember(into object: inout JSONObject) throws(JSONParseError) {
         skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-            position += 1
-            depth -= 1
-            return .array(elements)
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+            throw fail("expected a quoted object key")
         }
-        while true {
-            elements.append(try parseValue())
-            skipWhitespace()
-            guard position < bytes.count else { throw fail("unexpected end of input in an array") }
-            if bytes[position] == UInt8(ascii: ",") {
-                position += 1
-            } else if bytes[position] == UInt8(ascii: "]") {
-                position += 1
-                depth -= 1
-                return .array(elements)
-            } else {
-                throw fail("expected ',' or ']' in an array")
-            }
+        let keyStart = position
+        let key = try parseString()
+        if rejectsDuplicateKeys, object[key] != nil {
+            position = keyStart
+            throw fail("duplicate key '\(key)'")
         }
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+        position += 1
+        object[key] = try parseValue()
     }
 
     private mutating func parseNumber() throws(JSONParseError) -> String {

@@ -15,33 +15,6 @@ extension ReportOutput: Encodable {
         }
     }
 
-    private struct GroupJSON: Encodable {
-        var name: String
-        var type: String
-        var total: String
-        var count: Int
-        var archived: Bool
-    }
-
-    private struct ChangeJSON: Encodable {
-        var name: String
-        var type: String
-        var current: String
-        var previous: String
-        var change: String
-    }
-
-    private struct RowJSON: Encodable {
-        var transactionId: String
-        var date: String
-        var type: String
-        var amount: String
-        var category: String
-        var note: String
-        var paidFlag: String
-        var reimbursedFlag: String
-    }
-
     private enum Keys: String, CodingKey {
         case period, previousPeriod, by, income, expense, net, incomeCount, expenseCount, categories, tags, months,
             topChange, rows, rejected, notes
@@ -58,29 +31,16 @@ extension ReportOutput: Encodable {
         try c.encode(report.net.description, forKey: .net)
         try c.encode(report.incomeCount, forKey: .incomeCount)
         try c.encode(report.expenseCount, forKey: .expenseCount)
-        let groups = report.groups.map {
-            GroupJSON(name: $0.name, type: $0.type, total: $0.total.description, count: $0.count, archived: $0.archived)
-        }
         let groupKey: Keys =
             switch report.grouping {
             case .category: .categories
             case .tag: .tags
             case .month: .months
             }
-        try c.encode(groups, forKey: groupKey)
-        try c.encode(
-            report.topChange.map {
-                ChangeJSON(
-                    name: $0.name, type: $0.type, current: $0.current.description, previous: $0.previous.description,
-                    change: $0.change.signed)
-            }, forKey: .topChange)
+        try c.encode(report.groups.reportJSON(ReportColumns.group), forKey: groupKey)
+        try c.encode(report.topChange.map { ReportLineJSON(columns: ReportColumns.change, line: $0) }, forKey: .topChange)
         if !report.filter.isEmpty {
-            try c.encode(
-                report.rows.map {
-                    RowJSON(
-                        transactionId: $0.id, date: $0.date, type: $0.type, amount: $0.amount.description, category: $0.category,
-                        note: $0.note, paidFlag: $0.paidFlag, reimbursedFlag: $0.reimbursedFlag)
-                }, forKey: .rows)
+            try c.encode(report.rows.reportJSON(ReportColumns.row), forKey: .rows)
         }
         try c.encode(rejected, forKey: .rejected)
         try c.encode([rejectedNote, unreadableNote].compactMap { $0 }, forKey: .notes)
@@ -159,15 +119,18 @@ extension ReportOutput {
     public var csv: String {
         var lines: [[String]]
         if report.filter.isEmpty {
-            lines = [[report.grouping.rawValue, "type", "total", "count", "archived"]]
-            lines += report.groups.map { [$0.name, $0.type, $0.total.description, String($0.count), $0.archived ? "TRUE" : "FALSE"] }
+            // The first column is named for the grouping: `category`, `tag` or `month`.
+            lines = [[report.grouping.rawValue] + ReportColumns.group.dropFirst().map(\.name)]
+            lines += Self.csvLines(report.groups, ReportColumns.group)
         } else {
-            lines = [["transactionId", "date", "type", "amount", "category", "note", "paidFlag", "reimbursedFlag"]]
-            lines += report.rows.map {
-                [$0.id, $0.date, $0.type, $0.amount.description, $0.category, $0.note, $0.paidFlag, $0.reimbursedFlag]
-            }
+            lines = [ReportColumns.row.map(\.name)]
+            lines += Self.csvLines(report.rows, ReportColumns.row)
         }
         return lines.map { $0.map(Self.csvField).joined(separator: ",") }.joined(separator: "\n") + "\n"
+    }
+
+    private static func csvLines<Line>(_ lines: [Line], _ columns: [ReportColumn<Line>]) -> [[String]] {
+        lines.map { line in columns.map { $0.value(line).csvText } }
     }
 
     private static func csvField(_ text: String) -> String {

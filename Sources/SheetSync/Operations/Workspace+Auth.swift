@@ -18,7 +18,7 @@ extension Workspace {
             _ = try await oauth.login(savingTo: google.credentials.path) { showURL($0.absoluteString) }
             return google.credentials
         } catch let error as GoogleAPIError {
-            throw error.isTemporary ? SheetSyncError.temporary("\(error)") : SheetSyncError.configuration("\(error)")
+            throw (error.isTemporary ? SheetSyncError.temporary("\(error)") : SheetSyncError.configuration("\(error)")).causedBy(error)
         }
     }
 }

@@ -147,6 +147,8 @@ enum CategoryMerger {
         var canonical: [String: String] = [:]
         for name in storeNames { canonical[name.lowercased()] = name }
         // Names only in the file: the first spelling met wins.
+        // A header that cannot be mapped is left as it is here: reading the tab for the import then
+        // reports it, with the file and tab, and nothing is written.
         if let table = snapshot.tables[.categories], let map = try? ColumnMap(header: table.header, schema: .categories) {
             for row in table.rows {
                 let name = map.cell("name", in: row).rawText.trimmingCharacters(in: .whitespaces)

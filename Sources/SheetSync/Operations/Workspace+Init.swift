@@ -56,6 +56,7 @@ extension Workspace {
     /// A service account has no Drive storage of its own: Google refuses it new spreadsheets and files in
     /// My Drive. Said before trying, with what works instead.
     private func explainServiceAccountCreation() {
+        // Only decides whether to warn; the credentials are loaded for real, errors and all, to sign in.
         guard case .google(let google) = config.remote, google.spreadsheetId == nil,
             case .serviceAccount(let account)? = try? GoogleCredentials.load(path: google.credentials.path)
         else { return }

@@ -68,6 +68,7 @@ extension Workspace {
                 let deleted = base.keys.filter { rows[$0] == nil }.count
                 pending[tab.rawValue] = changed + deleted
             }
+            // Read-only status line: a remote that cannot be built is shown as unavailable.
             let remote = (try? makeRemote().displayName) ?? "unavailable"
             let uploads = try store.receiptUploads([.queued, .failed])
             return StatusReport(

@@ -41,7 +41,7 @@ public struct CSVWorkbookRemote: Remote {
             // The fingerprint of exactly the bytes parsed: a save in between cannot slip through.
             let read: (file: CSVFile, fingerprint: FileFingerprint)?
             do { read = try CSVReader.readIfPresent(url(for: tab)) } catch {
-                throw SheetSyncError.data("\(error)")
+                throw SheetSyncError.data("\(error)").causedBy(error)
             }
             guard let (file, fingerprint) = read else { continue }
             tables[tab] = file.table

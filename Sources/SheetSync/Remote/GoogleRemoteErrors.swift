@@ -6,6 +6,10 @@ import GoogleAPI
 /// (scrubbed of secrets by `GoogleAPIError.description`) and says what to do.
 enum GoogleRemoteErrors {
     static func map(_ error: GoogleAPIError) -> SheetSyncError {
+        outcome(error).causedBy(error)
+    }
+
+    private static func outcome(_ error: GoogleAPIError) -> SheetSyncError {
         switch error {
         case .temporarilyUnavailable, .invalidResponse, .uploadSessionExpired:
             return .temporary("\(error); nothing was lost, the next run retries")
@@ -26,6 +30,7 @@ enum GoogleRemoteErrors {
     static func mapCreating(_ error: GoogleAPIError) -> SheetSyncError {
         if case .api(let details) = error, details.httpStatus == 403 {
             return .configuration("google refused to create the spreadsheet: \(error); \(GoogleAPIError.serviceAccountHint)")
+                .causedBy(error)
         }
         return map(error)
     }

@@ -17,7 +17,7 @@ enum RemoteFactory {
                     credentialsPath: google.credentials.path, endpoint: google.endpoint,
                     policy: RetryPolicy(totalBudget: google.retryBudgetSeconds), logger: logger)
             } catch {
-                throw SheetSyncError.configuration("\(error)")
+                throw SheetSyncError.configuration("\(error)").causedBy(error)
             }
             return GoogleSheetsRemote(
                 client: client, spreadsheetId: google.spreadsheetId, maxRequestBytes: google.maxRequestBytes, logger: logger)

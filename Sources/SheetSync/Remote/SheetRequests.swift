@@ -60,6 +60,7 @@ struct SheetLayout {
         var ranges: [String] = []
         for tab in tabs {
             guard let table = snapshot.tables[tab] else { continue }
+            // A header the plan could not map is asked for by name only (the check still sees the tab).
             guard let map = try? ColumnMap(header: table.header, schema: tab.schema), let column = map.columns[tab.schema.keyField] else {
                 // Asked for ranges, Google answers with the tabs they name only: name it to learn its sheet id.
                 ranges.append(A1.quoteSheetName(tab.rawValue) + "!A1")

@@ -5,6 +5,10 @@ extension SheetSyncError {
     /// or a full disk is temporary (75, nothing lost); a read-only file or a refused permission
     /// needs the user (78), and the message names the path and what to do.
     static func replacing(_ error: AtomicFileError) -> SheetSyncError {
+        outcome(replacing: error).causedBy(error)
+    }
+
+    private static func outcome(replacing error: AtomicFileError) -> SheetSyncError {
         switch error {
         case .changedSinceRead:
             return .temporary("\(error)")

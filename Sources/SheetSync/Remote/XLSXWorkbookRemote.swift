@@ -37,6 +37,13 @@ public struct XLSXWorkbookRemote: Remote {
         try FileFingerprint.of(file).map(Self.version)
     }
 
+    /// A workbook problem as a run outcome: refused (`refusal`), except a file that another program
+    /// saved during the read, which the next run reads in its new version (75).
+    private func failure(_ error: XLSXError) -> SheetSyncError {
+        let code: ExitCode = error.kind == .changedWhileReading ? .temporaryFailure : refusal
+        return SheetSyncError(code, "\(error)").causedBy(error)
+    }
+
     public func read() async throws -> RemoteSnapshot {
         guard let fingerprint = try FileFingerprint.of(file) else {
             throw SheetSyncError.configuration("XLSX workbook \(file.path) does not exist")
@@ -45,7 +52,7 @@ public struct XLSXWorkbookRemote: Remote {
         do {
             contents = try XLSXReader.readWithWarnings(contentsOf: file, sheets: Set(Tab.allCases.map(\.rawValue)))
         } catch let error as XLSXError {
-            throw SheetSyncError(refusal, "\(error)")
+            throw failure(error)
         } catch {
             throw SheetSyncError(refusal, "\(file.path): \(error)")
         }
@@ -100,7 +107,7 @@ public struct XLSXWorkbookRemote: Remote {
             do {
                 report = try XLSXWriter.patch(self.file, to: temp, patches: patches, adding: added)
             } catch let error as XLSXError {
-                throw SheetSyncError(self.refusal, "\(error)")
+                throw self.failure(error)
             }
         }
         // Amounts and dates retyped from text, and formulas whose cells took a value sheetsync wrote, are worth telling.

@@ -19,6 +19,7 @@ public final class RunLock: Sendable {
             throw SheetSyncError.configuration("cannot open lock file \(path): \(String(cString: strerror(errno)))")
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            // Only the pid for the message; the lock itself is what refuses the run.
             let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             close(fd)
             let who = holder.isEmpty ? "another sheetsync run" : "another sheetsync run (pid \(holder))"

@@ -69,12 +69,7 @@ public struct RuleProblem: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong, lowercase, e.g. `interval '0' is not a whole number of 1 or more`.
     public var message: String
 
-    public init(ruleId: String, field: String, value: String, message: String) {
-        self.ruleId = ruleId
-        self.field = field
-        self.value = value
-        self.message = message
-    }
+    // No public initializer: only this module's rule reader finds problems; others read them.
 
     public var description: String { "recurring rule '\(ruleId)' skipped: \(message)" }
 }

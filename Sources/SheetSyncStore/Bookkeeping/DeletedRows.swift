@@ -62,21 +62,21 @@ enum DeletedRows {
 extension LedgerStore {
     /// Deleted rows kept since `since` (all when nil), newest first.
     public func deletedRows(since: String? = nil) throws -> [DeletedRow] {
-        try writer.read { db in
+        try reading { db in
             try DeletedRows.fetch(db, sql: "WHERE deletedAt >= ? ORDER BY id DESC", arguments: [since ?? ""])
         }
     }
 
     /// How many deleted rows are kept.
     public func deletedRowCount() throws -> Int {
-        try writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM \(DeletedRows.table)") ?? 0 }
+        try reading { try Int.fetchOne($0, sql: "SELECT count(*) FROM \(DeletedRows.table)") ?? 0 }
     }
 
     /// Puts deleted rows back as ordinary local writes (the next sync pushes them). A key that is in
     /// the store again is skipped; of several deletes of one key, the newest is restored.
     /// - Returns: the restored rows and the keys skipped because the store has them.
     public func restore(_ rows: [DeletedRow]) throws -> (restored: [DeletedRow], skipped: [DeletedRow]) {
-        try writer.write { db in
+        try writing { db in
             var restored: [DeletedRow] = []
             var skipped: [DeletedRow] = []
             var seen: Set<String> = []
@@ -101,13 +101,13 @@ extension LedgerStore {
 
     /// Forgets deleted rows older than `cutoff` (DESIGN §4 keeps them at least 90 days).
     public func purgeDeletedRows(before cutoff: String) throws {
-        try writer.write { try $0.execute(sql: "DELETE FROM \(DeletedRows.table) WHERE deletedAt < ?", arguments: [cutoff]) }
+        try writing { try $0.execute(sql: "DELETE FROM \(DeletedRows.table) WHERE deletedAt < ?", arguments: [cutoff]) }
     }
 
     /// Drops the base and tombstones, so every row on each side counts as new (a union by key) at the
     /// next sync: how a workbook recreated from the store gets every row.
     public func forgetBase() throws {
-        try writer.write { db in
+        try writing { db in
             try db.execute(sql: "DELETE FROM sync_base; DELETE FROM sync_tombstones")
             // Without a base every store row differs from it: all are read at the next sync.
             try ChangeTracking.markAllDirty(db)
@@ -119,6 +119,6 @@ extension LedgerStore {
 extension LedgerStore {
     /// The content fingerprints of rows imported without an id.
     public func importFingerprints() throws -> Set<String> {
-        try writer.read { Set(try String.fetchAll($0, sql: "SELECT fingerprint FROM sync_import_fingerprints")) }
+        try reading { Set(try String.fetchAll($0, sql: "SELECT fingerprint FROM sync_import_fingerprints")) }
     }
 }

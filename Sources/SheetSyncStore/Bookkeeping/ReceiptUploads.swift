@@ -107,7 +107,7 @@ enum ReceiptUploads {
 extension LedgerStore {
     /// The upload queue in name order, only those with one of `statuses` (all when empty).
     public func receiptUploads(_ statuses: Set<ReceiptUpload.Status> = []) throws -> [ReceiptUpload] {
-        try writer.read { db in
+        try reading { db in
             var request = ReceiptUpload.order(ReceiptUpload.Columns.name, ReceiptUpload.Columns.receiptId)
             if !statuses.isEmpty { request = request.filter(statuses.map(\.rawValue).contains(ReceiptUpload.Columns.status)) }
             return try request.fetchAll(db)
@@ -116,18 +116,18 @@ extension LedgerStore {
 
     /// One queue entry, nil when there is none.
     public func receiptUpload(_ receiptId: String) throws -> ReceiptUpload? {
-        try writer.read { try ReceiptUpload.fetchOne($0, key: receiptId) }
+        try reading { try ReceiptUpload.fetchOne($0, key: receiptId) }
     }
 
     /// Inserts or replaces one queue entry.
     public func saveReceiptUpload(_ upload: ReceiptUpload) throws {
-        try writer.write { try upload.upsert($0) }
+        try writing { try upload.upsert($0) }
     }
 
     /// Removes one queue entry; false when there was none.
     @discardableResult
     public func deleteReceiptUpload(receiptId: String) throws -> Bool {
-        try writer.write { try ReceiptUpload.deleteOne($0, key: receiptId) }
+        try writing { try ReceiptUpload.deleteOne($0, key: receiptId) }
     }
 }
 

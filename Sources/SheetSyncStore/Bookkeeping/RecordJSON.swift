@@ -40,6 +40,7 @@ enum RecordJSON {
 
     /// The record in `text`: any JSON object whose members are all texts; nil for anything else.
     static func decode(_ text: String, tab: Tab) -> LedgerRow? {
+        // nil is reported by every caller as `StoreError.unreadableBookkeeping`, never skipped.
         guard let object = (try? JSONValue.parse(text))?.objectValue else { return nil }
         let names = tab.schema.fieldNames
         // The usual case, the tab's fields each once, builds the record by position.
@@ -62,6 +63,7 @@ enum RecordJSON {
 
     /// The cells in `text` when it is a JSON array of texts; nil for anything else.
     static func decodeCells(_ text: String) -> [String]? {
+        // nil is reported by every caller as `StoreError.unreadableBookkeeping`, never skipped.
         guard let elements = (try? JSONValue.parse(text))?.arrayValue else { return nil }
         let cells = elements.compactMap(\.stringValue)
         return cells.count == elements.count ? cells : nil
@@ -87,6 +89,7 @@ enum RecordJSON {
     private static func sortedByEncoder(_ tab: Tab) -> [String]? {
         let names = tab.schema.fieldNames
         // The encoder's own order, read back from what it writes for the tab's names.
+        // nil only costs speed: `encode` then goes through the encoder itself, for the same text.
         guard let text = try? JSONText.encode(Dictionary(uniqueKeysWithValues: names.map { ($0, "") })),
             let order = (try? JSONValue.parse(text))?.objectValue?.keys
         else { return nil }

@@ -54,7 +54,7 @@ struct DiscoveryCatalog: Sendable {
         } catch let error as EmulatorError {
             return .failure(error)
         } catch {
-            return .failure(EmulatorError("cannot load the discovery documents: \(error)"))
+            return .failure(EmulatorError("cannot load the discovery documents: \(error)", underlying: error))
         }
     }()
 

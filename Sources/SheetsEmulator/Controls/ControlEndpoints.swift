@@ -7,9 +7,12 @@ extension SheetsEmulator {
     func handleControl(_ request: EmulatorRequest) -> EmulatorResponse {
         let segments = request.rawPath.split(separator: "/").dropFirst().map { String($0).removingPercentEncoding ?? String($0) }
         do {
-            let body = ((try? request.jsonBody()) ?? nil) ?? .object([:])
+            // A body that is not JSON is refused: read as `{}`, it would act on defaults nobody asked for.
+            let body = try request.jsonBody() ?? .object([:])
             return .json(try control(request.method, segments, body: body))
         } catch let error as EmulatorError {
+            return .json(["error": .string(error.message)], status: 400)
+        } catch let error as GoogleAPIError {
             return .json(["error": .string(error.message)], status: 400)
         } catch {
             return .json(["error": .string("\(error)")], status: 400)

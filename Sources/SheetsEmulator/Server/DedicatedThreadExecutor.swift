@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 /// Runs the server's tasks on a thread of its own.
 ///
@@ -6,12 +8,17 @@ import Foundation
 /// 2-core machine a few such calls occupy every thread of Swift's cooperative pool, and a server
 /// whose handlers need that pool would never answer. With this executor preferred, the emulator
 /// keeps serving however busy the pool is.
-// @unchecked: `jobs` and `stopped` are only touched while `condition` is held. A `Mutex` cannot wait
-// for a signal, and the thread must sleep while the queue is empty, hence NSCondition.
-final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
-    private let condition = NSCondition()
-    private var jobs: [UnownedJob] = []
-    private var stopped = false
+final class DedicatedThreadExecutor: TaskExecutor, Sendable {
+    private struct State {
+        var jobs: [UnownedJob] = []
+        var stopped = false
+    }
+
+    private let state = Mutex(State())
+    /// One signal per job queued and one for `shutdown`: the thread sleeps on it while there is
+    /// nothing to do, which a `Mutex` alone cannot do. (Created at zero, so libdispatch never sees it
+    /// freed below its starting value.)
+    private let wakeUps = DispatchSemaphore(value: 0)
 
     init(name: String) {
         let thread = Thread { [self] in run() }
@@ -21,31 +28,27 @@ final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
-        condition.lock()
-        jobs.append(unowned)
-        condition.signal()
-        condition.unlock()
+        state.withLock { $0.jobs.append(unowned) }
+        wakeUps.signal()
     }
 
     /// Lets the thread finish once the queue is empty.
     func shutdown() {
-        condition.lock()
-        stopped = true
-        condition.signal()
-        condition.unlock()
+        state.withLock { $0.stopped = true }
+        wakeUps.signal()
     }
 
     private func run() {
         while true {
-            condition.lock()
-            while jobs.isEmpty && !stopped { condition.wait() }
-            if jobs.isEmpty && stopped {
-                condition.unlock()
+            wakeUps.wait()
+            let (job, stopped) = state.withLock { state in
+                (state.jobs.isEmpty ? nil : state.jobs.removeFirst(), state.stopped)
+            }
+            if let job {
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            } else if stopped {
                 return
             }
-            let job = jobs.removeFirst()
-            condition.unlock()
-            job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }
 }

@@ -41,6 +41,7 @@ extension SheetsEmulator {
         var outcome: EmulatorOutcome
         if let armed, armed.phase == .beforeEffect {
             if case .delay(let duration) = armed.fault {
+                // A delay a test armed; cancelled (the server stopping), the request is only answered sooner.
                 try? await Task.sleep(for: duration)
                 outcome = .respond(world.withLock { Self.handle(request, route: route, catalog: catalog, world: &$0) })
             } else {
@@ -54,6 +55,7 @@ extension SheetsEmulator {
             outcome = .respond(response)
             if let armed {
                 if case .delay(let duration) = armed.fault {
+                    // A delay a test armed; cancelled (the server stopping), the request is only answered sooner.
                     try? await Task.sleep(for: duration)
                 } else {
                     outcome = Self.outcome(of: armed.fault, replacing: response, request: request)

@@ -50,9 +50,11 @@ struct EmulatorResponder: HTTPResponder {
             if reset {
                 // SO_LINGER with a zero timeout makes close() send RST instead of FIN.
                 if let provider = context.channel as? any SocketOptionProvider {
+                    // A fault the test asked for; a connection that closes gently instead still breaks.
                     try? await provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
                 }
             }
+            // Closing an already closing connection fails harmlessly.
             try? await context.channel.close().get()
             throw ConnectionBrokenOnPurpose()
         case .truncate(let response, let keep):
@@ -107,7 +109,8 @@ extension SheetsEmulator {
             task.cancel()
             let reason = await task.result
             executor.shutdown()
-            throw EmulatorError("cannot listen on \(host):\(port): \(reason)")
+            let underlying: (any Error)? = if case .failure(let error) = reason { error } else { nil }
+            throw EmulatorError("cannot listen on \(host):\(port): \(reason)", underlying: underlying)
         }
         let displayHost = host.contains(":") ? "[\(host)]" : host
         world.withLock { $0.baseURL = "http://\(displayHost):\(bound)" }

@@ -51,8 +51,14 @@ extension JSONValue {
         init(_ value: JSONValue) { self.value = value }
 
         init(from decoder: any Decoder) throws {
-            let text = try decoder.singleValueContainer().decode(String.self)
-            value = (try? JSONValue.parse(text)) ?? .null
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            do {
+                value = try JSONValue.parse(text)
+            } catch {
+                // Read as null, an upload's metadata (its name, its folder) would be dropped unseen.
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a JSON document: \(error)")
+            }
         }
 
         func encode(to encoder: any Encoder) throws {

@@ -96,6 +96,7 @@ extension AtomicFile {
         /// The backups of `name` in `folder`'s backup folder, oldest first (file names only).
         static func list(of name: String, in folder: URL) -> [String] {
             let directory = folder.appendingPathComponent(folderName).path
+            // No backup folder (or none readable) means no backups to list; nothing is written here.
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
             return entries.compactMap { entry in sortKey(entry, of: name).map { (entry, $0) } }
                 .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
@@ -104,6 +105,7 @@ extension AtomicFile {
 
         /// Deletes all but the newest `keep` backups of `name` (and leftovers of interrupted saves).
         static func prune(_ name: String, in directory: String, keep: Int) throws {
+            // Pruning only deletes: a folder that cannot be listed keeps more backups, never fewer.
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
             let (stem, _) = split(name)
             for entry in entries where entry.hasSuffix(".partial") && (entry.hasPrefix(".\(name).") || entry.hasPrefix(".\(stem).")) {

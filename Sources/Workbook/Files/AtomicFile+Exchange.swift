@@ -60,6 +60,8 @@ extension AtomicFile {
             var placed = false
             // An injected fault stands for a crash: it leaves the file where it is, as kill -9 would.
             var crashed = false
+            // Best-effort cleanup of our own unplaced copy (the target is untouched); one left behind
+            // is a stale temporary file that the next write sweeps away.
             defer { if !placed && !crashed { try? POSIXFile.removeFile(newVersion) } }
             func reach(_ step: AtomicWriteStep) throws {
                 do { try reachStep(step) } catch let error as SimulatedCrash {
@@ -118,6 +120,8 @@ extension AtomicFile {
             placed: inout Bool
         ) throws {
             let held = try holdCurrent()
+            // Best-effort: the link is a second name for a version that is kept elsewhere by now, and is
+            // named as a partial backup, which pruning clears when it stays behind.
             defer { if let held { try? POSIXFile.removeFile(held) } }
             if let held {
                 // The check again, on the very inode that the rename will unlink from the target.

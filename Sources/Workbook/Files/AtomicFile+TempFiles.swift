@@ -66,6 +66,8 @@ extension AtomicFile {
         /// whose process is still alive (another sheetsync writing right now) is left alone.
         static func removeStale(of name: String, in folder: String, keep: (String) throws -> Void) throws {
             let own = getpid()
+            // A folder that cannot be listed leaves its stale files in place (kept, not lost); the
+            // write itself then fails with its own error if the folder is unusable.
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
             for (prefix, isSwap) in [(prefix(for: name), false), (swapPrefix(for: name), true)] {
                 for entry in entries where entry.hasPrefix(prefix) {

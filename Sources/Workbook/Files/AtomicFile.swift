@@ -71,6 +71,7 @@ public enum AtomicFile {
         // A new file gets the usual 0666-minus-umask; an existing one keeps its own mode throughout.
         var tempPath = try TempFiles.create(for: name, in: folder, mode: mode.map { ($0 & 0o700) | 0o600 } ?? 0o666)
         var removeTemp = true
+        // Best-effort cleanup of our own temporary file; a leftover is swept by the next write.
         defer { if removeTemp { try? TempFiles.discard(tempPath, name: name, in: folder) } }
         // A simulated crash stops everything, even the cleanup above; an injected system-call
         // failure (`FaultInjector.fail`) is handled as the real one would be.

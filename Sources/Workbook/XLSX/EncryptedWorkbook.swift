@@ -14,6 +14,8 @@ enum EncryptedWorkbook {
     /// Whether the file at `url` is an OLE compound file with an `EncryptedPackage` stream.
     static func isEncrypted(_ url: URL) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+        // Only picks the message for a file that already failed to open as a ZIP: a read error
+        // here means "not encrypted", and the caller reports the file as unreadable.
         defer { try? handle.close() }
         guard let head = try? handle.read(upToCount: 8), Array(head) == oleSignature else { return false }
         var searched = 8

@@ -26,6 +26,7 @@ final class PackageWriter {
     }
 
     deinit {
+        // Best-effort: the scratch folder holds copies of parts already in the package.
         try? FileManager.default.removeItem(at: scratch)
     }
 
@@ -50,6 +51,7 @@ final class PackageWriter {
     /// Streams a part through a scratch file: `produce` writes it, then it is deflated into the package.
     func add(_ part: String, streaming produce: (ByteSink) throws -> Void) throws {
         let path = try scratchFile(for: part, produce)
+        // Best-effort: a scratch copy of a part; the deinit removes the whole scratch folder too.
         defer { try? FileManager.default.removeItem(at: path) }
         try add(part, file: path)
     }
@@ -72,6 +74,7 @@ final class PackageWriter {
         do {
             let size = try FileManager.default.attributesOfItem(atPath: path.path)[.size] as? Int64 ?? 0
             let handle = try FileHandle(forReadingFrom: path)
+            // A read-only handle: closing it cannot lose data.
             defer { try? handle.close() }
             try archive.addEntry(
                 with: part, type: .file, uncompressedSize: size, compressionMethod: .deflate,

@@ -1,28 +1,30 @@
 import Dispatch
 import Foundation
+import Synchronization
+import ZIPFoundation
 
 extension XLSXPackage {
     /// Streams `part` like `stream(_:to:)`, inflating on a second thread while `consumer` (the
     /// parser) works on the chunks already inflated: inflating and checksumming are a sixth of a
-    /// read, and run beside the parse instead of before it.
+    /// read, and run beside the parse instead of before it. At most four chunks wait between the
+    /// two, so memory stays bounded however large the part.
     ///
-    /// The archive is used by the inflating thread only, and this call returns only after that
-    /// thread has finished, so the package is never used from two threads at once.
+    /// This call returns only after the inflating thread has finished, so nothing of the read
+    /// outlives it (its file is closed before the caller replaces the workbook, say).
     func streamInBackground(_ part: String, to consumer: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let source = try PartSource(part, of: self)
         let channel = ChunkChannel(capacity: 4)
-        let package = UncheckedSendable(value: self)
         DispatchQueue.global(qos: .userInitiated).async {
             do {
-                try package.value.streamChunks(part) { try channel.put($0) }
+                try source.inflate { try channel.put($0) }
                 channel.finish(with: nil)
             } catch {
                 channel.finish(with: error)
             }
         }
         defer {
-            // The inflating thread touches the package last just before `finish`: once that has
-            // happened the package is ours again. (It runs on a GCD thread, never on the caller's
-            // pool, so waiting for it here cannot starve it.)
+            // Stops the inflating thread at its next chunk when the parser gave up early. It runs on
+            // a GCD thread, never on the caller's pool, so waiting for it here cannot starve it.
             channel.cancel()
             channel.waitUntilFinished()
         }
@@ -32,68 +34,117 @@ extension XLSXPackage {
     }
 }
 
-/// Carries a value to the inflating thread; `streamInBackground` keeps its uses apart in time.
-/// `@unchecked` because the package wraps ZIPFoundation's `Archive` (a class around a C `FILE*`,
-/// not `Sendable`): the compiler cannot see that the caller waits for the thread before touching it.
-private struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
+/// A part named by values that may cross to the inflating thread. ZIPFoundation's `Archive` is a
+/// class around a C `FILE*` and not `Sendable`, so that thread opens the file again for itself
+/// and finds the same entry there: same name, checksum and sizes, or the file has been replaced
+/// since the package was opened and the read stops rather than mix two versions.
+private struct PartSource: Sendable {
+    /// What tells one archive entry from another: a replaced file's entry differs in one of these.
+    struct Identity: Sendable, Equatable {
+        let path: String
+        let checksum: CRC32
+        let sizes: (compressed: UInt64, inflated: UInt64)
+
+        init(_ entry: Entry) {
+            (path, checksum, sizes) = (entry.path, entry.checksum, (entry.compressedSize, entry.uncompressedSize))
+        }
+
+        static func == (lhs: Identity, rhs: Identity) -> Bool {
+            lhs.path == rhs.path && lhs.checksum == rhs.checksum && lhs.sizes == rhs.sizes
+        }
+    }
+
+    let url: URL
+    let fileName: String
+    let part: String
+    let limits: XLSXLimits
+    let identity: Identity
+
+    init(_ part: String, of package: XLSXPackage) throws {
+        identity = Identity(try package.checkedEntry(part))
+        (url, fileName, self.part, limits) = (package.url, package.fileName, part, package.limits)
+    }
+
+    func inflate(to consumer: (Data) throws -> Void) throws {
+        let archive: Archive
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            throw XLSXError(
+                .changedWhileReading, file: fileName, part: part,
+                "cannot be read: the file was removed or replaced while it was being read; run again")
+        }
+        guard let entry = archive.first(where: { Identity($0) == identity }) else {
+            throw XLSXError(
+                .changedWhileReading, file: fileName, part: part,
+                "cannot be read: the file was replaced while it was being read; run again")
+        }
+        try XLSXPackage.inflate(entry, of: archive, part: part, limits: limits, fileName: fileName, to: consumer)
+    }
 }
 
 /// A bounded queue of inflated chunks between the inflating and the parsing thread.
-/// `@unchecked` because its state is guarded by an `NSCondition` (threads must wait for room or for
-/// a chunk, which `Mutex` cannot do); every member reads or writes that state only inside the lock.
-private final class ChunkChannel: @unchecked Sendable {
-    private let condition = NSCondition()
-    private let capacity: Int
-    private var chunks: [Data] = []
-    private var done = false
-    private var failure: (any Error)?
-    private var cancelled = false
+///
+/// The queue sits in a `Mutex`; a thread that must sleep until there is room or a chunk waits on a
+/// counting semaphore, which a `Mutex` cannot do. Both sides are plain threads (the parser is
+/// synchronous, the inflater a GCD thread), never async code.
+private final class ChunkChannel: Sendable {
+    private struct State {
+        var chunks: [Data] = []
+        var failure: (any Error)?
+        var cancelled = false
+    }
 
-    init(capacity: Int) { self.capacity = capacity }
+    private let state = Mutex(State())
+    /// Free places in the queue: the inflater takes one before it adds a chunk.
+    private let room = DispatchSemaphore(value: 0)
+    /// One per chunk added, and one for the end: the parser takes one before each `take`.
+    private let ready = DispatchSemaphore(value: 0)
+    /// Signalled once, when the inflater has finished.
+    private let finished = DispatchSemaphore(value: 0)
 
-    /// Waits for room; throws once the reader has stopped listening.
+    init(capacity: Int) {
+        // Created at zero and raised by signals: libdispatch traps when a semaphore is freed below the
+        // value it was created with, which a hand-off cut short by `cancel` leaves behind.
+        for _ in 0..<capacity { room.signal() }
+    }
+
+    /// Waits for room; throws once the parser has stopped listening.
     func put(_ chunk: Data) throws {
-        condition.lock()
-        defer { condition.unlock() }
-        while chunks.count >= capacity && !cancelled { condition.wait() }
-        if cancelled { throw CancellationError() }
-        chunks.append(chunk)
-        condition.broadcast()
+        room.wait()
+        try state.withLock { state in
+            if state.cancelled { throw CancellationError() }
+            state.chunks.append(chunk)
+        }
+        ready.signal()
     }
 
     func finish(with error: (any Error)?) {
-        condition.lock()
-        done = true
-        failure = error
-        condition.broadcast()
-        condition.unlock()
+        state.withLock { $0.failure = error }
+        ready.signal()
+        finished.signal()
     }
 
     /// The next chunk, or nil at the end; the inflating side's error once its chunks are used up.
     func take() throws -> Data? {
-        condition.lock()
-        defer { condition.unlock() }
-        while chunks.isEmpty && !done { condition.wait() }
-        if !chunks.isEmpty {
-            condition.broadcast()
-            return chunks.removeFirst()
+        ready.wait()
+        let chunk = try state.withLock { state throws -> Data? in
+            if !state.chunks.isEmpty { return state.chunks.removeFirst() }
+            if let failure = state.failure { throw failure }
+            return nil
         }
-        if let failure { throw failure }
-        return nil
+        if chunk != nil { room.signal() }
+        return chunk
     }
 
     /// Waits until the inflating side has called `finish(with:)`.
     func waitUntilFinished() {
-        condition.lock()
-        defer { condition.unlock() }
-        while !done { condition.wait() }
+        finished.wait()
     }
 
+    /// Wakes the inflater if it waits for room, so that it sees the cancellation and stops.
     func cancel() {
-        condition.lock()
-        cancelled = true
-        condition.broadcast()
-        condition.unlock()
+        state.withLock { $0.cancelled = true }
+        room.signal()
     }
 }

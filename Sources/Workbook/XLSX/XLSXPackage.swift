@@ -67,22 +67,32 @@ final class XLSXPackage {
 
     /// Streams the inflated chunks of `part`, each checked against the size and ratio limits.
     func streamChunks(_ part: String, to consumer: (Data) throws -> Void) throws {
+        try Self.inflate(checkedEntry(part), of: archive, part: part, limits: limits, fileName: fileName, to: consumer)
+    }
+
+    /// The entry of `part`, refused before a byte is inflated when it is missing or says it
+    /// inflates past the cap (one that lies about its size is stopped while inflating).
+    func checkedEntry(_ part: String) throws -> Entry {
         guard let entry = entry(part) else {
             throw XLSXError(.missingPart, file: fileName, part: part, "is missing from the package")
         }
-        // A part that says it inflates past the cap is refused before a byte is inflated; one that
-        // lies about its size is stopped by the running count below.
         if Int64(entry.uncompressedSize) > limits.maximumPartBytes {
             throw XLSXError(
                 .partTooLarge, file: fileName, part: part,
                 "declares \(entry.uncompressedSize) bytes inflated, past the \(limits.maximumPartBytes)-byte limit (refused)")
         }
+        return entry
+    }
+
+    /// Inflates `entry` of `archive` in chunks, under the size cap and the zip-bomb ratio check.
+    static func inflate(
+        _ entry: Entry, of archive: Archive, part: String, limits: XLSXLimits, fileName: String,
+        to consumer: (Data) throws -> Void
+    ) throws {
         let compressed = Double(entry.compressedSize)
         var inflated: Int64 = 0
-        let limits = self.limits
-        let fileName = self.fileName
         do {
-            _ = try archive.extract(entry, bufferSize: Self.chunkSize, skipCRC32: false) { data in
+            _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: false) { data in
                 inflated += Int64(data.count)
                 if inflated > limits.maximumPartBytes {
                     throw XLSXError(
