@@ -76,6 +76,23 @@ import Workbook
         #expect(try Self.unhashed(ledger) == ["Categories/Groceries"])
     }
 
+    @Test func aPushCopiesEveryOtherRowAsItWasWritten() async throws {
+        let ledger = try await Ledger.synced()
+        #expect(try await ledger.run("sync").status == 0)
+        // A row quoted where it need not be, as another program may write it: the same cells.
+        let url = ledger.workbook.url(.transactions)
+        var lines = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n")
+        let other = try #require(lines.indices.first { $0 > 0 && !lines[$0].hasPrefix(Self.lunch) && lines[$0].contains(",expense,") })
+        lines[other] = lines[other].replacingOccurrences(of: ",expense,", with: ",\"expense\",")
+        try lines.joined(separator: "\n").write(to: url, atomically: false, encoding: .utf8)
+        try Self.sql(ledger, "UPDATE transactions SET note = 'pushed' WHERE transactionId = '\(Self.lunch)'")
+        let run = try await ledger.run("sync")
+        #expect(run.status == 0, "\(run.stderr)")
+        let after = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n")
+        #expect(after[other] == lines[other], "the untouched row keeps its quotes")
+        #expect(try ledger.sheetRows(.transactions)[Self.lunch]?["note"] == "pushed")
+    }
+
     /// The same hand edits on two copies of a ledger, one of which has forgotten every row hash (so it
     /// reads every row): both runs end with the same exit code, store and workbook.
     @Test(arguments: Edit.allCases)

@@ -45,8 +45,7 @@ public struct CSVWorkbookRemote: Remote {
             }
             guard let (file, fingerprint) = read else { continue }
             tables[tab] = file.table
-            marks[tab] = CSVReadMark(
-                fingerprint: fingerprint, hasBOM: file.hasBOM, lineEnding: file.lineEnding, endsWithNewline: file.endsWithNewline)
+            marks[tab] = CSVReadMark(fingerprint: fingerprint, file: file)
         }
         return RemoteSnapshot(
             tables: tables, version: Self.version(Tab.allCases.map { marks[$0]?.fingerprint }), marks: .csv(marks))
@@ -66,7 +65,11 @@ public struct CSVWorkbookRemote: Remote {
             let file = CSVFile(
                 table: new, hasBOM: format?.hasBOM ?? false, lineEnding: format?.lineEnding ?? .lf,
                 endsWithNewline: format?.endsWithNewline ?? true)
-            try replace(tab, with: CSVWriter.encode(file), expecting: format?.fingerprint)
+            // Rows the plan leaves alone are copied from the bytes read: only changed rows are encoded.
+            let bytes =
+                format.map { CSVWriter.encode(file, patching: $0.file, deleted: Set(plan.remoteDeletes.map(\.index))) }
+                ?? CSVWriter.encode(file)
+            try replace(tab, with: bytes, expecting: format?.fingerprint)
         }
         return RemoteWrite(version: try await currentVersion() ?? "")
     }

@@ -42,9 +42,19 @@ public enum ReadMarks: Sendable, Equatable {
 /// One CSV tab file as read.
 public struct CSVReadMark: Sendable, Equatable {
     public var fingerprint: FileFingerprint
-    public var hasBOM: Bool
-    public var lineEnding: CSVLineEnding
-    public var endsWithNewline: Bool
+    /// The file as parsed, with the bytes it came from (a rewrite copies unchanged rows from them).
+    public var file: CSVFile
+    public var hasBOM: Bool { file.hasBOM }
+    public var lineEnding: CSVLineEnding { file.lineEnding }
+    public var endsWithNewline: Bool { file.endsWithNewline }
+
+    public init(fingerprint: FileFingerprint, file: CSVFile) {
+        self.fingerprint = fingerprint
+        self.file = file
+    }
+
+    /// The same read: the same bytes, by their fingerprint.
+    public static func == (a: CSVReadMark, b: CSVReadMark) -> Bool { a.fingerprint == b.fingerprint }
 }
 
 /// What `apply` did: the workbook's new version and what the user should be told.

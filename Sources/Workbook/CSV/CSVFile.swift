@@ -53,6 +53,12 @@ public struct CSVFile: Hashable, Sendable {
             && a.lineEnding == b.lineEnding && a.endsWithNewline == b.endsWithNewline
     }
 
+    /// The bytes the file was read from and, for the header then each row, the range of its record
+    /// (line ending excluded): what lets a rewrite copy unchanged rows as they were written. Not
+    /// part of equality; nil for a file not read from bytes kept in memory.
+    public var source: [UInt8]?
+    var recordRanges: [Range<Int>] = []
+
     public func hash(into hasher: inout Hasher) {
         hasher.combine(table.header)
         hasher.combine(table.rows)

@@ -47,7 +47,9 @@ struct CSVParser {
         // one is refused; one scan of the whole file keeps that check off the common path.
         let hasNUL = p.baseAddress.map { memchr($0, 0, n) != nil } ?? false
         var refused: [Int: CSVError] = [:]
+        var records: [Range<Int>] = []
         while i < n {
+            let recordStart = i
             let first = p[i]
             var cells: [Cell] = []
             if first != Self.cr && first != Self.lf {
@@ -68,6 +70,7 @@ struct CSVParser {
                 }
                 width = cells.count
             }
+            records.append(recordStart..<i)
             if i < n {
                 let ending = consumeLineEnding()
                 if lineEnding == nil { lineEnding = ending }
@@ -86,12 +89,14 @@ struct CSVParser {
         var table = Table(header: header ?? [], rows: rows)
         table.damagedRows = damage
         table.refusedRows = refused.mapValues(\.fieldProblem)
-        return CSVFile(
+        var file = CSVFile(
             table: table,
             hasBOM: hasBOM,
             lineEnding: lineEnding ?? .lf,
             endsWithNewline: endsWithNewline
         )
+        file.recordRanges = records
+        return file
     }
 
     /// The offset of the first NUL byte in `range`, if any.

@@ -15,7 +15,9 @@ public enum CSVReader {
 
     /// Parses `bytes`; `source` names the file in error messages, e.g. `Transactions.csv`.
     public static func parse(_ bytes: [UInt8], source: String) throws -> CSVFile {
-        try bytes.withUnsafeBytes { try parse($0, source: source) }
+        var file = try bytes.withUnsafeBytes { try parse($0, source: source) }
+        file.source = bytes  // shared, not copied: a rewrite copies unchanged rows from it
+        return file
     }
 
     /// Reads and parses the file at `url`; errors name it by its last path component.

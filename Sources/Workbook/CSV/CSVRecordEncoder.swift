@@ -31,6 +31,14 @@ struct CSVRecordEncoder {
         appendRecord(cells, text: { $0.rawText }, into: &out)
     }
 
+    /// Appends a record as the bytes it was read from (quoting as the person or program wrote it).
+    mutating func appendRecord(bytes: ArraySlice<UInt8>, isBlank: Bool, into out: inout [UInt8]) {
+        if recordCount > 0 { out.append(contentsOf: lineEnding) }
+        recordCount += 1
+        lastRecordWasBlank = isBlank
+        out.append(contentsOf: bytes)
+    }
+
     /// Ends the output: a final line ending when asked for, and always after a last blank
     /// row, which would otherwise vanish (a lone blank header is the empty file and needs none).
     mutating func finish(endsWithNewline: Bool, into out: inout [UInt8]) {

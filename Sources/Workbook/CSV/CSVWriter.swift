@@ -18,6 +18,37 @@ public enum CSVWriter {
         return out
     }
 
+    /// `file`, a rewrite of `old` (as read) that dropped the rows at `deleted`, kept the others in
+    /// order (changed or not) and appended any new ones after them: each row equal to its old self is
+    /// copied from the bytes `old` was read from, so a sync that changes one row leaves every other
+    /// row's bytes as the person or program wrote them, and costs a copy rather than an encoding.
+    /// Falls back to `encode(file)` when `old` kept no bytes or the header or layout changed.
+    public static func encode(_ file: CSVFile, patching old: CSVFile, deleted: Set<Int>) -> [UInt8] {
+        let oldRows = old.table.rows
+        guard let source = old.source, old.recordRanges.count == oldRows.count + 1, file.table.header == old.table.header,
+            file.hasBOM == old.hasBOM, file.lineEnding == old.lineEnding,
+            oldRows.count - deleted.filter({ oldRows.indices.contains($0) }).count <= file.table.rows.count
+        else { return encode(file) }
+        var out: [UInt8] = []
+        out.reserveCapacity(source.count + 4096)
+        var encoder = CSVRecordEncoder(lineEnding: file.lineEnding)
+        if file.hasBOM { CSVRecordEncoder.appendBOM(into: &out) }
+        encoder.appendRecord(bytes: source[old.recordRanges[0]], isBlank: old.table.header.isEmpty, into: &out)
+        var next = 0
+        for (i, row) in oldRows.enumerated() where !deleted.contains(i) {
+            let new = file.table.rows[next]
+            if new == row {
+                encoder.appendRecord(bytes: source[old.recordRanges[i + 1]], isBlank: row.isEmpty, into: &out)
+            } else {
+                encoder.appendRecord(new, into: &out)
+            }
+            next += 1
+        }
+        for row in file.table.rows[next...] { encoder.appendRecord(row, into: &out) }
+        encoder.finish(endsWithNewline: file.endsWithNewline, into: &out)
+        return out
+    }
+
     /// Streams the file to `sink` in chunks of about `chunkSize` bytes, for files too big to
     /// hold twice in memory.
     public static func write(

@@ -1,6 +1,8 @@
 #if canImport(Glibc)
-    // On Linux the members of `struct stat` and `timespec` come from a header CoreFoundation's module owns.
+    // On Linux the members of `struct stat` and `timespec` come from a header that whichever of
+    // CoreFoundation and Dispatch loaded it first owns (it depends on the build), so both are imported.
     import CoreFoundation
+    import CDispatch
     import Glibc
 #elseif canImport(Musl)
     import Musl
