@@ -45,6 +45,15 @@ struct DataTable: Sendable {
         try Row.fetchOne(db.cachedStatement(sql: sql.selectOne), arguments: [canonicalKey(key)]).map(record(from:))
     }
 
+    /// The INSERT of every column, for a `RawStatement`.
+    var insertSQL: String { sql.insert }
+
+    /// Inserts through `statement` (this table's `insertSQL`), as `insert` does.
+    func insert(_ record: LedgerRow, with statement: RawStatement) throws {
+        let values = try values(of: record)
+        try run(key: record[schema.keyField]) { try statement.run(values) }
+    }
+
     func insert(_ record: LedgerRow, _ db: Database) throws {
         let key = record[schema.keyField]
         try run(key: key) {
@@ -83,7 +92,7 @@ struct DataTable: Sendable {
     }
 
     /// Names the tab and key in SQLite's refusals, so a CHECK failure points at its row.
-    private func run(key: String, _ body: () throws -> Void) throws {
+    func run(key: String, _ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as DatabaseError where StoreTrouble(error) == nil {

@@ -68,21 +68,31 @@ extension LedgerStore {
                 let startsEmpty = try onlyOwnTriggers && !upserts.isEmpty && table.isEmpty(db)
                 // Keys in strictly ascending order (the engine's) cannot repeat: no need to remember them.
                 let unique = startsEmpty && Self.keysAscend(upserts, table)
+                // A first pull of rows the fix trigger would leave alone loads without the insert
+                // triggers (see DataTable+BulkLoad.swift).
+                let bulk = unique && !upserts.contains { table.needsFixOnInsert($0.record) }
                 var inserted: Set<String> = []
-                for write in upserts {
-                    let key = write.record[table.schema.keyField]
-                    guard !key.isEmpty else { throw StoreError.missingKey(tab: tab, field: table.schema.keyField) }
-                    let canonical = table.canonicalKey(key)
-                    let current = try startsEmpty && (unique || !inserted.contains(canonical)) ? nil : table.fetch(key: key, db)
-                    guard Self.matches(current, write.expected, table) else {
-                        skipped[tab, default: []].insert(key)
-                        continue
-                    }
-                    if current == nil {
-                        try table.insert(write.record, db)
-                        if startsEmpty && !unique { inserted.insert(canonical) }
-                    } else {
-                        try table.update(write.record, db)
+                try table.withInsertTriggersAside(bulk, db) {
+                    // Prepared (and finalized, when this closure ends) while the triggers are aside.
+                    var inserter: RawStatement?
+                    for write in upserts {
+                        let key = write.record[table.schema.keyField]
+                        guard !key.isEmpty else { throw StoreError.missingKey(tab: tab, field: table.schema.keyField) }
+                        let canonical = table.canonicalKey(key)
+                        let current =
+                            try startsEmpty && (unique || !inserted.contains(canonical)) ? nil : table.fetch(key: key, db)
+                        guard Self.matches(current, write.expected, table) else {
+                            skipped[tab, default: []].insert(key)
+                            continue
+                        }
+                        if current == nil {
+                            let statement = try inserter ?? RawStatement(table.insertSQL, db)
+                            inserter = statement
+                            try table.insert(write.record, with: statement)
+                            if startsEmpty && !unique { inserted.insert(canonical) }
+                        } else {
+                            try table.update(write.record, db)
+                        }
                     }
                 }
                 for delete in commit.deletes[tab] ?? [] {
@@ -93,6 +103,7 @@ extension LedgerStore {
                     _ = try table.delete(key: delete.key, db)
                 }
             }
+            let baseSave = try RawStatement(BaseEntry.saveSQL, db)
             for tab in Tab.allCases {
                 let keyField = tab.schema.keyField
                 let skip = skipped[tab] ?? []
@@ -101,7 +112,7 @@ extension LedgerStore {
                 var keyed = (commit.baseUpserts[tab] ?? []).map { (key: $0[keyField], record: $0) }
                 keyed.sort { $0.key < $1.key }
                 for (key, record) in keyed where !skip.contains(key) {
-                    try BaseEntry(tab: tab, key: key, record: record).save(db)
+                    try BaseEntry(tab: tab, key: key, record: record).save(with: baseSave)
                 }
                 for key in commit.baseDeletes[tab] ?? [] where !skip.contains(key) {
                     _ = try BaseEntry.deleteOne(db, key: ["tab": tab.rawValue, "key": key])

@@ -47,20 +47,26 @@ struct BaseEntry: Codable, FetchableRecord, PersistableRecord {
         fields = try RecordJSON.encode(record.fields, tab: tab)
     }
 
-    /// Inserts or replaces this entry (what `upsert` does), through one cached statement.
-    func save(_ db: Database) throws {
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO sync_base (tab, key, fields) VALUES (?, ?, ?)
-                ON CONFLICT (tab, key) DO UPDATE SET fields = excluded.fields
-                """
-        ).execute(arguments: [tab.rawValue, key, fields])
+    /// Inserts or replaces an entry (what `upsert` does); see `save(with:)`.
+    static let saveSQL = """
+        INSERT INTO sync_base (tab, key, fields) VALUES (?, ?, ?)
+        ON CONFLICT (tab, key) DO UPDATE SET fields = excluded.fields
+        """
+
+    /// Inserts or replaces this entry through `statement`, a `RawStatement` of `saveSQL`.
+    func save(with statement: RawStatement) throws {
+        try statement.run([tab.rawValue.databaseValue, key.databaseValue, fields.databaseValue])
     }
 
     func record() throws -> LedgerRow {
+        try Self.record(fields, tab: tab, key: key)
+    }
+
+    /// The record of an entry's `fields` text, read without building the entry.
+    static func record(_ fields: String, tab: Tab, key: String) throws -> LedgerRow {
         guard let record = RecordJSON.decode(fields, tab: tab) else {
             throw StoreError.unreadableBookkeeping(
-                table: Self.databaseTableName, key: "\(tab.rawValue)/\(key)",
+                table: databaseTableName, key: "\(tab.rawValue)/\(key)",
                 reason: "fields are not a JSON object of texts")
         }
         return record

@@ -1,0 +1,135 @@
+import GRDB
+import SheetSyncCore
+import Testing
+
+@testable import SheetSyncStore
+
+/// A first pull loads empty tables with the insert triggers set aside (DataTable+BulkLoad.swift):
+/// the store it leaves must be the one the per-row path with every trigger leaves.
+@Suite struct BulkLoadTests {
+    /// A store whose commits take the ordinary per-row path: a trigger of someone else's (one that
+    /// does nothing) turns the empty-table shortcuts off.
+    static func ordinaryStore() throws -> LedgerStore {
+        let store = try LedgerStore.inMemory()
+        try store.execute("CREATE TRIGGER someone_elses AFTER INSERT ON sync_state BEGIN SELECT 1; END")
+        return store
+    }
+
+    static func key(_ n: Int) -> String {
+        let hex = String(n, radix: 16)
+        return "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - hex.count) + hex
+    }
+
+    /// Everything a person could compare: rows in rowid order with their SQL types, base,
+    /// tombstones, counter, state, and the trigger definitions.
+    static func dump(_ store: LedgerStore) throws -> [String] {
+        try store.writer.read { db in
+            var lines: [String] = []
+            for tab in Tab.allCases {
+                let table = tab.schema.tableName.quotedDatabaseIdentifier
+                for row in try Row.fetchAll(db, sql: "SELECT rowid, * FROM \(table) ORDER BY rowid") {
+                    lines.append("\(tab) " + row.databaseValues.map { "\($0.storage)" }.joined(separator: "|"))
+                }
+            }
+            for sql in [
+                "SELECT tab, key, fields FROM sync_base ORDER BY rowid", "SELECT tab, key FROM sync_tombstones ORDER BY tab, key",
+                "SELECT value FROM sync_change_counter", "SELECT key, value FROM sync_state WHERE key <> 'x' ORDER BY key",
+                "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name <> 'someone_elses' ORDER BY name",
+            ] {
+                lines += try Row.fetchAll(db, sql: sql).map { "\($0)" }
+            }
+            return lines
+        }
+    }
+
+    static func firstPull(_ records: [Tab: [LedgerRow]]) -> StoreCommit {
+        var upserts: [Tab: [RowWrite]] = [:]
+        for (tab, rows) in records {
+            let key = tab.schema.keyField
+            upserts[tab] = rows.sorted { $0[key] < $1[key] }.map { RowWrite(record: $0, expected: nil) }
+        }
+        return StoreCommit(upserts: upserts, baseUpserts: records, state: ["lastSyncAt": "2026-01-01T00:00:00.000Z"])
+    }
+
+    /// Both stores after the same first pull, then after the same ordinary local writes.
+    func expectSameStores(_ records: [Tab: [LedgerRow]], prepare: (LedgerStore) throws -> Void = { _ in }) throws {
+        let bulk = try LedgerStore.inMemory(), ordinary = try Self.ordinaryStore()
+        for store in [bulk, ordinary] {
+            try prepare(store)
+            try store.commit(Self.firstPull(records))
+        }
+        #expect(try Self.dump(bulk) == Self.dump(ordinary))
+        let counter = try bulk.int("SELECT value FROM sync_change_counter") ?? -1
+        let tombstones = try bulk.int("SELECT count(*) FROM sync_tombstones") ?? -1
+        // The triggers are back and work: an edit is counted, a delete leaves a tombstone.
+        for store in [bulk, ordinary] {
+            try store.execute("UPDATE transactions SET note = 'by hand', lastModifiedAt = '2030-01-01T00:00:00.000Z' WHERE rowid = 2")
+            try store.execute("DELETE FROM transactions WHERE rowid = 3")
+            try store.execute("INSERT INTO transactions SELECT * FROM transactions WHERE 0")
+        }
+        #expect(try Self.dump(bulk) == Self.dump(ordinary))
+        #expect(try bulk.int("SELECT value FROM sync_change_counter") == counter + 2)
+        #expect(try bulk.int("SELECT count(*) FROM sync_tombstones") == tombstones + 1)
+    }
+
+    static func transactions(_ count: Int, _ overrides: (Int) -> [String: String] = { _ in [:] }) -> [LedgerRow] {
+        (1...count).map { n in
+            Samples.record(.transactions, ["transactionId": key(n), "note": "row \(n)"].merging(overrides(n)) { _, new in new })
+        }
+    }
+
+    @Test func firstPullOfCanonicalRowsLeavesTheStoreTheTriggersWouldHave() throws {
+        try expectSameStores([
+            .transactions: Self.transactions(50) { n in n % 7 == 0 ? ["note": "", "recurringRuleId": ""] : [:] },
+            .categories: [Samples.record(.categories), Samples.record(.categories, ["name": "Pets", "sortOrder": ""])],
+            .settings: [Samples.record(.settings)],
+        ])
+    }
+
+    @Test func rowsTheFixTriggerRewritesAreLoadedWithItInBothStores() throws {
+        try expectSameStores([
+            .transactions: Self.transactions(20) { n in
+                switch n {
+                case 4: return ["recurringRuleId": Samples.ruleId.uppercased()]
+                case 5: return ["year": "2025"]
+                case 6: return ["month": "4"]
+                default: return [:]
+                }
+            }
+        ])
+    }
+
+    @Test func tombstonesOfReloadedKeysAreClearedAsTheTriggerClearsThem() throws {
+        try expectSameStores([.transactions: Self.transactions(10)]) { store in
+            // Deleted locally, so the table is empty again with tombstones waiting.
+            for n in [3, 8] { try store.upsert(Samples.record(.transactions, ["transactionId": Self.key(n)]), in: .transactions) }
+            try store.execute("DELETE FROM transactions")
+            try store.upsert(Samples.record(.categories), in: .categories)
+            try store.execute("DELETE FROM categories")
+            #expect(try store.int("SELECT count(*) FROM sync_tombstones") == 3)
+        }
+    }
+
+    /// `needsFixOnInsert` says what the fix trigger's WHEN clause says: a row the trigger rewrites
+    /// reads back different from what was written.
+    @Test(arguments: [
+        [:], ["transactionId": Samples.transactionId.uppercased()], ["recurringRuleId": Samples.ruleId.uppercased()],
+        ["recurringRuleId": ""], ["year": "2025"], ["month": "12"], ["year": "02026"], ["month": "03"],
+        ["createdAt": ""], ["lastModifiedAt": ""],
+    ])
+    func fixPredicateAgreesWithTheTrigger(_ overrides: [String: String]) throws {
+        let record = Samples.record(.transactions, overrides)
+        let store = try LedgerStore.inMemory()
+        try store.writer.write { db in
+            try db.execute(sql: "INSERT INTO sync_applying (id) VALUES (1)")
+            try DataTable(.transactions).insert(record, db)
+            try db.execute(sql: "DELETE FROM sync_applying")
+        }
+        let stored = try #require(try store.records(in: .transactions).first)
+        var written = record
+        written["transactionId"] = record["transactionId"].lowercased()
+        written["month"] = Int(record["month"]).map(String.init) ?? record["month"]
+        written["year"] = Int(record["year"]).map(String.init) ?? record["year"]
+        #expect(DataTable(.transactions).needsFixOnInsert(record) == (stored != written))
+    }
+}
