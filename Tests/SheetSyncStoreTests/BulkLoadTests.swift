@@ -51,12 +51,31 @@ import Testing
         return StoreCommit(upserts: upserts, baseUpserts: records, state: ["lastSyncAt": "2026-01-01T00:00:00.000Z"])
     }
 
+    /// Whether the tab's insert triggers were set aside and put back (so are newer than v2's trigger).
+    static func loadedInBulk(_ store: LedgerStore, _ tab: Tab) throws -> Bool {
+        let name = tab.schema.tableName
+        let rowid = "SELECT rowid FROM sqlite_master WHERE name = ?"
+        return try (store.int(rowid, ["\(name)_fix_insert"]) ?? 0) > (store.int(rowid, ["\(name)_keep_deleted"]) ?? 0)
+    }
+
+    @Test func aNewStoreHasOnlyItsOwnTriggers() throws {
+        let store = try LedgerStore.inMemory()
+        #expect(try store.writer.read { try DataTable.hasOnlyOwnTriggers($0) })
+        #expect(try !Self.ordinaryStore().writer.read { try DataTable.hasOnlyOwnTriggers($0) })
+    }
+
     /// Both stores after the same first pull, then after the same ordinary local writes.
-    func expectSameStores(_ records: [Tab: [LedgerRow]], prepare: (LedgerStore) throws -> Void = { _ in }) throws {
+    func expectSameStores(
+        _ records: [Tab: [LedgerRow]], bulkTabs: Set<Tab>, prepare: (LedgerStore) throws -> Void = { _ in }
+    ) throws {
         let bulk = try LedgerStore.inMemory(), ordinary = try Self.ordinaryStore()
         for store in [bulk, ordinary] {
             try prepare(store)
             try store.commit(Self.firstPull(records))
+        }
+        for tab in Tab.allCases {
+            #expect(try Self.loadedInBulk(bulk, tab) == bulkTabs.contains(tab), "\(tab)")
+            #expect(try !Self.loadedInBulk(ordinary, tab), "\(tab)")
         }
         #expect(try Self.dump(bulk) == Self.dump(ordinary))
         let counter = try bulk.int("SELECT value FROM sync_change_counter") ?? -1
@@ -83,7 +102,7 @@ import Testing
             .transactions: Self.transactions(50) { n in n % 7 == 0 ? ["note": "", "recurringRuleId": ""] : [:] },
             .categories: [Samples.record(.categories), Samples.record(.categories, ["name": "Pets", "sortOrder": ""])],
             .settings: [Samples.record(.settings)],
-        ])
+        ], bulkTabs: [.transactions, .categories, .settings])
     }
 
     @Test func rowsTheFixTriggerRewritesAreLoadedWithItInBothStores() throws {
@@ -95,12 +114,13 @@ import Testing
                 case 6: return ["month": "4"]
                 default: return [:]
                 }
-            }
-        ])
+            },
+            .categories: [Samples.record(.categories)],
+        ], bulkTabs: [.categories])
     }
 
     @Test func tombstonesOfReloadedKeysAreClearedAsTheTriggerClearsThem() throws {
-        try expectSameStores([.transactions: Self.transactions(10)]) { store in
+        try expectSameStores([.transactions: Self.transactions(10)], bulkTabs: [.transactions]) { store in
             // Deleted locally, so the table is empty again with tombstones waiting.
             for n in [3, 8] { try store.upsert(Samples.record(.transactions, ["transactionId": Self.key(n)]), in: .transactions) }
             try store.execute("DELETE FROM transactions")
