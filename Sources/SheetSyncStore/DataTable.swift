@@ -48,12 +48,6 @@ struct DataTable: Sendable {
     /// The INSERT of every column, for a `RawStatement`.
     var insertSQL: String { sql.insert }
 
-    /// Inserts through `statement` (this table's `insertSQL`), as `insert` does.
-    func insert(_ record: LedgerRow, with statement: RawStatement) throws {
-        let values = try values(of: record)
-        try run(key: record[schema.keyField]) { try statement.run(values) }
-    }
-
     func insert(_ record: LedgerRow, _ db: Database) throws {
         let key = record[schema.keyField]
         try run(key: key) {

@@ -25,26 +25,45 @@ extension DataTable {
     /// See `LedgerStore.pendingLocalChanges`.
     func pendingCount(_ db: Database) throws -> Int {
         let fieldCount = schema.fields.count
-        var changed = 0
+        var changed = 0, withoutBase = 0
         // Rows with no base entry under their exact key, and base entries with no row under theirs,
         // are matched here the way the engine matches keys (Swift string equality).
         var unmatchedRows: [String: LedgerRow] = [:]
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: pendingSQL.differing), arguments: [tab.rawValue])
-        while let row = try rows.next() {
-            let stored = record(from: row)
-            let base: String? = row[fieldCount]
-            guard let text = base else {
-                let key = stored[schema.keyField]
-                if unmatchedRows[key] == nil { unmatchedRows[key] = stored }
-                continue
+        func scan(_ sql: String) throws {
+            changed = 0
+            withoutBase = 0
+            unmatchedRows = [:]
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [tab.rawValue])
+            while let row = try rows.next() {
+                let stored = record(from: row)
+                let base: String? = row[fieldCount]
+                guard let text = base else {
+                    withoutBase += 1
+                    let key = stored[schema.keyField]
+                    if unmatchedRows[key] == nil { unmatchedRows[key] = stored }
+                    continue
+                }
+                if try BaseEntry.record(text, tab: tab, key: stored[schema.keyField]) != stored { changed += 1 }
             }
-            if try BaseEntry.record(text, tab: tab, key: stored[schema.keyField]) != stored { changed += 1 }
+        }
+        do {
+            try scan(pendingSQL.differing)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            // `json_object` refuses a BLOB, which sheetsync never writes but another client may:
+            // such a store has every row compared as a record.
+            try scan(pendingSQL.everyRow)
         }
         var unmatchedBase: [String: LedgerRow] = [:]
-        let entries = try Row.fetchCursor(db.cachedStatement(sql: pendingSQL.orphanedBase), arguments: [tab.rawValue])
-        while let entry = try entries.next() {
-            let key: String = entry[0]
-            unmatchedBase[key] = try BaseEntry.record(entry[1], tab: tab, key: key)
+        let counts = try Row.fetchOne(db.cachedStatement(sql: pendingSQL.counts), arguments: [tab.rawValue])
+        let rowCount: Int = counts?[0] ?? 0, baseCount: Int = counts?[1] ?? 0
+        // Each row with a base entry under its key has its own: when they account for every base
+        // entry, none lacks a row and the 100k lookups of `orphanedBase` are not needed.
+        if baseCount != rowCount - withoutBase {
+            let entries = try Row.fetchCursor(db.cachedStatement(sql: pendingSQL.orphanedBase), arguments: [tab.rawValue])
+            while let entry = try entries.next() {
+                let key: String = entry[0]
+                unmatchedBase[key] = try BaseEntry.record(entry[1], tab: tab, key: key)
+            }
         }
         changed += unmatchedRows.filter { unmatchedBase[$0.key] != $0.value }.count
         let deleted = unmatchedBase.keys.filter { unmatchedRows[$0] == nil }.count
@@ -59,8 +78,12 @@ struct PendingSQL: Sendable {
     /// Every row whose base entry (the last column, NULL when there is none under the row's key)
     /// is not byte-equal to the row rendered as `RecordJSON.encode` writes it; columns as `selectAll`.
     let differing: String
+    /// `differing` with every row, for a store `differing` cannot render (a BLOB in a text column).
+    let everyRow: String
     /// Key and fields of every base entry of the tab with no row under its key.
     let orphanedBase: String
+    /// The table's rows and the tab's base entries, counted.
+    let counts: String
 
     static func of(_ tab: Tab) -> PendingSQL {
         switch tab {
@@ -94,23 +117,31 @@ struct PendingSQL: Sendable {
         } else {
             rendered = "NULL"
         }
-        differing = """
+        func select(_ rendered: String) -> String {
+            """
             SELECT \(columns.joined(separator: ", ")), b.fields FROM \(table) AS t
             LEFT JOIN sync_base AS b ON b.tab = ? AND b.key = t.\(key)
             WHERE b.fields IS NULL OR b.fields IS NOT \(rendered)
             ORDER BY t.rowid
             """
+        }
+        differing = select(rendered)
+        everyRow = select("NULL")
+        counts = "SELECT (SELECT count(*) FROM \(table)), (SELECT count(*) FROM sync_base WHERE tab = ?)"
         orphanedBase = """
             SELECT b.key, b.fields FROM sync_base AS b
             WHERE b.tab = ? AND NOT EXISTS (SELECT 1 FROM \(table) AS t WHERE t.\(key) = b.key)
             """
     }
 
-    /// SQL for the text `DataTable.text(of:boolean:)` gives a column's value: NULL (so no match)
-    /// for a REAL or a BLOB, whose Swift text SQLite does not write the same way.
+    /// SQL for the text `DataTable.text(of:boolean:)` gives a column's value. A TEXT column holds
+    /// texts and NULLs (SQLite turns numbers written into it into text), or a BLOB, which makes
+    /// `json_object` fail (see `pendingCount`). An INTEGER column may hold anything: a REAL or a
+    /// BLOB, whose Swift text SQLite does not write the same way, renders as NULL, so never matches.
     private static func text(of field: FieldSpec) -> String {
         let column = "t.\(field.name.quotedDatabaseIdentifier)"
+        guard field.isIntegerColumn else { return "coalesce(\(column), '')" }
         let integer = field.kind == .boolean ? "CASE WHEN \(column) <> 0 THEN 'TRUE' ELSE 'FALSE' END" : "CAST(\(column) AS TEXT)"
-        return "CASE typeof(\(column)) WHEN 'text' THEN \(column) WHEN 'null' THEN '' WHEN 'integer' THEN \(integer) END"
+        return "CASE typeof(\(column)) WHEN 'integer' THEN \(integer) WHEN 'null' THEN '' WHEN 'text' THEN \(column) END"
     }
 }

@@ -68,33 +68,37 @@ extension LedgerStore {
                 let startsEmpty = try onlyOwnTriggers && !upserts.isEmpty && table.isEmpty(db)
                 // Keys in strictly ascending order (the engine's) cannot repeat: no need to remember them.
                 let unique = startsEmpty && Self.keysAscend(upserts, table)
-                // A first pull of rows the fix trigger would leave alone loads without the insert
-                // triggers (see DataTable+BulkLoad.swift).
-                let bulk = unique && !upserts.contains { table.needsFixOnInsert($0.record) }
+                // A first pull loads without the insert triggers (see DataTable+BulkLoad.swift).
+                let aside = unique ? try InsertTriggersAside(table, db) : nil
+                var inserter: RawStatement?
                 var inserted: Set<String> = []
-                try table.withInsertTriggersAside(bulk, db) {
-                    // Prepared (and finalized, when this closure ends) while the triggers are aside.
-                    var inserter: RawStatement?
-                    for write in upserts {
-                        let key = write.record[table.schema.keyField]
-                        guard !key.isEmpty else { throw StoreError.missingKey(tab: tab, field: table.schema.keyField) }
-                        let canonical = table.canonicalKey(key)
-                        let current =
-                            try startsEmpty && (unique || !inserted.contains(canonical)) ? nil : table.fetch(key: key, db)
-                        guard Self.matches(current, write.expected, table) else {
-                            skipped[tab, default: []].insert(key)
-                            continue
+                for write in upserts {
+                    let key = write.record[table.schema.keyField]
+                    guard !key.isEmpty else { throw StoreError.missingKey(tab: tab, field: table.schema.keyField) }
+                    let canonical = table.canonicalKey(key)
+                    let current = try startsEmpty && (unique || !inserted.contains(canonical)) ? nil : table.fetch(key: key, db)
+                    guard Self.matches(current, write.expected, table) else {
+                        skipped[tab, default: []].insert(key)
+                        continue
+                    }
+                    if current == nil {
+                        let values = try table.values(of: write.record)
+                        if let aside, aside.isAside, table.needsFixOnInsert(values) {
+                            // This row needs the fix trigger: it and the rest go through the triggers.
+                            try aside.putBack()
+                            inserter = nil
                         }
-                        if current == nil {
-                            let statement = try inserter ?? RawStatement(table.insertSQL, db)
-                            inserter = statement
-                            try table.insert(write.record, with: statement)
-                            if startsEmpty && !unique { inserted.insert(canonical) }
-                        } else {
-                            try table.update(write.record, db)
-                        }
+                        let statement = try inserter ?? RawStatement(table.insertSQL, db)
+                        inserter = statement
+                        try table.run(key: key) { try statement.run(values) }
+                        if startsEmpty && !unique { inserted.insert(canonical) }
+                    } else {
+                        try table.update(write.record, db)
                     }
                 }
+                // Finalized before the triggers come back, so it never runs without them.
+                inserter = nil
+                try aside?.putBack()
                 for delete in commit.deletes[tab] ?? [] {
                     guard Self.matches(try table.fetch(key: delete.key, db), delete.expected, table) else {
                         skipped[tab, default: []].insert(delete.key)
