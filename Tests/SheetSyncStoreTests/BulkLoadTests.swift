@@ -133,6 +133,23 @@ import Testing
         }
     }
 
+    /// A row SQLite refuses midway through the load rolls everything back, the triggers' removal too.
+    @Test func refusedRowMidwayLeavesTheStoreAsItWasTriggersIncluded() throws {
+        let store = try LedgerStore.inMemory()
+        let before = try Self.dump(store)
+        let records = Self.transactions(40) { n in n == 30 ? ["amount": "12,50"] : [:] }
+        let error = #expect(throws: StoreError.self) { try store.commit(Self.firstPull([.transactions: records])) }
+        guard case .rowRejected(.transactions, let key, let reason)? = error else {
+            Issue.record("unexpected error \(String(describing: error))")
+            return
+        }
+        #expect(key == Self.key(30))
+        #expect(reason == "CHECK constraint failed: amount must be a non-negative decimal like 12.50")
+        #expect(try Self.dump(store) == before)
+        #expect(try !Self.loadedInBulk(store, .transactions))
+        #expect(try store.int("SELECT count(*) FROM sync_applying") == 0)
+    }
+
     /// `needsFixOnInsert` says what the fix trigger's WHEN clause says: a row the trigger rewrites
     /// reads back different from what was written.
     @Test(arguments: [
