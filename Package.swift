@@ -44,7 +44,11 @@ let package = Package(
         ),
         .target(
             name: "SheetSyncStore",
-            dependencies: ["SheetSyncCore", "Interchange", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "SheetSyncCore", "Interchange", .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API for the engine's bulk writes (RawStatement.swift).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         .target(
             name: "SheetSync",

@@ -45,6 +45,9 @@ struct DataTable: Sendable {
         try Row.fetchOne(db.cachedStatement(sql: sql.selectOne), arguments: [canonicalKey(key)]).map(record(from:))
     }
 
+    /// The INSERT of every column, for a `RawStatement`.
+    var insertSQL: String { sql.insert }
+
     func insert(_ record: LedgerRow, _ db: Database) throws {
         let key = record[schema.keyField]
         try run(key: key) {
@@ -83,7 +86,7 @@ struct DataTable: Sendable {
     }
 
     /// Names the tab and key in SQLite's refusals, so a CHECK failure points at its row.
-    private func run(key: String, _ body: () throws -> Void) throws {
+    func run(key: String, _ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as DatabaseError where StoreTrouble(error) == nil {

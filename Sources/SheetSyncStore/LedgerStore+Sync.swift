@@ -124,6 +124,9 @@ extension LedgerStore {
                 let startsEmpty = try onlyOwnTriggers && !upserts.isEmpty && table.isEmpty(db)
                 // Keys in strictly ascending order (the engine's) cannot repeat: no need to remember them.
                 let unique = startsEmpty && Self.keysAscend(upserts, table)
+                // A first pull loads without the insert triggers (see DataTable+BulkLoad.swift).
+                let aside = unique ? try InsertTriggersAside(table, db) : nil
+                var inserter: RawStatement?
                 var inserted: Set<String> = []
                 for write in upserts {
                     let key = write.record[table.schema.keyField]
@@ -135,12 +138,23 @@ extension LedgerStore {
                         continue
                     }
                     if current == nil {
-                        try table.insert(write.record, db)
+                        let values = try table.values(of: write.record)
+                        if let aside, aside.isAside, table.needsFixOnInsert(values) {
+                            // This row needs the fix trigger: it and the rest go through the triggers.
+                            try aside.putBack()
+                            inserter = nil
+                        }
+                        let statement = try inserter ?? RawStatement(table.insertSQL, db)
+                        inserter = statement
+                        try table.run(key: key) { try statement.run(values) }
                         if startsEmpty && !unique { inserted.insert(canonical) }
                     } else {
                         try table.update(write.record, db)
                     }
                 }
+                // Finalized before the triggers come back, so it never runs without them.
+                inserter = nil
+                try aside?.putBack()
                 for delete in commit.deletes[tab] ?? [] {
                     guard Self.matches(try table.fetch(key: delete.key, db), delete.expected, table) else {
                         skipped[tab, default: []].insert(delete.key)
@@ -149,6 +163,7 @@ extension LedgerStore {
                     _ = try table.delete(key: delete.key, db)
                 }
             }
+            let baseSave = try RawStatement(BaseEntry.saveSQL, db)
             for tab in Tab.allCases {
                 let keyField = tab.schema.keyField
                 let skip = skipped[tab] ?? []
@@ -160,7 +175,7 @@ extension LedgerStore {
                 let hashes = changes?.rowHashes ?? [:]
                 var hashed: Set<String> = []
                 for (key, record) in keyed where !skip.contains(key) {
-                    try BaseEntry(tab: tab, key: key, record: record).save(db, rawHash: hashes[key] ?? 0)
+                    try BaseEntry(tab: tab, key: key, record: record).save(with: baseSave, rawHash: hashes[key] ?? 0)
                     if hashes[key] != nil { hashed.insert(key) }
                 }
                 if let changes {

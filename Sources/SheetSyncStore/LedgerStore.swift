@@ -82,6 +82,13 @@ public final class LedgerStore: Sendable {
         }
     }
 
+    /// Wraps a connection opened read-only on a store already at the current schema: nothing to
+    /// migrate, and a migration could not run on it anyway.
+    init(unmigrated reader: any DatabaseWriter, path: String) {
+        self.writer = reader
+        self.path = path
+    }
+
     /// Runs `body`, turning a SQLite failure a user can act on (busy, full, damaged, read-only)
     /// into a `StoreError.failed` that names this store and `operation`.
     func naming<T>(_ operation: String, _ body: () throws -> T) throws -> T {

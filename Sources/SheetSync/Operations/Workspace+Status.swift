@@ -59,30 +59,34 @@ public struct StatusReport: Codable, Sendable {
 
 extension Workspace {
     public func status() async throws -> StatusReport {
-        try await withStore(preview: true) { store in
-            let snapshot = try store.snapshot()
-            var pending: [String: Int] = [:]
-            for tab in Tab.allCases {
-                let rows = snapshot.rows[tab] ?? [:], base = snapshot.base[tab] ?? [:]
-                let changed = rows.filter { base[$0.key] != $0.value }.count
-                let deleted = base.keys.filter { rows[$0] == nil }.count
-                pending[tab.rawValue] = changed + deleted
-            }
-            // Read-only status line: a remote that cannot be built is shown as unavailable.
-            let remote = (try? makeRemote().displayName) ?? "unavailable"
-            let uploads = try store.receiptUploads([.queued, .failed])
-            return StatusReport(
-                store: config.store.path, remote: remote, datasetId: snapshot.state[SyncEngine.stateDataset],
-                lastSyncAt: snapshot.state[SyncEngine.stateLastSync], pendingLocalChanges: pending,
-                rejected: try store.rejectedRows(),
-                deletedRows: try store.deletedRowCount(),
-                recentConflicts: try store.conflicts(limit: 20),
-                queuedReceipts: uploads.filter { $0.status == .queued }.count,
-                failedReceipts: uploads.filter { $0.status == .failed }.map {
-                    StatusReport.FailedReceipt(
-                        receiptId: $0.receiptId, transactionId: $0.transactionId, file: $0.file,
-                        error: $0.lastError ?? "", attempts: $0.attempts)
-                })
+        let store = try readOnlyStore()
+        // Counted in SQL: status neither copies nor loads the store (issue 13).
+        let pending = Dictionary(uniqueKeysWithValues: try store.pendingLocalChanges().map { ($0.key.rawValue, $0.value) })
+        // Read-only status line: a remote that cannot be built is shown as unavailable.
+        let remote = (try? makeRemote().displayName) ?? "unavailable"
+        let uploads = try store.receiptUploads([.queued, .failed])
+        return StatusReport(
+            store: config.store.path, remote: remote, datasetId: try store.state(SyncEngine.stateDataset),
+            lastSyncAt: try store.state(SyncEngine.stateLastSync), pendingLocalChanges: pending,
+            rejected: try store.rejectedRows(),
+            deletedRows: try store.deletedRowCount(),
+            recentConflicts: try store.conflicts(limit: 20),
+            queuedReceipts: uploads.filter { $0.status == .queued }.count,
+            failedReceipts: uploads.filter { $0.status == .failed }.map {
+                StatusReport.FailedReceipt(
+                    receiptId: $0.receiptId, transactionId: $0.transactionId, file: $0.file,
+                    error: $0.lastError ?? "", attempts: $0.attempts)
+            })
+    }
+
+    /// The store as `status` reads it: the file itself, read-only, when it is at the current schema
+    /// (`withStore(preview:)` would copy all of it into memory first); an empty store when there is none.
+    private func readOnlyStore() throws -> LedgerStore {
+        let path = config.store.path
+        do {
+            return FileManager.default.fileExists(atPath: path) ? try LedgerStore.readOnly(path: path) : try LedgerStore.inMemory()
+        } catch {
+            throw SheetSyncError.classify(error, store: path) ?? .configuration("cannot read store \(path): \(error)")
         }
     }
 }

@@ -47,22 +47,28 @@ struct BaseEntry: Codable, FetchableRecord, PersistableRecord {
         fields = try RecordJSON.encode(record.fields, tab: tab)
     }
 
-    /// Inserts or replaces this entry (what `upsert` does), through one cached statement. A new base
-    /// takes the hash of the sheet row that reads as it, or 0 (none known): an old hash never
-    /// outlives the base it was recorded for.
-    func save(_ db: Database, rawHash: Int64 = 0) throws {
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO sync_base (tab, key, fields, raw_hash) VALUES (?, ?, ?, ?)
-                ON CONFLICT (tab, key) DO UPDATE SET fields = excluded.fields, raw_hash = excluded.raw_hash
-                """
-        ).execute(arguments: [tab.rawValue, key, fields, rawHash])
+    /// Inserts or replaces an entry (what `upsert` does); see `save(with:rawHash:)`. A new base takes
+    /// the hash of the sheet row that reads as it, or 0 (none known): an old hash never outlives the
+    /// base it was recorded for.
+    static let saveSQL = """
+        INSERT INTO sync_base (tab, key, fields, raw_hash) VALUES (?, ?, ?, ?)
+        ON CONFLICT (tab, key) DO UPDATE SET fields = excluded.fields, raw_hash = excluded.raw_hash
+        """
+
+    /// Inserts or replaces this entry through `statement`, a `RawStatement` of `saveSQL`.
+    func save(with statement: RawStatement, rawHash: Int64 = 0) throws {
+        try statement.run([tab.rawValue.databaseValue, key.databaseValue, fields.databaseValue, rawHash.databaseValue])
     }
 
     func record() throws -> LedgerRow {
+        try Self.record(fields, tab: tab, key: key)
+    }
+
+    /// The record of an entry's `fields` text, read without building the entry.
+    static func record(_ fields: String, tab: Tab, key: String) throws -> LedgerRow {
         guard let record = RecordJSON.decode(fields, tab: tab) else {
             throw StoreError.unreadableBookkeeping(
-                table: Self.databaseTableName, key: "\(tab.rawValue)/\(key)",
+                table: databaseTableName, key: "\(tab.rawValue)/\(key)",
                 reason: "fields are not a JSON object of texts")
         }
         return record

@@ -20,11 +20,15 @@ extension DataTable {
     static let timestampFields: Set<String> = ["createdAt", "lastModifiedAt"]
 
     /// The names of every trigger the migrations create: data tables' triggers write rows only
-    /// into their own table (a fixed row) and the bookkeeping tables.
+    /// into their own table (a fixed row) and the bookkeeping tables. (`keep_deleted` is v2's,
+    /// in DeletedRows.swift; without it here no store ever had only its own triggers.)
     static let ownTriggerNames: Set<String> = Set(
         Tab.allCases.flatMap { tab in
-            ["fix_insert", "touch", "rekey", "untombstone", "tombstone", "fix_update", "count_insert", "count_update", "count_delete"]
-                .map { "\(tab.schema.tableName)_\($0)" }
+            [
+                "fix_insert", "touch", "rekey", "untombstone", "tombstone", "fix_update", "count_insert", "count_update",
+                "count_delete", "keep_deleted",
+            ]
+            .map { "\(tab.schema.tableName)_\($0)" }
         } + ["sync_conflicts_append_only"])
 
     /// Whether every trigger in the store is one of `ownTriggerNames` (none was added by hand).

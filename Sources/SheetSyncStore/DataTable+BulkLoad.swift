@@ -1,0 +1,131 @@
+import GRDB
+import SheetSyncCore
+
+/// Loading a table the commit found empty (a first pull) without running the insert triggers per row.
+///
+/// While the engine applies a commit the triggers are quiet, but SQLite still evaluates their WHEN
+/// clauses and bodies for every row: at 100k rows that is a third of the table's insert cost.
+/// For rows the fix trigger would leave alone, what the insert triggers do is known in advance:
+/// `fix_insert` does nothing, `count_insert` is quiet, and `untombstone` clears the tombstones of
+/// the inserted keys, which one statement does for the whole load. So the three are set aside for
+/// the load and put back, from their own SQL, inside the same transaction: no other connection
+/// ever sees the table without them, and any failure rolls their removal back too. The first row
+/// the fix trigger would rewrite puts them back before it is inserted, so it and every later row
+/// go through them as always.
+final class InsertTriggersAside {
+    private let table: DataTable
+    private let db: Database
+    private var saved: [(name: String, sql: String)] = []
+    /// Whether the triggers are aside now.
+    private(set) var isAside = false
+
+    /// Sets the table's insert triggers aside.
+    init(_ table: DataTable, _ db: Database) throws {
+        self.table = table
+        self.db = db
+        let names = table.insertTriggerNames
+        // In creation order, so they fire in the same order once put back.
+        saved = try Row.fetchAll(
+            db,
+            sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? ORDER BY rowid",
+            arguments: [table.schema.tableName]
+        ).compactMap { row -> (name: String, sql: String)? in
+            let name: String = row[0]
+            return names.contains(name) ? (name, row[1]) : nil
+        }
+        for trigger in saved { try db.execute(sql: "DROP TRIGGER \(trigger.name.quotedDatabaseIdentifier)") }
+        isAside = true
+    }
+
+    /// Puts the triggers back and does `untombstone`'s work for the rows inserted meanwhile (the
+    /// table was empty, so every row in it is new). A `RawStatement` prepared while they were aside
+    /// must not run again: the caller prepares a new one.
+    func putBack() throws {
+        guard isAside else { return }
+        isAside = false
+        for trigger in saved { try db.execute(sql: trigger.sql) }
+        try db.execute(
+            sql: """
+                DELETE FROM sync_tombstones WHERE tab = ?
+                AND EXISTS (SELECT 1 FROM \(table.table) WHERE \(table.keyColumn) = sync_tombstones.key)
+                """, arguments: [table.tab.rawValue])
+    }
+}
+
+extension DataTable {
+    /// The triggers that fire on INSERT, as `createTriggers` names them.
+    var insertTriggerNames: [String] {
+        ["fix_insert", "untombstone", "count_insert"].map { "\(schema.tableName)_\($0)" }
+    }
+
+    /// Whether inserting `values` (`values(of:)` of a record) would make `fix_insert` rewrite the
+    /// row — its WHEN clause, decided in Swift: a UUID with capitals (SQLite's lower() folds ASCII
+    /// only), no key, an empty timestamp, or `year`/`month` other than the `date`'s.
+    func needsFixOnInsert(_ values: [DatabaseValue]) -> Bool {
+        let columns = FixColumns.of(tab)
+        for index in columns.uuids {
+            switch values[index].storage {
+            case .string(let text): if text.utf8.contains(where: { $0 &- 65 < 26 }) { return true }
+            case .null: if index == columns.key { return true }
+            default: break
+            }
+        }
+        for index in columns.timestamps where values[index].isNull { return true }
+        guard let parts = columns.dateParts, case .string(let date) = values[parts.date].storage,
+            let expected = Self.dateParts(date)
+        else { return false }
+        return values[parts.year] != expected.year.databaseValue || values[parts.month] != expected.month.databaseValue
+    }
+
+    /// The year and month of a text matching `SQLPattern.date` (`GLOB '[0-9][0-9][0-9][0-9]-…'`),
+    /// as `CAST(substr(…) AS INTEGER)` reads them; nil for any other text.
+    static func dateParts(_ text: String) -> (year: Int64, month: Int64)? {
+        var year: Int64 = 0, month: Int64 = 0, count = 0
+        for byte in text.utf8 {
+            defer { count += 1 }
+            if count == 4 || count == 7 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            guard count < 10, byte &- 48 < 10 else { return nil }
+            if count < 4 { year = year * 10 + Int64(byte &- 48) }
+            if count == 5 || count == 6 { month = month * 10 + Int64(byte &- 48) }
+        }
+        return count == 10 ? (year, month) : nil
+    }
+}
+
+/// The column positions `needsFixOnInsert` looks at, per tab, found once.
+struct FixColumns: Sendable {
+    var key: Int
+    var uuids: [Int]
+    var timestamps: [Int]
+    var dateParts: (date: Int, year: Int, month: Int)?
+
+    static func of(_ tab: Tab) -> FixColumns {
+        switch tab {
+        case .transactions: return transactions
+        case .receipts: return receipts
+        case .categories: return categories
+        case .recurringRules: return recurringRules
+        case .settings: return settings
+        }
+    }
+
+    private static let transactions = FixColumns(.transactions)
+    private static let receipts = FixColumns(.receipts)
+    private static let categories = FixColumns(.categories)
+    private static let recurringRules = FixColumns(.recurringRules)
+    private static let settings = FixColumns(.settings)
+
+    private init(_ tab: Tab) {
+        let fields = tab.schema.fields
+        let names = tab.schema.fieldNames
+        key = names.firstIndex(of: tab.schema.keyField) ?? -1
+        uuids = fields.indices.filter { fields[$0].kind == .uuid }
+        timestamps = fields.indices.filter { DataTable.timestampFields.contains(fields[$0].name) }
+        if let date = names.firstIndex(of: "date"), let year = names.firstIndex(of: "year"), let month = names.firstIndex(of: "month") {
+            dateParts = (date, year, month)
+        }
+    }
+}

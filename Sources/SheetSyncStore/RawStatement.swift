@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// One statement prepared once and run many times through SQLite's C API, for the engine's
+/// per-row writes in a commit: GRDB's `StatementArguments` (an existential per value, checked
+/// and converted per run) cost more than SQLite's insert itself at 100k rows.
+///
+/// Lives inside one `writer.write` closure (it borrows that closure's connection) and is
+/// finalized when released; its failures are the `DatabaseError`s GRDB would have thrown.
+final class RawStatement {
+    let sql: String
+    private let handle: OpaquePointer
+    private let connection: OpaquePointer
+
+    init(_ sql: String, _ db: Database) throws {
+        guard let connection = db.sqliteConnection else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the connection is closed", sql: sql)
+        }
+        var prepared: OpaquePointer?
+        let code = sqlite3_prepare_v2(connection, sql, -1, &prepared, nil)
+        guard code == SQLITE_OK, let prepared else {
+            sqlite3_finalize(prepared)
+            throw Self.error(connection, sql)
+        }
+        self.sql = sql
+        self.handle = prepared
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Binds `values` to the placeholders in order and runs the statement to completion.
+    func run(_ values: [DatabaseValue]) throws {
+        for (offset, value) in values.enumerated() {
+            let code = bind(value, at: Int32(offset + 1))
+            guard code == SQLITE_OK else { throw Self.error(connection, sql) }
+        }
+        let code = sqlite3_step(handle)
+        // The message belongs to this step: read it before `reset` or another statement runs.
+        let failure = code == SQLITE_DONE || code == SQLITE_ROW ? nil : Self.error(connection, sql)
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        if let failure { throw failure }
+    }
+
+    private func bind(_ value: DatabaseValue, at index: Int32) -> Int32 {
+        switch value.storage {
+        case .null:
+            return sqlite3_bind_null(handle, index)
+        case .int64(let number):
+            return sqlite3_bind_int64(handle, index, number)
+        case .double(let number):
+            return sqlite3_bind_double(handle, index, number)
+        case .string(var text):
+            // SQLite copies the bytes (SQLITE_TRANSIENT), so the buffer need only live for the call.
+            return text.withUTF8 { bytes in
+                // An empty buffer may have no address; "" must stay an empty text, not NULL.
+                guard let start = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text(handle, index, "", 0, Self.transient) }
+                return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    sqlite3_bind_text(handle, index, $0, Int32(bytes.count), Self.transient)
+                }
+            }
+        case .blob(let data):
+            return data.withUnsafeBytes { bytes in
+                guard let start = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_zeroblob(handle, index, 0) }
+                return sqlite3_bind_blob(handle, index, start, Int32(bytes.count), Self.transient)
+            }
+        }
+    }
+
+    /// What `SQLITE_TRANSIENT` is in C: SQLite makes its own copy of the value.
+    private static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
+
+    private static func error(_ connection: OpaquePointer, _ sql: String) -> DatabaseError {
+        DatabaseError(
+            resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
+            message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+    }
+}
