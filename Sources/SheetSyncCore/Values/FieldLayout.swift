@@ -71,6 +71,7 @@ public final class FieldLayout: Sendable {
 public struct FieldSlot: Sendable {
     public let name: String
     let layout: FieldLayout
+    /// The field's position in `layout`, or -1 when the layout lacks it (rows are then read by name).
     let position: Int
 
     public init(_ name: String, in layout: FieldLayout) {
