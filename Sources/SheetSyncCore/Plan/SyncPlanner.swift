@@ -210,7 +210,7 @@ public struct SyncPlanner: Sendable {
         var notices: [String] = []
         let base = ledger.base[tab] ?? [:]
         for (key, raw) in ledger.rows[tab] ?? [:] {
-            let (outcome, _) = TabReader.parse(schema: tab.schema, seenAt: now) { raw[$0].isEmpty ? .empty : .text(raw[$0]) }
+            let (outcome, _) = TabReader.parse(schema: tab.schema, seenAt: now, stored: raw)
             switch outcome {
             case .record(let record, _):
                 // Rows the store already holds canonically keep their storage: one copy in memory,

@@ -62,15 +62,17 @@ public enum Reconciler {
         let keys = KeyOrder.sortedUnion(state.base, local, remote.rows, remote.frozen)
         plan.result.reserveCapacity(keys.count)
         plan.base.reserveCapacity(keys.count)
+        // A check or a first pull has no base and no local rows: no lookups (each hashes the key) there.
+        let (noBase, noLocal, noFrozen) = (state.base.isEmpty, local.isEmpty, remote.frozen.isEmpty)
         for key in keys {
-            let b = state.base[key]
-            if remote.frozen.contains(key) {
+            let b = noBase ? nil : state.base[key]
+            if !noFrozen, remote.frozen.contains(key) {
                 // A rejected row is frozen: present and unchanged; keep the last good version.
                 if let b { plan.base[key] = b }
                 if let kept = local[key] ?? b { plan.result[key] = kept }
                 continue
             }
-            let l = local[key]
+            let l = noLocal ? nil : local[key]
             let r = remote.rows[key]
             resolve(key: key, b: b, l: l, r: r, state: state, remote: remote, context: context, plan: &plan)
         }
@@ -145,18 +147,21 @@ public enum Reconciler {
     private static func applyLocally(_ x: LedgerRow, key: String, state: TabState, plan: inout TabPlan) {
         plan.result[key] = x
         plan.base[key] = x
-        let asRead = state.localAsRead[key]
+        let asRead = state.localAsRead.isEmpty ? nil : state.localAsRead[key]
         guard asRead != x else { return }
         plan.localUpserts.append(RowWrite(record: x, expected: asRead))
-        if state.local[key] == nil { plan.localCounts.added += 1 } else if state.local[key] != x { plan.localCounts.updated += 1 }
+        let local = state.local.isEmpty ? nil : state.local[key]
+        if local == nil { plan.localCounts.added += 1 } else if local != x { plan.localCounts.updated += 1 }
     }
 
     /// Makes the sheet row hold `x`, rewriting only fields whose value changed or needs fixing.
     private static func finishRemote(_ r: RemoteIndex.Row, result x: LedgerRow, plan: inout TabPlan) {
         if r.fixes.isEmpty && x == r.record { return }
         var fields: [String: String] = [:]
-        for (name, value) in x.fields where value != r.record[name] || r.fixes.contains(name) {
-            fields[name] = value
+        let sameLayout = x.layout === r.record.layout
+        for (i, (name, value)) in x.namedValues.enumerated() {
+            let old = sameLayout ? r.record.values[i] : r.record[name]
+            if value != old || r.fixes.contains(name) { fields[name] = value }
         }
         guard !fields.isEmpty else { return }
         plan.remoteUpdates.append(SheetRowUpdate(index: r.index, key: x[plan.tab.schema.keyField], fields: fields))
@@ -170,7 +175,7 @@ public enum Reconciler {
         if r == b { return l }
         let localWins = wins(l, over: r)
         var x = b
-        for name in Set(b.fields.keys).union(l.fields.keys).union(r.fields.keys) where name != modified {
+        for name in mergedNames(b, l, r) where name != modified {
             let (bv, lv, rv) = (b[name], l[name], r[name])
             if lv == bv {
                 x[name] = rv
@@ -191,7 +196,7 @@ public enum Reconciler {
     /// No base: the later row wins whole; its rival's differing values are logged.
     static func lastWriteWins(_ l: LedgerRow, _ r: LedgerRow, key: String, tab: Tab, plan: inout TabPlan) -> LedgerRow {
         let (winner, loser) = wins(l, over: r) ? (l, r) : (r, l)
-        for (name, value) in loser.fields where value != winner[name] && name != modified && name != created {
+        for (name, value) in loser.namedValues where value != winner[name] && name != modified && name != created {
             plan.conflicts.append(conflict(tab, key, name, winner: winner, loser: loser))
         }
         return winner
@@ -204,7 +209,13 @@ public enum Reconciler {
     }
 
     static func contentKey(_ r: LedgerRow) -> String {
-        r.fields.keys.sorted().map { "\($0)=\(r[$0])" }.joined(separator: "\u{1F}")
+        r.layout.names.sorted().map { "\($0)=\(r[$0])" }.joined(separator: "\u{1F}")
+    }
+
+    /// Every field name of the three rows once: the shared layout's names, in order, when they share one.
+    private static func mergedNames(_ b: LedgerRow, _ l: LedgerRow, _ r: LedgerRow) -> [String] {
+        if b.layout === l.layout && l.layout === r.layout { return b.layout.names }
+        return Array(Set(b.layout.names).union(l.layout.names).union(r.layout.names))
     }
 
     private static func conflict(_ tab: Tab, _ key: String, _ field: String, winner: LedgerRow, loser: LedgerRow) -> Conflict {
@@ -229,6 +240,7 @@ public enum Reconciler {
     ) {
         let limit = context.now.adding(milliseconds: ReconcileContext.futureTolerance).description
         let now = context.now.description
+        let modified = FieldSlot(Self.modified, of: plan.tab)
         for (key, record) in local where record[modified] > limit {
             local[key]?[modified] = now
             plan.notices.append("\(plan.tab.rawValue) \(key): lastModifiedAt \(record[modified]) is in the future; clamped to \(now)")
@@ -236,7 +248,7 @@ public enum Reconciler {
         guard remote.latestModified > limit else { return }
         for (key, row) in remote.rows where row.record[modified] > limit {
             remote.rows[key]?.record[modified] = now
-            remote.rows[key]?.fixes.insert(modified)
+            remote.rows[key]?.fixes.insert(Self.modified)
             plan.notices.append(
                 "\(plan.tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: row.index)): lastModifiedAt \(row.record[modified]) is in the future; clamped to \(now)"
             )

@@ -15,16 +15,20 @@ struct RemoteIndex {
     /// At least the greatest `lastModifiedAt` of the rows in `rows` (it may be higher): when it is
     /// not in the future, no row needs clamping and the rows are not walked for it.
     var latestModified = ""
+    /// `lastModifiedAt` of the tab's rows, read by position.
+    let modifiedSlot: FieldSlot
+
+    init(tab: Tab) { modifiedSlot = FieldSlot(Reconciler.modified, of: tab) }
 
     mutating func noteModified(_ record: LedgerRow) {
-        let stamp = record[Reconciler.modified]
+        let stamp = record[modifiedSlot]
         if stamp > latestModified { latestModified = stamp }
     }
 
     static func build(_ state: TabState, context: ReconcileContext, plan: inout TabPlan) -> RemoteIndex {
-        var index = RemoteIndex()
         let schema = state.schema
-        let keyField = schema.keyField
+        var index = RemoteIndex(tab: schema.tab)
+        let keyField = FieldSlot(schema.keyField, of: schema.tab)
         // The first row of each key goes straight into `rows`; later copies wait in `extra`.
         var extra: [String: [Row]] = [:]
         var order: [String] = []
@@ -42,7 +46,7 @@ struct RemoteIndex {
                 }
                 if record[keyField].isEmpty {
                     record[keyField] = context.newID()
-                    fixes.insert(keyField)
+                    fixes.insert(keyField.name)
                 }
                 let key = record[keyField]
                 let copy = Row(index: row.index, record: record, fixes: fixes)
@@ -104,7 +108,7 @@ struct RemoteIndex {
             plan.rejections.append(
                 Rejection(
                     tab: schema.tab, row: rowNumber, id: key, message: "duplicate \(schema.keyField) '\(key)'",
-                    hint: "delete or rename one of the copies", rawCells: copy.record.fields.values.sorted()))
+                    hint: "delete or rename one of the copies", rawCells: copy.record.values.sorted()))
             frozen.insert(key)
             return
         }
@@ -129,14 +133,14 @@ struct RemoteIndex {
             row.fixes.insert(modified)
         } else if rowStamp < baseStamp {
             // An older version than the one both sides agreed on: a restored backup or stale copy.
-            for (name, value) in row.record.fields where value != base[name] && name != modified {
+            for (name, value) in row.record.namedValues where value != base[name] && name != modified {
                 plan.conflicts.append(
                     Conflict(
                         tab: plan.tab, key: base[plan.tab.schema.keyField], field: name, losingValue: value,
                         winningValue: base[name], losingModifiedAt: rowStamp, winningModifiedAt: baseStamp))
             }
             row.record = base
-            row.fixes.formUnion(base.fields.keys)
+            row.fixes.formUnion(base.layout.names)
         }
         return row
     }

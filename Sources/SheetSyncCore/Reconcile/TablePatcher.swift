@@ -60,7 +60,7 @@ public enum TablePatcher {
         // Columns sheetsync owns but the sheet lacks (e.g. lastGeneratedDate) are added when used.
         let used = Set(
             plan.remoteUpdates.flatMap { $0.fields.filter { !$0.value.isEmpty }.keys }
-                + plan.remoteAppends.flatMap { $0.fields.filter { !$0.value.isEmpty }.keys })
+                + plan.remoteAppends.flatMap { $0.namedValues.filter { !$0.1.isEmpty }.map(\.0) })
         for field in schema.fields where map[field.name] == nil && used.contains(field.name) {
             map[field.name] = header.count
             changes.newColumns.append((header.count, field.header))

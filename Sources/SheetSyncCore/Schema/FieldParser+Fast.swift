@@ -1,8 +1,9 @@
-/// The common cells of a sheetsync workbook, read without the tolerant parser.
+/// The common cells of a workbook, read without the tolerant parser.
 ///
 /// A workbook sheetsync wrote holds canonical text (CSV) or typed cells (XLSX) in nearly every
 /// cell; those are recognized on their bytes here, and the canonical text is often the cell's own
-/// string. Each case answers only when `canonicalTolerantly` would give exactly the same text, and
+/// string. The other valid forms people and tools write (`…T08:00:00Z`, `$1,234.50`, `2026/1/5`,
+/// `Expense`, upper-case UUIDs) are read on their bytes too (`CanonicalText+Forms.swift`). Each case answers only when `canonicalTolerantly` would give exactly the same text, and
 /// returns nil otherwise (so every other cell, and every problem, goes the tolerant way).
 extension FieldParser {
     static func canonicalFast(_ cell: Cell, _ kind: FieldKind) -> String? {
@@ -37,20 +38,20 @@ extension FieldParser {
         case .text:
             return raw.trimmingSpaces()
         case .uuid:
-            return CanonicalText.isUUID(raw) ? raw : nil
+            return CanonicalText.anyUUID(raw)
         case .enumeration(let values):
-            // Lowercasing and trimming leave a lowercase ASCII word as it is.
-            return CanonicalText.isLowercaseASCIIWord(raw) && values.contains(raw) ? raw : nil
+            guard let word = CanonicalText.lowercasedASCIIWord(raw) else { return nil }
+            return values.contains(word) ? word : nil
         case .boolean:
-            return raw == "TRUE" || raw == "FALSE" ? raw : nil
+            return CanonicalText.anyBoolean(raw)
         case .integer(let range):
             return plainInteger(raw, range)
         case .amount:
-            return CanonicalText.plainAmount(raw)
+            return CanonicalText.anyAmount(raw)
         case .date:
-            return CanonicalText.isDate(raw) ? raw : nil
+            return CanonicalText.anyDate(raw)
         case .timestamp:
-            return CanonicalText.isTimestamp(raw) ? raw : nil
+            return CanonicalText.anyTimestamp(raw)
         }
     }
 

@@ -23,8 +23,9 @@ public enum FieldParser {
         return canonicalTolerantly(cell, spec)
     }
 
-    /// The tolerant reading of any cell; `canonicalFast` answers first for cells already canonical.
-    static func canonicalTolerantly(_ cell: Cell, _ spec: FieldSpec) -> Result<String, FieldProblem> {
+    /// The tolerant reading of any cell; `canonicalFast` answers first for the common forms (the
+    /// fuzz target checks that both agree).
+    package static func canonicalTolerantly(_ cell: Cell, _ spec: FieldSpec) -> Result<String, FieldProblem> {
         let raw = cell.rawText
         func fail(_ message: String, _ hint: String = "") -> Result<String, FieldProblem> {
             .failure(FieldProblem(field: spec.header, value: raw, message: message, hint: hint))

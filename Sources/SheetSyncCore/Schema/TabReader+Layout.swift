@@ -8,8 +8,8 @@ struct RowLayout: Sendable {
     var type = 0, date = 0, year = 0, month = 0
     /// RecurringRules: `interval`; Categories: `isActive`.
     var interval = 0, isActive = 0
-    /// A record of empty texts and the position of each field in it: a row's record is a copy of
-    /// it with the values stored by position, so no field name is hashed per row.
+    /// Builds a row's record from its array of texts over the tab's shared layout, so no field
+    /// name is hashed per row.
     var template = LedgerRowTemplate(names: [])
     /// Positions of the required fields other than the key, in field order.
     var requiredSlots: [Int] = []
@@ -91,7 +91,10 @@ extension TabReader {
                 FieldProblem(field: field.header, value: "", message: "\(field.header) is empty", hint: "fill in \(field.header)"))
         }
         if !problems.isEmpty { return (.rejected(problems), key) }
-        return (.record(layout.template.record(values), fixes: fixes), key)
+        let record = layout.template.record(values)
+        // The record owns this array now: the next row starts a fresh one rather than copying it.
+        values = []
+        return (.record(record, fixes: fixes), key)
     }
 
     /// `applyDefaults` over field positions.

@@ -129,6 +129,19 @@ public enum TabReader {
         return parse(schema: schema, layout: layout, seenAt: seenAt) { cell(fields[$0].name) }
     }
 
+    /// `parse` of a stored row (its texts read as cells, `""` as empty): by position when the row
+    /// has the schema's layout, as every row the store reads does.
+    public static func parse(schema: TabSchema, seenAt: Timestamp, stored row: LedgerRow) -> (SheetRow.Outcome, String?) {
+        func cell(_ text: String) -> Cell { text.isEmpty ? .empty : .text(text) }
+        guard let layout = RowLayout.of(schema) else { return parseByName(schema: schema, seenAt: seenAt) { cell(row[$0]) } }
+        if row.layout === layout.template.layout {
+            let values = row.values
+            return parse(schema: schema, layout: layout, seenAt: seenAt) { cell(values[$0]) }
+        }
+        let fields = schema.fields
+        return parse(schema: schema, layout: layout, seenAt: seenAt) { cell(row[fields[$0].name]) }
+    }
+
     /// `parse` for any schema, field by field through a `LedgerRow`; the five tabs' schemas take the
     /// array-based path of `TabReader+Layout.swift`, which gives the same outcome.
     static func parseByName(schema: TabSchema, seenAt: Timestamp, cell: (String) -> Cell) -> (SheetRow.Outcome, String?) {

@@ -160,18 +160,3 @@ public struct TabSchema: Hashable, Sendable {
         }
     }
 }
-
-/// One row of a tab as canonical field texts: every field of the schema is present,
-/// `""` meaning empty. Canonical forms: lowercase UUIDs, `YYYY-MM-DD` dates, timestamps as
-/// `Timestamp.description`, amounts as `Amount.description`, integers in decimal, booleans
-/// `TRUE`/`FALSE`, enums lowercase.
-public struct LedgerRow: Hashable, Sendable {
-    public var fields: [String: String]
-
-    public init(_ fields: [String: String]) { self.fields = fields }
-
-    public subscript(_ name: String) -> String {
-        get { fields[name] ?? "" }
-        set { fields[name] = newValue }
-    }
-}

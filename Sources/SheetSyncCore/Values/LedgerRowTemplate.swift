@@ -1,24 +1,23 @@
 /// Builds many `LedgerRow`s with the same field names without hashing a name per field.
 ///
-/// A copy of a dictionary keeps its storage layout (same seed, same buckets), so the positions of
-/// the template's keys are valid in every copy: a record is the template copied once and its
-/// values stored by position. The result equals the record built key by key.
+/// Every record shares one `FieldLayout` (the tab's own when `names` are a schema's field
+/// names), so a record is just its array of values.
 public struct LedgerRowTemplate: Sendable {
-    private let empty: [String: String]
-    private let slots: [Dictionary<String, String>.Index]
+    /// The records' shared layout (nil for repeated names).
+    public let layout: FieldLayout?
+    private let names: [String]
 
-    /// `names` must be distinct.
+    /// `names` should be distinct (with a repeated name, the last value given for it wins).
     public init(names: [String]) {
-        var empty = [String: String](minimumCapacity: names.count)
-        for name in names { empty[name] = "" }
-        self.empty = empty
-        slots = names.map { name in empty.index(forKey: name) ?? empty.startIndex }
+        self.names = names
+        layout = FieldLayout.interned(names: names)
     }
 
     /// The record whose field `names[i]` holds `values[i]`.
     public func record(_ values: [String]) -> LedgerRow {
-        var fields = empty
-        for (slot, value) in zip(slots, values) { fields.values[slot] = value }
+        if let layout { return LedgerRow(layout: layout, values: values) }
+        var fields = [String: String](minimumCapacity: names.count)
+        for (i, name) in names.enumerated() { fields[name] = i < values.count ? values[i] : "" }
         return LedgerRow(fields)
     }
 }
