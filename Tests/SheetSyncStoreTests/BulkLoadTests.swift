@@ -98,28 +98,30 @@ import Testing
     }
 
     @Test func firstPullOfCanonicalRowsLeavesTheStoreTheTriggersWouldHave() throws {
-        try expectSameStores([
-            .transactions: Self.transactions(50) { n in n % 7 == 0 ? ["note": "", "recurringRuleId": ""] : [:] },
-            .categories: [Samples.record(.categories), Samples.record(.categories, ["name": "Pets", "sortOrder": ""])],
-            .settings: [Samples.record(.settings)],
-        ], bulkTabs: [.transactions, .categories, .settings])
+        try expectSameStores(
+            [
+                .transactions: Self.transactions(50) { n in n % 7 == 0 ? ["note": "", "recurringRuleId": ""] : [:] },
+                .categories: [Samples.record(.categories), Samples.record(.categories, ["name": "Pets", "sortOrder": ""])],
+                .settings: [Samples.record(.settings)],
+            ], bulkTabs: [.transactions, .categories, .settings])
     }
 
     /// The triggers come back before the first row that needs the fix trigger, for it and every later row.
     @Test func rowsTheFixTriggerRewritesAreLoadedWithItInBothStores() throws {
-        try expectSameStores([
-            .transactions: Self.transactions(20) { n in
-                switch n {
-                case 4: return ["recurringRuleId": Samples.ruleId.uppercased()]
-                case 5: return ["year": "2025"]
-                case 6: return ["month": "4"]
-                default: return [:]
-                }
-            },
-            // The very first row: the triggers are back before any insert.
-            .receipts: [Samples.record(.receipts, ["transactionId": Samples.transactionId.uppercased()])],
-            .categories: [Samples.record(.categories)],
-        ], bulkTabs: [.transactions, .receipts, .categories])
+        try expectSameStores(
+            [
+                .transactions: Self.transactions(20) { n in
+                    switch n {
+                    case 4: return ["recurringRuleId": Samples.ruleId.uppercased()]
+                    case 5: return ["year": "2025"]
+                    case 6: return ["month": "4"]
+                    default: return [:]
+                    }
+                },
+                // The very first row: the triggers are back before any insert.
+                .receipts: [Samples.record(.receipts, ["transactionId": Samples.transactionId.uppercased()])],
+                .categories: [Samples.record(.categories)],
+            ], bulkTabs: [.transactions, .receipts, .categories])
     }
 
     @Test func tombstonesOfReloadedKeysAreClearedAsTheTriggerClearsThem() throws {

@@ -12,7 +12,9 @@ import Testing
         let db = try DatabaseQueue(path: ledger.store.path)
         try await db.write { db in
             try db.execute(sql: "UPDATE transactions SET note = 'typed in the shell' WHERE transactionId = ?", arguments: [Self.lunch])
-            try db.execute(sql: "DELETE FROM transactions WHERE transactionId <> ? AND rowid = (SELECT max(rowid) FROM transactions)", arguments: [Self.lunch])
+            try db.execute(
+                sql: "DELETE FROM transactions WHERE transactionId <> ? AND rowid = (SELECT max(rowid) FROM transactions)",
+                arguments: [Self.lunch])
             try db.execute(sql: "UPDATE app_settings SET timezone = 'Europe/Paris'")
         }
         try db.close()

@@ -20,29 +20,58 @@ public struct ChangeRecord: Hashable, Sendable {
 
     /// The record of `plan`, carried out as planned.
     /// - Parameters:
-    ///   - rows: the sheet rows the plan read; `hashes` their `RowHash` by row index (nil: record none,
-    ///     the workbook is not the one synced with).
+    ///   - rows: the sheet rows the plan read; `hashes` their `RowHash` and `keys` their key when
+    ///     readable and not repeated, by row index (nil: record none, the workbook is not the one
+    ///     synced with).
     ///   - local: the store rows as read; `oldBase`: the base as read.
     static func of(
-        _ plan: TabPlan, rows: [SheetRow], hashes: [Int64]?, local: [String: LedgerRow], oldBase: [String: LedgerRow],
-        wholeTab: Bool
+        _ plan: TabPlan, rows: [SheetRow], hashes: [Int64]?, keys: [String?]?, local: [String: LedgerRow],
+        oldBase: [String: LedgerRow], wholeTab: Bool
     ) -> ChangeRecord {
         var record = ChangeRecord()
         record.wholeTab = wholeTab
-        if let hashes { record.rowHashes = Self.hashes(plan, rows: rows, hashes: hashes) }
+        if let hashes, let keys { record.rowHashes = Self.hashes(plan, rows: rows, hashes: hashes, keys: keys) }
+        // Each key the plan covered: its store row after the run against its new base. Written so a
+        // first pull (100k upserts, nothing local) costs one base lookup per row and no second map.
         let keyField = plan.tab.schema.keyField
-        var after: [String: LedgerRow?] = [:]
-        for key in local.keys { after[key] = local[key] }
-        for key in oldBase.keys where after[key] == nil { after[key] = .some(nil) }
-        for key in plan.base.keys where after[key] == nil { after[key] = .some(nil) }
-        for write in plan.localUpserts { after[write.record[keyField]] = write.record }
-        for delete in plan.localDeletes { after[delete.key] = .some(nil) }
-        for (key, row) in after {
+        func judge(_ key: String, _ row: LedgerRow?) {
             if row == plan.base[key] {
                 if !wholeTab { record.settled.append(key) }
             } else {
                 record.unsettled.append(key)
             }
+        }
+        var written: [String: LedgerRow?] = [:]
+        let needsLookup = !local.isEmpty || !oldBase.isEmpty
+        if needsLookup {
+            written.reserveCapacity(plan.localUpserts.count + plan.localDeletes.count)
+            for write in plan.localUpserts { written[write.record[keyField]] = write.record }
+            for delete in plan.localDeletes { written[delete.key] = .some(nil) }
+        }
+        var covered = 0  // keys of the new base judged so far
+        for write in plan.localUpserts {
+            let key = write.record[keyField]
+            judge(key, write.record)
+            if plan.base[key] != nil { covered += 1 }
+        }
+        for delete in plan.localDeletes {
+            judge(delete.key, nil)
+            if plan.base[delete.key] != nil { covered += 1 }
+        }
+        for (key, row) in local where written[key] == nil {
+            judge(key, row)
+            if plan.base[key] != nil { covered += 1 }
+        }
+        for key in oldBase.keys where local[key] == nil && written[key] == nil && plan.base[key] == nil {
+            judge(key, nil)
+        }
+        if covered < plan.base.count {
+            // A base with no store row and no write (a row the run lets the store lack).
+            if !needsLookup {
+                for write in plan.localUpserts { written[write.record[keyField]] = write.record }
+                for delete in plan.localDeletes { written[delete.key] = .some(nil) }
+            }
+            for key in plan.base.keys where local[key] == nil && written[key] == nil { judge(key, nil) }
         }
         record.settled.sort()
         record.unsettled.sort()
@@ -51,25 +80,20 @@ public struct ChangeRecord: Hashable, Sendable {
 
     /// A hash is kept only for a row that reads, unchanged and unfixed, as the key's new base and
     /// that this run does not rewrite: the next run may then trust the hash alone.
-    private static func hashes(_ plan: TabPlan, rows: [SheetRow], hashes: [Int64]) -> [String: Int64] {
+    private static func hashes(_ plan: TabPlan, rows: [SheetRow], hashes: [Int64], keys: [String?]) -> [String: Int64] {
         var rewritten = Set(plan.remoteUpdates.map(\.key))
         rewritten.formUnion(plan.remoteDeletes.map(\.key))
         rewritten.formUnion(plan.rejections.map(\.id))
         var result: [String: Int64] = [:]
-        var seen: Set<String> = []
-        var repeated: Set<String> = []
+        result.reserveCapacity(rows.count)
         for row in rows {
-            guard let key = row.key, !key.isEmpty, row.index < hashes.count else { continue }
-            guard seen.insert(key).inserted else {
-                repeated.insert(key)
-                continue
-            }
-            guard case .record(let read, let fixes) = row.outcome, fixes.isEmpty, !rewritten.contains(key),
+            // A repeated or unreadable key has no entry in `keys`: no hash is kept for it.
+            guard let key = row.key, !key.isEmpty, row.index < hashes.count, row.index < keys.count, keys[row.index] == key,
+                case .record(let read, let fixes) = row.outcome, fixes.isEmpty, !rewritten.contains(key),
                 plan.base[key] == read
             else { continue }
             result[key] = hashes[row.index]
         }
-        for key in repeated { result[key] = nil }
         return result
     }
 }

@@ -56,6 +56,8 @@ public struct UnchangedRows: Hashable, Sendable {
 public struct ChangeScope: Sendable {
     /// Every tab's `RowHash` per data row, for the hashes the commit records.
     public var hashes: [Tab: [Int64]] = [:]
+    /// Every tab's key per data row; nil where it is unreadable or repeated.
+    public var keys: [Tab: [String?]] = [:]
     /// The narrowed tabs; a tab absent here is read whole.
     public var narrowed: [Tab: TabScope] = [:]
 
@@ -67,6 +69,7 @@ public struct ChangeScope: Sendable {
         for (tab, table) in workbook {
             let keyed = KeyedRows(table, schema: tab.schema)
             scope.hashes[tab] = keyed.hashes
+            scope.keys[tab] = keyed.keys
             rows[tab] = keyed
         }
         let categoriesSteady =

@@ -141,7 +141,8 @@ public struct SyncPlanner: Sendable {
             for i in result.tabs.indices {
                 let tab = result.tabs[i].tab
                 result.tabs[i].changes = ChangeRecord.of(
-                    result.tabs[i], rows: read[tab] ?? [], hashes: scope?.hashes[tab], local: ledger.rows[tab] ?? [:],
+                    result.tabs[i], rows: read[tab] ?? [], hashes: scope?.hashes[tab], keys: scope?.keys[tab],
+                    local: ledger.rows[tab] ?? [:],
                     oldBase: ledger.base[tab] ?? [:], wholeTab: scope?.narrowed[tab] == nil)
             }
         }

@@ -1,6 +1,7 @@
-@testable import SheetSyncCore
 import TestSupport
 import Testing
+
+@testable import SheetSyncCore
 
 /// The byte-level readers answer only with the tolerant parser's own answer (differential tests).
 @Suite struct FieldParserFastPathTests {
