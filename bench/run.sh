@@ -215,8 +215,11 @@ else
     for name in check-xlsx calamine export-xlsx xlsxwriter; do skip "$name" "SKIP_XLSX is set"; done
 fi
 echo "$(loadavg)" > "$OUT/load-end.txt"
-printf '{"rows": %s, "binary": "%s", "commit": "%s", "date": "%s"}\n' "$ROWS" "$BIN_SHA" \
-    "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD -- Sources 2>/dev/null || echo +changes)" \
+# The commit checked out, and the last one that changed what the binary is built from (bench-only
+# commits do not change it); "+changes" when Sources has uncommitted edits.
+printf '{"rows": %s, "binary": "%s", "commit": "%s", "sources_commit": "%s", "date": "%s"}\n' "$ROWS" "$BIN_SHA" \
+    "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+    "$(git -C "$ROOT" log -1 --format=%h -- Sources Package.swift 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD -- Sources Package.swift 2>/dev/null || echo +changes)" \
     "$(date -u +%Y-%m-%dT%H:%M:%SZ)" > "$OUT/run.json"
 fi
 
