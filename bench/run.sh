@@ -103,6 +103,16 @@ time_it() {  # name runs [hyperfine options...] -- "command line"
     hyperfine --style basic --warmup "$WARMUP" --runs "$runs" "${opts[@]}" \
         --export-json "$OUT/t-$name.json" -n "$name" "$1" >&2
 }
+# time_ref: time_it for a Python reference, which also writes the time of its work alone (after the
+# interpreter's start-up and the package's import) to inproc-NAME.jsonl: issue 13 compares in-process.
+time_ref() {  # name runs [hyperfine options...] -- "python3 baselines.py ..."
+    local name="$1" runs="$2"; shift 2
+    local file="$OUT/inproc-$name.jsonl" args=("$@")
+    rm -f "$file"
+    args[${#args[@]}-1]="BASELINE_TIMES=$file ${args[${#args[@]}-1]}"
+    time_it "$name" "$runs" "${args[@]}"
+    tail -n "$runs" "$file" > "$file.tmp" && mv "$file.tmp" "$file"   # the timed runs, not the warm-up
+}
 rss_it() {  # name command... : one run under /usr/bin/time -v, peak RSS in KiB
     local name="$1"; shift
     /usr/bin/time -v "$@" >/dev/null 2>"$OUT/rss-$name.txt" || { cat "$OUT/rss-$name.txt" >&2; exit 1; }
@@ -114,7 +124,7 @@ has_py() { python3 -c "import $1" 2>/dev/null; }
 
 # --- the ROWS table ------------------------------------------------------------------------------
 if [ -z "$BIG_ONLY" ]; then
-rm -f "$OUT"/t-*.json "$OUT"/rss-* "$OUT"/skipped-*.txt   # no stale numbers from an earlier run
+rm -f "$OUT"/t-*.json "$OUT"/rss-* "$OUT"/skipped-*.txt "$OUT"/inproc-*   # no stale numbers from an earlier run
 echo "$(loadavg)" > "$OUT/load-start.txt"
 CSV="$OUT/csv"
 generate "$CSV" "$ROWS"
@@ -130,9 +140,9 @@ rm -rf "$OUT/pull" && mkdir -p "$OUT/pull" && cp "$CSV"/*.csv "$OUT/pull/"
 
 # check: read, validate and plan every row, change nothing.
 time_it check-csv "$RUNS" -- "$BIN check $CSV --quiet"
-time_it py-csv-reader "$SLOW_RUNS" -- "python3 $BENCH/baselines.py csv-reader $CSV"
+time_ref py-csv-reader "$SLOW_RUNS" -- "python3 $BENCH/baselines.py csv-reader $CSV"
 if has_py polars; then
-    time_it polars "$RUNS" -- "python3 $BENCH/baselines.py polars $CSV"
+    time_ref polars "$RUNS" -- "python3 $BENCH/baselines.py polars $CSV"
 else
     skip polars "the Python package polars is not installed"
 fi
@@ -193,17 +203,17 @@ if [ -z "${SKIP_XLSX:-}" ]; then
     (cd "$OUT/noop" && "$BIN" export "$BOOK" --format xlsx --quiet)
     time_it check-xlsx "$RUNS" -- "$BIN check $BOOK --quiet"
     if has_py python_calamine; then
-        time_it calamine "$RUNS" -- "python3 $BENCH/baselines.py calamine $BOOK"
+        time_ref calamine "$RUNS" -- "python3 $BENCH/baselines.py calamine $BOOK"
     else
         skip calamine "the Python package python-calamine is not installed"
     fi
     if [ -n "${OPENPYXL:-}" ]; then
-        time_it openpyxl 2 -- "python3 $BENCH/baselines.py openpyxl $BOOK"
+        time_ref openpyxl 2 -- "python3 $BENCH/baselines.py openpyxl $BOOK"
     fi
     time_it export-xlsx "$SLOW_RUNS" --prepare "rm -rf $OUT/export.xlsx $OUT/.sheetsync-backup" -- \
         "cd $OUT/noop && $BIN export $OUT/export.xlsx --format xlsx --quiet"
     if has_py xlsxwriter; then
-        time_it xlsxwriter "$(( SLOW_RUNS < 3 ? SLOW_RUNS : 3 ))" --prepare "rm -f $OUT/xlsxwriter.xlsx" -- \
+        time_ref xlsxwriter "$(( SLOW_RUNS < 3 ? SLOW_RUNS : 3 ))" --prepare "rm -f $OUT/xlsxwriter.xlsx" -- \
             "python3 $BENCH/baselines.py xlsxwriter $CSV $OUT/xlsxwriter.xlsx"
     else
         skip xlsxwriter "the Python package XlsxWriter is not installed"
