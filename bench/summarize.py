@@ -137,6 +137,8 @@ for kind, label in [("hand-edit-sync", "by hand"), ("store-edit-sync", "in the s
         add(f"200k:{kind}/base", what, "×", None, None, 2.1, 2.0, status, f"200k {kind}", kind)
     else:
         status = "measured" if rows == 100000 else f"measured, but against {rows} rows: the bar is for 100k"
+        if f"binary={run.get('binary')} " not in b["key"] + " ":
+            status = "measured, but the base run timed another sheetsync binary: run both again"
         add(f"200k:{kind}/base", what, "×", b["wall"] / base["wall"], b["cpu"] / base["cpu"], 2.1, 2.0, status,
             f"200k {kind}", kind)
     add(f"rss:200k:{kind}", f"200k rows: peak RSS, sync after one row edited {label}", "MiB",
