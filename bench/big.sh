@@ -1,6 +1,6 @@
 # The big runs of bench/run.sh (BIG=1 or SIZES="200000 1000000"), sourced by it: at each size, a first
 # sync from an empty store, then a sync after one row edited by hand and after one row edited in the
-# store, each timed with its peak RSS under /usr/bin/time (a minute per run at 1M rows: hyperfine's
+# store, each timed with its peak RSS under /usr/bin/time (35–40 s per run at 1M rows: hyperfine's
 # extra RSS run would double that).
 #
 # Resumable: everything lives in $OUT/big/rows-N/ and is reused while it is still valid. The generated
