@@ -8,9 +8,11 @@
     baselines.py xlsxwriter FOLDER OUT  XlsxWriter constant_memory: the five CSV tabs as an .xlsx,
                                         amounts/integers as numbers, dates as date cells, like sheetsync
 
-Each prints the row count it saw, so a run that read nothing shows.
+Each prints the row count it saw, so a run that read nothing shows. With BASELINE_TIMES=FILE set, each
+also appends {"wall": s, "cpu": s} of the work alone to FILE (a JSON line): the in-process time issue 13's
+table compares against, without the interpreter's start-up and the package's import.
 """
-import csv, datetime, os, sys
+import csv, datetime, json, os, sys, time
 
 TABS = ["Transactions", "Receipts", "Categories", "RecurringRules", "Settings"]
 
@@ -25,7 +27,6 @@ def csv_reader(folder):
 
 
 def polars(folder):
-    import polars as pl
     n = 0
     for tab in TABS:
         df = pl.read_csv(os.path.join(folder, tab + ".csv"), infer_schema=False)
@@ -34,7 +35,6 @@ def polars(folder):
 
 
 def calamine(book):
-    from python_calamine import CalamineWorkbook
     wb = CalamineWorkbook.from_path(book)
     n = 0
     for name in wb.sheet_names:
@@ -43,7 +43,6 @@ def calamine(book):
 
 
 def openpyxl(book):
-    import openpyxl as ox
     wb = ox.load_workbook(book, read_only=True, data_only=True)
     n = 0
     for ws in wb.worksheets:
@@ -59,7 +58,6 @@ BOOLEANS = {"isActive", "isEnabled"}
 
 
 def xlsxwriter(folder, out):
-    import xlsxwriter as xw
     wb = xw.Workbook(out, {"constant_memory": True})
     date_format = wb.add_format({"num_format": "yyyy-mm-dd"})
     n = 0
@@ -89,5 +87,20 @@ def xlsxwriter(folder, out):
 
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
-    {"csv-reader": csv_reader, "polars": polars, "calamine": calamine, "openpyxl": openpyxl,
-     "xlsxwriter": xlsxwriter}[command](*args)
+    # The package is imported before the clock starts: the in-process time is the reading alone.
+    if command == "polars":
+        import polars as pl
+    elif command == "calamine":
+        from python_calamine import CalamineWorkbook
+    elif command == "openpyxl":
+        import openpyxl as ox
+    elif command == "xlsxwriter":
+        import xlsxwriter as xw
+    work = {"csv-reader": csv_reader, "polars": polars, "calamine": calamine, "openpyxl": openpyxl,
+            "xlsxwriter": xlsxwriter}[command]
+    wall, cpu = time.perf_counter(), time.process_time()
+    work(*args)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    if os.environ.get("BASELINE_TIMES"):
+        with open(os.environ["BASELINE_TIMES"], "a") as f:
+            f.write(json.dumps({"wall": wall, "cpu": cpu}) + "\n")
