@@ -62,7 +62,7 @@ extension DataTable {
     /// row — its WHEN clause, decided in Swift: a UUID with capitals (SQLite's lower() folds ASCII
     /// only), no key, an empty timestamp, or `year`/`month` other than the `date`'s.
     func needsFixOnInsert(_ values: [DatabaseValue]) -> Bool {
-        let columns = FixColumns.of(tab)
+        let columns = FixColumns.byTab[tab]
         for index in columns.uuids {
             switch values[index].storage {
             case .string(let text): if text.utf8.contains(where: { $0 &- 65 < 26 }) { return true }
@@ -102,21 +102,7 @@ struct FixColumns: Sendable {
     var timestamps: [Int]
     var dateParts: (date: Int, year: Int, month: Int)?
 
-    static func of(_ tab: Tab) -> FixColumns {
-        switch tab {
-        case .transactions: return transactions
-        case .receipts: return receipts
-        case .categories: return categories
-        case .recurringRules: return recurringRules
-        case .settings: return settings
-        }
-    }
-
-    private static let transactions = FixColumns(.transactions)
-    private static let receipts = FixColumns(.receipts)
-    private static let categories = FixColumns(.categories)
-    private static let recurringRules = FixColumns(.recurringRules)
-    private static let settings = FixColumns(.settings)
+    static let byTab = PerTab { FixColumns($0) }
 
     private init(_ tab: Tab) {
         let fields = tab.schema.fields

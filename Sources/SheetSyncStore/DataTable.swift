@@ -16,7 +16,7 @@ struct DataTable: Sendable {
     var keyColumn: String { schema.keyField.quotedDatabaseIdentifier }
     /// This tab's statements, written once: a sync runs them once per row, through GRDB's
     /// statement cache, so each is compiled (with its triggers) once per connection.
-    private var sql: SQLTexts { SQLTexts.of(tab) }
+    private var sql: SQLTexts { SQLTexts.byTab[tab] }
 
     /// UUID keys are stored lowercase (the insert trigger would lowercase them anyway); looking
     /// them up the same way keeps a lookup and the row it finds in agreement.
@@ -171,21 +171,7 @@ struct SQLTexts: Sendable {
     /// Records of this tab are built by field position (see `LedgerRowTemplate`).
     let template: LedgerRowTemplate
 
-    static func of(_ tab: Tab) -> SQLTexts {
-        switch tab {
-        case .transactions: return transactions
-        case .receipts: return receipts
-        case .categories: return categories
-        case .recurringRules: return recurringRules
-        case .settings: return settings
-        }
-    }
-
-    private static let transactions = SQLTexts(.transactions)
-    private static let receipts = SQLTexts(.receipts)
-    private static let categories = SQLTexts(.categories)
-    private static let recurringRules = SQLTexts(.recurringRules)
-    private static let settings = SQLTexts(.settings)
+    static let byTab = PerTab { SQLTexts($0) }
 
     private init(_ tab: Tab) {
         let schema = tab.schema

@@ -70,7 +70,7 @@ extension DataTable {
         return changed + deleted
     }
 
-    private var pendingSQL: PendingSQL { PendingSQL.of(tab) }
+    private var pendingSQL: PendingSQL { PendingSQL.byTab[tab] }
 }
 
 /// The two queries of `DataTable.pendingCount` for one tab, built once.
@@ -85,21 +85,7 @@ struct PendingSQL: Sendable {
     /// The table's rows and the tab's base entries, counted.
     let counts: String
 
-    static func of(_ tab: Tab) -> PendingSQL {
-        switch tab {
-        case .transactions: return transactions
-        case .receipts: return receipts
-        case .categories: return categories
-        case .recurringRules: return recurringRules
-        case .settings: return settings
-        }
-    }
-
-    private static let transactions = PendingSQL(.transactions)
-    private static let receipts = PendingSQL(.receipts)
-    private static let categories = PendingSQL(.categories)
-    private static let recurringRules = PendingSQL(.recurringRules)
-    private static let settings = PendingSQL(.settings)
+    static let byTab = PerTab { PendingSQL($0) }
 
     private init(_ tab: Tab) {
         let schema = tab.schema

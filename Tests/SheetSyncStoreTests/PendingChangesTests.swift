@@ -42,7 +42,7 @@ import Testing
     /// The rows SQL could not settle by comparing texts (so were read as records).
     func unsettled(_ tab: Tab) throws -> Int {
         try store.writer.read { db in
-            try Row.fetchAll(db, sql: PendingSQL.of(tab).differing, arguments: [tab.rawValue]).count
+            try Row.fetchAll(db, sql: PendingSQL.byTab[tab].differing, arguments: [tab.rawValue]).count
         }
     }
 

@@ -148,30 +148,7 @@ extension CanonicalText {
             guard wholeEnd - bodyStart - commas + (n - fracStart) > 0 else { return nil }
             var intCount = 0
             for k in intStart..<wholeEnd where p[k] != UInt8(ascii: ",") { intCount += 1 }
-            let fracCount = fracEnd - fracStart
-            let length = max(intCount, 1) + 1 + max(fracCount, 2)
-            return String(unsafeUninitializedCapacity: length) { out in
-                var o = 0
-                for k in intStart..<wholeEnd where p[k] != UInt8(ascii: ",") {
-                    out[o] = p[k]
-                    o += 1
-                }
-                if o == 0 {
-                    out[0] = UInt8(ascii: "0")
-                    o = 1
-                }
-                out[o] = UInt8(ascii: ".")
-                o += 1
-                for k in fracStart..<fracEnd {
-                    out[o] = p[k]
-                    o += 1
-                }
-                while o < length {
-                    out[o] = UInt8(ascii: "0")
-                    o += 1
-                }
-                return length
-            }
+            return amountText(p, whole: intStart..<wholeEnd, wholeDigits: intCount, fraction: fracStart..<fracEnd)
         } ?? nil
     }
 

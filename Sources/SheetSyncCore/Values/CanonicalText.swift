@@ -15,6 +15,34 @@ enum CanonicalText {
 
     @inline(__always) static func isDigit(_ b: UInt8) -> Bool { b &- 48 < 10 }
 
+    /// An amount as `Amount` writes it from the digits of `p` in `whole` (group commas skipped;
+    /// `wholeDigits` of them) and `fraction`: at least one whole digit, at least two fraction digits.
+    static func amountText(_ p: UnsafeBufferPointer<UInt8>, whole: Range<Int>, wholeDigits: Int, fraction: Range<Int>) -> String {
+        let length = max(wholeDigits, 1) + 1 + max(fraction.count, 2)
+        return String(unsafeUninitializedCapacity: length) { out in
+            var o = 0
+            for k in whole where p[k] != UInt8(ascii: ",") {
+                out[o] = p[k]
+                o += 1
+            }
+            if o == 0 {
+                out[0] = UInt8(ascii: "0")
+                o = 1
+            }
+            out[o] = UInt8(ascii: ".")
+            o += 1
+            for k in fraction {
+                out[o] = p[k]
+                o += 1
+            }
+            while o < length {
+                out[o] = UInt8(ascii: "0")
+                o += 1
+            }
+            return length
+        }
+    }
+
     @inline(__always) static func isLowerHex(_ b: UInt8) -> Bool { b &- 48 < 10 || b &- 97 < 6 }
 
     /// The value of `count` ASCII digits at `start`, or nil when one is not a digit.
@@ -102,31 +130,7 @@ enum CanonicalText {
             if point < n, intStart == point ? point == 1 : intStart == 0, written == 2 || (written > 2 && fracEnd == n) {
                 return s
             }
-            let fracCount = fracEnd - fracStart
-            let intCount = point - intStart
-            let length = max(intCount, 1) + 1 + max(fracCount, 2)
-            return String(unsafeUninitializedCapacity: length) { out in
-                var o = 0
-                if intCount == 0 {
-                    out[0] = UInt8(ascii: "0")
-                    o = 1
-                }
-                for i in intStart..<point {
-                    out[o] = p[i]
-                    o += 1
-                }
-                out[o] = UInt8(ascii: ".")
-                o += 1
-                for i in fracStart..<fracEnd {
-                    out[o] = p[i]
-                    o += 1
-                }
-                while o < length {
-                    out[o] = UInt8(ascii: "0")
-                    o += 1
-                }
-                return length
-            }
+            return amountText(p, whole: intStart..<point, wholeDigits: point - intStart, fraction: fracStart..<fracEnd)
         } ?? nil
     }
 

@@ -51,7 +51,7 @@ enum RecordJSON {
                 guard let value = object[name]?.stringValue else { break }
                 values.append(value)
             }
-            if values.count == names.count { return SQLTexts.of(tab).template.record(values) }
+            if values.count == names.count { return SQLTexts.byTab[tab].template.record(values) }
         }
         var fields: [String: String] = [:]
         for (name, value) in object.members {

@@ -43,9 +43,9 @@ enum FormulaAreas {
         while i < chars.count {
             let c = chars[i]
             if c == UInt8(ascii: "\"") {
-                i = closing(UInt8(ascii: "\""), chars, from: i)
+                i = FormulaReferences.closing(of: UInt8(ascii: "\""), in: chars, from: i)
             } else if c == UInt8(ascii: "'") {
-                let end = closing(UInt8(ascii: "'"), chars, from: i)
+                let end = FormulaReferences.closing(of: UInt8(ascii: "'"), in: chars, from: i)
                 if end < chars.count, chars[end] == UInt8(ascii: "!") {
                     let quoted = String(decoding: chars[(i + 1)..<(end - 1)], as: UTF8.self).replacingOccurrences(of: "''", with: "'")
                     i = reference(chars, at: end + 1, sheet: quoted, into: &found)
@@ -171,21 +171,6 @@ enum FormulaAreas {
         if digits > 0, rowValue == nil { return none }
         if letters == 0 { return (nil, rowValue, false, absoluteColumn) }
         return (columnValue, rowValue, absoluteColumn, absoluteRow)
-    }
-
-    private static func closing(_ quote: UInt8, _ chars: [UInt8], from start: Int) -> Int {
-        var i = start + 1
-        while i < chars.count {
-            if chars[i] == quote {
-                if i + 1 < chars.count, chars[i + 1] == quote {
-                    i += 2
-                    continue
-                }
-                return i + 1
-            }
-            i += 1
-        }
-        return chars.count
     }
 
     private static func skipWord(_ chars: [UInt8], from start: Int) -> Int {

@@ -47,8 +47,9 @@ enum FormulaReferences {
         return out
     }
 
-    /// The index just past the quote that closes the one at `start` (doubled quotes are escapes).
-    private static func closing(of quote: Character, in chars: [Character], from start: Int) -> Int {
+    /// The index just past the quote that closes the one at `start` (doubled quotes are escapes), in
+    /// formula text as characters or as bytes.
+    static func closing<Unit: Equatable>(of quote: Unit, in chars: [Unit], from start: Int) -> Int {
         var i = start + 1
         while i < chars.count {
             if chars[i] == quote {
