@@ -76,6 +76,33 @@ import Workbook
         #expect(try Self.unhashed(ledger) == ["Categories/Groceries"])
     }
 
+    static func rawHash(_ ledger: Ledger, _ key: String) throws -> Int64? {
+        try DatabaseQueue(path: ledger.store.path).read { db in
+            try Int64.fetchOne(db, sql: "SELECT raw_hash FROM sync_base WHERE tab = 'Transactions' AND key = ?", arguments: [key])
+        }
+    }
+
+    @Test func aCellOfAUserColumnEditedByHandIsSeenToo() async throws {
+        let ledger = try await Ledger.synced()
+        try ledger.workbook.edit(.transactions) { table in
+            table.header.append("Memo")
+            for i in table.rows.indices { table.rows[i].append(.text("m\(i)")) }
+        }
+        #expect(try await ledger.run("sync").status == 0)
+        let before = try #require(try Self.rawHash(ledger, Self.lunch))
+        let storeBefore = try ledger.storeRows(.transactions)
+        try ledger.workbook.edit(.transactions) { table in
+            let row = table.rows.firstIndex { $0[0].rawText == Self.lunch } ?? 0
+            table.rows[row][table.header.count - 1] = .text("changed memo")
+        }
+        #expect(try await ledger.run("sync").status == 0)
+        // The row was read again (its new hash is recorded); nothing of it is stored, so the store is as it was.
+        let after = try #require(try Self.rawHash(ledger, Self.lunch))
+        #expect(after != before && after != 0)
+        #expect(try ledger.storeRows(.transactions) == storeBefore)
+        #expect(try ledger.workbook.table(.transactions).rows.contains { $0.last == .text("changed memo") })
+    }
+
     @Test func aPushCopiesEveryOtherRowAsItWasWritten() async throws {
         let ledger = try await Ledger.synced()
         #expect(try await ledger.run("sync").status == 0)
