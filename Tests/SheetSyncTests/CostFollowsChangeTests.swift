@@ -120,6 +120,23 @@ import Workbook
         #expect(try ledger.sheetRows(.transactions)[Self.lunch]?["note"] == "pushed")
     }
 
+    @Test func aTransactionDeletedInTheStoreWithAReceiptHoldsTheReceiptAndSaysHowToGetItBack() async throws {
+        let ledger = try await Ledger.synced()
+        let receipt = try #require(try ledger.sheetRows(.receipts).values.first)
+        let id = receipt["transactionId"]
+        try Self.sql(ledger, "DELETE FROM transactions WHERE transactionId = '\(id)'")
+        let run = try await ledger.run("sync")
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("transaction '\(id)' does not exist"), "\(run.stderr)")
+        #expect(run.stderr.contains("sheetsync restore"), "\(run.stderr)")
+        // The receipt is kept on both sides; the transaction can come back.
+        #expect(try ledger.sheetRows(.receipts)[receipt["receiptId"]] != nil)
+        #expect(try ledger.storeRows(.receipts)[receipt["receiptId"]] != nil)
+        #expect(try await ledger.run("restore", id).status == 0)
+        #expect(try await ledger.run("sync").status == 0)
+        #expect(try ledger.sheetRows(.transactions)[id] != nil && ledger.storeRows(.transactions)[id] != nil)
+    }
+
     /// The same hand edits on two copies of a ledger, one of which has forgotten every row hash (so it
     /// reads every row): both runs end with the same exit code, store and workbook.
     @Test(arguments: Edit.allCases)

@@ -49,7 +49,9 @@ struct CrossTabChecks {
                 guard !known.contains(id), !frozen.contains(id), !unchanged.contains(id) else { return nil }
                 return FieldProblem(
                     field: "transactionId", value: id, message: "transaction '\(id)' does not exist",
-                    hint: "point the receipt at an existing transactionId")
+                    hint:
+                        "point the receipt at an existing transactionId, delete the receipt row, or bring the transaction back with `sheetsync restore` if it was deleted"
+                )
             }
         default:
             return { _ in nil }
