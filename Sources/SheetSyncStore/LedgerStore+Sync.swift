@@ -39,7 +39,8 @@ extension LedgerStore {
     }
 
     private static func loadAll(_ table: DataTable, _ db: Database) throws -> ([String: LedgerRow], [String: LedgerRow]) {
-        let rows = Dictionary(try table.fetchAll(db).map { ($0[table.schema.keyField], $0) }, uniquingKeysWith: { a, _ in a })
+        let keyField = FieldSlot(table.schema.keyField, of: table.tab)
+        let rows = Dictionary(try table.fetchAll(db).map { ($0[keyField], $0) }, uniquingKeysWith: { a, _ in a })
         var base: [String: LedgerRow] = [:]
         base.reserveCapacity(rows.count)
         let entries = try BaseEntry.filter(BaseEntry.Columns.tab == table.tab.rawValue).fetchCursor(db)
@@ -128,8 +129,9 @@ extension LedgerStore {
                 let aside = unique ? try InsertTriggersAside(table, db) : nil
                 var inserter: RawStatement?
                 var inserted: Set<String> = []
+                let keySlot = FieldSlot(table.schema.keyField, of: tab)
                 for write in upserts {
-                    let key = write.record[table.schema.keyField]
+                    let key = write.record[keySlot]
                     guard !key.isEmpty else { throw StoreError.missingKey(tab: tab, field: table.schema.keyField) }
                     let canonical = table.canonicalKey(key)
                     let current = try startsEmpty && (unique || !inserted.contains(canonical)) ? nil : table.fetch(key: key, db)
@@ -165,7 +167,7 @@ extension LedgerStore {
             }
             let baseSave = try RawStatement(BaseEntry.saveSQL, db)
             for tab in Tab.allCases {
-                let keyField = tab.schema.keyField
+                let keyField = FieldSlot(tab.schema.keyField, of: tab)
                 let skip = skipped[tab] ?? []
                 // In key order: the base's primary-key index then grows at one end instead of
                 // taking 100k inserts at random places.
@@ -173,10 +175,11 @@ extension LedgerStore {
                 keyed.sort { $0.key < $1.key }
                 let changes = commit.changes[tab]
                 let hashes = changes?.rowHashes ?? [:]
-                var hashed: Set<String> = []
-                for (key, record) in keyed where !skip.contains(key) {
-                    try BaseEntry(tab: tab, key: key, record: record).save(with: baseSave, rawHash: hashes[key] ?? 0)
-                    if hashes[key] != nil { hashed.insert(key) }
+                var hashed: [String] = []
+                for (key, record) in keyed where skip.isEmpty || !skip.contains(key) {
+                    let hash = hashes[key]
+                    try BaseEntry(tab: tab, key: key, record: record).save(with: baseSave, rawHash: hash ?? 0)
+                    if hash != nil { hashed.append(key) }
                 }
                 if let changes {
                     try Self.record(changes, tab: tab, skipping: skip, hashed: hashed, seq: commit.changeCounter, db)
@@ -217,11 +220,16 @@ extension LedgerStore {
     /// hashes of base entries the plan did not rewrite. A mark made after `seq` (by a write during
     /// the run) stays.
     private static func record(
-        _ changes: ChangeRecord, tab: Tab, skipping skip: Set<String>, hashed: Set<String>, seq: Int64, _ db: Database
+        _ changes: ChangeRecord, tab: Tab, skipping skip: Set<String>, hashed: [String], seq: Int64, _ db: Database
     ) throws {
-        let setHash = try db.cachedStatement(sql: "UPDATE sync_base SET raw_hash = ? WHERE tab = ? AND key = ? AND raw_hash <> ?")
-        for (key, hash) in changes.rowHashes where !hashed.contains(key) && !skip.contains(key) {
-            try setHash.execute(arguments: [hash, tab.rawValue, key, hash])
+        // Hashes not written with a new base entry (its base stayed): set on the entry. A first pull
+        // wrote every one with its base, and skips this (no 100k-key set to build).
+        if hashed.count < changes.rowHashes.count {
+            let written = Set(hashed)
+            let setHash = try db.cachedStatement(sql: "UPDATE sync_base SET raw_hash = ? WHERE tab = ? AND key = ? AND raw_hash <> ?")
+            for (key, hash) in changes.rowHashes where !written.contains(key) && !skip.contains(key) {
+                try setHash.execute(arguments: [hash, tab.rawValue, key, hash])
+            }
         }
         if changes.wholeTab {
             try db.execute(sql: "DELETE FROM \(ChangeTracking.table) WHERE tab = ? AND seq <= ?", arguments: [tab.rawValue, seq])
@@ -236,8 +244,9 @@ extension LedgerStore {
     /// Whether the rows' keys are non-empty and strictly ascending once canonical (so none repeats).
     static func keysAscend(_ writes: [RowWrite], _ table: DataTable) -> Bool {
         var previous: String?
+        let keySlot = FieldSlot(table.schema.keyField, of: table.tab)
         for write in writes {
-            let key = write.record[table.schema.keyField]
+            let key = write.record[keySlot]
             guard !key.isEmpty else { return false }
             let canonical = table.canonicalKey(key)
             if let previous, !(previous < canonical) { return false }

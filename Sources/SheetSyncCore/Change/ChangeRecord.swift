@@ -33,7 +33,7 @@ public struct ChangeRecord: Hashable, Sendable {
         if let hashes, let keys { record.rowHashes = Self.hashes(plan, rows: rows, hashes: hashes, keys: keys) }
         // Each key the plan covered: its store row after the run against its new base. Written so a
         // first pull (100k upserts, nothing local) costs one base lookup per row and no second map.
-        let keyField = plan.tab.schema.keyField
+        let keyField = FieldSlot(plan.tab.schema.keyField, of: plan.tab)
         func judge(_ key: String, _ row: LedgerRow?) {
             if row == plan.base[key] {
                 if !wholeTab { record.settled.append(key) }
