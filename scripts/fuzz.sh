@@ -109,11 +109,12 @@ collect() {
 
 # Sends SIGINT to PID once it has used SECONDS of CPU (user+system): on a shared machine a fuzzer at
 # low priority gets a fraction of a core, so a release run is measured in CPU time, not wall time.
-stop_after_cpu() {
+stop_after_cpu() {  # PID SECONDS TARGET
     local pid=$1 budget=$2 tick used
     tick=$(getconf CLK_TCK)
     while kill -0 "$pid" 2>/dev/null; do
         used=$(awk -v t="$tick" '{ print int(($14 + $15) / t) }' "/proc/$pid/stat" 2>/dev/null || echo 0)
+        echo "$used" >"$SCRATCH/logs/$3.cpu"  # the CPU used so far, for the results line
         if [ "$used" -ge "$budget" ]; then
             kill -INT "$pid" 2>/dev/null
             return 0
@@ -147,7 +148,8 @@ run() {
         -report_slow_units=1 -rss_limit_mb="$RSS_LIMIT" -malloc_limit_mb=500 -dict="$(dict_for "$target")" \
         -print_final_stats=1 -artifact_prefix="$artifacts/" >>"$log" 2>&1 &
     local pid=$!
-    [ -n "$CPU_SECONDS" ] && stop_after_cpu "$pid" "$CPU_SECONDS" &
+    rm -f "$SCRATCH/logs/$target.cpu"
+    [ -n "$CPU_SECONDS" ] && stop_after_cpu "$pid" "$CPU_SECONDS" "$target" &
     wait "$pid" || status=$?
     # Stopped by stop_after_cpu: libFuzzer prints its final stats and exits 72 on SIGINT.
     [ -n "$CPU_SECONDS" ] && [ "$status" = 72 ] && status=0
@@ -171,7 +173,7 @@ run() {
     size=$(ls "Fuzz/corpus/$target" | wc -l)
     printf '%s\t%s\t%ss\t%s execs\tcov %s\tft %s\tcorpus %s\tfindings %s%s\n' \
         "$(date -u +%FT%TZ)" "$target" "$elapsed" "${runs:-?}" "${cov:-?}" "${ft:-?}" "$size" "$found" \
-        "${CPU_SECONDS:+	cpu budget ${CPU_SECONDS}s}" | tee -a "$RESULTS"
+        "${CPU_SECONDS:+	cpu $(cat "$SCRATCH/logs/$target.cpu" 2>/dev/null || echo '?')s of ${CPU_SECONDS}s}" | tee -a "$RESULTS"
     # A stop whose only artifact was a wait for a core (above) is no failure; a stop with none is.
     if [ "$found" != 0 ] || [ "$regressed" = 1 ] || { [ "$status" != 0 ] && [ -z "$(ls "$artifacts")" ]; }; then
         echo "fuzz: $target failed (exit $status); see $log" >&2

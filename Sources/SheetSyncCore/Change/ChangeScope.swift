@@ -104,6 +104,8 @@ struct KeyedRows {
         hashes = table.rows.map { RowHash.of($0, seed: seed) }
         keys = Array(repeating: nil, count: table.rows.count)
         blank = table.rows.map { $0.allSatisfy(\.isEmpty) }
+        // Safe to drop the error: a header the reader refuses makes the tab read whole, and the
+        // planner reports that same error.
         guard let map = try? ColumnMap(header: table.header, schema: schema),
             let keySpec = schema.field(named: schema.keyField)
         else {
