@@ -5,37 +5,45 @@ import SheetSyncCore
 extension LedgerStore {
     /// Rows, base, tombstones, change counter and state, in one read transaction.
     public func snapshot() throws -> StoreSnapshot {
-        try snapshot { _ in ChangeScope() }.0
+        try writer.read { db in try Self.read(db, scope: nil).0 }
     }
 
     /// A snapshot of only what a sync needs, in one read transaction: `scope` sees what the store
     /// knows cheaply (base keys with their row hashes, dirty keys, tombstones) and names the rows
     /// to leave out; a narrowed tab's rows and base are loaded only for its `keysToLoad`.
     public func snapshot(scope: (ChangeIndex) -> ChangeScope) throws -> (StoreSnapshot, ChangeScope) {
-        try writer.read { db in
-            var tombstones: [Tab: [String: String]] = Dictionary(uniqueKeysWithValues: Tab.allCases.map { ($0, [:]) })
-            for entry in try TombstoneEntry.fetchAll(db) {
-                tombstones[entry.tab, default: [:]][entry.key] = entry.deletedAt
-            }
-            let state = Dictionary(try StateEntry.fetchAll(db).map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
-            let index = ChangeIndex(
-                baseHashes: try Self.baseHashes(db), dirty: try Self.dirtyKeys(db), tombstones: tombstones.mapValues { Set($0.keys) },
-                renamesPending: state.keys.contains { $0.hasPrefix(LedgerState.renamePrefix) })
-            let chosen = scope(index)
-            var rows: [Tab: [String: LedgerRow]] = [:]
-            var base: [Tab: [String: LedgerRow]] = [:]
-            for tab in Tab.allCases {
-                let table = DataTable(tab)
-                if let narrowed = chosen.narrowed[tab] {
-                    (rows[tab], base[tab]) = try Self.load(narrowed.keysToLoad, of: table, db)
-                } else {
-                    (rows[tab], base[tab]) = try Self.loadAll(table, db)
-                }
-            }
-            let snapshot = StoreSnapshot(
-                rows: rows, base: base, tombstones: tombstones, changeCounter: try Self.changeCounter(db), state: state)
-            return (snapshot, chosen)
+        try writer.read { db in try withoutActuallyEscaping(scope) { try Self.read(db, scope: $0) } }
+    }
+
+    /// The snapshot read inside one transaction; without `scope` every row is loaded and the change
+    /// index (every base key's hash, the dirty keys) is not read at all.
+    private static func read(_ db: Database, scope: ((ChangeIndex) -> ChangeScope)?) throws -> (StoreSnapshot, ChangeScope) {
+        var tombstones: [Tab: [String: String]] = Dictionary(uniqueKeysWithValues: Tab.allCases.map { ($0, [:]) })
+        for entry in try TombstoneEntry.fetchAll(db) {
+            tombstones[entry.tab, default: [:]][entry.key] = entry.deletedAt
         }
+        let state = Dictionary(try StateEntry.fetchAll(db).map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        var chosen = ChangeScope()
+        if let scope {
+            chosen = scope(
+                ChangeIndex(
+                    baseHashes: try Self.baseHashes(db), dirty: try Self.dirtyKeys(db),
+                    tombstones: tombstones.mapValues { Set($0.keys) },
+                    renamesPending: state.keys.contains { $0.hasPrefix(LedgerState.renamePrefix) }))
+        }
+        var rows: [Tab: [String: LedgerRow]] = [:]
+        var base: [Tab: [String: LedgerRow]] = [:]
+        for tab in Tab.allCases {
+            let table = DataTable(tab)
+            if let narrowed = chosen.narrowed[tab] {
+                (rows[tab], base[tab]) = try Self.load(narrowed.keysToLoad, of: table, db)
+            } else {
+                (rows[tab], base[tab]) = try Self.loadAll(table, db)
+            }
+        }
+        let snapshot = StoreSnapshot(
+            rows: rows, base: base, tombstones: tombstones, changeCounter: try Self.changeCounter(db), state: state)
+        return (snapshot, chosen)
     }
 
     private static func loadAll(_ table: DataTable, _ db: Database) throws -> ([String: LedgerRow], [String: LedgerRow]) {

@@ -94,8 +94,8 @@ struct KeyedRows {
     var keys: [String?]
     /// Each readable, unrepeated key → its row index.
     var rowOfKey: [String: Int] = [:]
-    /// By index: every cell is empty (the reader ignores such a row).
-    var blank: [Bool]
+    /// The table's rows (shared, not copied): a blank row is looked for only where it matters.
+    let rows: [[Cell]]
     /// The header lacks a required column: the tab is read whole (and reports it).
     var readable: Bool
 
@@ -103,7 +103,7 @@ struct KeyedRows {
         let seed = RowHash.seed(header: table.header)
         hashes = table.rows.map { RowHash.of($0, seed: seed) }
         keys = Array(repeating: nil, count: table.rows.count)
-        blank = table.rows.map { $0.allSatisfy(\.isEmpty) }
+        rows = table.rows
         // Safe to drop the error: a header the reader refuses makes the tab read whole, and the
         // planner reports that same error.
         guard let map = try? ColumnMap(header: table.header, schema: schema),
@@ -135,7 +135,9 @@ extension ChangeIndex {
     /// Every row of the tab unchanged on both sides, and the same keys on both.
     func isSteady(_ tab: Tab, _ rows: KeyedRows) -> Bool {
         guard let scope = narrow(tab, rows) else { return false }
-        return scope.keysToLoad.isEmpty && scope.unchanged.rows.indices.allSatisfy { scope.unchanged.rows[$0] || rows.blank[$0] }
+        // A row whose every cell is empty is ignored by the reader: it does not unsteady the tab.
+        return scope.keysToLoad.isEmpty
+            && scope.unchanged.rows.indices.allSatisfy { scope.unchanged.rows[$0] || rows.rows[$0].allSatisfy(\.isEmpty) }
     }
 
     /// The tab's scope, or nil when it must be read whole.

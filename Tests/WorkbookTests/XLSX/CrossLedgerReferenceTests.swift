@@ -11,18 +11,8 @@ import Testing
     /// Transactions (rows 2–6; G reads Receipts' amounts, H a shared `Receipts!B2*2`, a list
     /// validation over Receipts' ids) and Receipts (rows 2–6; C reads Transactions' amounts).
     static func book() throws -> URL {
-        var set = PartSet()
-        set.add("[Content_Types].xml", PartSet.contentTypes)
-        set.add("_rels/.rels", PartSet.relationships([("rId1", "officeDocument", "xl/workbook.xml")]))
-        set.add(
-            "xl/workbook.xml",
-            #"<workbook xmlns="\#(PartSet.main)" xmlns:r="\#(PartSet.rels)"><sheets>"#
-                + #"<sheet name="Transactions" sheetId="1" r:id="rId1"/><sheet name="Receipts" sheetId="2" r:id="rId2"/>"#
-                + #"</sheets><definedNames><definedName name="Both">Transactions!$F$2:$F$6,Receipts!$B$2:$B$6</definedName>"#
-                + #"</definedNames></workbook>"#)
-        set.add(
-            "xl/_rels/workbook.xml.rels",
-            PartSet.relationships([("rId1", "worksheet", "worksheets/sheet1.xml"), ("rId2", "worksheet", "worksheets/sheet2.xml")]))
+        var set = PartSet.sheets(
+            ["Transactions", "Receipts"], definedNames: [("Both", "Transactions!$F$2:$F$6,Receipts!$B$2:$B$6")])
         let reads = [2: "Receipts!B5", 3: "Receipts!B3", 4: "Receipts!B2", 5: "Receipts!B6", 6: "SUM(Receipts!B2:B6)"]
         var transactions = #"<row r="1"><c r="A1" t="inlineStr"><is><t>id</t></is></c></row>"#
         var receipts = transactions

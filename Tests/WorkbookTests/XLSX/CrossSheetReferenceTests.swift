@@ -11,17 +11,7 @@ import Testing
     /// Transactions (header + 9 rows, amounts in F, a table over A1:F10), a Summary sheet whose
     /// formulas name Transactions' cells, and a chart over the amounts.
     static func book() throws -> URL {
-        var set = PartSet()
-        set.add("[Content_Types].xml", PartSet.contentTypes)
-        set.add("_rels/.rels", PartSet.relationships([("rId1", "officeDocument", "xl/workbook.xml")]))
-        set.add(
-            "xl/workbook.xml",
-            #"<workbook xmlns="\#(PartSet.main)" xmlns:r="\#(PartSet.rels)"><sheets>"#
-                + #"<sheet name="Transactions" sheetId="1" r:id="rId1"/><sheet name="Summary" sheetId="2" r:id="rId2"/>"#
-                + "</sheets></workbook>")
-        set.add(
-            "xl/_rels/workbook.xml.rels",
-            PartSet.relationships([("rId1", "worksheet", "worksheets/sheet1.xml"), ("rId2", "worksheet", "worksheets/sheet2.xml")]))
+        var set = PartSet.sheets(["Transactions", "Summary"])
         var rows = #"<row r="1"><c r="A1" t="inlineStr"><is><t>id</t></is></c><c r="F1" t="inlineStr"><is><t>amount</t></is></c></row>"#
         for row in 2...10 {
             rows += #"<row r="\#(row)"><c r="A\#(row)" t="inlineStr"><is><t>k\#(row)</t></is></c><c r="F\#(row)"><v>\#(row)</v></c></row>"#

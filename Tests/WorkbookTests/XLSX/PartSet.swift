@@ -13,6 +13,24 @@ struct PartSet {
 
     init() {}
 
+    /// The package of a workbook with sheets `names` (sheet `i` is `xl/worksheets/sheet<i>.xml`, which the
+    /// caller adds) and `definedNames` (name, reference).
+    static func sheets(_ names: [String], definedNames: [(String, String)] = []) -> PartSet {
+        var set = PartSet()
+        set.add("[Content_Types].xml", PartSet.contentTypes)
+        set.add("_rels/.rels", PartSet.relationships([("rId1", "officeDocument", "xl/workbook.xml")]))
+        let sheets = names.enumerated().map { #"<sheet name="\#($1)" sheetId="\#($0 + 1)" r:id="rId\#($0 + 1)"/>"# }.joined()
+        let defined = definedNames.map { #"<definedName name="\#($0)">\#($1)</definedName>"# }.joined()
+        set.add(
+            "xl/workbook.xml",
+            #"<workbook xmlns="\#(PartSet.main)" xmlns:r="\#(PartSet.rels)"><sheets>\#(sheets)</sheets>"#
+                + (defined.isEmpty ? "" : "<definedNames>\(defined)</definedNames>") + "</workbook>")
+        set.add(
+            "xl/_rels/workbook.xml.rels",
+            PartSet.relationships(names.indices.map { ("rId\($0 + 1)", "worksheet", "worksheets/sheet\($0 + 1).xml") }))
+        return set
+    }
+
     /// A minimal Transitional workbook whose single sheet "Sheet1" has `sheetData` as its rows XML.
     static func workbook(
         sheetData: String, sharedStrings: [String]? = nil, styles: String? = nil, workbookPr: String = ""

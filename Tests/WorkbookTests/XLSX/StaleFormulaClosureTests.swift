@@ -15,22 +15,9 @@ import Testing
     static func book() throws -> URL { try parts().write() }
 
     static func parts() -> PartSet {
-        var set = PartSet()
-        set.add("[Content_Types].xml", PartSet.contentTypes)
-        set.add("_rels/.rels", PartSet.relationships([("rId1", "officeDocument", "xl/workbook.xml")]))
-        set.add(
-            "xl/workbook.xml",
-            #"<workbook xmlns="\#(PartSet.main)" xmlns:r="\#(PartSet.rels)"><sheets>"#
-                + #"<sheet name="Transactions" sheetId="1" r:id="rId1"/><sheet name="Summary" sheetId="2" r:id="rId2"/>"#
-                + #"<sheet name="Report" sheetId="3" r:id="rId3"/></sheets><definedNames>"#
-                + #"<definedName name="Doubled">Summary!$B$2</definedName>"#
-                + #"<definedName name="Amounts">Transactions!$F$2:$F$6</definedName></definedNames></workbook>"#)
-        set.add(
-            "xl/_rels/workbook.xml.rels",
-            PartSet.relationships([
-                ("rId1", "worksheet", "worksheets/sheet1.xml"), ("rId2", "worksheet", "worksheets/sheet2.xml"),
-                ("rId3", "worksheet", "worksheets/sheet3.xml"),
-            ]))
+        var set = PartSet.sheets(
+            ["Transactions", "Summary", "Report"],
+            definedNames: [("Doubled", "Summary!$B$2"), ("Amounts", "Transactions!$F$2:$F$6")])
         var rows = #"<row r="1"><c r="A1" t="inlineStr"><is><t>id</t></is></c><c r="F1" t="inlineStr"><is><t>amount</t></is></c></row>"#
         var balance = 0
         for row in 2...6 {
