@@ -9,6 +9,8 @@ extension SheetSyncCommand {
     /// code stays what argument-parser chose).
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // One command per process: what it read and planned is left for the exit to reclaim.
+        ExitArena.enable()
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -30,6 +30,7 @@ extension Workspace {
         report.fill(plans: plan.tabs, previous: [])
         // Against an empty store every readable row is new: the count is the tab's loadable rows.
         for tabPlan in plan.tabs { report.tabs[tabPlan.tab.rawValue]?.added = tabPlan.result.count }
+        ExitArena.keep((plan, snapshot))
         return report
     }
 

@@ -75,6 +75,7 @@ public struct SyncEngine: Sendable {
         report.fill(plans: plan.tabs, previous: previous)
         if plan.blocked || options.dryRun {
             report.changes = PlanPrinter.lines(plan.tabs)
+            ExitArena.keep((snapshot, local, plan))
             return report
         }
         var newVersion = snapshot.version
@@ -100,6 +101,7 @@ public struct SyncEngine: Sendable {
         for (tab, keys) in outcome.skipped where !keys.isEmpty {
             report.notices.append("\(tab.rawValue): \(keys.count) row(s) changed in the store during this run; they sync next run")
         }
+        ExitArena.keep((snapshot, local, plan, commit))
         return report
     }
 
