@@ -5,9 +5,34 @@ import Workbook
 enum CSVTargets {
     static let seenAt = Timestamp(millisecondsSinceEpoch: 1_790_000_000_000)
 
-    static func read(_ bytes: UnsafeRawBufferPointer) {
-        guard let file = try? CSVReader.parse(bytes, source: "Fuzz.csv") else { return }
-        readTabs(file.table)
+    /// Reads the file both ways the reader can: with every cell made up front (from a pointer) and
+    /// with the rows kept as bytes and decoded when asked for (from an owned array, what a sync
+    /// uses). Both must accept the same files and give the same rows, cells and row hashes.
+    static func read(_ bytes: UnsafeRawBufferPointer) throws(PropertyViolation) {
+        let eager = try? CSVReader.parse(bytes, source: "Fuzz.csv")
+        let lazy = try? CSVReader.parse(Array(bytes), source: "Fuzz.csv")
+        guard let eager, let lazy else {
+            if (eager == nil) != (lazy == nil) { throw PropertyViolation("one way of reading refuses the file, the other reads it") }
+            return
+        }
+        try same(lazy.table, eager.table)
+        readTabs(lazy.table)
+    }
+
+    static func same(_ lazy: Table, _ eager: Table) throws(PropertyViolation) {
+        guard lazy.header == eager.header, lazy.rowCount == eager.rows.count, lazy.damagedRows == eager.damagedRows,
+            lazy.refusedRows == eager.refusedRows
+        else { throw PropertyViolation("the lazily decoded table's header, row count or row problems differ") }
+        let seed = RowHash.seed(header: eager.header)
+        for (index, cells) in eager.rows.enumerated() {
+            guard lazy.row(index) == cells else { throw PropertyViolation("row \(index) decodes differently") }
+            guard lazy.rowHash(index, seed: seed) == RowHash.of(cells, seed: seed) else {
+                throw PropertyViolation("row \(index) hashes differently from its bytes")
+            }
+            for column in 0...cells.count where lazy.cell(row: index, column: column) != (column < cells.count ? cells[column] : .empty) {
+                throw PropertyViolation("row \(index), column \(column) decodes differently alone")
+            }
+        }
     }
 
     /// Reads `table` as each of the five tabs. A header no tab accepts would stop the reader at the
@@ -39,6 +64,10 @@ enum CSVTargets {
         }
         guard CSVWriter.encode(again) == encoded else {
             throw PropertyViolation("writing the re-read file gives other bytes")
+        }
+        // A patch with no change copies every record as read.
+        if let patched = CSVWriter.encode(patching: again, with: TableChanges()), patched != encoded {
+            throw PropertyViolation("a patch with no change gives other bytes than the file read")
         }
         var streamed: [UInt8] = []
         let chunkSize = 1 + Int(bytes.first ?? 0) % 64

@@ -31,7 +31,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// violated property is a bug.
     public func run(_ bytes: UnsafeRawBufferPointer) throws(PropertyViolation) {
         switch self {
-        case .csv: CSVTargets.read(bytes)
+        case .csv: try CSVTargets.read(bytes)
         case .xlsxPackage: XLSXTargets.readPackage(bytes)
         case .xlsxPart: XLSXTargets.readPart(bytes)
         case .fields: try FieldTargets.run(bytes)

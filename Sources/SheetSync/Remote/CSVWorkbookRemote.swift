@@ -59,17 +59,23 @@ public struct CSVWorkbookRemote: Remote {
             try Task.checkCancellation()  // between tabs: a safe point for SIGINT/SIGTERM
             let tab = plan.tab
             let old = snapshot.tables[tab] ?? Table(header: TablePatcher.newHeader(tab.schema))
+            let format = files[tab]
+            // Rows the plan leaves alone are copied from the bytes read: only changed rows are encoded,
+            // and neither the old nor the new table is decoded whole.
+            if let format, format.file.table == old,
+                let bytes = CSVWriter.encode(
+                    patching: format.file, with: TablePatcher.changes(plan, to: old, schema: tab.schema, typed: false))
+            {
+                guard bytes != format.file.source else { continue }
+                try replace(tab, with: bytes, expecting: format.fingerprint)
+                continue
+            }
             let new = TablePatcher.apply(plan, to: old, schema: tab.schema, typed: false)
             guard new != old || snapshot.tables[tab] == nil else { continue }
-            let format = files[tab]
             let file = CSVFile(
                 table: new, hasBOM: format?.hasBOM ?? false, lineEnding: format?.lineEnding ?? .lf,
                 endsWithNewline: format?.endsWithNewline ?? true)
-            // Rows the plan leaves alone are copied from the bytes read: only changed rows are encoded.
-            let bytes =
-                format.map { CSVWriter.encode(file, patching: $0.file, deleted: Set(plan.remoteDeletes.map(\.index))) }
-                ?? CSVWriter.encode(file)
-            try replace(tab, with: bytes, expecting: format?.fingerprint)
+            try replace(tab, with: CSVWriter.encode(file), expecting: format?.fingerprint)
         }
         return RemoteWrite(version: try await currentVersion() ?? "")
     }

@@ -17,7 +17,7 @@ struct ProgressRemote: Remote {
     func read() async throws -> RemoteSnapshot {
         report("reading \(base.displayName)…")
         let snapshot = try await base.read()
-        let rows = snapshot.tables.values.reduce(0) { $0 + $1.rows.count }
+        let rows = snapshot.tables.values.reduce(0) { $0 + $1.rowCount }
         report("reconciling \(rows) rows…")
         return snapshot
     }

@@ -94,16 +94,17 @@ struct KeyedRows {
     var keys: [String?]
     /// Each readable, unrepeated key → its row index.
     var rowOfKey: [String: Int] = [:]
-    /// The table's rows (shared, not copied): a blank row is looked for only where it matters.
-    let rows: [[Cell]]
+    /// The table (shared, not copied): a blank row is looked for only where it matters.
+    let table: Table
     /// The header lacks a required column: the tab is read whole (and reports it).
     var readable: Bool
 
     init(_ table: Table, schema: TabSchema) {
         let seed = RowHash.seed(header: table.header)
-        hashes = table.rows.map { RowHash.of($0, seed: seed) }
-        keys = Array(repeating: nil, count: table.rows.count)
-        rows = table.rows
+        // Hashed and keyed from the reader's own form: an unchanged row is never decoded into strings.
+        hashes = (0..<table.rowCount).map { table.rowHash($0, seed: seed) }
+        keys = Array(repeating: nil, count: table.rowCount)
+        self.table = table
         // Safe to drop the error: a header the reader refuses makes the tab read whole, and the
         // planner reports that same error.
         guard let map = try? ColumnMap(header: table.header, schema: schema),
@@ -114,10 +115,11 @@ struct KeyedRows {
         }
         readable = true
         var firstIndex: [String: Int] = [:]
-        firstIndex.reserveCapacity(table.rows.count)
-        for (i, cells) in table.rows.enumerated() {
-            guard table.damagedRows[i] == nil, table.refusedRows[i] == nil,
-                case .success(let key) = FieldParser.canonical(map.cell(schema.keyField, in: cells), keySpec), !key.isEmpty
+        firstIndex.reserveCapacity(table.rowCount)
+        let keyColumn = map.columns[schema.keyField]
+        for i in 0..<table.rowCount {
+            guard table.damagedRows[i] == nil, table.refusedRows[i] == nil, let keyColumn,
+                case .success(let key) = FieldParser.canonical(table.cell(row: i, column: keyColumn), keySpec), !key.isEmpty
             else { continue }
             if let first = firstIndex[key] {
                 // A key twice is the reconciler's case to report: no row of it is left out.
@@ -137,7 +139,7 @@ extension ChangeIndex {
         guard let scope = narrow(tab, rows) else { return false }
         // A row whose every cell is empty is ignored by the reader: it does not unsteady the tab.
         return scope.keysToLoad.isEmpty
-            && scope.unchanged.rows.indices.allSatisfy { scope.unchanged.rows[$0] || rows.rows[$0].allSatisfy(\.isEmpty) }
+            && scope.unchanged.rows.indices.allSatisfy { scope.unchanged.rows[$0] || rows.table.row($0).allSatisfy(\.isEmpty) }
     }
 
     /// The tab's scope, or nil when it must be read whole.

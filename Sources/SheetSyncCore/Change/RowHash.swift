@@ -17,32 +17,69 @@ public enum RowHash {
     }
 
     public static func of(_ cells: [Cell], seed: UInt64) -> Int64 {
-        var h = seed
-        // Trailing empty cells are the same row whichever way a reader pads it.
-        var end = cells.count
-        while end > 0, cells[end - 1].isEmpty { end -= 1 }
-        for cell in cells[..<end] {
-            switch cell {
-            case .empty: h = step(h, 0x01)
-            case .text(let s): h = mix(s, into: h, tag: 0x02)
-            case .number(let s): h = mix(s, into: h, tag: 0x03)
-            case .bool(let b): h = step(h, b ? 0x04 : 0x05)
-            case .dateSerial(let s): h = mix(s, into: h, tag: 0x06)
-            case .error(let s): h = mix(s, into: h, tag: 0x07)
-            }
-        }
-        let value = Int64(bitPattern: h)
-        return value == 0 ? 1 : value
+        var builder = Builder(seed: seed)
+        for cell in cells { builder.add(cell) }
+        return builder.value
     }
 
-    private static func mix(_ text: String, into hash: UInt64, tag: UInt8) -> UInt64 {
-        var h = step(hash, tag)
-        var copy = text
-        copy.withUTF8 { bytes in
-            for byte in bytes { h = step(h, byte) }
+    /// Hashes a row cell by cell, for readers that hold cells as bytes (`RowSource`): the same value
+    /// as `of(_:seed:)` for the same cells.
+    public struct Builder {
+        /// The hash up to the last non-empty cell: trailing empty cells are the same row whichever
+        /// way a reader pads it.
+        private var kept: UInt64
+        /// The hash including the empty cells since then, kept in case a non-empty cell follows.
+        private var running: UInt64
+
+        public init(seed: UInt64) {
+            kept = seed
+            running = seed
         }
+
+        public mutating func add(_ cell: Cell) {
+            switch cell {
+            case .empty:
+                addEmpty()
+                return
+            case .text(let s):
+                // Empty text is an empty cell when trailing, yet hashes as text before a later cell.
+                running = RowHash.mix(s, into: running, tag: 0x02)
+                if s.isEmpty { return }
+            case .number(let s): running = RowHash.mix(s, into: running, tag: 0x03)
+            case .bool(let b): running = RowHash.step(running, b ? 0x04 : 0x05)
+            case .dateSerial(let s): running = RowHash.mix(s, into: running, tag: 0x06)
+            case .error(let s): running = RowHash.mix(s, into: running, tag: 0x07)
+            }
+            kept = running
+        }
+
+        /// An empty cell.
+        public mutating func addEmpty() {
+            running = RowHash.step(running, 0x01)
+        }
+
+        /// A non-empty text cell given as its UTF-8 bytes.
+        public mutating func addText(_ bytes: UnsafeBufferPointer<UInt8>) {
+            running = RowHash.mix(bytes, into: running, tag: 0x02)
+            kept = running
+        }
+
+        public var value: Int64 {
+            let value = Int64(bitPattern: kept)
+            return value == 0 ? 1 : value
+        }
+    }
+
+    fileprivate static func mix(_ text: String, into hash: UInt64, tag: UInt8) -> UInt64 {
+        var copy = text
+        return copy.withUTF8 { mix($0, into: hash, tag: tag) }
+    }
+
+    fileprivate static func mix(_ bytes: UnsafeBufferPointer<UInt8>, into hash: UInt64, tag: UInt8) -> UInt64 {
+        var h = step(hash, tag)
+        for byte in bytes { h = step(h, byte) }
         // The length closes the cell, so ("ab", "c") and ("a", "bc") differ.
-        var n = UInt64(text.utf8.count)
+        var n = UInt64(bytes.count)
         for _ in 0..<8 {
             h = step(h, UInt8(truncatingIfNeeded: n))
             n >>= 8
@@ -51,7 +88,7 @@ public enum RowHash {
     }
 
     @inline(__always)
-    private static func step(_ h: UInt64, _ byte: UInt8) -> UInt64 {
+    fileprivate static func step(_ h: UInt64, _ byte: UInt8) -> UInt64 {
         (h ^ UInt64(byte)) &* prime
     }
 }

@@ -66,8 +66,8 @@ public enum TablePatcher {
             changes.newColumns.append((header.count, field.header))
             header.append(field.header)
         }
-        for update in plan.remoteUpdates where update.index < table.rows.count {
-            let cells = table.rows[update.index]
+        for update in plan.remoteUpdates where update.index < table.rowCount {
+            let cells = table.row(update.index)
             for name in update.fields.keys.sorted() {
                 guard let value = update.fields[name], let column = map[name], let spec = schema.field(named: name) else { continue }
                 let current = column < cells.count ? cells[column] : .empty

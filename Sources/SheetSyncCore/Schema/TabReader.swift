@@ -92,10 +92,12 @@ public enum TabReader {
         let columns = schema.fields.map { map.columns[$0.name] }
         let mapped = Array(map.columns.values)
         var rows: [SheetRow] = []
-        rows.reserveCapacity(table.rows.count)
+        rows.reserveCapacity(table.rowCount)
         var scratch: [String] = []
-        for (index, cells) in table.rows.enumerated() {
+        for index in 0..<table.rowCount {
             if let skipping, index < skipping.count, skipping[index] { continue }
+            // Decoded here, one row at a time: a skipped row is never decoded.
+            let cells = table.row(index)
             if let damage = table.damagedRows[index] {
                 // No key is trusted from a damaged row: the tab deletes nothing this run.
                 let problem = FieldProblem(field: "", value: "", message: damage, hint: "fix the quotes in this row")

@@ -38,26 +38,3 @@ public enum Cell: Hashable, Sendable {
         }
     }
 }
-
-/// A neutral sheet: a header row and data rows, as read from CSV, XLSX or Sheets.
-///
-/// `rows[i]` is the sheet's row `i + 2` (row 1 is the header). Rows may be shorter than the
-/// header (omitted trailing cells) or longer (cells under no header).
-public struct Table: Hashable, Sendable {
-    public var header: [String]
-    public var rows: [[Cell]]
-    /// Data rows (by index) whose structure the reader found broken (a stray quote swallowing
-    /// the rows after it), with what is wrong. Such a row is rejected and the tab deletes nothing.
-    public var damagedRows: [Int: String] = [:]
-    /// Data rows (by index) whose bytes the reader cannot pass on intact (a NUL byte in a CSV cell),
-    /// with the problem to report. Such a row is rejected and frozen as it is; its key still counts.
-    public var refusedRows: [Int: FieldProblem] = [:]
-
-    public init(header: [String], rows: [[Cell]] = []) {
-        self.header = header
-        self.rows = rows
-    }
-
-    /// The sheet row number (1-based, header is row 1) of data row `index`.
-    public static func sheetRowNumber(ofDataRow index: Int) -> Int { index + 2 }
-}

@@ -9,13 +9,15 @@ import SheetSyncCore
 /// quotes are ASCII and never occur inside a multi-byte sequence, so validating field by
 /// field is the same as validating the whole file.
 struct CSVParser {
-    private static let quote: UInt8 = 0x22
-    private static let comma: UInt8 = 0x2C
-    private static let cr: UInt8 = 0x0D
-    private static let lf: UInt8 = 0x0A
+    private static let cr = CSVFieldScanner.cr
+    private static let lf = CSVFieldScanner.lf
+    private static let comma = CSVFieldScanner.comma
 
     private let p: UnsafeBufferPointer<UInt8>
     private let source: String
+    /// The bytes `p` points into, when the caller owns them as an array: the rows are then kept as
+    /// `CSVRows` (decoded when asked for) instead of cells.
+    private let owner: [UInt8]?
     private var i = 0
     /// The 1-based record number being read (the header is record 1).
     private var record = 1
@@ -26,9 +28,10 @@ struct CSVParser {
     /// Data rows whose quoting looks broken, by index, with what is wrong.
     private var damage: [Int: String] = [:]
 
-    init(bytes: UnsafeBufferPointer<UInt8>, source: String) {
+    init(bytes: UnsafeBufferPointer<UInt8>, source: String, owner: [UInt8]? = nil) {
         self.p = bytes
         self.source = source
+        self.owner = owner
     }
 
     mutating func run() throws -> CSVFile {
@@ -40,27 +43,31 @@ struct CSVParser {
         }
         var header: [String]?
         var rows: [[Cell]] = []
+        var dataRows = 0
         var lineEnding: CSVLineEnding?
         var endsWithNewline = false
-        var width = 0
         // NUL bytes cannot reach the store intact (SQLite's C strings end at them), so a row holding
         // one is refused; one scan of the whole file keeps that check off the common path.
         let hasNUL = p.baseAddress.map { memchr($0, 0, n) != nil } ?? false
         var refused: [Int: CSVError] = [:]
         var records: [Range<Int>] = []
+        // Cells are made for the header, and for every row only when there are no bytes to keep.
+        let keepsCells = owner == nil
         while i < n {
             let recordStart = i
             let first = p[i]
             var cells: [Cell] = []
+            let makesCells = keepsCells || header == nil
             if first != Self.cr && first != Self.lf {
-                cells.reserveCapacity(width)
+                var column = 0
                 while true {
                     let start = i
-                    cells.append(try field())
-                    if hasNUL, let header, refused[rows.count] == nil, let nul = firstNUL(in: start..<i) {
-                        let column = cells.count
+                    let span = try field()
+                    column += 1
+                    if makesCells { cells.append(cell(span)) }
+                    if hasNUL, let header, refused[dataRows] == nil, let nul = firstNUL(in: start..<i) {
                         let name = column <= header.count ? header[column - 1] : nil
-                        refused[rows.count] = error(.nulByte(column: column, header: name), at: nul)
+                        refused[dataRows] = error(.nulByte(column: column, header: name), at: nul)
                     }
                     if i < n && p[i] == Self.comma {
                         i += 1
@@ -68,7 +75,6 @@ struct CSVParser {
                     }
                     break
                 }
-                width = cells.count
             }
             records.append(recordStart..<i)
             if i < n {
@@ -82,11 +88,17 @@ struct CSVParser {
                 header = cells.map(\.rawText)
                 headerWidth = cells.count
             } else {
-                rows.append(cells)
+                if keepsCells { rows.append(cells) }
+                dataRows += 1
             }
             record += 1
         }
-        var table = Table(header: header ?? [], rows: rows)
+        var table: Table
+        if let owner, !records.isEmpty {
+            table = Table(header: header ?? [], source: CSVRows(bytes: owner, records: records.dropFirst()))
+        } else {
+            table = Table(header: header ?? [], rows: rows)
+        }
         table.damagedRows = damage
         table.refusedRows = refused.mapValues(\.fieldProblem)
         var file = CSVFile(
@@ -107,75 +119,25 @@ struct CSVParser {
         return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
     }
 
-    /// Reads one field starting at `i` and leaves `i` on the comma, line ending or end.
-    private mutating func field() throws -> Cell {
-        let n = p.count
+    /// Reads one field starting at `i`, checks it (closing quote, UTF-8, rows swallowed by a quote)
+    /// and leaves `i` on the comma, line ending or end. Like Python's csv module, bytes after a
+    /// closing quote (up to the next separator) are kept literally rather than refused.
+    private mutating func field() throws -> CSVFieldSpan {
         let start = i
-        if i < n && p[i] == Self.quote { return try quotedField() }
-        var high: UInt8 = 0
-        while i < n {
-            let c = p[i]
-            if c == Self.comma || c == Self.cr || c == Self.lf { break }
-            high |= c
-            i += 1
+        let (span, end) = CSVFieldScanner.scan(p, from: i)
+        if span.isQuoted {
+            guard span.isClosed else { throw error(.unterminatedQuote, at: start) }
+            noteSwallowedRows(span.content)
         }
-        if i == start { return .empty }
-        if high >= 0x80 { try validate(start..<i) }
-        return .text(String(decoding: UnsafeBufferPointer(rebasing: p[start..<i]), as: UTF8.self))
+        i = end
+        if span.high >= 0x80 { try validate(start..<end) }
+        return span
     }
 
-    /// A field that opens with a quote. Like Python's csv module, bytes after the closing
-    /// quote (up to the next separator) are kept literally rather than refused.
-    private mutating func quotedField() throws -> Cell {
-        let n = p.count
-        let fieldStart = i
-        i += 1
-        let contentStart = i
-        var high: UInt8 = 0
-        var hasDoubledQuotes = false
-        while true {
-            while i < n {
-                let c = p[i]
-                if c == Self.quote { break }
-                high |= c
-                i += 1
-            }
-            guard i < n else {
-                throw error(.unterminatedQuote, at: fieldStart)
-            }
-            if i + 1 < n && p[i + 1] == Self.quote {
-                hasDoubledQuotes = true
-                i += 2
-                continue
-            }
-            break
-        }
-        let contentEnd = i
-        noteSwallowedRows(contentStart..<contentEnd)
-        i += 1
-        let tailStart = i
-        while i < n {
-            let c = p[i]
-            if c == Self.comma || c == Self.cr || c == Self.lf { break }
-            high |= c
-            i += 1
-        }
-        if high >= 0x80 { try validate(fieldStart..<i) }
-        if !hasDoubledQuotes && tailStart == i {
-            if contentStart == contentEnd { return .empty }
-            let bytes = UnsafeBufferPointer(rebasing: p[contentStart..<contentEnd])
-            return .text(String(decoding: bytes, as: UTF8.self))
-        }
-        scratch.removeAll(keepingCapacity: true)
-        var k = contentStart
-        while k < contentEnd {
-            scratch.append(p[k])
-            // Inside the quotes every quote is doubled, so skip the second of each pair.
-            k += p[k] == Self.quote ? 2 : 1
-        }
-        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: p[tailStart..<i]))
-        if scratch.isEmpty { return .empty }
-        return .text(String(decoding: scratch, as: UTF8.self))
+    private mutating func cell(_ span: CSVFieldSpan) -> Cell {
+        var made = Cell.empty
+        CSVFieldScanner.decode(span, p, scratch: &scratch) { made = CSVFieldScanner.cell($0) }
+        return made
     }
 
     /// A quoted field may hold line breaks (a note on two lines), but one whose lines look like rows

@@ -15,7 +15,11 @@ public enum CSVReader {
 
     /// Parses `bytes`; `source` names the file in error messages, e.g. `Transactions.csv`.
     public static func parse(_ bytes: [UInt8], source: String) throws -> CSVFile {
-        var file = try bytes.withUnsafeBytes { try parse($0, source: source) }
+        // The rows stay as these bytes (shared, not copied) and are decoded when asked for.
+        var file = try bytes.withUnsafeBufferPointer { pointer in
+            var parser = CSVParser(bytes: pointer, source: source, owner: bytes)
+            return try parser.run()
+        }
         file.source = bytes  // shared, not copied: a rewrite copies unchanged rows from it
         return file
     }

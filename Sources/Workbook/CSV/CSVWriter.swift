@@ -18,34 +18,41 @@ public enum CSVWriter {
         return out
     }
 
-    /// `file`, a rewrite of `old` (as read) that dropped the rows at `deleted`, kept the others in
-    /// order (changed or not) and appended any new ones after them: each row equal to its old self is
-    /// copied from the bytes `old` was read from, so a sync that changes one row leaves every other
-    /// row's bytes as the person or program wrote them, and costs a copy rather than an encoding.
-    /// Falls back to `encode(file)` when `old` kept no bytes or the header or layout changed.
-    public static func encode(_ file: CSVFile, patching old: CSVFile, deleted: Set<Int>) -> [UInt8] {
-        let oldRows = old.table.rows
-        guard let source = old.source, old.recordRanges.count == oldRows.count + 1, file.table.header == old.table.header,
-            file.hasBOM == old.hasBOM, file.lineEnding == old.lineEnding,
-            oldRows.count - deleted.filter({ oldRows.indices.contains($0) }).count <= file.table.rows.count
-        else { return encode(file) }
+    /// `old` (as read) with `changes` carried out, streamed from the bytes `old` was read from: a row
+    /// without a changed cell is copied as the person or program wrote it (its quoting kept), a
+    /// changed row is encoded, deleted rows are left out and new rows appended. Neither table is
+    /// decoded whole, so a sync that changes one row costs a copy of the file, not an encoding.
+    /// Nil when `old` kept no bytes or the header changes: the caller encodes the whole table.
+    public static func encode(patching old: CSVFile, with changes: TableChanges) -> [UInt8]? {
+        let rowCount = old.table.rowCount
+        guard let source = old.source, changes.newColumns.isEmpty, old.recordRanges.count == rowCount + 1 else { return nil }
+        let edits = Dictionary(grouping: changes.cells, by: \.row)
+        let deleted = Set(changes.deletedRows)
         var out: [UInt8] = []
         out.reserveCapacity(source.count + 4096)
-        var encoder = CSVRecordEncoder(lineEnding: file.lineEnding)
-        if file.hasBOM { CSVRecordEncoder.appendBOM(into: &out) }
+        var encoder = CSVRecordEncoder(lineEnding: old.lineEnding)
+        if old.hasBOM { CSVRecordEncoder.appendBOM(into: &out) }
         encoder.appendRecord(bytes: source[old.recordRanges[0]], isBlank: old.table.header.isEmpty, into: &out)
-        var next = 0
-        for (i, row) in oldRows.enumerated() where !deleted.contains(i) {
-            let new = file.table.rows[next]
-            if new == row {
-                encoder.appendRecord(bytes: source[old.recordRanges[i + 1]], isBlank: row.isEmpty, into: &out)
-            } else {
-                encoder.appendRecord(new, into: &out)
+        for index in 0..<rowCount where !deleted.contains(index) {
+            let record = old.recordRanges[index + 1]
+            guard let rowEdits = edits[index] else {
+                encoder.appendRecord(bytes: source[record], isBlank: record.isEmpty, into: &out)
+                continue
             }
-            next += 1
+            let before = old.table.row(index)
+            var cells = before
+            for edit in rowEdits {
+                if cells.count <= edit.column { cells += Array(repeating: .empty, count: edit.column + 1 - cells.count) }
+                cells[edit.column] = edit.cell
+            }
+            if cells == before {
+                encoder.appendRecord(bytes: source[record], isBlank: record.isEmpty, into: &out)
+            } else {
+                encoder.appendRecord(cells, into: &out)
+            }
         }
-        for row in file.table.rows[next...] { encoder.appendRecord(row, into: &out) }
-        encoder.finish(endsWithNewline: file.endsWithNewline, into: &out)
+        for row in changes.appendedRows { encoder.appendRecord(row, into: &out) }
+        encoder.finish(endsWithNewline: old.endsWithNewline, into: &out)
         return out
     }
 

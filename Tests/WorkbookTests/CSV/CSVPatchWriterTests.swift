@@ -3,7 +3,8 @@ import Testing
 
 @testable import Workbook
 
-/// A rewrite that changes some rows copies every other row from the bytes it was read from.
+/// A rewrite that changes some rows copies every other row from the bytes it was read from, and
+/// neither table is decoded whole.
 @Suite struct CSVPatchWriterTests {
     static let text = "id,note\r\n1,\"plain, quoted\"\r\n2,\"needlessly quoted\"\r\n3,x\r\n4,last"
 
@@ -11,30 +12,68 @@ import Testing
 
     @Test func unchangedRowsKeepTheirBytesAndChangedOnesAreEncoded() throws {
         let old = try Self.read(Self.text)
-        var new = old
-        new.table.rows[2][1] = .text("y")  // row 3 changes
-        new.table.rows.remove(at: 0)  // row 1 is deleted
-        new.table.rows.append([.text("5"), .text("new, row")])
-        let bytes = CSVWriter.encode(new, patching: old, deleted: [0])
+        var changes = TableChanges()
+        changes.cells = [CellChange(row: 2, column: 1, key: "3", cell: .text("y"))]
+        changes.deletedRows = [0]
+        changes.appendedRows = [[.text("5"), .text("new, row")]]
+        let bytes = try #require(CSVWriter.encode(patching: old, with: changes))
         #expect(String(decoding: bytes, as: UTF8.self) == "id,note\r\n2,\"needlessly quoted\"\r\n3,y\r\n4,last\r\n5,\"new, row\"")
-        // It reads back as the table written, exactly as a whole encoding would.
-        #expect(try Self.read(String(decoding: bytes, as: UTF8.self)).table == new.table)
+        // It reads back as the table the whole rewrite gives, row for row.
+        var whole = old
+        whole.table = TablePatcherProbe.apply(changes, to: old.table)
+        #expect(try Self.read(String(decoding: bytes, as: UTF8.self)).table.rows == whole.table.rows)
     }
 
-    @Test func anyLayoutChangeFallsBackToAWholeEncoding() throws {
+    @Test func aCellChangedPastTheRowsEndPadsTheRow() throws {
+        let old = try Self.read("a,b,c\n1\n2,x,y\n")
+        var changes = TableChanges()
+        changes.cells = [CellChange(row: 0, column: 2, key: "1", cell: .text("z"))]
+        let bytes = try #require(CSVWriter.encode(patching: old, with: changes))
+        #expect(String(decoding: bytes, as: UTF8.self) == "a,b,c\n1,,z\n2,x,y\n")
+    }
+
+    @Test func aChangeToTheSameCellKeepsTheRowsBytes() throws {
         let old = try Self.read(Self.text)
-        var new = old
-        new.table.header.append("extra")
-        #expect(CSVWriter.encode(new, patching: old, deleted: []) == CSVWriter.encode(new))
+        var changes = TableChanges()
+        changes.cells = [CellChange(row: 1, column: 1, key: "2", cell: .text("needlessly quoted"))]
+        #expect(CSVWriter.encode(patching: old, with: changes) == old.source)
+    }
+
+    @Test func aNewColumnOrBytesNotKeptLeaveItToTheWholeEncoding() throws {
+        let old = try Self.read(Self.text)
+        var changes = TableChanges()
+        changes.newColumns = [(2, "extra")]
+        #expect(CSVWriter.encode(patching: old, with: changes) == nil)
         var unread = old
         unread.source = nil
-        #expect(CSVWriter.encode(old, patching: unread, deleted: []) == CSVWriter.encode(old))
+        #expect(CSVWriter.encode(patching: unread, with: TableChanges()) == nil)
     }
 
-    @Test(arguments: ["", "id\n", "id\n\n", "a,b\n1,2\n\n", "\u{FEFF}a\n\"1\"\n", "a\r1\r2"])
-    func patchingWithNoChangeGivesBackTheFileAsItReads(_ text: String) throws {
+    @Test func anEmptyFileIsLeftToTheWholeEncoding() throws {
+        #expect(CSVWriter.encode(patching: try Self.read(""), with: TableChanges()) == nil)
+    }
+
+    @Test(arguments: ["id\n", "id\n\n", "a,b\n1,2\n\n", "\u{FEFF}a\n\"1\"\n", "a\r1\r2", "a,b\n\"x\"\"y\",\"z\"tail\n"])
+    func patchingWithNoChangeGivesBackTheBytesRead(_ text: String) throws {
         let old = try Self.read(text)
-        let bytes = CSVWriter.encode(old, patching: old, deleted: [])
-        #expect(try Self.read(String(decoding: bytes, as: UTF8.self)) == old)
+        #expect(CSVWriter.encode(patching: old, with: TableChanges()) == Array(text.utf8))
+    }
+}
+
+/// The whole-table rewrite the patch must agree with: cells set (rows padded), deleted rows dropped,
+/// new rows appended.
+enum TablePatcherProbe {
+    static func apply(_ changes: TableChanges, to table: Table) -> Table {
+        var table = table
+        for change in changes.cells {
+            if table.rows[change.row].count <= change.column {
+                table.rows[change.row] += Array(repeating: .empty, count: change.column + 1 - table.rows[change.row].count)
+            }
+            table.rows[change.row][change.column] = change.cell
+        }
+        let doomed = Set(changes.deletedRows)
+        table.rows = table.rows.enumerated().filter { !doomed.contains($0.offset) }.map(\.element)
+        table.rows += changes.appendedRows
+        return table
     }
 }
