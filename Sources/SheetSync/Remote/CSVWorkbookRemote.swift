@@ -63,11 +63,10 @@ public struct CSVWorkbookRemote: Remote {
             // Rows the plan leaves alone are copied from the bytes read: only changed rows are encoded,
             // and neither the old nor the new table is decoded whole.
             if let format, format.file.table == old,
-                let bytes = CSVWriter.encode(
-                    patching: format.file, with: TablePatcher.changes(plan, to: old, schema: tab.schema, typed: false))
+                let patch = CSVPatch(format.file, TablePatcher.changes(plan, to: old, schema: tab.schema, typed: false))
             {
-                guard bytes != format.file.source else { continue }
-                try replace(tab, with: bytes, expecting: format.fingerprint)
+                guard !patch.changesNothing else { continue }
+                try replace(tab, expecting: format.fingerprint) { sink in try patch.write(to: sink) }
                 continue
             }
             let new = TablePatcher.apply(plan, to: old, schema: tab.schema, typed: false)
@@ -94,9 +93,14 @@ public struct CSVWorkbookRemote: Remote {
     }
 
     private func replace(_ tab: Tab, with bytes: [UInt8], expecting: FileFingerprint?) throws {
+        try replace(tab, expecting: expecting) { sink in try sink(bytes) }
+    }
+
+    private func replace(_ tab: Tab, expecting: FileFingerprint?, chunks: (_ sink: ([UInt8]) throws -> Void) throws -> Void) throws {
         do {
             // Written with write(2), so a full disk is ENOSPC with the path rather than a Foundation error.
-            _ = try AtomicFile.replace(url(for: tab), with: bytes, expecting: expecting, backupsToKeep: backupsToKeep, faults: faults)
+            _ = try AtomicFile.replaceInChunks(
+                url(for: tab), expecting: expecting, backupsToKeep: backupsToKeep, faults: faults, chunks: chunks)
         } catch let error as AtomicFileError {
             throw SheetSyncError.replacing(error)
         }

@@ -18,41 +18,12 @@ public enum CSVWriter {
         return out
     }
 
-    /// `old` (as read) with `changes` carried out, streamed from the bytes `old` was read from: a row
-    /// without a changed cell is copied as the person or program wrote it (its quoting kept), a
-    /// changed row is encoded, deleted rows are left out and new rows appended. Neither table is
-    /// decoded whole, so a sync that changes one row costs a copy of the file, not an encoding.
-    /// Nil when `old` kept no bytes or the header changes: the caller encodes the whole table.
+    /// `old` (as read) with `changes` carried out, as one byte array; see `CSVPatch`. Nil when `old`
+    /// kept no bytes or the header changes: the caller encodes the whole table.
     public static func encode(patching old: CSVFile, with changes: TableChanges) -> [UInt8]? {
-        let rowCount = old.table.rowCount
-        guard let source = old.source, changes.newColumns.isEmpty, old.recordRanges.count == rowCount + 1 else { return nil }
-        let edits = Dictionary(grouping: changes.cells, by: \.row)
-        let deleted = Set(changes.deletedRows)
+        guard let patch = CSVPatch(old, changes) else { return nil }
         var out: [UInt8] = []
-        out.reserveCapacity(source.count + 4096)
-        var encoder = CSVRecordEncoder(lineEnding: old.lineEnding)
-        if old.hasBOM { CSVRecordEncoder.appendBOM(into: &out) }
-        encoder.appendRecord(bytes: source[old.recordRanges[0]], isBlank: old.table.header.isEmpty, into: &out)
-        for index in 0..<rowCount where !deleted.contains(index) {
-            let record = old.recordRanges[index + 1]
-            guard let rowEdits = edits[index] else {
-                encoder.appendRecord(bytes: source[record], isBlank: record.isEmpty, into: &out)
-                continue
-            }
-            let before = old.table.row(index)
-            var cells = before
-            for edit in rowEdits {
-                if cells.count <= edit.column { cells += Array(repeating: .empty, count: edit.column + 1 - cells.count) }
-                cells[edit.column] = edit.cell
-            }
-            if cells == before {
-                encoder.appendRecord(bytes: source[record], isBlank: record.isEmpty, into: &out)
-            } else {
-                encoder.appendRecord(cells, into: &out)
-            }
-        }
-        for row in changes.appendedRows { encoder.appendRecord(row, into: &out) }
-        encoder.finish(endsWithNewline: old.endsWithNewline, into: &out)
+        patch.write(chunkSize: Int.max) { out.append(contentsOf: $0) }
         return out
     }
 

@@ -122,12 +122,29 @@ public enum AtomicFile {
         faults: FaultInjector? = nil,
         now: Date = Date()
     ) throws -> FileFingerprint {
-        try replace(url, expecting: expecting, backupsToKeep: backupsToKeep, faults: faults, now: now) { temp in
-            let tempPath = temp.path
-            guard let fd = try POSIXFile.openFile(tempPath, flags: O_WRONLY | O_TRUNC) else { return }
-            defer { close(fd) }
-            try bytes.withUnsafeBytes { try POSIXFile.writeAll(fd, $0, path: tempPath) }
-        }
+        try replaceInChunks(url, expecting: expecting, backupsToKeep: backupsToKeep, faults: faults, now: now) { sink in try sink(bytes) }
+    }
+
+    /// Replaces `url` with the chunks `produce` hands to the sink it is given, each written as it
+    /// comes (with write(2)), so a big file is never held whole; see
+    /// `replace(_:expecting:backupsToKeep:faults:now:write:)`.
+    @discardableResult
+    public static func replaceInChunks(
+        _ url: URL,
+        expecting: FileFingerprint?,
+        backupsToKeep: Int = 5,
+        faults: FaultInjector? = nil,
+        now: Date = Date(),
+        chunks produce: (_ sink: ([UInt8]) throws -> Void) throws -> Void
+    ) throws -> FileFingerprint {
+        try replace(
+            url, expecting: expecting, backupsToKeep: backupsToKeep, faults: faults, now: now,
+            write: { (temp: URL) in
+                let tempPath = temp.path
+                guard let fd = try POSIXFile.openFile(tempPath, flags: O_WRONLY | O_TRUNC) else { return }
+                defer { close(fd) }
+                try produce { chunk in try chunk.withUnsafeBytes { try POSIXFile.writeAll(fd, $0, path: tempPath) } }
+            })
     }
 
     /// Replaces `url` with `bytes` only when its content differs, so an unchanged workbook

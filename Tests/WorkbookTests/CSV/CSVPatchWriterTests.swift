@@ -32,11 +32,28 @@ import Testing
         #expect(String(decoding: bytes, as: UTF8.self) == "a,b,c\n1,,z\n2,x,y\n")
     }
 
-    @Test func aChangeToTheSameCellKeepsTheRowsBytes() throws {
+    @Test func aChangeToTheSameCellKeepsTheRowsBytesAndChangesNothing() throws {
         let old = try Self.read(Self.text)
         var changes = TableChanges()
         changes.cells = [CellChange(row: 1, column: 1, key: "2", cell: .text("needlessly quoted"))]
         #expect(CSVWriter.encode(patching: old, with: changes) == old.source)
+        #expect(try #require(CSVPatch(old, changes)).changesNothing)
+        #expect(try #require(CSVPatch(old, TableChanges())).changesNothing)
+        changes.deletedRows = [3]
+        #expect(try #require(CSVPatch(old, changes)).changesNothing == false)
+    }
+
+    @Test(arguments: [1, 2, 7, 64])
+    func aPatchWrittenInChunksIsTheSameBytes(_ chunkSize: Int) throws {
+        let old = try Self.read(Self.text)
+        var changes = TableChanges()
+        changes.cells = [CellChange(row: 2, column: 1, key: "3", cell: .text("y"))]
+        changes.appendedRows = [[.text("5")]]
+        let patch = try #require(CSVPatch(old, changes))
+        var chunks: [[UInt8]] = []
+        patch.write(chunkSize: chunkSize) { chunks.append($0) }
+        #expect(chunks.joined().elementsEqual(try #require(CSVWriter.encode(patching: old, with: changes))))
+        #expect(chunks.dropLast().allSatisfy { $0.count >= chunkSize })
     }
 
     @Test func aNewColumnOrBytesNotKeptLeaveItToTheWholeEncoding() throws {
