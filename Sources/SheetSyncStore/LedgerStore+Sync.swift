@@ -148,15 +148,14 @@ extension LedgerStore {
                         continue
                     }
                     if current == nil {
-                        let values = try table.values(of: write.record)
-                        if let aside, aside.isAside, table.needsFixOnInsert(values) {
+                        if let aside, aside.isAside, table.needsFixOnInsert(write.record) {
                             // This row needs the fix trigger: it and the rest go through the triggers.
                             try aside.putBack()
                             inserter = nil
                         }
                         let statement = try inserter ?? RawStatement(table.insertSQL, db)
                         inserter = statement
-                        try table.run(key: key) { try statement.run(values) }
+                        try table.run(key: key) { try table.runInsert(write.record, statement) }
                         if startsEmpty && !unique { inserted.insert(canonical) }
                     } else {
                         try table.update(write.record, db)
@@ -174,6 +173,7 @@ extension LedgerStore {
                 }
             }
             let baseSave = try RawStatement(BaseEntry.saveSQL, db)
+            var json: [UInt8] = []
             for tab in Tab.allCases {
                 let keyField = FieldSlot(tab.schema.keyField, of: tab)
                 let skip = skipped[tab] ?? []
@@ -186,7 +186,7 @@ extension LedgerStore {
                 var hashed: [String] = []
                 for (key, record) in keyed where skip.isEmpty || !skip.contains(key) {
                     let hash = hashes[key]
-                    try BaseEntry(tab: tab, key: key, record: record).save(with: baseSave, rawHash: hash ?? 0)
+                    try BaseEntry.save(tab: tab, key: key, record: record, rawHash: hash ?? 0, with: baseSave, buffer: &json)
                     if hash != nil { hashed.append(key) }
                 }
                 if let changes {

@@ -29,6 +29,43 @@ enum RecordJSON {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Appends `record`'s text to `out`: the bytes `encode(record.fields, tab:)` writes, without
+    /// building a dictionary per record (a first pull writes 100k base entries). False, with `out`
+    /// as it was, for a record only `JSONText.encode` writes (see the type's comment).
+    static func append(_ record: LedgerRow, tab: Tab, to out: inout [UInt8]) -> Bool {
+        guard let members = Self.members[tab], !members.isEmpty else { return false }
+        if record.layout !== FieldLayout.of(tab) {
+            let layout = record.layout
+            guard layout.names.count == members.count, members.allSatisfy({ layout.position(of: $0.slot.name) != nil }) else { return false }
+        }
+        let start = out.count
+        for member in members {
+            let value = record[member.slot]
+            guard !holdsDelete(value) else {
+                out.removeSubrange(start...)
+                return false
+            }
+            out.append(contentsOf: member.prefix)
+            JSONValue.appendQuoted(value, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return true
+    }
+
+    /// A tab's members in the encoder's order, each with the bytes written before its value
+    /// (`{"name":` for the first, `,"name":` after): nil when `keyOrder` is.
+    private typealias Member = (prefix: [UInt8], slot: FieldSlot)
+    private static let members = PerTab<[Member]?> { tab in
+        RecordJSON.keyOrder(tab).map { names in
+            names.enumerated().map { i, name in
+                var prefix: [UInt8] = [UInt8(ascii: i == 0 ? "{" : ",")]
+                JSONValue.appendQuoted(name, to: &prefix)
+                prefix.append(UInt8(ascii: ":"))
+                return (prefix, FieldSlot(name, of: tab))
+            }
+        }
+    }
+
     static func encode(cells: [String]) throws -> String {
         guard !cells.contains(where: holdsDelete) else { return try JSONText.encode(cells) }
         return JSONValue.array(cells.map(JSONValue.string)).serializedString()
