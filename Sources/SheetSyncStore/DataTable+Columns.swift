@@ -55,17 +55,19 @@ extension DataTable {
     /// The SQL values of `record`'s fields, in column order.
     func values(of record: LedgerRow) throws -> [DatabaseValue] {
         let columns = ColumnPlan.byTab[tab]
-        let key = record[columns.key]
-        return try columns.all.map { try columnValue(record[$0.slot], $0, key: key).databaseValue }
+        let texts = columns.texts(of: record)
+        let key = texts[columns.keyIndex]
+        return try zip(columns.all, texts).map { try columnValue($1, $0, key: key).databaseValue }
     }
 
     /// Binds `record`'s fields to `statement`, a `RawStatement` of `insertSQL`, and runs it.
     func runInsert(_ record: LedgerRow, _ statement: RawStatement) throws {
         let columns = ColumnPlan.byTab[tab]
-        let key = record[columns.key]
+        let texts = columns.texts(of: record)
+        let key = texts[columns.keyIndex]
         for (offset, column) in columns.all.enumerated() {
             let index = Int32(offset + 1)
-            switch try columnValue(record[column.slot], column, key: key) {
+            switch try columnValue(texts[offset], column, key: key) {
             case .null: try statement.bindNull(at: index)
             case .integer(let number): try statement.bindInteger(number, at: index)
             case .text(let text): try statement.bindText(text, at: index)
@@ -77,23 +79,22 @@ extension DataTable {
     /// Whether inserting `record` would make `fix_insert` rewrite the row — its WHEN clause,
     /// decided in Swift on the values `columnValue` gives: a UUID with capitals (SQLite's lower()
     /// folds ASCII only; the key is bound canonical, so only a missing key counts), no key, an
-    /// empty timestamp, or `year`/`month` other than the `date`'s. The caller has bound (or will
-    /// bind) the same record, so a text `columnValue` refuses never gets here to be judged.
+    /// empty timestamp, or `year`/`month` other than the `date`'s. The caller binds the same
+    /// record, so a text `columnValue` refuses is refused whatever this says.
     func needsFixOnInsert(_ record: LedgerRow) -> Bool {
-        let columns = ColumnPlan.byTab[tab]
+        let texts = ColumnPlan.byTab[tab].texts(of: record)
         let fix = FixColumns.byTab[tab]
         for index in fix.uuids {
-            let text = record[columns.all[index].slot]
+            let text = texts[index]
             if text.isEmpty {
                 if index == fix.key { return true }
             } else if index != fix.key, text.utf8.contains(where: { $0 &- 65 < 26 }) {
                 return true
             }
         }
-        for index in fix.timestamps where record[columns.all[index].slot].isEmpty { return true }
-        guard let parts = fix.dateParts, let expected = Self.dateParts(record[columns.all[parts.date].slot]) else { return false }
-        return Self.integer(record[columns.all[parts.year].slot]) != expected.year
-            || Self.integer(record[columns.all[parts.month].slot]) != expected.month
+        for index in fix.timestamps where texts[index].isEmpty { return true }
+        guard let parts = fix.dateParts, let expected = Self.dateParts(texts[parts.date]) else { return false }
+        return Self.integer(texts[parts.year]) != expected.year || Self.integer(texts[parts.month]) != expected.month
     }
 
     /// An integer column's value as bound (nil: NULL, for `""`).
@@ -112,10 +113,26 @@ extension DataTable {
     struct ColumnPlan: Sendable {
         let all: [PlannedColumn]
         let key: FieldSlot
+        /// The key's position in `all`.
+        let keyIndex: Int
+        /// The tab's shared layout: a record of it holds its texts in column order.
+        let layout: FieldLayout
         /// Whether keys are UUIDs (stored lowercase: see `canonicalKey`).
         let keyIsUUID: Bool
 
         static let byTab = PerTab { ColumnPlan($0) }
+
+        /// `record`'s key text, by position when it has the tab's layout.
+        func key(of record: LedgerRow) -> String {
+            record.layout === layout ? record.values[keyIndex] : record[key]
+        }
+
+        /// `record`'s texts in column order: its own values when it has the tab's layout (every
+        /// record the engine builds), else each field read by name (`""` when it has none).
+        func texts(of record: LedgerRow) -> [String] {
+            if record.layout === layout { return record.values }
+            return all.map { record[$0.slot] }
+        }
 
         private init(_ tab: Tab) {
             let schema = tab.schema
@@ -133,6 +150,8 @@ extension DataTable {
                 return PlannedColumn(slot: FieldSlot(field.name, of: tab), rule: rule)
             }
             key = FieldSlot(schema.keyField, of: tab)
+            keyIndex = schema.fieldNames.firstIndex(of: schema.keyField) ?? 0
+            layout = FieldLayout.of(tab)
             keyIsUUID = schema.field(named: schema.keyField)?.kind == .uuid
         }
     }
