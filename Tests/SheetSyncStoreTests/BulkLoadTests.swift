@@ -169,6 +169,21 @@ import Testing
         #expect(try pulled.text("SELECT group_concat(quote(isActive) || '/' || quote(sortOrder)) FROM categories") == "1/NULL,0/-30,1/7")
     }
 
+    /// Records of another layout (the same fields in another order) are read by name, not by
+    /// position: the store they leave is the one records of the tab's own layout leave.
+    @Test func recordsOfAnotherLayoutLoadAsTheTabsOwn() throws {
+        let names = Tab.transactions.schema.fieldNames
+        let reordered = try #require(LedgerRowTemplate(names: names.reversed()).layout)
+        let own = Self.transactions(12) { n in n == 5 ? ["year": "2025"] : n == 9 ? ["recurringRuleId": Samples.ruleId.uppercased()] : [:] }
+        let other = own.map { record in LedgerRow(layout: reordered, values: names.reversed().map { record[$0] }) }
+        #expect(other.allSatisfy { $0.layout !== own[0].layout })
+        let a = try LedgerStore.inMemory(), b = try LedgerStore.inMemory()
+        try a.commit(Self.firstPull([.transactions: own]))
+        try b.commit(Self.firstPull([.transactions: other]))
+        #expect(try Self.dump(a) == Self.dump(b))
+        #expect(try a.int("SELECT count(*) FROM transactions") == 12)
+    }
+
     /// A text the column cannot take is refused by name before SQLite sees it, and nothing is kept.
     @Test(arguments: [("isActive", "maybe", "boolean (TRUE, FALSE, 1 or 0)"), ("sortOrder", "2.5", "integer")])
     func aFirstPullRefusesTextsTheColumnCannotTake(_ field: String, _ value: String, _ expected: String) throws {
