@@ -58,25 +58,6 @@ extension DataTable {
         ["fix_insert", "untombstone", "count_insert"].map { "\(schema.tableName)_\($0)" }
     }
 
-    /// Whether inserting `values` (`values(of:)` of a record) would make `fix_insert` rewrite the
-    /// row — its WHEN clause, decided in Swift: a UUID with capitals (SQLite's lower() folds ASCII
-    /// only), no key, an empty timestamp, or `year`/`month` other than the `date`'s.
-    func needsFixOnInsert(_ values: [DatabaseValue]) -> Bool {
-        let columns = FixColumns.byTab[tab]
-        for index in columns.uuids {
-            switch values[index].storage {
-            case .string(let text): if text.utf8.contains(where: { $0 &- 65 < 26 }) { return true }
-            case .null: if index == columns.key { return true }
-            default: break
-            }
-        }
-        for index in columns.timestamps where values[index].isNull { return true }
-        guard let parts = columns.dateParts, case .string(let date) = values[parts.date].storage,
-            let expected = Self.dateParts(date)
-        else { return false }
-        return values[parts.year] != expected.year.databaseValue || values[parts.month] != expected.month.databaseValue
-    }
-
     /// The year and month of a text matching `SQLPattern.date` (`GLOB '[0-9][0-9][0-9][0-9]-…'`),
     /// as `CAST(substr(…) AS INTEGER)` reads them; nil for any other text.
     static func dateParts(_ text: String) -> (year: Int64, month: Int64)? {

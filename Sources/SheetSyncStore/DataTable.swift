@@ -21,7 +21,7 @@ struct DataTable: Sendable {
     /// UUID keys are stored lowercase (the insert trigger would lowercase them anyway); looking
     /// them up the same way keeps a lookup and the row it finds in agreement.
     func canonicalKey(_ key: String) -> String {
-        guard schema.field(named: schema.keyField)?.kind == .uuid else { return key }
+        guard ColumnPlan.byTab[tab].keyIsUUID else { return key }
         // ASCII without capitals lowercases to itself: keep the string rather than copy it.
         if !key.utf8.contains(where: { $0 &- 65 < 26 || $0 >= 0x80 }) { return key }
         return key.lowercased()
@@ -123,36 +123,6 @@ struct DataTable: Sendable {
             return s
         case .blob(let data):
             return String(decoding: data, as: UTF8.self)
-        }
-    }
-
-    /// The SQL values of `record`'s fields, in column order.
-    func values(of record: LedgerRow) throws -> [DatabaseValue] {
-        let key = record[schema.keyField]
-        return try schema.fields.map { field in
-            let text = record[field.name]
-            if text.isEmpty { return .null }
-            if field.name == schema.keyField { return canonicalKey(text).databaseValue }
-            switch field.kind {
-            case .boolean:
-                switch text.uppercased() {
-                case "TRUE", "1": return 1.databaseValue
-                case "FALSE", "0": return 0.databaseValue
-                default:
-                    throw StoreError.invalidValue(
-                        tab: tab, key: key, field: field.name, value: text,
-                        expected: "boolean (TRUE, FALSE, 1 or 0)")
-                }
-            case .integer:
-                guard let number = Int64(text) else {
-                    throw StoreError.invalidValue(
-                        tab: tab, key: key, field: field.name, value: text,
-                        expected: "integer")
-                }
-                return number.databaseValue
-            default:
-                return text.databaseValue
-            }
         }
     }
 

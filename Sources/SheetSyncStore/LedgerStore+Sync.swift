@@ -137,9 +137,9 @@ extension LedgerStore {
                 let aside = unique ? try InsertTriggersAside(table, db) : nil
                 var inserter: RawStatement?
                 var inserted: Set<String> = []
-                let keySlot = FieldSlot(table.schema.keyField, of: tab)
+                let columns = DataTable.ColumnPlan.byTab[tab]
                 for write in upserts {
-                    let key = write.record[keySlot]
+                    let key = columns.key(of: write.record)
                     guard !key.isEmpty else { throw StoreError.missingKey(tab: tab, field: table.schema.keyField) }
                     let canonical = table.canonicalKey(key)
                     let current = try startsEmpty && (unique || !inserted.contains(canonical)) ? nil : table.fetch(key: key, db)
@@ -148,15 +148,14 @@ extension LedgerStore {
                         continue
                     }
                     if current == nil {
-                        let values = try table.values(of: write.record)
-                        if let aside, aside.isAside, table.needsFixOnInsert(values) {
+                        if let aside, aside.isAside, table.needsFixOnInsert(write.record) {
                             // This row needs the fix trigger: it and the rest go through the triggers.
                             try aside.putBack()
                             inserter = nil
                         }
                         let statement = try inserter ?? RawStatement(table.insertSQL, db)
                         inserter = statement
-                        try table.run(key: key) { try statement.run(values) }
+                        try table.run(key: key) { try table.runInsert(write.record, statement) }
                         if startsEmpty && !unique { inserted.insert(canonical) }
                     } else {
                         try table.update(write.record, db)
@@ -174,19 +173,20 @@ extension LedgerStore {
                 }
             }
             let baseSave = try RawStatement(BaseEntry.saveSQL, db)
+            var json: [UInt8] = []
             for tab in Tab.allCases {
-                let keyField = FieldSlot(tab.schema.keyField, of: tab)
                 let skip = skipped[tab] ?? []
                 // In key order: the base's primary-key index then grows at one end instead of
                 // taking 100k inserts at random places.
-                var keyed = (commit.baseUpserts[tab] ?? []).map { (key: $0[keyField], record: $0) }
+                let columns = DataTable.ColumnPlan.byTab[tab]
+                var keyed = (commit.baseUpserts[tab] ?? []).map { (key: columns.key(of: $0), record: $0) }
                 keyed.sort { $0.key < $1.key }
                 let changes = commit.changes[tab]
                 let hashes = changes?.rowHashes ?? [:]
                 var hashed: [String] = []
                 for (key, record) in keyed where skip.isEmpty || !skip.contains(key) {
                     let hash = hashes[key]
-                    try BaseEntry(tab: tab, key: key, record: record).save(with: baseSave, rawHash: hash ?? 0)
+                    try BaseEntry.save(tab: tab, key: key, record: record, rawHash: hash ?? 0, with: baseSave, buffer: &json)
                     if hash != nil { hashed.append(key) }
                 }
                 if let changes {
@@ -252,9 +252,9 @@ extension LedgerStore {
     /// Whether the rows' keys are non-empty and strictly ascending once canonical (so none repeats).
     static func keysAscend(_ writes: [RowWrite], _ table: DataTable) -> Bool {
         var previous: String?
-        let keySlot = FieldSlot(table.schema.keyField, of: table.tab)
+        let columns = DataTable.ColumnPlan.byTab[table.tab]
         for write in writes {
-            let key = write.record[keySlot]
+            let key = columns.key(of: write.record)
             guard !key.isEmpty else { return false }
             let canonical = table.canonicalKey(key)
             if let previous, !(previous < canonical) { return false }

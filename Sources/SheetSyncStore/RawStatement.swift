@@ -36,6 +36,45 @@ final class RawStatement {
             let code = bind(value, at: Int32(offset + 1))
             guard code == SQLITE_OK else { throw Self.error(connection, sql) }
         }
+        try step()
+    }
+
+    // The binders below set one placeholder (1-based) each, for a caller that binds every
+    // placeholder of a row in place (no `[DatabaseValue]` per row) and then calls `step()`.
+
+    func bindNull(at index: Int32) throws {
+        try check(sqlite3_bind_null(handle, index))
+    }
+
+    func bindInteger(_ number: Int64, at index: Int32) throws {
+        try check(sqlite3_bind_int64(handle, index, number))
+    }
+
+    /// Binds `text` as TEXT ("" stays an empty text, never NULL).
+    func bindText(_ text: String, at index: Int32) throws {
+        var text = text
+        try check(text.withUTF8 { rawBindText($0, at: index) })
+    }
+
+    /// Binds UTF-8 `bytes` as TEXT; SQLite copies them, so they need only live for the call.
+    func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
+        try check(rawBindText(bytes, at: index))
+    }
+
+    private func rawBindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
+        // An empty buffer may have no address; "" must stay an empty text, not NULL.
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text(handle, index, "", 0, Self.transient) }
+        return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+            sqlite3_bind_text(handle, index, $0, Int32(bytes.count), Self.transient)
+        }
+    }
+
+    private func check(_ code: Int32) throws {
+        guard code == SQLITE_OK else { throw Self.error(connection, sql) }
+    }
+
+    /// Runs the statement with the values bound so far to completion, then clears them.
+    func step() throws {
         let code = sqlite3_step(handle)
         // The message belongs to this step: read it before `reset` or another statement runs.
         let failure = code == SQLITE_DONE || code == SQLITE_ROW ? nil : Self.error(connection, sql)
@@ -54,13 +93,7 @@ final class RawStatement {
             return sqlite3_bind_double(handle, index, number)
         case .string(var text):
             // SQLite copies the bytes (SQLITE_TRANSIENT), so the buffer need only live for the call.
-            return text.withUTF8 { bytes in
-                // An empty buffer may have no address; "" must stay an empty text, not NULL.
-                guard let start = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text(handle, index, "", 0, Self.transient) }
-                return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                    sqlite3_bind_text(handle, index, $0, Int32(bytes.count), Self.transient)
-                }
-            }
+            return text.withUTF8 { rawBindText($0, at: index) }
         case .blob(let data):
             return data.withUnsafeBytes { bytes in
                 guard let start = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_zeroblob(handle, index, 0) }

@@ -35,6 +35,30 @@ import Testing
         #expect(try store.snapshot().base[.transactions] == [Samples.transactionId: record])
     }
 
+    /// The commit writes a base without a dictionary per record (`RecordJSON.append`): its bytes
+    /// must not depend on how the record was built — the tab's own layout, the same fields in
+    /// another order, or fields other than the tab's (which only the encoder writes).
+    @Test(arguments: Tab.allCases)
+    func baseFieldsAreTheEncoderBytesWhateverTheRecordsLayout(_ tab: Tab) throws {
+        let own = Samples.record(tab)
+        let key = own[tab.schema.keyField]
+        let names = tab.schema.fieldNames
+        let other = try #require(names.last { $0 != tab.schema.keyField })
+        let reordered = try #require(LedgerRowTemplate(names: names.reversed()).layout)
+        let records = [
+            own,
+            LedgerRow(layout: reordered, values: names.reversed().map { own[$0] }),
+            LedgerRow(own.fields.merging(["userColumn": "x"]) { a, _ in a }),
+            LedgerRow(own.fields.filter { $0.key != other }),
+            LedgerRow(own.fields.merging([other: "with \u{7F} delete \u{7F}"]) { _, new in new }),
+        ]
+        for record in records {
+            try store.commit(StoreCommit(baseUpserts: [tab: [record]]))
+            let stored = try #require(try store.text("SELECT fields FROM sync_base WHERE tab = ? AND key = ?", [tab.rawValue, key]))
+            #expect(stored == (try Self.encoderText(record.fields)), "\(record.layout.names)")
+        }
+    }
+
     @Test func rawCellsAreTheBytesJSONEncoderWrote() throws {
         let rejected = Rejection(
             tab: .transactions, row: 4, id: "", message: "bad amount", hint: "",

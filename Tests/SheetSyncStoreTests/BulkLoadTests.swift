@@ -152,6 +152,50 @@ import Testing
         #expect(try store.int("SELECT count(*) FROM sync_applying") == 0)
     }
 
+    /// A commit binds each row in place (`runInsert`); it must store what an ordinary write stores
+    /// through GRDB (`values(of:)`): boolean spellings as 1/0, integers as integers, `""` as NULL.
+    @Test func aFirstPullStoresTheValuesAnOrdinaryWriteStores() throws {
+        let records = [
+            Samples.record(.categories, ["name": "A", "isActive": "1", "sortOrder": ""]),
+            Samples.record(.categories, ["name": "B", "isActive": "false", "sortOrder": "-30"]),
+            Samples.record(.categories, ["name": "C", "isActive": "True", "emoji": "", "sortOrder": "7"]),
+        ]
+        let pulled = try LedgerStore.inMemory(), written = try LedgerStore.inMemory()
+        try pulled.commit(Self.firstPull([.categories: records]))
+        for record in records { try written.upsert(record, in: .categories) }
+        let sql = "SELECT quote(name), quote(type), quote(emoji), quote(colorHex), quote(isActive), quote(sortOrder) FROM categories ORDER BY name"
+        let rows = { (store: LedgerStore) in try store.writer.read { db in try Row.fetchAll(db, sql: sql).map { "\($0)" } } }
+        #expect(try rows(pulled) == rows(written))
+        #expect(try pulled.text("SELECT group_concat(quote(isActive) || '/' || quote(sortOrder)) FROM categories") == "1/NULL,0/-30,1/7")
+    }
+
+    /// Records of another layout (the same fields in another order) are read by name, not by
+    /// position: the store they leave is the one records of the tab's own layout leave.
+    @Test func recordsOfAnotherLayoutLoadAsTheTabsOwn() throws {
+        let names = Tab.transactions.schema.fieldNames
+        let reordered = try #require(LedgerRowTemplate(names: names.reversed()).layout)
+        let own = Self.transactions(12) { n in n == 5 ? ["year": "2025"] : n == 9 ? ["recurringRuleId": Samples.ruleId.uppercased()] : [:] }
+        let other = own.map { record in LedgerRow(layout: reordered, values: names.reversed().map { record[$0] }) }
+        #expect(other.allSatisfy { $0.layout !== own[0].layout })
+        let a = try LedgerStore.inMemory(), b = try LedgerStore.inMemory()
+        try a.commit(Self.firstPull([.transactions: own]))
+        try b.commit(Self.firstPull([.transactions: other]))
+        #expect(try Self.dump(a) == Self.dump(b))
+        #expect(try a.int("SELECT count(*) FROM transactions") == 12)
+    }
+
+    /// A text the column cannot take is refused by name before SQLite sees it, and nothing is kept.
+    @Test(arguments: [("isActive", "maybe", "boolean (TRUE, FALSE, 1 or 0)"), ("sortOrder", "2.5", "integer")])
+    func aFirstPullRefusesTextsTheColumnCannotTake(_ field: String, _ value: String, _ expected: String) throws {
+        let store = try LedgerStore.inMemory()
+        let before = try Self.dump(store)
+        let records = [Samples.record(.categories, ["name": "A"]), Samples.record(.categories, ["name": "B", field: value])]
+        #expect(throws: StoreError.invalidValue(tab: .categories, key: "B", field: field, value: value, expected: expected)) {
+            try store.commit(Self.firstPull([.categories: records]))
+        }
+        #expect(try Self.dump(store) == before)
+    }
+
     /// `needsFixOnInsert` says what the fix trigger's WHEN clause says: a row the trigger rewrites
     /// reads back different from what was written.
     @Test(arguments: [
@@ -173,6 +217,6 @@ import Testing
         written["month"] = Int(record["month"]).map(String.init) ?? record["month"]
         written["year"] = Int(record["year"]).map(String.init) ?? record["year"]
         let table = DataTable(.transactions)
-        #expect(table.needsFixOnInsert(try table.values(of: record)) == (stored != written))
+        #expect(table.needsFixOnInsert(record) == (stored != written))
     }
 }

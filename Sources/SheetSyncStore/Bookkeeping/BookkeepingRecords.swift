@@ -41,12 +41,6 @@ struct BaseEntry: Codable, FetchableRecord, PersistableRecord {
         static let key = Column(CodingKeys.key)
     }
 
-    init(tab: Tab, key: String, record: LedgerRow) throws {
-        self.tab = tab
-        self.key = key
-        fields = try RecordJSON.encode(record.fields, tab: tab)
-    }
-
     /// Inserts or replaces an entry (what `upsert` does); see `save(with:rawHash:)`. A new base takes
     /// the hash of the sheet row that reads as it, or 0 (none known): an old hash never outlives the
     /// base it was recorded for.
@@ -55,9 +49,20 @@ struct BaseEntry: Codable, FetchableRecord, PersistableRecord {
         ON CONFLICT (tab, key) DO UPDATE SET fields = excluded.fields, raw_hash = excluded.raw_hash
         """
 
-    /// Inserts or replaces this entry through `statement`, a `RawStatement` of `saveSQL`.
-    func save(with statement: RawStatement, rawHash: Int64 = 0) throws {
-        try statement.run([tab.rawValue.databaseValue, key.databaseValue, fields.databaseValue, rawHash.databaseValue])
+    /// Inserts or replaces the entry of `record` through `statement`, a `RawStatement` of `saveSQL`,
+    /// its JSON written into `buffer` (reused from entry to entry: no `String` per entry).
+    static func save(
+        tab: Tab, key: String, record: LedgerRow, rawHash: Int64, with statement: RawStatement, buffer: inout [UInt8]
+    ) throws {
+        buffer.removeAll(keepingCapacity: true)
+        if !RecordJSON.append(record, tab: tab, to: &buffer) {
+            buffer.append(contentsOf: try RecordJSON.encode(record.fields, tab: tab).utf8)
+        }
+        try statement.bindText(tab.rawValue, at: 1)
+        try statement.bindText(key, at: 2)
+        try buffer.withUnsafeBufferPointer { try statement.bindText($0, at: 3) }
+        try statement.bindInteger(rawHash, at: 4)
+        try statement.step()
     }
 
     func record() throws -> LedgerRow {
