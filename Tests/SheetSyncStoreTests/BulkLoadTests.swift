@@ -163,7 +163,8 @@ import Testing
         let pulled = try LedgerStore.inMemory(), written = try LedgerStore.inMemory()
         try pulled.commit(Self.firstPull([.categories: records]))
         for record in records { try written.upsert(record, in: .categories) }
-        let sql = "SELECT quote(name), quote(type), quote(emoji), quote(colorHex), quote(isActive), quote(sortOrder) FROM categories ORDER BY name"
+        let sql =
+            "SELECT quote(name), quote(type), quote(emoji), quote(colorHex), quote(isActive), quote(sortOrder) FROM categories ORDER BY name"
         let rows = { (store: LedgerStore) in try store.writer.read { db in try Row.fetchAll(db, sql: sql).map { "\($0)" } } }
         #expect(try rows(pulled) == rows(written))
         #expect(try pulled.text("SELECT group_concat(quote(isActive) || '/' || quote(sortOrder)) FROM categories") == "1/NULL,0/-30,1/7")

@@ -79,15 +79,18 @@ enum CSVFieldScanner {
 
     /// Calls `body` with each field of the record `range` as its decoded bytes (empty for an empty
     /// field); a record of no bytes (a blank line) has no fields. `scratch` holds unescaped fields.
+    /// `body` returns false to stop early.
     static func forEachField(
         _ p: UnsafeBufferPointer<UInt8>, record range: Range<Int>, scratch: inout [UInt8],
-        _ body: (UnsafeBufferPointer<UInt8>) -> Void
+        _ body: (UnsafeBufferPointer<UInt8>) -> Bool
     ) {
         guard !range.isEmpty else { return }
         var i = range.lowerBound
         while true {
             let (span, end) = scan(p, from: i)
-            decode(span, p, scratch: &scratch, body)
+            var goOn = true
+            decode(span, p, scratch: &scratch) { goOn = body($0) }
+            guard goOn else { return }
             i = end
             guard i < range.upperBound, p[i] == comma else { return }
             i += 1
@@ -125,17 +128,24 @@ final class CSVRows: RowSource {
     private let bytes: [UInt8]
     /// Data records only (the header's range is not here); line endings excluded.
     private let records: [Range<Int>]
+    /// The header's width: what a row's cells reserve room for.
+    private let width: Int
 
-    init(bytes: [UInt8], records: ArraySlice<Range<Int>>) {
+    init(bytes: [UInt8], records: ArraySlice<Range<Int>>, width: Int) {
         self.bytes = bytes
         self.records = Array(records)
+        self.width = width
     }
 
     var count: Int { records.count }
 
     func row(_ index: Int) -> [Cell] {
         var cells: [Cell] = []
-        visit(index) { cells.append(CSVFieldScanner.cell($0)) }
+        cells.reserveCapacity(width)
+        visit(index) {
+            cells.append(CSVFieldScanner.cell($0))
+            return true
+        }
         return cells
     }
 
@@ -143,8 +153,12 @@ final class CSVRows: RowSource {
         var found = Cell.empty
         var at = 0
         visit(index) { bytes in
-            if at == column { found = CSVFieldScanner.cell(bytes) }
-            at += 1
+            guard at == column else {
+                at += 1
+                return true
+            }
+            found = CSVFieldScanner.cell(bytes)
+            return false
         }
         return found
     }
@@ -153,11 +167,12 @@ final class CSVRows: RowSource {
         var builder = RowHash.Builder(seed: seed)
         visit(index) { bytes in
             if bytes.isEmpty { builder.addEmpty() } else { builder.addText(bytes) }
+            return true
         }
         return builder.value
     }
 
-    private func visit(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    private func visit(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
         var scratch: [UInt8] = []
         bytes.withUnsafeBufferPointer { p in
             CSVFieldScanner.forEachField(p, record: records[index], scratch: &scratch, body)

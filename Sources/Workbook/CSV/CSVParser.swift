@@ -95,7 +95,7 @@ struct CSVParser {
         }
         var table: Table
         if let owner, !records.isEmpty {
-            table = Table(header: header ?? [], source: CSVRows(bytes: owner, records: records.dropFirst()))
+            table = Table(header: header ?? [], source: CSVRows(bytes: owner, records: records.dropFirst(), width: headerWidth))
         } else {
             table = Table(header: header ?? [], rows: rows)
         }
