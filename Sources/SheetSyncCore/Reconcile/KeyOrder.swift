@@ -1,39 +1,61 @@
 /// The order the reconciler visits keys in: every key of base, local, remote and frozen rows once,
 /// sorted as `String`s sort (so plans, appends and store writes come out the same on every run).
 enum KeyOrder {
-    /// `Set(base.keys).union(local.keys).union(remote.keys).union(frozen).sorted()`, without building
-    /// the set: a key equal to an earlier one keeps the earlier spelling, as `union` does.
-    static func sortedUnion<B, L, R>(_ base: [String: B], _ local: [String: L], _ remote: [String: R], _ frozen: Set<String>) -> [String] {
-        var keys = Array(base.keys)
-        keys.reserveCapacity(base.count + local.count + remote.count + frozen.count)
-        for key in local.keys where base.index(forKey: key) == nil {
-            keys.append(key)
-        }
-        for key in remote.keys where base.index(forKey: key) == nil && local.index(forKey: key) == nil {
-            keys.append(key)
-        }
-        for key in frozen where base.index(forKey: key) == nil && local.index(forKey: key) == nil && remote.index(forKey: key) == nil {
-            keys.append(key)
-        }
-        return sorted(keys)
+    /// One key to visit, with what is already known of its rows from collecting it.
+    struct Visit<R> {
+        var key: String
+        var source: Source<R>
     }
 
-    /// `keys.sorted()`. For ASCII keys `String` order is byte order, so keys are first ordered by
-    /// their leading 16 bytes as two integers, and compared as strings only on a tie; any other
-    /// key makes the whole list sort as strings.
-    static func sorted(_ keys: [String]) -> [String] {
+    /// Where a key was first found. A key only the remote has carries its remote row, so the
+    /// reconciler neither looks it up nor looks for it in the (empty-handed) base and local rows.
+    enum Source<R> {
+        /// The base or the local rows have it: every side is looked up.
+        case baseOrLocal
+        /// Only the remote rows have it (it may be frozen too).
+        case remote(R)
+        /// Only the frozen keys have it.
+        case frozen
+    }
+
+    /// `Set(base.keys).union(local.keys).union(remote.keys).union(frozen).sorted()`, each key with its
+    /// `Source`, without building the set: a key equal to an earlier one keeps the earlier spelling,
+    /// as `union` does.
+    static func visits<B, L, R>(_ base: [String: B], _ local: [String: L], _ remote: [String: R], _ frozen: Set<String>) -> [Visit<R>] {
+        var visits: [Visit<R>] = []
+        visits.reserveCapacity(base.count + local.count + remote.count + frozen.count)
+        for key in base.keys {
+            visits.append(Visit(key: key, source: .baseOrLocal))
+        }
+        for key in local.keys where base.index(forKey: key) == nil {
+            visits.append(Visit(key: key, source: .baseOrLocal))
+        }
+        // Walked as (key, row) pairs: the row comes with the key, no second hash of the key.
+        for (key, row) in remote where base.index(forKey: key) == nil && local.index(forKey: key) == nil {
+            visits.append(Visit(key: key, source: .remote(row)))
+        }
+        for key in frozen where base.index(forKey: key) == nil && local.index(forKey: key) == nil && remote.index(forKey: key) == nil {
+            visits.append(Visit(key: key, source: .frozen))
+        }
+        return sorted(visits, by: \.key)
+    }
+
+    /// `items.sorted { key($0) < key($1) }`. For ASCII keys `String` order is byte order, so items are
+    /// first ordered by their key's leading 16 bytes as two integers, and compared as strings only on
+    /// a tie; any other key makes the whole list sort as strings.
+    static func sorted<T>(_ items: [T], by key: (T) -> String) -> [T] {
         var tagged: [(high: UInt64, low: UInt64, index: Int)] = []
-        tagged.reserveCapacity(keys.count)
-        for (i, key) in keys.enumerated() {
-            guard let (high, low) = prefix(key) else { return keys.sorted() }
+        tagged.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            guard let (high, low) = prefix(key(item)) else { return items.sorted { key($0) < key($1) } }
             tagged.append((high, low, i))
         }
         tagged.sort { a, b in
             if a.high != b.high { return a.high < b.high }
             if a.low != b.low { return a.low < b.low }
-            return keys[a.index] < keys[b.index]
+            return key(items[a.index]) < key(items[b.index])
         }
-        return tagged.map { keys[$0.index] }
+        return tagged.map { items[$0.index] }
     }
 
     /// The first 16 bytes as two big-endian integers (zero-padded), or nil for a non-ASCII key.
