@@ -7,13 +7,15 @@ enum KeyOrder {
         var source: Source<R>
     }
 
-    /// Where a key was first found. A key only the remote has carries its remote row, so the
-    /// reconciler neither looks it up nor looks for it in the (empty-handed) base and local rows.
+    /// Where a key was first found. A key only the remote has carries where its remote row is, so
+    /// the reconciler neither hashes it again to find the row nor looks for it in the base and
+    /// local rows, which lack it.
     enum Source<R> {
         /// The base or the local rows have it: every side is looked up.
         case baseOrLocal
-        /// Only the remote rows have it (it may be frozen too).
-        case remote(R)
+        /// Only the remote rows have it (it may be frozen too), at this index of them: reading a
+        /// dictionary at an index hashes nothing, and an index copies no row.
+        case remote(Dictionary<String, R>.Index)
         /// Only the frozen keys have it.
         case frozen
     }
@@ -30,9 +32,10 @@ enum KeyOrder {
         for key in local.keys where base.index(forKey: key) == nil {
             visits.append(Visit(key: key, source: .baseOrLocal))
         }
-        // Walked as (key, row) pairs: the row comes with the key, no second hash of the key.
-        for (key, row) in remote where base.index(forKey: key) == nil && local.index(forKey: key) == nil {
-            visits.append(Visit(key: key, source: .remote(row)))
+        for i in remote.keys.indices {
+            let key = remote.keys[i]
+            guard base.index(forKey: key) == nil && local.index(forKey: key) == nil else { continue }
+            visits.append(Visit(key: key, source: .remote(i)))
         }
         for key in frozen where base.index(forKey: key) == nil && local.index(forKey: key) == nil && remote.index(forKey: key) == nil {
             visits.append(Visit(key: key, source: .frozen))

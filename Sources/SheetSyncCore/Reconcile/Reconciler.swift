@@ -78,9 +78,9 @@ public enum Reconciler {
             let key = visit.key
             let b: LedgerRow?, l: LedgerRow?, r: RemoteIndex.Row?
             switch visit.source {
-            case .remote(let row):
+            case .remote(let at):
                 // Found among the remote rows only: neither the base nor the local rows have it.
-                (b, l, r) = (nil, nil, row)
+                (b, l, r) = (nil, nil, remote.rows.values[at])
             case .frozen:
                 (b, l, r) = (nil, nil, nil)
             case .baseOrLocal:
