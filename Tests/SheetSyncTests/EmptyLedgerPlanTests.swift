@@ -177,7 +177,5 @@ import Testing
                 }
             }
         }
-        #expect(KeyOrder.sorted(["b", "a", "c"], by: { $0 }) == ["a", "b", "c"])
-        #expect(KeyOrder.sorted(["a", "b", "c"], by: { $0 }) == ["a", "b", "c"])
     }
 }

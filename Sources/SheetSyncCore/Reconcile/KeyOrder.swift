@@ -40,25 +40,25 @@ enum KeyOrder {
         for key in frozen where base.index(forKey: key) == nil && local.index(forKey: key) == nil && remote.index(forKey: key) == nil {
             visits.append(Visit(key: key, source: .frozen))
         }
-        return sorted(visits, by: \.key)
+        return sorted(visits)
     }
 
-    /// `items.sorted { key($0) < key($1) }`. For ASCII keys `String` order is byte order, so items are
-    /// first ordered by their key's leading 16 bytes as two integers, and compared as strings only on
-    /// a tie; any other key makes the whole list sort as strings.
-    static func sorted<T>(_ items: [T], by key: (T) -> String) -> [T] {
+    /// `visits.sorted { $0.key < $1.key }`. For ASCII keys `String` order is byte order, so visits
+    /// are first ordered by their key's leading 16 bytes as two integers, and compared as strings
+    /// only on a tie; any other key makes the whole list sort as strings.
+    static func sorted<R>(_ visits: [Visit<R>]) -> [Visit<R>] {
         var tagged: [(high: UInt64, low: UInt64, index: Int)] = []
-        tagged.reserveCapacity(items.count)
-        for (i, item) in items.enumerated() {
-            guard let (high, low) = prefix(key(item)) else { return items.sorted { key($0) < key($1) } }
+        tagged.reserveCapacity(visits.count)
+        for i in visits.indices {
+            guard let (high, low) = prefix(visits[i].key) else { return visits.sorted { $0.key < $1.key } }
             tagged.append((high, low, i))
         }
         tagged.sort { a, b in
             if a.high != b.high { return a.high < b.high }
             if a.low != b.low { return a.low < b.low }
-            return key(items[a.index]) < key(items[b.index])
+            return visits[a.index].key < visits[b.index].key
         }
-        return tagged.map { items[$0.index] }
+        return tagged.map { visits[$0.index] }
     }
 
     /// The first 16 bytes as two big-endian integers (zero-padded), or nil for a non-ASCII key.
