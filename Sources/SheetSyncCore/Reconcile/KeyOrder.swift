@@ -62,14 +62,32 @@ enum KeyOrder {
     }
 
     /// The first 16 bytes as two big-endian integers (zero-padded), or nil for a non-ASCII key.
+    /// Read eight bytes at a time: this runs once per key of every tab.
     private static func prefix(_ key: String) -> (UInt64, UInt64)? {
         CanonicalText.withBytes(key) { p -> (UInt64, UInt64)? in
+            let raw = UnsafeRawBufferPointer(p)
+            var bits: UInt64 = 0  // every byte OR-ed in: a set high bit marks a non-ASCII byte
+            var i = 0
+            while i + 8 <= raw.count {
+                bits |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                i += 8
+            }
+            while i < raw.count {
+                bits |= UInt64(raw[i])
+                i += 1
+            }
+            guard bits & 0x8080_8080_8080_8080 == 0 else { return nil }
+            if raw.count >= 16 {
+                return (
+                    UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+                    UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                )
+            }
             var high: UInt64 = 0, low: UInt64 = 0
             for i in 0..<16 {
-                let b: UInt64 = i < p.count ? UInt64(p[i]) : 0
+                let b: UInt64 = i < raw.count ? UInt64(raw[i]) : 0
                 if i < 8 { high = high << 8 | b } else { low = low << 8 | b }
             }
-            for b in p where b >= 0x80 { return nil }
             return (high, low)
         }
     }
