@@ -34,12 +34,15 @@ public struct ChangeRecord: Hashable, Sendable {
         // Each key the plan covered: its store row after the run against its new base. Written so a
         // first pull (100k upserts, nothing local) costs one base lookup per row and no second map.
         let keyField = FieldSlot(plan.tab.schema.keyField, of: plan.tab)
-        func judge(_ key: String, _ row: LedgerRow?) {
-            if row == plan.base[key] {
+        // Returns whether the new base has the key (one lookup serves both questions).
+        @discardableResult func judge(_ key: String, _ row: LedgerRow?) -> Bool {
+            let newBase = plan.base[key]
+            if row == newBase {
                 if !wholeTab { record.settled.append(key) }
             } else {
                 record.unsettled.append(key)
             }
+            return newBase != nil
         }
         var written: [String: LedgerRow?] = [:]
         let needsLookup = !local.isEmpty || !oldBase.isEmpty
@@ -50,17 +53,13 @@ public struct ChangeRecord: Hashable, Sendable {
         }
         var covered = 0  // keys of the new base judged so far
         for write in plan.localUpserts {
-            let key = write.record[keyField]
-            judge(key, write.record)
-            if plan.base[key] != nil { covered += 1 }
+            if judge(write.record[keyField], write.record) { covered += 1 }
         }
         for delete in plan.localDeletes {
-            judge(delete.key, nil)
-            if plan.base[delete.key] != nil { covered += 1 }
+            if judge(delete.key, nil) { covered += 1 }
         }
         for (key, row) in local where written[key] == nil {
-            judge(key, row)
-            if plan.base[key] != nil { covered += 1 }
+            if judge(key, row) { covered += 1 }
         }
         for key in oldBase.keys where local[key] == nil && written[key] == nil && plan.base[key] == nil {
             judge(key, nil)

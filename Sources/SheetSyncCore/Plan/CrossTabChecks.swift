@@ -5,8 +5,9 @@ struct CrossTabChecks {
     private var categories: Set<String>
     /// Names the base knew and the plan's result lacks (removed or renamed by hand).
     private var removedCategories: Set<String> = []
-    /// Transaction ids after the Transactions plan (the store's, when that tab is not planned).
-    private var transactions: Set<String>
+    /// Transactions after the Transactions plan (the store's, when that tab is not planned), by id:
+    /// the plan's own dictionary, not a set of its keys built again (100k inserts on a first pull).
+    private var transactions: [String: LedgerRow]
     private var frozenTransactions: Set<String> = []
     /// Transactions the plan left out as unchanged (present on both sides).
     private var unchangedTransactions = UnchangedRows()
@@ -16,7 +17,7 @@ struct CrossTabChecks {
     init(ledger: LedgerState) {
         categories = Set((ledger.rows[.categories] ?? [:]).keys)
         baseCategories = Set((ledger.base[.categories] ?? [:]).keys)
-        transactions = Set((ledger.rows[.transactions] ?? [:]).keys)
+        transactions = ledger.rows[.transactions] ?? [:]
         renames = ledger.renames
     }
 
@@ -30,7 +31,7 @@ struct CrossTabChecks {
             categories = Set(plan.result.keys).union(frozen)
             removedCategories = baseCategories.subtracting(categories)
         case .transactions:
-            (transactions, frozenTransactions, unchangedTransactions) = (Set(plan.result.keys), frozen, plan.unchanged)
+            (transactions, frozenTransactions, unchangedTransactions) = (plan.result, frozen, plan.unchanged)
         default:
             break
         }
@@ -46,7 +47,7 @@ struct CrossTabChecks {
             let (known, frozen, unchanged) = (transactions, frozenTransactions, unchangedTransactions)
             return { record in
                 let id = record["transactionId"]
-                guard !known.contains(id), !frozen.contains(id), !unchanged.contains(id) else { return nil }
+                guard known.index(forKey: id) == nil, !frozen.contains(id), !unchanged.contains(id) else { return nil }
                 return FieldProblem(
                     field: "transactionId", value: id, message: "transaction '\(id)' does not exist",
                     hint:

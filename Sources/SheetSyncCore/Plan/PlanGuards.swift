@@ -84,7 +84,7 @@ enum DirectionFilter {
                 let unpushed = Set(plans[i].remoteDeletes.map(\.key))
                 plans[i].clearedTombstones.removeAll { unpushed.contains($0) }
                 // A hand-added row gets its id on the first push; loading it before would mint a second id.
-                plans[i].localUpserts.removeAll { newKeys.contains($0.record[keyField]) }
+                if !newKeys.isEmpty { plans[i].localUpserts.removeAll { newKeys.contains($0.record[keyField]) } }
                 plans[i].remoteUpdates = []
                 plans[i].remoteAppends = []
                 plans[i].remoteDeletes = []

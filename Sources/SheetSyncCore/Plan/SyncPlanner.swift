@@ -62,6 +62,8 @@ public struct SyncPlanner: Sendable {
     public var allowMassDelete: Bool
     public var now: Timestamp
     public var newID: @Sendable () -> String
+    /// False only in tests: plans without the reconciler's shared base, to show it changes nothing.
+    var sharedBase = true
 
     /// Categories before the rows naming them, transactions before the receipts pointing at them.
     public static let order: [Tab] = [.settings, .categories, .recurringRules, .transactions, .receipts]
@@ -95,7 +97,8 @@ public struct SyncPlanner: Sendable {
                 schema: tab.schema, base: ledger.base[tab] ?? [:], local: local.rows,
                 localAsRead: ledger.rows[tab] ?? [:], tombstones: ledger.tombstones[tab] ?? [:],
                 remote: rows, heldLocal: Set(held.map(\.id)))
-            var plan = Reconciler.plan(state, context: ReconcileContext(now: now, newID: newID, validate: checks.validator(for: tab)))
+            var plan = Reconciler.plan(
+                state, context: ReconcileContext(now: now, newID: newID, validate: checks.validator(for: tab)), sharedBase: sharedBase)
             plan.unchanged = scope?.narrowed[tab]?.unchanged ?? UnchangedRows()
             plan.rejections += held
             plan.localCounts.rejected = plan.rejections.count

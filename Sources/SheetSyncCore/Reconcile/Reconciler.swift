@@ -52,6 +52,14 @@ public enum Reconciler {
     static let created = "createdAt"
 
     public static func plan(_ state: TabState, context: ReconcileContext) -> TabPlan {
+        plan(state, context: context, sharedBase: true)
+    }
+
+    /// - Parameter sharedBase: with neither base nor local rows (a check, a first pull) every key
+    ///   ends with the same row in the plan's `base` and `result`, or in neither: the base is then
+    ///   the result's dictionary, shared, instead of a second one built insert by insert. False only
+    ///   in tests, which check that it changes nothing.
+    static func plan(_ state: TabState, context: ReconcileContext, sharedBase: Bool) -> TabPlan {
         var plan = TabPlan(tab: state.schema.tab)
         let schema = state.schema
         var remote = RemoteIndex.build(state, context: context, plan: &plan)
@@ -59,23 +67,36 @@ public enum Reconciler {
         var local = state.local
         clampFuture(&local, &remote, context: context, plan: &plan)
 
-        let keys = KeyOrder.sortedUnion(state.base, local, remote.rows, remote.frozen)
-        plan.result.reserveCapacity(keys.count)
-        plan.base.reserveCapacity(keys.count)
+        let visits = KeyOrder.visits(state.base, local, remote.rows, remote.frozen)
         // A check or a first pull has no base and no local rows: no lookups (each hashes the key) there.
         let (noBase, noLocal, noFrozen) = (state.base.isEmpty, local.isEmpty, remote.frozen.isEmpty)
-        for key in keys {
-            let b = noBase ? nil : state.base[key]
+        let baseIsResult = sharedBase && noBase && noLocal
+        plan.result.reserveCapacity(visits.count)
+        if !baseIsResult { plan.base.reserveCapacity(visits.count) }
+        let step = Step(state: state, writesBase: !baseIsResult)
+        for visit in visits {
+            let key = visit.key
+            let b: LedgerRow?, l: LedgerRow?, r: RemoteIndex.Row?
+            switch visit.source {
+            case .remote(let at):
+                // Found among the remote rows only: neither the base nor the local rows have it.
+                (b, l, r) = (nil, nil, remote.rows.values[at])
+            case .frozen:
+                (b, l, r) = (nil, nil, nil)
+            case .baseOrLocal:
+                b = noBase ? nil : state.base[key]
+                l = noLocal ? nil : local[key]
+                r = remote.rows[key]
+            }
             if !noFrozen, remote.frozen.contains(key) {
                 // A rejected row is frozen: present and unchanged; keep the last good version.
                 if let b { plan.base[key] = b }
-                if let kept = local[key] ?? b { plan.result[key] = kept }
+                if let kept = l ?? b { plan.result[key] = kept }
                 continue
             }
-            let l = noLocal ? nil : local[key]
-            let r = remote.rows[key]
-            resolve(key: key, b: b, l: l, r: r, state: state, remote: remote, context: context, plan: &plan)
+            step.resolve(key: key, b: b, l: l, r: r, plan: &plan)
         }
+        if baseIsResult { plan.base = plan.result }
         if remote.suspendDeletes, !plan.localDeletes.isEmpty {
             plan.notices.append("\(schema.tab.rawValue): a row whose key cannot be read suspends deletes this run")
             for delete in plan.localDeletes {
@@ -90,82 +111,86 @@ public enum Reconciler {
         return plan
     }
 
-    private static func resolve(
-        key: String, b: LedgerRow?, l: LedgerRow?, r: RemoteIndex.Row?, state: TabState,
-        remote: RemoteIndex, context: ReconcileContext, plan: inout TabPlan
-    ) {
-        let tab = state.schema.tab
-        switch (b, l, r) {
-        case (_, nil, nil):
-            plan.clearedTombstones.append(key)
-        case (nil, let l?, nil):
-            push(l, key: key, plan: &plan)
-        case (nil, nil, let r?):
-            applyLocally(r.record, key: key, state: state, plan: &plan)
-            finishRemote(r, result: r.record, plan: &plan)
-        case (nil, let l?, let r?):
-            let x = l == r.record ? l : lastWriteWins(l, r.record, key: key, tab: tab, plan: &plan)
-            applyLocally(x, key: key, state: state, plan: &plan)
-            finishRemote(r, result: x, plan: &plan)
-        case (let b?, nil, let r?):
-            if r.record == b && r.fixes.isEmpty {
-                // Deleted here, unchanged there: delete there. The store records the plan only after the
-                // workbook confirmed it, so the tombstone goes in the same commit (else it would stay
-                // forever, keeping every later quiet run off its fast path).
-                plan.remoteDeletes.append(SheetRowDelete(index: r.index, key: key))
-                plan.remoteCounts.deleted += 1
+    /// One key's decision, with what every key's decision reads.
+    private struct Step {
+        let state: TabState
+        /// False when the plan's base is its result (see `plan(_:context:sharedBase:)`).
+        let writesBase: Bool
+
+        func resolve(key: String, b: LedgerRow?, l: LedgerRow?, r: RemoteIndex.Row?, plan: inout TabPlan) {
+            let tab = state.schema.tab
+            switch (b, l, r) {
+            case (_, nil, nil):
                 plan.clearedTombstones.append(key)
-            } else {
-                // Edited there: the edit wins and the row comes back.
-                applyLocally(r.record, key: key, state: state, plan: &plan)
-                finishRemote(r, result: r.record, plan: &plan)
-                plan.clearedTombstones.append(key)
-            }
-        case (let b?, let l?, nil):
-            if l == b {
-                plan.localDeletes.append(RowDelete(key: key, expected: state.localAsRead[key] ?? l))
-                plan.localCounts.deleted += 1
-            } else {
+            case (nil, let l?, nil):
                 push(l, key: key, plan: &plan)
+            case (nil, nil, let r?):
+                applyLocally(r.record, key: key, plan: &plan)
+                finishRemote(r, result: r.record, plan: &plan)
+            case (nil, let l?, let r?):
+                let x = l == r.record ? l : Reconciler.lastWriteWins(l, r.record, key: key, tab: tab, plan: &plan)
+                applyLocally(x, key: key, plan: &plan)
+                finishRemote(r, result: x, plan: &plan)
+            case (let b?, nil, let r?):
+                if r.record == b && r.fixes.isEmpty {
+                    // Deleted here, unchanged there: delete there. The store records the plan only after the
+                    // workbook confirmed it, so the tombstone goes in the same commit (else it would stay
+                    // forever, keeping every later quiet run off its fast path).
+                    plan.remoteDeletes.append(SheetRowDelete(index: r.index, key: key))
+                    plan.remoteCounts.deleted += 1
+                    plan.clearedTombstones.append(key)
+                } else {
+                    // Edited there: the edit wins and the row comes back.
+                    applyLocally(r.record, key: key, plan: &plan)
+                    finishRemote(r, result: r.record, plan: &plan)
+                    plan.clearedTombstones.append(key)
+                }
+            case (let b?, let l?, nil):
+                if l == b {
+                    plan.localDeletes.append(RowDelete(key: key, expected: state.localAsRead[key] ?? l))
+                    plan.localCounts.deleted += 1
+                } else {
+                    push(l, key: key, plan: &plan)
+                }
+            case (let b?, let l?, let r?):
+                let x = Reconciler.merge(base: b, local: l, remote: r.record, key: key, tab: tab, plan: &plan)
+                applyLocally(x, key: key, plan: &plan)
+                finishRemote(r, result: x, plan: &plan)
             }
-        case (let b?, let l?, let r?):
-            let x = merge(base: b, local: l, remote: r.record, key: key, tab: tab, plan: &plan)
-            applyLocally(x, key: key, state: state, plan: &plan)
-            finishRemote(r, result: x, plan: &plan)
         }
-    }
 
-    /// Writes a local-only row to the sheet.
-    private static func push(_ l: LedgerRow, key: String, plan: inout TabPlan) {
-        plan.remoteAppends.append(l)
-        plan.remoteCounts.added += 1
-        plan.base[key] = l
-        plan.result[key] = l
-    }
-
-    /// Makes the store hold `x` (counting it when that changes the store).
-    private static func applyLocally(_ x: LedgerRow, key: String, state: TabState, plan: inout TabPlan) {
-        plan.result[key] = x
-        plan.base[key] = x
-        let asRead = state.localAsRead.isEmpty ? nil : state.localAsRead[key]
-        guard asRead != x else { return }
-        plan.localUpserts.append(RowWrite(record: x, expected: asRead))
-        let local = state.local.isEmpty ? nil : state.local[key]
-        if local == nil { plan.localCounts.added += 1 } else if local != x { plan.localCounts.updated += 1 }
-    }
-
-    /// Makes the sheet row hold `x`, rewriting only fields whose value changed or needs fixing.
-    private static func finishRemote(_ r: RemoteIndex.Row, result x: LedgerRow, plan: inout TabPlan) {
-        if r.fixes.isEmpty && x == r.record { return }
-        var fields: [String: String] = [:]
-        let sameLayout = x.layout === r.record.layout
-        for (i, (name, value)) in x.namedValues.enumerated() {
-            let old = sameLayout ? r.record.values[i] : r.record[name]
-            if value != old || r.fixes.contains(name) { fields[name] = value }
+        /// Writes a local-only row to the sheet.
+        func push(_ l: LedgerRow, key: String, plan: inout TabPlan) {
+            plan.remoteAppends.append(l)
+            plan.remoteCounts.added += 1
+            if writesBase { plan.base[key] = l }
+            plan.result[key] = l
         }
-        guard !fields.isEmpty else { return }
-        plan.remoteUpdates.append(SheetRowUpdate(index: r.index, key: x[plan.tab.schema.keyField], fields: fields))
-        plan.remoteCounts.updated += 1
+
+        /// Makes the store hold `x` (counting it when that changes the store).
+        func applyLocally(_ x: LedgerRow, key: String, plan: inout TabPlan) {
+            plan.result[key] = x
+            if writesBase { plan.base[key] = x }
+            let asRead = state.localAsRead.isEmpty ? nil : state.localAsRead[key]
+            guard asRead != x else { return }
+            plan.localUpserts.append(RowWrite(record: x, expected: asRead))
+            let local = state.local.isEmpty ? nil : state.local[key]
+            if local == nil { plan.localCounts.added += 1 } else if local != x { plan.localCounts.updated += 1 }
+        }
+
+        /// Makes the sheet row hold `x`, rewriting only fields whose value changed or needs fixing.
+        func finishRemote(_ r: RemoteIndex.Row, result x: LedgerRow, plan: inout TabPlan) {
+            if r.fixes.isEmpty && x == r.record { return }
+            var fields: [String: String] = [:]
+            let sameLayout = x.layout === r.record.layout
+            for (i, (name, value)) in x.namedValues.enumerated() {
+                let old = sameLayout ? r.record.values[i] : r.record[name]
+                if value != old || r.fixes.contains(name) { fields[name] = value }
+            }
+            guard !fields.isEmpty else { return }
+            plan.remoteUpdates.append(SheetRowUpdate(index: r.index, key: x[plan.tab.schema.keyField], fields: fields))
+            plan.remoteCounts.updated += 1
+        }
     }
 
     /// Field-by-field three-way merge; same-field conflicts go to the later write.
@@ -241,12 +266,16 @@ public enum Reconciler {
         let limit = context.now.adding(milliseconds: ReconcileContext.futureTolerance).description
         let now = context.now.description
         let modified = FieldSlot(Self.modified, of: plan.tab)
-        for (key, record) in local where record[modified] > limit {
+        // Noticed in key order and in sheet order, not in the dictionaries' (random) order: the same
+        // input gives the same plan, notices included.
+        for key in local.compactMap({ $0.value[modified] > limit ? $0.key : nil }).sorted() {
+            let stamp = local[key]?[modified] ?? ""
             local[key]?[modified] = now
-            plan.notices.append("\(plan.tab.rawValue) \(key): lastModifiedAt \(record[modified]) is in the future; clamped to \(now)")
+            plan.notices.append("\(plan.tab.rawValue) \(key): lastModifiedAt \(stamp) is in the future; clamped to \(now)")
         }
         guard remote.latestModified > limit else { return }
-        for (key, row) in remote.rows where row.record[modified] > limit {
+        let late = remote.rows.filter { $0.value.record[modified] > limit }.sorted { $0.value.index < $1.value.index }
+        for (key, row) in late {
             remote.rows[key]?.record[modified] = now
             remote.rows[key]?.fixes.insert(Self.modified)
             plan.notices.append(
