@@ -157,7 +157,8 @@ import Testing
         let uuids = (0..<300).map { _ in ids.next() }
         let cases: [[String]] = [
             uuids, uuids.sorted(), uuids.sorted().reversed(), ["b", "a", "ab", "a\u{0}", ""],
-            ["Zoo", "Café", "Cafe", "\u{e9}x", "Ärger"], ["same-prefix-long-key-2", "same-prefix-long-key-10", "same-prefix-long-key-1", "same-prefix-long"],
+            ["Zoo", "Café", "Cafe", "\u{e9}x", "Ärger"],
+            ["same-prefix-long-key-2", "same-prefix-long-key-10", "same-prefix-long-key-1", "same-prefix-long"],
             ["same-prefix-long-key-2", "same-prefix-long-key-\u{e9}", "same-prefix-long-key-1"], ["b", "a", "ab", "a\u{7f}", "a\u{0}"],
         ]
         for keys in cases {
