@@ -28,13 +28,14 @@ import Workbook
         let storeBefore = try bed.storeRecords(.transactions)
         let sheetBefore = try bed.sheetRecords(.transactions)
 
-        // The write takes effect at once and its answer comes 10 s later (long enough for a loaded machine
-        // to see the write and send the signal; the stop does not wait for it): the signal lands while the
+        // The write takes effect at once and its answer comes 30 s later (long enough for a loaded machine
+        // to see the write and send the signal: with 10 s, a full suite run beside two fuzzers on two cores
+        // sometimes starved this test's polling task until the push had ended): the signal lands while the
         // run waits for it. The run lets the write finish (so it knows what Google holds), sends nothing
         // more and does not commit the store.
         bed.emulator.resetCounters()
         for endpoint in Self.writes {
-            bed.emulator.injectFault(.delay(.seconds(10)), at: .endpoint(endpoint, occurrence: 1), phase: .afterEffect)
+            bed.emulator.injectFault(.delay(.seconds(30)), at: .endpoint(endpoint, occurrence: 1), phase: .afterEffect)
         }
         let launch = try CLI.launch(["push"], in: bed.folder, environment: [:])
         let ended = AsyncStream<Void> { continuation in
