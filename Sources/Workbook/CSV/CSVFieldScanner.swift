@@ -126,14 +126,15 @@ enum CSVFieldScanner {
 /// when asked for, so reading a big file holds its bytes, not an array of strings per row.
 final class CSVRows: RowSource {
     private let bytes: [UInt8]
-    /// Data records only (the header's range is not here); line endings excluded.
-    private let records: [Range<Int>]
+    /// Data records only (the header's range is not here); line endings excluded. A slice of the
+    /// `CSVFile.recordRanges` the parser made: the ranges are kept once, not copied.
+    private let records: ArraySlice<Range<Int>>
     /// The header's width: what a row's cells reserve room for.
     private let width: Int
 
     init(bytes: [UInt8], records: ArraySlice<Range<Int>>, width: Int) {
         self.bytes = bytes
-        self.records = Array(records)
+        self.records = records
         self.width = width
     }
 
@@ -175,7 +176,7 @@ final class CSVRows: RowSource {
     private func visit(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
         var scratch: [UInt8] = []
         bytes.withUnsafeBufferPointer { p in
-            CSVFieldScanner.forEachField(p, record: records[index], scratch: &scratch, body)
+            CSVFieldScanner.forEachField(p, record: records[records.startIndex + index], scratch: &scratch, body)
         }
     }
 }
