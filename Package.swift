@@ -24,12 +24,13 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CFileSystem"),
+        .systemLibrary(name: "CZlibCRC", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "Interchange"),
         .target(name: "SheetSyncCore", dependencies: ["Interchange"]),
         .target(
             name: "Workbook",
             dependencies: [
-                "SheetSyncCore", "Interchange", "CLibXML2", "CFileSystem",
+                "SheetSyncCore", "Interchange", "CLibXML2", "CFileSystem", "CZlibCRC",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),

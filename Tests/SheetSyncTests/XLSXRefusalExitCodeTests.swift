@@ -8,7 +8,7 @@ import ZIPFoundation
 /// the file and, where there is one, the part (issue 11, deliverables 5 and 6).
 @Suite struct XLSXRefusalExitCodeTests {
     enum Damage: String, CaseIterable, Sendable {
-        case password, truncated, bomb
+        case password, truncated, bomb, checksum
     }
 
     /// A workbook damaged as `damage` says, at `url`.
@@ -32,6 +32,26 @@ import ZIPFoundation
             try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(body.count), compressionMethod: .deflate) {
                 position, size in body.subdata(in: Int(position)..<Int(position) + size)
             }
+        case .checksum:
+            // The sheet stored uncompressed, then one digit of a value changed in the file: only the
+            // part's CRC-32 can tell (inflating cannot fail), and a changed value must not be read.
+            try FileManager.default.copyItem(at: XLSXFixture.url("ledger-xlsxwriter.xlsx"), to: url)
+            let name = "xl/worksheets/sheet1.xml"
+            do {
+                let archive = try Archive(url: url, accessMode: .update)
+                let old = try #require(archive[name])
+                var body = Data()
+                _ = try archive.extract(old) { body.append($0) }
+                try archive.remove(old)
+                try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(body.count), compressionMethod: .none) {
+                    position, size in body.subdata(in: Int(position)..<Int(position) + size)
+                }
+            }
+            var bytes = [UInt8](try Data(contentsOf: url))
+            let value = try #require(
+                (0..<bytes.count - 4).last { bytes[$0..<$0 + 3].elementsEqual("<v>".utf8) && (48...57).contains(bytes[$0 + 3]) })
+            bytes[value + 3] = bytes[value + 3] == UInt8(ascii: "9") ? UInt8(ascii: "8") : bytes[value + 3] + 1
+            try Data(bytes).write(to: url)
         }
     }
 
@@ -41,6 +61,7 @@ import ZIPFoundation
         case .password: "password-protected; save a copy without a password"
         case .truncated: "book.xlsx"
         case .bomb: "part 'xl/worksheets/sheet1.xml'"
+        case .checksum: "checksum mismatch"
         }
     }
 

@@ -1,3 +1,4 @@
+import CZlibCRC
 import Foundation
 import ZIPFoundation
 
@@ -91,8 +92,14 @@ final class XLSXPackage {
     ) throws {
         let compressed = Double(entry.compressedSize)
         var inflated: Int64 = 0
+        // ZIPFoundation's `extract` only returns a part's CRC-32 (on Linux from a byte-at-a-time
+        // loop) and never compares it: the part is checked here, with zlib's crc32, against the
+        // entry's recorded checksum once its last byte is inflated. A damaged part that still
+        // inflates (a stored one, say) is refused, not read.
+        var checksum = CZlibCRC.crc32(0, nil, 0)
         do {
-            _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: false) { data in
+            _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: true) { data in
+                checksum = data.withUnsafeBytes { CZlibCRC.crc32(checksum, $0.bindMemory(to: Bytef.self).baseAddress, uInt($0.count)) }
                 inflated += Int64(data.count)
                 if inflated > limits.maximumPartBytes {
                     throw XLSXError(
@@ -108,6 +115,7 @@ final class XLSXPackage {
                 }
                 try consumer(data)
             }
+            guard UInt32(truncatingIfNeeded: checksum) == entry.checksum else { throw Archive.ArchiveError.invalidCRC32 }
         } catch let error as XLSXError {
             throw error
         } catch let error as XMLStreamProblem {
