@@ -32,9 +32,12 @@ enum KeyOrder {
         for key in local.keys where base.index(forKey: key) == nil {
             visits.append(Visit(key: key, source: .baseOrLocal))
         }
+        // Looking a key up hashes it even in an empty dictionary: a check or a first pull has
+        // neither base nor local rows to look in.
+        let (noBase, noLocal) = (base.isEmpty, local.isEmpty)
         for i in remote.keys.indices {
             let key = remote.keys[i]
-            guard base.index(forKey: key) == nil && local.index(forKey: key) == nil else { continue }
+            guard noBase || base.index(forKey: key) == nil, noLocal || local.index(forKey: key) == nil else { continue }
             visits.append(Visit(key: key, source: .remote(i)))
         }
         for key in frozen where base.index(forKey: key) == nil && local.index(forKey: key) == nil && remote.index(forKey: key) == nil {

@@ -71,9 +71,26 @@ public enum Reconciler {
         // A check or a first pull has no base and no local rows: no lookups (each hashes the key) there.
         let (noBase, noLocal, noFrozen) = (state.base.isEmpty, local.isEmpty, remote.frozen.isEmpty)
         let baseIsResult = sharedBase && noBase && noLocal
-        plan.result.reserveCapacity(visits.count)
-        if !baseIsResult { plan.base.reserveCapacity(visits.count) }
         let step = Step(state: state, writesBase: !baseIsResult)
+        if baseIsResult {
+            // Every key is the sheet's alone, and each row not frozen is the result as read: the
+            // result is the remote index's own dictionary mapped (its buckets copied, no key hashed
+            // again), less the frozen keys, which end in neither result nor base.
+            plan.result = remote.rows.mapValues(\.record)
+            for key in remote.frozen { plan.result.removeValue(forKey: key) }
+            plan.localUpserts.reserveCapacity(plan.result.count)
+            for visit in visits {
+                guard case .remote(let at) = visit.source, noFrozen || !remote.frozen.contains(visit.key) else { continue }
+                let r = remote.rows.values[at]
+                step.writeLocally(r.record, key: visit.key, plan: &plan)
+                step.finishRemote(r, result: r.record, plan: &plan)
+            }
+            plan.base = plan.result
+            finish(&plan, remote: remote, state: state)
+            return plan
+        }
+        plan.result.reserveCapacity(visits.count)
+        plan.base.reserveCapacity(visits.count)
         for visit in visits {
             let key = visit.key
             let b: LedgerRow?, l: LedgerRow?, r: RemoteIndex.Row?
@@ -96,7 +113,13 @@ public enum Reconciler {
             }
             step.resolve(key: key, b: b, l: l, r: r, plan: &plan)
         }
-        if baseIsResult { plan.base = plan.result }
+        finish(&plan, remote: remote, state: state)
+        return plan
+    }
+
+    /// Deletes suspended by an unreadable key, and the rejection counts.
+    private static func finish(_ plan: inout TabPlan, remote: RemoteIndex, state: TabState) {
+        let schema = state.schema
         if remote.suspendDeletes, !plan.localDeletes.isEmpty {
             plan.notices.append("\(schema.tab.rawValue): a row whose key cannot be read suspends deletes this run")
             for delete in plan.localDeletes {
@@ -108,7 +131,6 @@ public enum Reconciler {
         }
         plan.localCounts.rejected = plan.rejections.count
         plan.remoteCounts.rejected = plan.rejections.count
-        return plan
     }
 
     /// One key's decision, with what every key's decision reads.
@@ -171,6 +193,11 @@ public enum Reconciler {
         func applyLocally(_ x: LedgerRow, key: String, plan: inout TabPlan) {
             plan.result[key] = x
             if writesBase { plan.base[key] = x }
+            writeLocally(x, key: key, plan: &plan)
+        }
+
+        /// The store write (if any) that makes the store hold `x`, the plan's result already holding it.
+        func writeLocally(_ x: LedgerRow, key: String, plan: inout TabPlan) {
             let asRead = state.localAsRead.isEmpty ? nil : state.localAsRead[key]
             guard asRead != x else { return }
             plan.localUpserts.append(RowWrite(record: x, expected: asRead))
