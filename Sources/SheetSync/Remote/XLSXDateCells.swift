@@ -22,19 +22,27 @@ enum XLSXDateCells {
             }
         }
         guard !numbers.isEmpty || !texts.isEmpty else { return table }
-        var table = table
-        for row in table.rows.indices {
-            for column in numbers where column < table.rows[row].count {
-                if case .dateSerial(let serial) = table.rows[row][column] {
-                    table.rows[row][column] = .number(DateSerial.stored(serial, uses1904: uses1904))
+        // Read through one reference to the rows (a `Table.rows` access per cell retains and releases
+        // them each time); the rows are copied only if a cell changes.
+        var rows = table.rows
+        var changed = false
+        for row in rows.indices {
+            for column in numbers where column < rows[row].count {
+                if case .dateSerial(let serial) = rows[row][column] {
+                    rows[row][column] = .number(DateSerial.stored(serial, uses1904: uses1904))
+                    changed = true
                 }
             }
-            for column in texts where column < table.rows[row].count {
-                if case .dateSerial(let serial) = table.rows[row][column] {
-                    table.rows[row][column] = .text(FieldParser.displayedDate(serial) ?? serial)
+            for column in texts where column < rows[row].count {
+                if case .dateSerial(let serial) = rows[row][column] {
+                    rows[row][column] = .text(FieldParser.displayedDate(serial) ?? serial)
+                    changed = true
                 }
             }
         }
-        return table
+        guard changed else { return table }
+        var settled = table
+        settled.rows = rows
+        return settled
     }
 }

@@ -37,11 +37,13 @@ enum XLSXRetyping {
         var found: [(Int, Int, Cell)] = []
         guard !columns.isEmpty else { return found }
         for (row, cells) in table.rows.enumerated() {
-            for (column, spec) in columns where column < cells.count {
-                guard case .text = cells[column], case .success(let value) = FieldParser.canonical(cells[column], spec),
+            // By index: most cells are typed and never need their column's spec (a copy per cell).
+            for i in columns.indices where columns[i].index < cells.count {
+                let column = columns[i].index
+                guard case .text = cells[column], case .success(let value) = FieldParser.canonical(cells[column], columns[i].spec),
                     !value.isEmpty
                 else { continue }
-                found.append((row, column, FieldParser.cell(value, spec, typed: true)))
+                found.append((row, column, FieldParser.cell(value, columns[i].spec, typed: true)))
                 if first { return found }
             }
         }

@@ -13,28 +13,115 @@ public enum DisplayedNumber {
         if isAlreadyCanonical(text) { return text }
         guard let value = Double(text), value.isFinite else { return text }
         if value == 0 { return "0" }
-        // %.14e gives exactly 15 significant digits, rounded half to even on the binary value.
+        if let shown = fromShortest(value) { return shown }
+        return formatted(value) ?? text
+    }
+
+    /// `value` rounded to 15 significant digits with `%.14e` (exactly, half to even on the binary
+    /// value), then spelled as `canonical` spells it. The reference for `fromShortest`.
+    static func formatted(_ value: Double) -> String? {
         let formatted = String(format: "%.14e", value)
         guard let e = formatted.firstIndex(of: "e"), let exponent = Int(formatted[formatted.index(after: e)...]) else {
-            return text
+            return nil
         }
-        let negative = formatted.hasPrefix("-")
-        var digits = formatted[..<e].filter { $0 != "." && $0 != "-" }
-        while digits.count > 1, digits.last == "0" { digits.removeLast() }
+        var digits = Array(formatted[..<e].utf8.filter { $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "-") })
+        while digits.count > 1, digits.last == UInt8(ascii: "0") { digits.removeLast() }
+        return spelled(negative: formatted.hasPrefix("-"), digits: digits, exponent: exponent)
+    }
+
+    /// What `formatted` returns, from Swift's shortest round-trip spelling of `value` (no
+    /// `String(format:)`, which took 4 % of reading a 100k-row workbook: every timestamp serial has
+    /// 17 digits). The shortest spelling S lies within half a unit in the last place of the
+    /// double, so rounding S to 15 digits gives what rounding the double gives unless a rounding
+    /// boundary lies between them; such a boundary would itself be a shorter (or equally short and
+    /// closer) spelling of the double, so S would be that boundary: a tie in S's dropped digits.
+    /// Only then — nil — is the double rounded by `formatted`. So is a subnormal double, whose
+    /// last place is too coarse for that argument (it may hold fewer than 15 digits).
+    static func fromShortest(_ value: Double) -> String? {
+        guard value.isNormal else { return nil }
+        var text = value.description.utf8[...]
+        let negative = text.first == UInt8(ascii: "-")
+        if negative { text = text.dropFirst() }
+        var digits: [UInt8] = []
+        digits.reserveCapacity(17)
+        var pointAt: Int?
+        var exponent = 0
+        while let b = text.first {
+            text = text.dropFirst()
+            if b == UInt8(ascii: ".") {
+                pointAt = digits.count
+            } else if b == UInt8(ascii: "e") {
+                var sign = 1
+                if text.first == UInt8(ascii: "-") { sign = -1 }
+                if text.first == UInt8(ascii: "-") || text.first == UInt8(ascii: "+") { text = text.dropFirst() }
+                guard !text.isEmpty, text.count <= 4 else { return nil }
+                var e = 0
+                for d in text {
+                    guard CanonicalText.isDigit(d) else { return nil }
+                    e = e * 10 + Int(d - UInt8(ascii: "0"))
+                }
+                exponent = sign * e
+                break
+            } else if CanonicalText.isDigit(b) {
+                digits.append(b)
+            } else {
+                return nil
+            }
+        }
+        // Scientific position: the first significant digit is at 10^exponent.
+        let leadingZeros = digits.prefix { $0 == UInt8(ascii: "0") }.count
+        guard leadingZeros < digits.count else { return nil }
+        exponent += (pointAt ?? digits.count) - 1 - leadingZeros
+        digits.removeFirst(leadingZeros)
+        while digits.count > 1, digits.last == UInt8(ascii: "0") { digits.removeLast() }
+        if digits.count > 15 {
+            let dropped = digits[15...]
+            // A tie ("5", "50") in the spelling: only the double itself can say which way it rounds.
+            if dropped.first == UInt8(ascii: "5"), dropped.dropFirst().allSatisfy({ $0 == UInt8(ascii: "0") }) { return nil }
+            let up = dropped.first.map { $0 >= UInt8(ascii: "5") } ?? false
+            digits.removeLast(digits.count - 15)
+            if up {
+                var i = 14
+                while i >= 0, digits[i] == UInt8(ascii: "9") {
+                    digits[i] = UInt8(ascii: "0")
+                    i -= 1
+                }
+                if i >= 0 {
+                    digits[i] += 1
+                } else {
+                    digits.insert(UInt8(ascii: "1"), at: 0)
+                    digits.removeLast()
+                    exponent += 1
+                }
+            }
+            while digits.count > 1, digits.last == UInt8(ascii: "0") { digits.removeLast() }
+        }
+        return spelled(negative: negative, digits: digits, exponent: exponent)
+    }
+
+    /// Significant `digits` (no trailing zeros) times 10^`exponent` of the first, as canonical text.
+    private static func spelled(negative: Bool, digits: [UInt8], exponent: Int) -> String {
+        var out: [UInt8] = negative ? [UInt8(ascii: "-")] : []
         guard (-20...20).contains(exponent) else {
-            let mantissa = digits.count > 1 ? "\(digits.first ?? "0").\(digits.dropFirst())" : digits
-            return (negative ? "-" : "") + mantissa + "E" + (exponent < 0 ? "-" : "+") + String(abs(exponent))
+            out.append(digits[0])
+            if digits.count > 1 {
+                out.append(UInt8(ascii: "."))
+                out += digits.dropFirst()
+            }
+            out += Array("E\(exponent < 0 ? "-" : "+")\(abs(exponent))".utf8)
+            return String(decoding: out, as: UTF8.self)
         }
         let point = exponent + 1
-        let body: String
         if point <= 0 {
-            body = "0." + String(repeating: "0", count: -point) + digits
+            out += Array("0.".utf8) + Array(repeating: UInt8(ascii: "0"), count: -point) + digits
         } else if point >= digits.count {
-            body = digits + String(repeating: "0", count: point - digits.count)
+            out += digits + Array(repeating: UInt8(ascii: "0"), count: point - digits.count)
         } else {
-            body = digits.prefix(point) + "." + digits.dropFirst(point)
+            out += digits.prefix(point)
+            out.append(UInt8(ascii: "."))
+            out += digits.dropFirst(point)
         }
-        return (negative ? "-" : "") + body
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Plain decimal text of at most 15 significant digits, with no leading zeros, no trailing
