@@ -64,6 +64,9 @@ public struct SheetRow: Hashable, Sendable {
 
     /// The row's index in `Table.rows`.
     public var index: Int
+    /// The cells of a row that is not loadable, as a rejection shows them. A loadable or blank row's
+    /// cells are not kept (empty here): its record holds what they say, and a first pull of a big
+    /// tab would otherwise hold every row twice.
     public var cells: [Cell]
     public var outcome: Outcome
     /// The key as read (canonical), `""` when the key cell is empty, nil when it cannot be read.
@@ -105,7 +108,7 @@ public enum TabReader {
                 continue
             }
             if mapped.allSatisfy({ $0 >= cells.count || cells[$0].isEmpty }) {
-                rows.append(SheetRow(index: index, cells: cells, outcome: .blank, key: ""))
+                rows.append(SheetRow(index: index, cells: [], outcome: .blank, key: ""))
                 continue
             }
             let (outcome, key): (SheetRow.Outcome, String?)
@@ -119,7 +122,12 @@ public enum TabReader {
             }
             // A row the reader refused (a NUL byte) is rejected whatever its fields say; its key still counts.
             let refused = table.refusedRows[index].map { SheetRow.Outcome.rejected([$0]) }
-            rows.append(SheetRow(index: index, cells: cells, outcome: refused ?? outcome, key: key))
+            let read = refused ?? outcome
+            if case .record = read {
+                rows.append(SheetRow(index: index, cells: [], outcome: read, key: key))
+            } else {
+                rows.append(SheetRow(index: index, cells: cells, outcome: read, key: key))
+            }
         }
         return (map, rows)
     }
