@@ -89,19 +89,33 @@ import Testing
         #expect(ChangeScope.find(workbook: sheet, index: wrong).narrowed.isEmpty)
     }
 
+    /// `P.agreed`, with ids that hold hex letters (`P.ids` are digits only: upper case would not change them).
+    static func agreed(_ ids: [String]) -> (workbook: [Tab: Table], ledger: LedgerState) {
+        let transactions = ids.map { RC.transaction($0) }
+        let rows: [Tab: [String: LedgerRow]] = [
+            .categories: ["Food": RC.category("Food")],
+            .transactions: Dictionary(uniqueKeysWithValues: zip(ids, transactions)),
+        ]
+        var workbook: [Tab: Table] = [:]
+        for tab in Tab.allCases { workbook[tab] = P.table(tab, tab == .transactions ? transactions : Array((rows[tab] ?? [:]).values)) }
+        return (workbook, LedgerState(rows: rows, base: rows))
+    }
+
     @Test func anUpperCaseOrBracedIdBesideCanonicalOnesIsTheSameKeyAndIsRead() throws {
-        var (workbook, ledger) = P.agreed(20)
+        let ids = (0..<20).map { String(format: "%08x-abcd-4ef0-8a1b-%012x", 0xdead_0000 + $0, 0xc0ffee + $0) }
+        var (workbook, ledger) = Self.agreed(ids)
         let index = S.index(after: workbook, ledger)
         var table = try #require(workbook[.transactions])
-        #expect(table.rows[3][0].rawText == P.ids[3] && table.rows[4][0].rawText == P.ids[4])
-        table.rows[3][0] = .text(P.ids[3].uppercased())
-        table.rows[4][0] = .text("{\(P.ids[4])}")
+        #expect(table.rows[3][0].rawText == ids[3] && table.rows[4][0].rawText == ids[4])
+        table.rows[3][0] = .text(ids[3].uppercased())
+        table.rows[4][0] = .text("{\(ids[4])}")
         workbook[.transactions] = table
 
         let scope = ChangeScope.find(workbook: workbook, index: index)
         let narrowed = try #require(scope.narrowed[.transactions], "both ids read as their base keys")
-        #expect(narrowed.keysToLoad == [P.ids[3], P.ids[4]])
+        #expect(narrowed.keysToLoad == [ids[3], ids[4]])
         #expect(narrowed.unchanged.count == 18 && !narrowed.unchanged.rows[3] && !narrowed.unchanged.rows[4])
+        #expect(scope.keys[.transactions]?[3] == RowKey(ids[3]) && scope.keys[.transactions]?[4] == RowKey(ids[4]))
         let fast = try #require(P.tab(P.plan(workbook, S.narrowed(ledger, scope), scope: scope), .transactions))
         let full = try #require(P.tab(P.plan(workbook, ledger), .transactions))
         #expect(fast.localUpserts == full.localUpserts && fast.remoteUpdates == full.remoteUpdates)
