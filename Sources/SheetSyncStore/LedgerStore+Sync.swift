@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 import SheetSyncCore
 
 /// The sync engine's side of the store: one consistent read, one all-or-nothing write.
@@ -80,13 +81,25 @@ extension LedgerStore {
         return (rows, base)
     }
 
-    /// Every base key with its row hash (0: none), by tab.
-    private static func baseHashes(_ db: Database) throws -> [Tab: [String: Int64]] {
-        var result: [Tab: [String: Int64]] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT tab, key, raw_hash FROM sync_base")
-        while let row = try rows.next() {
-            guard let tab = Tab(rawValue: row[0]) else { continue }
-            result[tab, default: [:]][row[1]] = row[2]
+    /// Every base key with its row hash (0: none), by tab. Read through SQLite's C API straight into
+    /// `RowKey`s: a UUID key never becomes a `String` (a million base keys would be ~100 MB of them).
+    private static func baseHashes(_ db: Database) throws -> [Tab: BaseHashes] {
+        var result: [Tab: BaseHashes] = [:]
+        let count = try RawStatement("SELECT count(*) FROM sync_base WHERE tab = ?", db)
+        let entries = try RawStatement("SELECT key, raw_hash FROM sync_base WHERE tab = ?", db)
+        for tab in Tab.allCases {
+            var hashes = BaseHashes()
+            try count.bindText(tab.rawValue, at: 1)
+            try count.forEachRow { hashes.reserveCapacity(Int(sqlite3_column_int64($0, 0))) }
+            try entries.bindText(tab.rawValue, at: 1)
+            try entries.forEachRow { statement in
+                // The text first, then its length: the order SQLite documents.
+                let text = sqlite3_column_text(statement, 0)
+                let length = Int(sqlite3_column_bytes(statement, 0))
+                let key = RowKey(utf8: UnsafeBufferPointer(start: text, count: text == nil ? 0 : length))
+                hashes.append(key, hash: sqlite3_column_int64(statement, 1))
+            }
+            result[tab] = hashes
         }
         return result
     }

@@ -83,6 +83,22 @@ final class RawStatement {
         if let failure { throw failure }
     }
 
+    /// Runs the query with the values bound so far, calling `row` at each result row with the
+    /// statement handle: read its columns there (`sqlite3_column_*`), their memory lasts only until
+    /// the next step. Then resets and clears the bindings.
+    func forEachRow(_ row: (OpaquePointer) throws -> Void) throws {
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else { throw Self.error(connection, sql) }
+            try row(handle)
+        }
+    }
+
     private func bind(_ value: DatabaseValue, at index: Int32) -> Int32 {
         switch value.storage {
         case .null:

@@ -25,7 +25,7 @@ public struct ChangeRecord: Hashable, Sendable {
     ///     synced with).
     ///   - local: the store rows as read; `oldBase`: the base as read.
     static func of(
-        _ plan: TabPlan, rows: [SheetRow], hashes: [Int64]?, keys: [String?]?, local: [String: LedgerRow],
+        _ plan: TabPlan, rows: [SheetRow], hashes: [Int64]?, keys: [RowKey?]?, local: [String: LedgerRow],
         oldBase: [String: LedgerRow], wholeTab: Bool
     ) -> ChangeRecord {
         var record = ChangeRecord()
@@ -79,7 +79,7 @@ public struct ChangeRecord: Hashable, Sendable {
 
     /// A hash is kept only for a row that reads, unchanged and unfixed, as the key's new base and
     /// that this run does not rewrite: the next run may then trust the hash alone.
-    private static func hashes(_ plan: TabPlan, rows: [SheetRow], hashes: [Int64], keys: [String?]) -> [String: Int64] {
+    private static func hashes(_ plan: TabPlan, rows: [SheetRow], hashes: [Int64], keys: [RowKey?]) -> [String: Int64] {
         var rewritten = Set(plan.remoteUpdates.map(\.key))
         rewritten.formUnion(plan.remoteDeletes.map(\.key))
         rewritten.formUnion(plan.rejections.map(\.id))
@@ -87,7 +87,7 @@ public struct ChangeRecord: Hashable, Sendable {
         result.reserveCapacity(rows.count)
         for row in rows {
             // A repeated or unreadable key has no entry in `keys`: no hash is kept for it.
-            guard let key = row.key, !key.isEmpty, row.index < hashes.count, row.index < keys.count, keys[row.index] == key,
+            guard let key = row.key, !key.isEmpty, row.index < hashes.count, row.index < keys.count, keys[row.index] == RowKey(key),
                 case .record(let read, let fixes) = row.outcome, fixes.isEmpty, !rewritten.contains(key),
                 plan.base[key] == read
             else { continue }

@@ -1,8 +1,8 @@
 /// What the store knows cheaply about the last sync, without loading rows: every base key with the
 /// hash of its sheet row as last read, the keys changed in the store since, and local deletes.
 public struct ChangeIndex: Sendable {
-    /// Base key → `RowHash` of the sheet row that reads as that base; 0 when none is recorded.
-    public var baseHashes: [Tab: [String: Int64]]
+    /// Every base key with the `RowHash` of the sheet row that reads as that base (0: none recorded).
+    public var baseHashes: [Tab: BaseHashes]
     /// Keys of store rows written or deleted since the last sync by anyone but the engine.
     public var dirty: [Tab: Set<String>]
     public var tombstones: [Tab: Set<String>]
@@ -10,7 +10,7 @@ public struct ChangeIndex: Sendable {
     public var renamesPending: Bool
 
     public init(
-        baseHashes: [Tab: [String: Int64]], dirty: [Tab: Set<String>], tombstones: [Tab: Set<String>], renamesPending: Bool
+        baseHashes: [Tab: BaseHashes], dirty: [Tab: Set<String>], tombstones: [Tab: Set<String>], renamesPending: Bool
     ) {
         self.baseHashes = baseHashes
         self.dirty = dirty
@@ -27,22 +27,57 @@ public struct TabScope: Sendable, Equatable {
 }
 
 /// Sheet rows unchanged since the last sync, by index and by key (their store rows equal their
-/// base; neither is loaded nor parsed). Kept as the table's own key index, not a second set of keys.
+/// base; neither is loaded nor parsed). Kept as the table's own key array and index, not a second
+/// set of keys.
 public struct UnchangedRows: Hashable, Sendable {
     /// By data-row index.
     public private(set) var rows: [Bool] = []
-    private var rowOfKey: [String: Int] = [:]
+    private var keys: [RowKey?] = []
+    private var index = RowKeyIndex()
     public private(set) var count = 0
 
     public init() {}
 
-    init(rows: [Bool], rowOfKey: [String: Int]) {
+    init(rows: [Bool], keys: [RowKey?], index: RowKeyIndex) {
         self.rows = rows
-        self.rowOfKey = rowOfKey
+        self.keys = keys
+        self.index = index
         count = rows.reduce(0) { $1 ? $0 + 1 : $0 }
     }
 
-    public func contains(_ key: String) -> Bool { rowOfKey[key].map { rows[$0] } ?? false }
+    public func contains(_ key: String) -> Bool { index.row(of: RowKey(key), in: keys).map { rows[$0] } ?? false }
+}
+
+/// A tab's base keys, each with the `RowHash` recorded for it (0: none), as two flat arrays: what
+/// the store reads for every base row on every sync, so kept at 32 bytes a key.
+public struct BaseHashes: Hashable, Sendable {
+    public private(set) var keys: [RowKey] = []
+    public private(set) var hashes: [Int64] = []
+
+    public init() {}
+
+    public init(_ hashes: [String: Int64]) {
+        reserveCapacity(hashes.count)
+        for (key, hash) in hashes { append(RowKey(key), hash: hash) }
+    }
+
+    public var count: Int { keys.count }
+
+    public mutating func reserveCapacity(_ count: Int) {
+        keys.reserveCapacity(count)
+        hashes.reserveCapacity(count)
+    }
+
+    public mutating func append(_ key: RowKey, hash: Int64) {
+        keys.append(key)
+        hashes.append(hash)
+    }
+
+    /// The hash recorded for `key`; nil when the base lacks it. A linear search, for tests.
+    public subscript(key: String) -> Int64? {
+        let wanted = RowKey(key)
+        return keys.firstIndex(of: wanted).map { hashes[$0] }
+    }
 }
 
 /// Which rows a sync must read, parse and reconcile: cost follows change (Issue 13).
@@ -57,7 +92,7 @@ public struct ChangeScope: Sendable {
     /// Every tab's `RowHash` per data row, for the hashes the commit records.
     public var hashes: [Tab: [Int64]] = [:]
     /// Every tab's key per data row; nil where it is unreadable or repeated.
-    public var keys: [Tab: [String?]] = [:]
+    public var keys: [Tab: [RowKey?]] = [:]
     /// The narrowed tabs; a tab absent here is read whole.
     public var narrowed: [Tab: TabScope] = [:]
 
@@ -91,9 +126,9 @@ public struct ChangeScope: Sendable {
 /// A table's rows with their hashes and keys (nil: unreadable, damaged or repeated).
 struct KeyedRows {
     var hashes: [Int64]
-    var keys: [String?]
-    /// Each readable, unrepeated key → its row index.
-    var rowOfKey: [String: Int] = [:]
+    var keys: [RowKey?]
+    /// Each readable, unrepeated key's row, over `keys`.
+    var index = RowKeyIndex()
     /// The table (shared, not copied): a blank row is looked for only where it matters.
     let table: Table
     /// The header lacks a required column: the tab is read whole (and reports it).
@@ -107,30 +142,35 @@ struct KeyedRows {
         self.table = table
         // Safe to drop the error: a header the reader refuses makes the tab read whole, and the
         // planner reports that same error.
-        guard let map = try? ColumnMap(header: table.header, schema: schema),
+        guard table.rowCount <= RowKeyIndex.maxRows, let map = try? ColumnMap(header: table.header, schema: schema),
             let keySpec = schema.field(named: schema.keyField)
         else {
             readable = false
             return
         }
         readable = true
-        var firstIndex: [String: Int] = [:]
-        firstIndex.reserveCapacity(table.rowCount)
+        index = RowKeyIndex(capacity: table.rowCount)
+        // First rows of keys seen again: cleared once every row is in, so that a third copy still
+        // finds the first while the index is built.
+        var repeated: [Int] = []
         let keyColumn = map.columns[schema.keyField]
         for i in 0..<table.rowCount {
             guard table.damagedRows[i] == nil, table.refusedRows[i] == nil, let keyColumn,
-                case .success(let key) = FieldParser.canonical(table.cell(row: i, column: keyColumn), keySpec), !key.isEmpty
+                case .success(let text) = FieldParser.canonical(table.cell(row: i, column: keyColumn), keySpec), !text.isEmpty
             else { continue }
-            if let first = firstIndex[key] {
+            let key = RowKey(text)
+            if let first = index.insert(i, key: key, in: keys) {
                 // A key twice is the reconciler's case to report: no row of it is left out.
-                keys[first] = nil
+                repeated.append(first)
                 continue
             }
-            firstIndex[key] = i
             keys[i] = key
         }
-        rowOfKey = firstIndex
+        for first in repeated { keys[first] = nil }
     }
+
+    /// The row of a readable, unrepeated key.
+    func row(of key: RowKey) -> Int? { index.row(of: key, in: keys) }
 }
 
 extension ChangeIndex {
@@ -145,26 +185,25 @@ extension ChangeIndex {
     /// The tab's scope, or nil when it must be read whole.
     func narrow(_ tab: Tab, _ rows: KeyedRows) -> TabScope? {
         guard rows.readable else { return nil }
-        let base = baseHashes[tab] ?? [:]
-        let dirty = dirty[tab] ?? []
-        let tombstones = tombstones[tab] ?? []
-        var unchangedRows = Array(repeating: false, count: rows.keys.count)
-        var keysToLoad = dirty.union(tombstones)
-        var baseKeysSeen = 0
-        for (i, key) in rows.keys.enumerated() {
-            guard let key else { continue }
-            let recorded = base[key]
-            if recorded != nil { baseKeysSeen += 1 }
-            if recorded == rows.hashes[i], !dirty.contains(key), !tombstones.contains(key) {
-                unchangedRows[i] = true
-            } else {
-                keysToLoad.insert(key)
-            }
+        let base = baseHashes[tab] ?? BaseHashes()
+        // Each base key's hash, at its sheet row.
+        var recorded = Array(repeating: Int64(0), count: rows.keys.count)
+        for (key, hash) in zip(base.keys, base.hashes) {
+            // A base key the sheet lacks (or holds only in a row whose key cannot be read, or in
+            // two rows) is a delete or a damaged copy: the guards need the whole tab.
+            guard let row = rows.row(of: key) else { return nil }
+            recorded[row] = hash
         }
-        // A base key the sheet lacks (or holds only in a row whose key cannot be read) is a
-        // delete or a damaged copy: the guards need the whole tab.
-        guard baseKeysSeen == base.count else { return nil }
-        // A repeated key's first row keeps its index entry but is never unchanged.
-        return TabScope(unchanged: UnchangedRows(rows: unchangedRows, rowOfKey: rows.rowOfKey), keysToLoad: keysToLoad)
+        // `RowHash` is never 0, so a row without a recorded hash is never unchanged.
+        var unchangedRows = rows.keys.indices.map { rows.keys[$0] != nil && recorded[$0] != 0 && recorded[$0] == rows.hashes[$0] }
+        var keysToLoad = (dirty[tab] ?? []).union(tombstones[tab] ?? [])
+        for key in keysToLoad {
+            if let row = rows.row(of: RowKey(key)) { unchangedRows[row] = false }
+        }
+        for (i, key) in rows.keys.enumerated() where !unchangedRows[i] {
+            if let key { keysToLoad.insert(key.text) }
+        }
+        // A repeated key's first row keeps its index entry but is never found nor unchanged.
+        return TabScope(unchanged: UnchangedRows(rows: unchangedRows, keys: rows.keys, index: rows.index), keysToLoad: keysToLoad)
     }
 }

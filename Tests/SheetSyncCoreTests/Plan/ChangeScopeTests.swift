@@ -13,11 +13,11 @@ import Testing
             workbook: workbook, index: ChangeIndex(baseHashes: [:], dirty: [:], tombstones: [:], renamesPending: false))
         let plan = SyncPlanner(purpose: .sync(.sync), now: RC.now, newID: { P.ids[29] }).plan(
             workbook: workbook, ledger: ledger, scope: scope)
-        var hashes: [Tab: [String: Int64]] = [:]
+        var hashes: [Tab: BaseHashes] = [:]
         for tabPlan in plan.tabs {
             var recorded: [String: Int64] = [:]
             for key in (ledger.base[tabPlan.tab] ?? [:]).keys { recorded[key] = tabPlan.changes.rowHashes[key] ?? 0 }
-            hashes[tabPlan.tab] = recorded
+            hashes[tabPlan.tab] = BaseHashes(recorded)
         }
         return ChangeIndex(baseHashes: hashes, dirty: [:], tombstones: [:], renamesPending: false)
     }
@@ -40,7 +40,7 @@ import Testing
     @Test func anUntouchedLedgerLeavesEveryTransactionOut() {
         let (workbook, ledger) = P.agreed(20)
         let index = Self.index(after: workbook, ledger)
-        #expect(index.baseHashes[.transactions]?.values.allSatisfy { $0 != 0 } == true, "every agreed row's hash is recorded")
+        #expect(index.baseHashes[.transactions]?.hashes.allSatisfy { $0 != 0 } == true, "every agreed row's hash is recorded")
         let scope = ChangeScope.find(workbook: workbook, index: index)
         let transactions = try? #require(scope.narrowed[.transactions])
         #expect(transactions?.unchanged.count == 20)

@@ -1,0 +1,46 @@
+import Foundation
+import GRDB
+import SheetSyncCore
+import Testing
+
+@testable import SheetSyncStore
+
+/// The change index a sync narrows with (Issue 13): every base key with its row hash, read from the
+/// store straight into compact keys, each exactly the text the store holds.
+@Suite struct ChangeIndexTests {
+    static let lower = "0e9b2c1a-3f4d-4e5f-8a6b-7c8d9e0f1a2b"
+
+    /// The index the store hands to a sync's scope.
+    static func index(_ store: LedgerStore) throws -> ChangeIndex {
+        var seen: ChangeIndex?
+        _ = try store.snapshot { index in
+            seen = index
+            return ChangeScope()
+        }
+        return try #require(seen)
+    }
+
+    @Test func everyBaseKeyComesWithItsHashWhateverItsSpelling() throws {
+        let store = try LedgerStore.inMemory()
+        let entries: [(Tab, String, Int64)] = [
+            (.transactions, Self.lower, 11), (.transactions, Self.lower.uppercased(), 12), (.transactions, "{\(Self.lower)}", 13),
+            (.transactions, "not-a-uuid", 0), (.categories, "Food", 21), (.categories, Self.lower, 22),
+            (.categories, Self.lower.uppercased(), 23), (.categories, "Café ☕️", -24), (.receipts, Self.lower, 31),
+        ]
+        for (tab, key, hash) in entries {
+            try store.execute(
+                "INSERT INTO sync_base (tab, key, fields, raw_hash) VALUES (?, ?, '{}', ?)", [tab.rawValue, key, hash])
+        }
+        let index = try Self.index(store)
+        for (tab, key, hash) in entries {
+            #expect(index.baseHashes[tab]?[key] == hash, "\(tab) \(key)")
+        }
+        #expect(index.baseHashes[.transactions]?.count == 4 && index.baseHashes[.categories]?.count == 4)
+        #expect(index.baseHashes[.receipts]?.count == 1 && index.baseHashes[.recurringRules]?.count == 0)
+        // Only the canonical spelling is held as bits; the texts come back as stored.
+        let transactionKeys = try #require(index.baseHashes[.transactions]?.keys)
+        #expect(Set(transactionKeys.map(\.text)) == [Self.lower, Self.lower.uppercased(), "{\(Self.lower)}", "not-a-uuid"])
+        #expect(transactionKeys.filter { if case .uuid = $0 { true } else { false } } == [RowKey(Self.lower)])
+        #expect(index.baseHashes[.categories]?.keys.contains(.text("Café ☕️")) == true)
+    }
+}
