@@ -16,4 +16,20 @@ import Testing
         }
         #expect(watched == nil)
     }
+
+    /// Turned on, a value stays until the next run releases it: two runs in one command never hold
+    /// both runs' rows at once.
+    @Test func whenOnAValueStaysUntilTheNextRunReleasesIt() {
+        var holding = ExitArena.Holding(enabled: true)
+        weak var watched: Payload?
+        do {
+            let payload = Payload()
+            watched = payload
+            holding.keep(payload)
+        }
+        #expect(watched != nil)
+        _ = holding.release()
+        #expect(watched == nil)
+        #expect(holding.kept.isEmpty)
+    }
 }

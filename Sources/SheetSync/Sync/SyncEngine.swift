@@ -47,6 +47,7 @@ public struct SyncEngine: Sendable {
     static let stateLastSync = "lastSyncAt"
 
     public func run(_ options: SyncOptions) async throws -> SyncReport {
+        ExitArena.releaseEarlierRuns()
         var report = SyncReport(command: options.mode.rawValue, dryRun: options.dryRun)
         if try await isUpToDate(store.glance()) {
             report.upToDate = true

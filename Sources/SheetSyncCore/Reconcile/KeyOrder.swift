@@ -49,7 +49,7 @@ enum KeyOrder {
     /// `visits.sorted { $0.key < $1.key }`. For ASCII keys `String` order is byte order, so visits
     /// are first ordered by their key's leading 16 bytes as two integers, and compared as strings
     /// only on a tie; any other key makes the whole list sort as strings.
-    static func sorted<R>(_ visits: [Visit<R>]) -> [Visit<R>] {
+    static func sorted<R>(_ visits: consuming [Visit<R>]) -> [Visit<R>] {
         var tagged: [(high: UInt64, low: UInt64, index: Int)] = []
         tagged.reserveCapacity(visits.count)
         for i in visits.indices {
@@ -61,7 +61,26 @@ enum KeyOrder {
             if a.low != b.low { return a.low < b.low }
             return visits[a.index].key < visits[b.index].key
         }
-        return tagged.map { visits[$0.index] }
+        // The sorted order is applied in place, cycle by cycle, instead of into a second array: a
+        // million visits are held once.
+        var placed = consume visits
+        placed.withUnsafeMutableBufferPointer { buffer in
+            for start in tagged.indices where tagged[start].index >= 0 {
+                var at = start
+                let first = buffer[start]
+                while true {
+                    let from = tagged[at].index
+                    tagged[at].index = -1
+                    if from == start {
+                        buffer[at] = first
+                        break
+                    }
+                    buffer[at] = buffer[from]
+                    at = from
+                }
+            }
+        }
+        return placed
     }
 
     /// The first 16 bytes as two big-endian integers (zero-padded), or nil for a non-ASCII key.

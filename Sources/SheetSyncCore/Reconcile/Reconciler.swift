@@ -61,7 +61,6 @@ public enum Reconciler {
     ///   in tests, which check that it changes nothing.
     static func plan(_ state: TabState, context: ReconcileContext, sharedBase: Bool) -> TabPlan {
         var plan = TabPlan(tab: state.schema.tab)
-        let schema = state.schema
         var remote = RemoteIndex.build(state, context: context, plan: &plan)
         remote.frozen.formUnion(state.heldLocal)
         var local = state.local
@@ -73,18 +72,13 @@ public enum Reconciler {
         let baseIsResult = sharedBase && noBase && noLocal
         let step = Step(state: state, writesBase: !baseIsResult)
         if baseIsResult {
+            step.writeRemoteOnly(consume visits, remote: remote, plan: &plan)
             // Every key is the sheet's alone, and each row not frozen is the result as read: the
             // result is the remote index's own dictionary mapped (its buckets copied, no key hashed
-            // again), less the frozen keys, which end in neither result nor base.
+            // again), less the frozen keys, which end in neither result nor base. Made after the
+            // visits are gone: a million rows' index, visits and result are never held at once.
             plan.result = remote.rows.mapValues(\.record)
             for key in remote.frozen { plan.result.removeValue(forKey: key) }
-            plan.localUpserts.reserveCapacity(plan.result.count)
-            for visit in visits {
-                guard case .remote(let at) = visit.source, noFrozen || !remote.frozen.contains(visit.key) else { continue }
-                let r = remote.rows.values[at]
-                step.writeLocally(r.record, key: visit.key, plan: &plan)
-                step.finishRemote(r, result: r.record, plan: &plan)
-            }
             plan.base = plan.result
             finish(&plan, remote: remote, state: state)
             return plan
@@ -178,6 +172,19 @@ public enum Reconciler {
                 let x = Reconciler.merge(base: b, local: l, remote: r.record, key: key, tab: tab, plan: &plan)
                 applyLocally(x, key: key, plan: &plan)
                 finishRemote(r, result: x, plan: &plan)
+            }
+        }
+
+        /// With neither base nor local rows: every remote row not frozen goes to the store, in key
+        /// order, and to the sheet where it needs fixing. The plan's result is left to the caller.
+        func writeRemoteOnly(_ visits: consuming [KeyOrder.Visit<RemoteIndex.Row>], remote: RemoteIndex, plan: inout TabPlan) {
+            let noFrozen = remote.frozen.isEmpty
+            plan.localUpserts.reserveCapacity(remote.rows.count)
+            for visit in visits {
+                guard case .remote(let at) = visit.source, noFrozen || !remote.frozen.contains(visit.key) else { continue }
+                let r = remote.rows.values[at]
+                writeLocally(r.record, key: visit.key, plan: &plan)
+                finishRemote(r, result: r.record, plan: &plan)
             }
         }
 

@@ -91,6 +91,9 @@ extension TabReader {
                 FieldProblem(field: field.header, value: "", message: "\(field.header) is empty", hint: "fill in \(field.header)"))
         }
         if !problems.isEmpty { return (.rejected(problems), key) }
+        // A row never edited has equal stamps: they share one string (a stamp is a heap string, and
+        // a million rows would otherwise hold it twice).
+        if values[layout.lastModifiedAt] == values[layout.createdAt] { values[layout.lastModifiedAt] = values[layout.createdAt] }
         let record = layout.template.record(values)
         // The record owns this array now: the next row starts a fresh one rather than copying it.
         values = []
