@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CFileSystem"),
         .systemLibrary(name: "CZlibCRC", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CSQLiteConfig", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "Interchange"),
         .target(name: "SheetSyncCore", dependencies: ["Interchange"]),
         .target(
@@ -49,6 +50,8 @@ let package = Package(
                 "SheetSyncCore", "Interchange", .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API for the engine's bulk writes (RawStatement.swift).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                // sqlite3_config, which is variadic (SQLiteProcessSettings.swift).
+                "CSQLiteConfig",
             ]
         ),
         .target(
@@ -61,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "sheetsync",
             dependencies: [
-                "SheetSync", "SheetSyncCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SheetSync", "SheetSyncCore", "SheetSyncStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SheetSync
+import SheetSyncStore
 
 extension SheetSyncCommand {
     /// argument-parser's own `main`, except that a usage error (exit 64) also gets a hint — the
@@ -11,6 +12,8 @@ extension SheetSyncCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // One command per process: what it read and planned is left for the exit to reclaim.
         ExitArena.enable()
+        // Before anything opens a store: SQLite's process-wide settings can change only now.
+        SQLiteProcessSettings.apply()
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -23,6 +23,16 @@ import Testing
         #expect(try store.writer.read { try Int.fetchOne($0, sql: "PRAGMA synchronous") } == 2)
     }
 
+    /// The process-wide setting the command-line tool applies first thing cannot change SQLite once a
+    /// store is open: it says so, and the open store goes on working.
+    @Test func sqliteProcessSettingsChangeNothingOnceSQLiteIsInUse() throws {
+        let dir = try TemporaryDirectory()
+        let store = try LedgerStore(path: dir.path("ledger.sqlite"))
+        #expect(SQLiteProcessSettings.apply() == false)
+        try store.upsert(Samples.record(.settings), in: .settings)
+        #expect(try store.records(in: .settings) == [Samples.record(.settings)])
+    }
+
     @Test func reopeningKeepsRowsAndState() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("ledger.sqlite")
