@@ -29,6 +29,49 @@ import Testing
         }
     }
 
+    /// Every byte value at every one of a UUID's 36 places: held as bits exactly when the text is
+    /// still a canonical UUID (lowercase hex digits, dashes at 8, 13, 18 and 23), and then as the
+    /// value a plain reading of the digits gives.
+    @Test func everyByteAtEveryPlaceIsReadAsAPlainParserWould() {
+        func reference(_ bytes: [UInt8]) -> (UInt64, UInt64)? {
+            guard bytes.count == 36 else { return nil }
+            var digits: [UInt64] = []
+            for (offset, byte) in bytes.enumerated() {
+                if [8, 13, 18, 23].contains(offset) {
+                    guard byte == UInt8(ascii: "-") else { return nil }
+                } else if let value = "0123456789abcdef".utf8.firstIndex(of: byte) {
+                    digits.append(UInt64("0123456789abcdef".utf8.distance(from: "0123456789abcdef".utf8.startIndex, to: value)))
+                } else {
+                    return nil
+                }
+            }
+            return (digits[..<16].reduce(0) { $0 << 4 | $1 }, digits[16...].reduce(0) { $0 << 4 | $1 })
+        }
+        let original = Array(Self.lower.utf8)
+        var wrong: [String] = []
+        for place in 0..<36 {
+            for value in 0...255 {
+                var bytes = original
+                bytes[place] = UInt8(value)
+                let expected = reference(bytes)
+                let key = bytes.withUnsafeBufferPointer { RowKey(utf8: $0) }
+                let ok: Bool
+                switch (key, expected) {
+                case (.uuid(let high, let low), let bits?): ok = bits == (high, low)
+                case (.text, nil): ok = true
+                default: ok = false
+                }
+                if !ok { wrong.append("place \(place) byte \(value)") }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(10))")
+        // Shorter and longer texts are never bits.
+        for length in [0, 1, 35, 37, 72] {
+            let bytes = Array(repeating: UInt8(ascii: "a"), count: length)
+            #expect(bytes.withUnsafeBufferPointer { RowKey(utf8: $0) } == .text(String(repeating: "a", count: length)))
+        }
+    }
+
     @Test func keysAreEqualExactlyWhenTheirTextsAre() {
         var texts = (0..<500).map { _ in UUID().uuidString.lowercased() }
         texts += texts.prefix(50).map { $0.uppercased() }
