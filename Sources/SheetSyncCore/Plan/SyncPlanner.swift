@@ -98,7 +98,10 @@ public struct SyncPlanner: Sendable {
                 localAsRead: ledger.rows[tab] ?? [:], tombstones: ledger.tombstones[tab] ?? [:],
                 remote: rows, heldLocal: Set(held.map(\.id)))
             var plan = Reconciler.plan(
-                state, context: ReconcileContext(now: now, newID: newID, validate: checks.validator(for: tab)), sharedBase: sharedBase)
+                state,
+                context: ReconcileContext(
+                    now: now, newID: newID, validate: checks.validator(for: tab), listsStoreWrites: purpose != .checking),
+                sharedBase: sharedBase)
             plan.unchanged = scope?.narrowed[tab]?.unchanged ?? UnchangedRows()
             plan.rejections += held
             plan.localCounts.rejected = plan.rejections.count

@@ -33,13 +33,19 @@ public struct ReconcileContext: Sendable {
     public var newID: @Sendable () -> String
     /// Extra checks on a sheet row (unknown category, missing transaction): a problem rejects it.
     public var validate: @Sendable (LedgerRow) -> FieldProblem?
+    /// False for a plan nobody applies (a check): against an empty ledger the store writes are then
+    /// counted but not listed (`localUpserts` stays empty) nor put in key order, and the sheet's
+    /// fixes are listed in sheet order. Counts, result, base, rejections and notices are the same.
+    public var listsStoreWrites: Bool
 
     public init(
-        now: Timestamp, newID: @escaping @Sendable () -> String, validate: @escaping @Sendable (LedgerRow) -> FieldProblem? = { _ in nil }
+        now: Timestamp, newID: @escaping @Sendable () -> String, validate: @escaping @Sendable (LedgerRow) -> FieldProblem? = { _ in nil },
+        listsStoreWrites: Bool = true
     ) {
         self.now = now
         self.newID = newID
         self.validate = validate
+        self.listsStoreWrites = listsStoreWrites
     }
 
     /// How far in the future a `lastModifiedAt` may be before it is clamped to now.
@@ -66,13 +72,16 @@ public enum Reconciler {
         var local = state.local
         clampFuture(&local, &remote, context: context, plan: &plan)
 
-        let visits = KeyOrder.visits(state.base, local, remote.rows, remote.frozen)
         // A check or a first pull has no base and no local rows: no lookups (each hashes the key) there.
         let (noBase, noLocal, noFrozen) = (state.base.isEmpty, local.isEmpty, remote.frozen.isEmpty)
         let baseIsResult = sharedBase && noBase && noLocal
         let step = Step(state: state, writesBase: !baseIsResult)
         if baseIsResult {
-            step.writeRemoteOnly(consume visits, remote: remote, plan: &plan)
+            if context.listsStoreWrites {
+                step.writeRemoteOnly(KeyOrder.visits(state.base, local, remote.rows, remote.frozen), remote: remote, plan: &plan)
+            } else {
+                step.countRemoteOnly(remote: remote, plan: &plan)
+            }
             // Every key is the sheet's alone, and each row not frozen is the result as read: the
             // result is the remote index's own dictionary mapped (its buckets copied, no key hashed
             // again), less the frozen keys, which end in neither result nor base. Made after the
@@ -83,6 +92,7 @@ public enum Reconciler {
             finish(&plan, remote: remote, state: state)
             return plan
         }
+        let visits = KeyOrder.visits(state.base, local, remote.rows, remote.frozen)
         plan.result.reserveCapacity(visits.count)
         plan.base.reserveCapacity(visits.count)
         for visit in visits {
@@ -186,6 +196,16 @@ public enum Reconciler {
                 writeLocally(r.record, key: visit.key, plan: &plan)
                 finishRemote(r, result: r.record, plan: &plan)
             }
+        }
+
+        /// `writeRemoteOnly` for a plan nobody applies: every remote row not frozen counts as a store
+        /// write, unlisted and in no order; the sheet's fixes are listed in sheet order.
+        func countRemoteOnly(remote: RemoteIndex, plan: inout TabPlan) {
+            for (key, r) in remote.rows where remote.frozen.isEmpty || !remote.frozen.contains(key) {
+                plan.localCounts.added += 1
+                finishRemote(r, result: r.record, plan: &plan)
+            }
+            plan.remoteUpdates.sort { $0.index < $1.index }
         }
 
         /// Writes a local-only row to the sheet.
