@@ -37,11 +37,9 @@ public struct XLSXWorkbookRemote: Remote {
         try FileFingerprint.of(file).map(Self.version)
     }
 
-    /// A workbook problem as a run outcome: refused (`refusal`), except a file that another program
-    /// saved during the read, which the next run reads in its new version (75).
+    /// A workbook problem as a run outcome: refused (`refusal`).
     private func failure(_ error: XLSXError) -> SheetSyncError {
-        let code: ExitCode = error.kind == .changedWhileReading ? .temporaryFailure : refusal
-        return SheetSyncError(code, "\(error)").causedBy(error)
+        SheetSyncError(refusal, "\(error)").causedBy(error)
     }
 
     public func read() async throws -> RemoteSnapshot {
@@ -55,6 +53,13 @@ public struct XLSXWorkbookRemote: Remote {
             throw failure(error)
         } catch {
             throw SheetSyncError(refusal, "\(file.path): \(error)")
+        }
+        // The reader parsed the version of the file it opened; the version recorded must be that one.
+        // A file another program saved between the fingerprint and the end of the read is read again,
+        // whole, next run.
+        guard let after = try FileFingerprint.of(file), after.hasSameContent(as: fingerprint) else {
+            throw SheetSyncError(
+                .temporaryFailure, "\(file.path): the file was replaced while it was being read; run again (nothing was changed)")
         }
         var tables: [Tab: Table] = [:]
         // Each tab's sheet name as the workbook spells it (matched ignoring case).

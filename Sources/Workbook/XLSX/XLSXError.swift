@@ -27,9 +27,6 @@ public struct XLSXError: Error, CustomStringConvertible, Sendable, Equatable {
         case passwordProtected
         /// A cell cannot be written as asked (bad number text, text too long).
         case invalidCell
-        /// The file was replaced (another program saved it) while it was being read: a read again
-        /// sees one whole version.
-        case changedWhileReading
     }
 
     public var kind: Kind

@@ -34,51 +34,25 @@ extension XLSXPackage {
     }
 }
 
-/// A part named by values that may cross to the inflating thread. ZIPFoundation's `Archive` is a
-/// class around a C `FILE*` and not `Sendable`, so that thread opens the file again for itself
-/// and finds the same entry there: same name, checksum and sizes, or the file has been replaced
-/// since the package was opened and the read stops rather than mix two versions.
-private struct PartSource: Sendable {
-    /// What tells one archive entry from another: a replaced file's entry differs in one of these.
-    struct Identity: Sendable, Equatable {
-        let path: String
-        let checksum: CRC32
-        let sizes: (compressed: UInt64, inflated: UInt64)
-
-        init(_ entry: Entry) {
-            (path, checksum, sizes) = (entry.path, entry.checksum, (entry.compressedSize, entry.uncompressedSize))
-        }
-
-        static func == (lhs: Identity, rhs: Identity) -> Bool {
-            lhs.path == rhs.path && lhs.checksum == rhs.checksum && lhs.sizes == rhs.sizes
-        }
-    }
-
-    let url: URL
+/// A part and the package's open archive, lent to the inflating thread for one read.
+///
+/// ZIPFoundation's `Archive` is a class around a C `FILE*` and not `Sendable`. Lending it is safe:
+/// `streamInBackground` does not return until the inflating thread has finished, and meanwhile the
+/// caller only takes chunks from the channel (whose mutex orders the two threads); no one else
+/// holds the package during the read. Each `extract` seeks to its entry, so no position is shared.
+private struct PartSource: @unchecked Sendable {
+    let entry: Entry
+    let archive: Archive
     let fileName: String
     let part: String
     let limits: XLSXLimits
-    let identity: Identity
 
     init(_ part: String, of package: XLSXPackage) throws {
-        identity = Identity(try package.checkedEntry(part))
-        (url, fileName, self.part, limits) = (package.url, package.fileName, part, package.limits)
+        entry = try package.checkedEntry(part)
+        (archive, fileName, self.part, limits) = (package.archive, package.fileName, part, package.limits)
     }
 
     func inflate(to consumer: (Data) throws -> Void) throws {
-        let archive: Archive
-        do {
-            archive = try Archive(url: url, accessMode: .read)
-        } catch {
-            throw XLSXError(
-                .changedWhileReading, file: fileName, part: part,
-                "cannot be read: the file was removed or replaced while it was being read; run again")
-        }
-        guard let entry = archive.first(where: { Identity($0) == identity }) else {
-            throw XLSXError(
-                .changedWhileReading, file: fileName, part: part,
-                "cannot be read: the file was replaced while it was being read; run again")
-        }
         try XLSXPackage.inflate(entry, of: archive, part: part, limits: limits, fileName: fileName, to: consumer)
     }
 }

@@ -4,13 +4,20 @@ import ZIPFoundation
 
 /// An opened OPC package (the ZIP container of an XLSX file), read part by part in chunks.
 ///
+/// The file is opened once, when the package opens, and every part is read through that one open
+/// file: each part comes from the version of the file that was opened (a program that saves the
+/// workbook meanwhile replaces the file, not the open one's bytes). Opening it once also keeps
+/// ZIPFoundation's `Archive(url:)` from leaking its path's C string once per part (a fuzz run of
+/// 400,000 reads ran out of memory on it); it still leaks that once per package.
 /// Every entry name is checked when the package opens; every inflation runs under the zip-bomb
 /// guard and the per-part size cap of `limits`.
 final class XLSXPackage {
     let url: URL
     let fileName: String
     let limits: XLSXLimits
-    private let archive: Archive
+    /// The open file. Used by one thread at a time (`streamInBackground` lends it to its inflating
+    /// thread while the caller only waits for chunks).
+    let archive: Archive
     /// Entries by exact name, and by lowercased name: OPC part names are case-insensitive.
     private var exact: [String: Entry] = [:]
     private var folded: [String: Entry] = [:]
