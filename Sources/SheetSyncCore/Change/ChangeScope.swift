@@ -188,12 +188,18 @@ extension ChangeIndex {
         let base = baseHashes[tab] ?? BaseHashes()
         // Each base key's hash, at its sheet row.
         var recorded = Array(repeating: Int64(0), count: rows.keys.count)
-        for (key, hash) in zip(base.keys, base.hashes) {
+        var everyBaseKeyFound = true
+        rows.index.forEachRow(of: base.keys, in: rows.keys) { position, row in
             // A base key the sheet lacks (or holds only in a row whose key cannot be read, or in
             // two rows) is a delete or a damaged copy: the guards need the whole tab.
-            guard let row = rows.row(of: key) else { return nil }
-            recorded[row] = hash
+            guard let row else {
+                everyBaseKeyFound = false
+                return false
+            }
+            recorded[row] = base.hashes[position]
+            return true
         }
+        guard everyBaseKeyFound else { return nil }
         // `RowHash` is never 0, so a row without a recorded hash is never unchanged.
         var unchangedRows = rows.keys.indices.map { rows.keys[$0] != nil && recorded[$0] != 0 && recorded[$0] == rows.hashes[$0] }
         var keysToLoad = (dirty[tab] ?? []).union(tombstones[tab] ?? [])
