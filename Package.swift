@@ -95,7 +95,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SheetSyncStoreTests",
-            dependencies: ["SheetSyncStore", "SheetSyncCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SheetSyncStore", "SheetSyncCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "SheetSyncTests",

@@ -12,6 +12,11 @@ extension LedgerStore {
     /// SQL. Only rows whose text differs, and base entries without a row, become records here and
     /// are compared as the engine compares them: a rendering SQLite writes differently (a REAL, an
     /// escape) costs time, never a wrong count.
+    ///
+    /// Transactions and Receipts, the tabs a sync leaves unchanged rows of unread (`ChangeScope`),
+    /// are counted by the rule that lets it: a key the store has not marked changed since the last
+    /// sync (`sync_dirty`, kept by the triggers) has its row equal to its base. Only marked keys'
+    /// rows and base entries are compared, so `status` costs what changed, not the ledger's size.
     public func pendingLocalChanges() throws -> [Tab: Int] {
         try writer.read { db in
             var pending: [Tab: Int] = [:]
@@ -46,20 +51,25 @@ extension DataTable {
                 if try BaseEntry.record(text, tab: tab, key: stored[schema.keyField]) != stored { changed += 1 }
             }
         }
+        let sql = pendingSQL
         do {
-            try scan(pendingSQL.differing)
+            try scan(sql.differing)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
             // `json_object` refuses a BLOB, which sheetsync never writes but another client may:
             // such a store has every row compared as a record.
-            try scan(pendingSQL.everyRow)
+            try scan(sql.everyRow)
         }
         var unmatchedBase: [String: LedgerRow] = [:]
-        let counts = try Row.fetchOne(db.cachedStatement(sql: pendingSQL.counts), arguments: [tab.rawValue])
-        let rowCount: Int = counts?[0] ?? 0, baseCount: Int = counts?[1] ?? 0
-        // Each row with a base entry under its key has its own: when they account for every base
-        // entry, none lacks a row and the 100k lookups of `orphanedBase` are not needed.
-        if baseCount != rowCount - withoutBase {
-            let entries = try Row.fetchCursor(db.cachedStatement(sql: pendingSQL.orphanedBase), arguments: [tab.rawValue])
+        var orphansPossible = true
+        if !sql.markedOnly {
+            let counts = try Row.fetchOne(db.cachedStatement(sql: sql.counts), arguments: [tab.rawValue])
+            let rowCount: Int = counts?[0] ?? 0, baseCount: Int = counts?[1] ?? 0
+            // Each row with a base entry under its key has its own: when they account for every base
+            // entry, none lacks a row and the 100k lookups of `orphanedBase` are not needed.
+            orphansPossible = baseCount != rowCount - withoutBase
+        }
+        if orphansPossible {
+            let entries = try Row.fetchCursor(db.cachedStatement(sql: sql.orphanedBase), arguments: [tab.rawValue])
             while let entry = try entries.next() {
                 let key: String = entry[0]
                 unmatchedBase[key] = try BaseEntry.record(entry[1], tab: tab, key: key)
@@ -73,8 +83,12 @@ extension DataTable {
     private var pendingSQL: PendingSQL { PendingSQL.byTab[tab] }
 }
 
-/// The two queries of `DataTable.pendingCount` for one tab, built once.
+/// The queries of `DataTable.pendingCount` for one tab, built once.
 struct PendingSQL: Sendable {
+    /// Whether only the keys marked in `sync_dirty` are compared (see `pendingLocalChanges`).
+    let markedOnly: Bool
+    /// The tabs counted through their marked keys: those a sync narrows by the same rule.
+    static let countedByMarks: Set<Tab> = [.transactions, .receipts]
     /// Every row whose base entry (the last column, NULL when there is none under the row's key)
     /// is not byte-equal to the row rendered as `RecordJSON.encode` writes it; columns as `selectAll`.
     let differing: String
@@ -103,20 +117,24 @@ struct PendingSQL: Sendable {
         } else {
             rendered = "NULL"
         }
+        markedOnly = Self.countedByMarks.contains(tab)
+        // `?1` is the tab's name throughout.
+        let marked = markedOnly ? "JOIN \(ChangeTracking.table) AS d ON d.tab = ?1 AND d.key = t.\(key)" : ""
         func select(_ rendered: String) -> String {
             """
-            SELECT \(columns.joined(separator: ", ")), b.fields FROM \(table) AS t
-            LEFT JOIN sync_base AS b ON b.tab = ? AND b.key = t.\(key)
+            SELECT \(columns.joined(separator: ", ")), b.fields FROM \(table) AS t \(marked)
+            LEFT JOIN sync_base AS b ON b.tab = ?1 AND b.key = t.\(key)
             WHERE b.fields IS NULL OR b.fields IS NOT \(rendered)
             ORDER BY t.rowid
             """
         }
         differing = select(rendered)
         everyRow = select("NULL")
-        counts = "SELECT (SELECT count(*) FROM \(table)), (SELECT count(*) FROM sync_base WHERE tab = ?)"
+        counts = "SELECT (SELECT count(*) FROM \(table)), (SELECT count(*) FROM sync_base WHERE tab = ?1)"
+        let markedBase = markedOnly ? "JOIN \(ChangeTracking.table) AS d ON d.tab = ?1 AND d.key = b.key" : ""
         orphanedBase = """
-            SELECT b.key, b.fields FROM sync_base AS b
-            WHERE b.tab = ? AND NOT EXISTS (SELECT 1 FROM \(table) AS t WHERE t.\(key) = b.key)
+            SELECT b.key, b.fields FROM sync_base AS b \(markedBase)
+            WHERE b.tab = ?1 AND NOT EXISTS (SELECT 1 FROM \(table) AS t WHERE t.\(key) = b.key)
             """
     }
 
