@@ -1,6 +1,7 @@
 /// SpreadsheetML's `_xHHHH_` escapes (ECMA-376 ST_Xstring): a UTF-16 code unit written as four
 /// hex digits, used for characters XML 1.0 cannot carry (control characters) and by Excel for
-/// `\r`. A literal `_xHHHH_` in the text is itself escaped as `_x005F_xHHHH_`.
+/// `\r`. A literal `_xHHHH_` in the text is itself escaped as `_x005F_xHHHH_`, and so is a literal
+/// `_xHHHH` right before a character that is escaped (whose escape begins with `_`).
 enum OOXMLEscape {
     private static let underscore = UInt8(ascii: "_")
     private static let letterX = UInt8(ascii: "x")
@@ -37,7 +38,7 @@ enum OOXMLEscape {
     static func mayNeedEscaping(_ text: String.UTF8View) -> Bool {
         var previous: UInt8 = 0
         for byte in text {
-            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { return true }
+            if isForbidden(byte) { return true }
             if byte == letterX && previous == underscore { return true }
             previous = byte
         }
@@ -56,12 +57,12 @@ enum OOXMLEscape {
         }
         while index < bytes.count {
             let byte = bytes[index]
-            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+            if isForbidden(byte) {
                 flush(index)
                 out += "_x" + hex4(UInt16(byte)) + "_"
                 index += 1
                 start = index
-            } else if escapedUnit(bytes, at: index) != nil {
+            } else if readsAsEscapeOnceWritten(bytes, at: index) {
                 flush(index)
                 out += "_x005F_"
                 index += 1  // the literal's own "_" is now written; its "xHHHH_" follows as plain text
@@ -86,10 +87,25 @@ enum OOXMLEscape {
         return false
     }
 
-    private static func escapedUnit<C: RandomAccessCollection>(_ bytes: C, at index: Int) -> UInt16?
+    /// Whether the literal text at `index` would read back as an escape once written: `_xHHHH`
+    /// followed by `_`, or by a character whose own escape begins with `_`.
+    private static func readsAsEscapeOnceWritten(_ bytes: [UInt8], at index: Int) -> Bool {
+        guard index + 6 < bytes.count else { return false }
+        let next = bytes[index + 6]
+        return (next == underscore || isForbidden(next)) && escapedUnit(bytes, at: index, endingWith: next) != nil
+    }
+
+    /// A control character XML 1.0 cannot carry (written as its escape).
+    private static func isForbidden(_ byte: UInt8) -> Bool {
+        byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D
+    }
+
+    /// The code unit of the escape `_xHHHH_` at `index`; with `last`, of `_xHHHH` followed by `last`
+    /// instead of `_`.
+    private static func escapedUnit<C: RandomAccessCollection>(_ bytes: C, at index: Int, endingWith last: UInt8 = underscore) -> UInt16?
     where C.Element == UInt8, C.Index == Int {
         guard index + 6 < bytes.endIndex, bytes[index] == underscore, bytes[index + 1] == letterX,
-            bytes[index + 6] == underscore
+            bytes[index + 6] == last
         else { return nil }
         var value: UInt16 = 0
         for offset in 2...5 {

@@ -150,4 +150,21 @@ import Testing
         #expect(OOXMLEscape.unescape(Array("_xD83D__xDE00_".utf8)) == "😀")
         #expect(OOXMLEscape.unescape(Array("_x12G4_ _x123_".utf8)) == "_x12G4_ _x123_")
     }
+
+    /// A literal `_xHHHH` followed by a control character: the character's own escape starts with
+    /// `_`, so unescaped the two read as `_xHHHH_` (`xlsx-roundtrip`, crash-a527fd74). Every text of
+    /// up to seven characters from the troublesome ones reads back as itself.
+    @Test func everyShortTextOfEscapeLikePiecesRoundTrips() {
+        #expect(OOXMLEscape.unescape(Array(OOXMLEscape.escape("__xee09\u{07}").utf8)) == "__xee09\u{07}")
+        let pieces = ["_", "x", "0", "E", "\u{07}"]
+        var texts = [""]
+        var wrong: [String] = []
+        for _ in 0..<7 {
+            texts = texts.flatMap { text in pieces.map { text + $0 } }
+            for text in texts where OOXMLEscape.unescape(Array(OOXMLEscape.escape(text).utf8)) != text {
+                wrong.append(text.debugDescription)
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) texts, e.g. \(wrong.prefix(5))")
+    }
 }
