@@ -78,6 +78,9 @@ enum XLSXRoundTrip {
         case .error(let s): return .text(s)
         // The reader gives numbers as a spreadsheet shows them (`DisplayedNumber`, 15 significant digits).
         case .number(let s): return .number(DisplayedNumber.canonical(s.hasPrefix("+") ? String(s.dropFirst()) : s))
+        // A serial's leading `+` is not written either; a serial past a double's range (`+1E9999`) then
+        // reads back as its text without it (crash-0aa4d675).
+        case .dateSerial(let s) where s.hasPrefix("+"): return .dateSerial(String(s.dropFirst()))
         default: return cell
         }
     }
