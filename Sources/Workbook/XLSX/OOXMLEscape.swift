@@ -1,6 +1,6 @@
 /// SpreadsheetML's `_xHHHH_` escapes (ECMA-376 ST_Xstring): a UTF-16 code unit written as four
-/// hex digits, used for characters XML 1.0 cannot carry (control characters) and by Excel for
-/// `\r`. A literal `_xHHHH_` in the text is itself escaped as `_x005F_xHHHH_`, and so is a literal
+/// hex digits, used for characters XML 1.0 cannot carry (control characters, U+FFFE and U+FFFF) and
+/// by Excel for `\r`. A literal `_xHHHH_` in the text is itself escaped as `_x005F_xHHHH_`, and so is a literal
 /// `_xHHHH` right before a character that is escaped (whose escape begins with `_`).
 enum OOXMLEscape {
     private static let underscore = UInt8(ascii: "_")
@@ -36,11 +36,13 @@ enum OOXMLEscape {
     /// Whether writing `text` may need escapes: a control character XML 1.0 forbids, or `_x`
     /// (possibly a literal `_xHHHH_` that a reader would otherwise decode). `escape` decides exactly.
     static func mayNeedEscaping(_ text: String.UTF8View) -> Bool {
-        var previous: UInt8 = 0
+        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
         for byte in text {
             if isForbidden(byte) { return true }
             if byte == letterX && previous == underscore { return true }
-            previous = byte
+            // U+FFFE, U+FFFF: EF BF BE, EF BF BF.
+            if byte >= 0xBE && previous == 0xBF && beforePrevious == 0xEF { return true }
+            (beforePrevious, previous) = (previous, byte)
         }
         return false
     }
@@ -56,11 +58,10 @@ enum OOXMLEscape {
             if end > start { out += String(decoding: bytes[start..<end], as: UTF8.self) }
         }
         while index < bytes.count {
-            let byte = bytes[index]
-            if isForbidden(byte) {
+            if let (unit, length) = forbiddenCharacter(bytes, at: index) {
                 flush(index)
-                out += "_x" + hex4(UInt16(byte)) + "_"
-                index += 1
+                out += "_x" + hex4(unit) + "_"
+                index += length
                 start = index
             } else if readsAsEscapeOnceWritten(bytes, at: index) {
                 flush(index)
@@ -92,12 +93,22 @@ enum OOXMLEscape {
     private static func readsAsEscapeOnceWritten(_ bytes: [UInt8], at index: Int) -> Bool {
         guard index + 6 < bytes.count else { return false }
         let next = bytes[index + 6]
-        return (next == underscore || isForbidden(next)) && escapedUnit(bytes, at: index, endingWith: next) != nil
+        return (next == underscore || forbiddenCharacter(bytes, at: index + 6) != nil)
+            && escapedUnit(bytes, at: index, endingWith: next) != nil
     }
 
     /// A control character XML 1.0 cannot carry (written as its escape).
     private static func isForbidden(_ byte: UInt8) -> Bool {
         byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D
+    }
+
+    /// The character at `index` that XML 1.0 cannot carry, as its UTF-16 code unit and its length in
+    /// UTF-8: a control character, or U+FFFE or U+FFFF (EF BF BE, EF BF BF).
+    private static func forbiddenCharacter(_ bytes: [UInt8], at index: Int) -> (unit: UInt16, length: Int)? {
+        let byte = bytes[index]
+        if isForbidden(byte) { return (UInt16(byte), 1) }
+        guard byte == 0xEF, index + 2 < bytes.count, bytes[index + 1] == 0xBF, bytes[index + 2] >= 0xBE else { return nil }
+        return (0xFFFE + UInt16(bytes[index + 2] - 0xBE), 3)
     }
 
     /// The code unit of the escape `_xHHHH_` at `index`; with `last`, of `_xHHHH` followed by `last`

@@ -20,6 +20,10 @@ public enum SheetNameRules {
         if name.unicodeScalars.contains(where: { $0.value < 0x20 }) {
             return "sheet name '\(name)' contains a control character"
         }
+        // XML cannot carry them, and a name in workbook.xml has no escape.
+        if name.unicodeScalars.contains(where: { $0.value == 0xFFFE || $0.value == 0xFFFF }) {
+            return "sheet name '\(name.debugDescription.dropFirst().dropLast())' contains U+FFFE or U+FFFF, which a workbook cannot hold"
+        }
         if name.lowercased() == "history" {
             return "sheet name '\(name)' is reserved by Excel"
         }
