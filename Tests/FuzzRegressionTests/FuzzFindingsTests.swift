@@ -145,4 +145,16 @@ extension Result {
         #expect(DateSerial.stored("023.", uses1904: false) == "22")
         #expect(DateSerial.stored("+05", uses1904: false) == "4")
     }
+
+    /// `xlsx-roundtrip` (crash-941eaf58…): `4005e-3` (4.005) skipped it too, its digits before the
+    /// exponent counted as the integer part, so it was stored as 4.005 and read back as 5.005. Every
+    /// spelling of a serial below 61 gets the correction.
+    @Test func aSerialWithAnExponentGetsTheSameCorrection() {
+        for spelling in ["4005e-3", "4.005E0", "0.4005e1", "+4005E-3", "40.05e-1"] {
+            #expect(DateSerial.stored(spelling, uses1904: false) == "3.005", "\(spelling)")
+        }
+        #expect(DateSerial.stored("6e1", uses1904: false) == "59")
+        #expect(DateSerial.stored("61e0", uses1904: false) == "61e0")
+        #expect(DateSerial.stored("4.5e4", uses1904: false) == "4.5e4")
+    }
 }

@@ -27,11 +27,12 @@ public enum DateSerial {
     /// The stored 1900-system number for a serial counted from 1899-12-30: the inverse of
     /// `normalized`, so dates in January and February 1900 land on the day Excel shows.
     static func excel1900(_ text: String) -> String {
-        // Only serials below 100 can need it; most dates have five integer digits.
-        // Leading zeros (`023.`) do not make a serial bigger.
+        // Only serials below 100 can need it; most dates have five integer digits and no exponent.
+        // Leading zeros (`023.`) do not make a serial bigger; an exponent (`4005e-3`) may make it smaller.
         let integerDigits = text.utf8.drop { $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: "+") }
             .prefix { $0 != UInt8(ascii: ".") && $0 | 0x20 != UInt8(ascii: "e") }.count
-        guard integerDigits <= 2, let value = Double(text), value >= 2, value < 61 else { return text }
+        let hasExponent = text.utf8.contains { $0 | 0x20 == UInt8(ascii: "e") }
+        guard integerDigits <= 2 || hasExponent, let value = Double(text), value >= 2, value < 61 else { return text }
         return adding(-1, to: text)
     }
 
