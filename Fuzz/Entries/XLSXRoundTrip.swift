@@ -95,12 +95,14 @@ enum XLSXRoundTrip {
     /// Serials in [1, 2) are 1899-12-31, a day Excel's 1900 calendar does not have (its serial 1 is
     /// 1900-01-01), so they read back a day later. sheetsync never writes them: dates before 1900 are
     /// written as text (`FieldParser.cell`).
-    /// The day is compared as spreadsheets show numbers (15 significant digits): `1.0193 + 1` is not
-    /// the double `2.0193` reads as, one unit in the last place apart (Fuzz/regressions/xlsx-roundtrip/
-    /// crash-ada4679d).
+    /// The day is added as the reader adds it: to the number as a spreadsheet shows it (15 significant
+    /// digits), in decimal. In doubles `1.0193 + 1` is one unit in the last place from `2.0193`
+    /// (crash-ada4679d), and a 20-digit serial plus one rounds the other way (crash-64ac6184).
     static func isExcelsMissingDay(_ written: String, _ read: String) -> Bool {
-        guard let w = Double(written), let r = Double(read), w >= 1, w < 2 else { return false }
-        return DisplayedNumber.canonical(String(w + 1)) == DisplayedNumber.canonical(String(r))
+        let shown = DisplayedNumber.canonical(written.hasPrefix("+") ? String(written.dropFirst()) : written)
+        guard let w = Double(shown), w >= 1, w < 2, let exact = Decimal(string: shown, locale: Locale(identifier: "en_US_POSIX"))
+        else { return false }
+        return DisplayedNumber.canonical((exact + 1).description) == DisplayedNumber.canonical(read)
     }
 
     static func same(_ expected: [[Cell]], _ actual: [[Cell]]) -> Bool {
