@@ -98,9 +98,12 @@ enum XLSXRoundTrip {
     /// The day is added as the reader adds it: to the number as a spreadsheet shows it (15 significant
     /// digits), in decimal. In doubles `1.0193 + 1` is one unit in the last place from `2.0193`
     /// (crash-ada4679d), and a 20-digit serial plus one rounds the other way (crash-64ac6184).
+    /// A serial just below 2 that shows as 2 (`1.999999999999999`) is read as the day 2 shows
+    /// (crash-a47f670d).
     static func isExcelsMissingDay(_ written: String, _ read: String) -> Bool {
-        let shown = DisplayedNumber.canonical(written.hasPrefix("+") ? String(written.dropFirst()) : written)
-        guard let w = Double(shown), w >= 1, w < 2, let exact = Decimal(string: shown, locale: Locale(identifier: "en_US_POSIX"))
+        let plain = written.hasPrefix("+") ? String(written.dropFirst()) : written
+        let shown = DisplayedNumber.canonical(plain)
+        guard let w = Double(plain), w >= 1, w < 2, let exact = Decimal(string: shown, locale: Locale(identifier: "en_US_POSIX"))
         else { return false }
         return DisplayedNumber.canonical((exact + 1).description) == DisplayedNumber.canonical(read)
     }
