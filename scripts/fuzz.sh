@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh [TARGET|all] [SECONDS]   run one target (or every target in turn) for SECONDS each
 #                                            (default 60), then merge what it found into Fuzz/corpus/TARGET,
 #                                            minimised (-set_cover_merge=1), so the committed corpus stays small
-#   scripts/fuzz.sh --ci [SECONDS]           every target for SECONDS each (default 15) on a copy of the
+#   scripts/fuzz.sh --ci [SECONDS]           every target for SECONDS each (default 20) on a copy of the
 #                                            corpus (the repo's corpus is left alone); exit 1 on a finding
 #   FUZZ_CPU_SECONDS=3600 FUZZ_NICE=19 scripts/fuzz.sh TARGET
 #                                            the release run: TARGET until it has used one CPU-hour
@@ -223,7 +223,7 @@ case "${1:-all}" in
     --seed) build && seed ;;
     --minimise) build && minimise ;;
     --ci)
-        seconds=${2:-15}
+        seconds=${2:-20}
         build
         failed=0
         for target in "${TARGETS[@]}"; do run "$target" "$seconds" ci || failed=1; done

@@ -14,7 +14,7 @@ swift build --build-tests
 if [ "${SHEETSYNC_SKIP_FUZZ:-0}" = 1 ]; then
     echo "test.sh: fuzz step skipped (SHEETSYNC_SKIP_FUZZ=1)" >&2
 elif scripts/fuzz.sh --probe; then
-    scripts/fuzz.sh --ci "${SHEETSYNC_FUZZ_SECONDS:-15}"
+    scripts/fuzz.sh --ci "${SHEETSYNC_FUZZ_SECONDS:-20}"
 else
     echo "test.sh: this toolchain cannot build libFuzzer targets (swiftc -sanitize=fuzzer); fuzz step skipped" >&2
 fi

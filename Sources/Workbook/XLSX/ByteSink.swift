@@ -6,10 +6,11 @@ import Foundation
     import Darwin
 #endif
 
-/// A buffered writer of bytes to a file: XML is appended in small pieces and reaches the disk in
-/// 1 MiB chunks, so a 100k-row sheet never exists as one string in memory.
+/// A buffered writer of bytes to a file, or to a drain (a ZIP entry's deflater): XML is appended in
+/// small pieces and leaves in 1 MiB chunks, so a 100k-row sheet never exists as one string in memory.
 final class ByteSink {
     private var file: UnsafeMutablePointer<FILE>?
+    private var drain: ((UnsafeRawBufferPointer) throws(ByteSinkError) -> Void)?
     // Appended to per XML token; dynamic exclusivity checks would cost more than the appends.
     @exclusivity(unchecked) private var buffer: [UInt8] = []
     private let path: String
@@ -21,6 +22,13 @@ final class ByteSink {
         self.path = path
         guard let file = fopen(path, "wb") else { throw ByteSinkError(path: path, code: errno) }
         self.file = file
+        buffer.reserveCapacity(Self.flushThreshold + 64 * 1024)
+    }
+
+    /// A sink whose chunks go to `drain`; `name` says what is written, for errors.
+    init(name: String, drain: @escaping (UnsafeRawBufferPointer) throws(ByteSinkError) -> Void) {
+        path = name
+        self.drain = drain
         buffer.reserveCapacity(Self.flushThreshold + 64 * 1024)
     }
 
@@ -58,7 +66,18 @@ final class ByteSink {
     }
 
     func flush() throws(ByteSinkError) {
-        guard let file, !buffer.isEmpty else { return }
+        guard !buffer.isEmpty else { return }
+        if let drain {
+            let failure: ByteSinkError? = buffer.withUnsafeBytes { bytes in
+                do throws(ByteSinkError) { try drain(bytes) } catch { return error }
+                return nil
+            }
+            if let failure { throw failure }
+            bytesWritten += Int64(buffer.count)
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
+        guard let file else { return }
         let written = buffer.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
         if written != buffer.count { throw ByteSinkError(path: path, code: ferror(file) != 0 ? errno : EIO) }
         bytesWritten += Int64(written)
@@ -68,6 +87,7 @@ final class ByteSink {
     /// Flushes and closes the file; the sink cannot be used afterwards.
     func close() throws(ByteSinkError) {
         try flush()
+        drain = nil
         guard let file else { return }
         self.file = nil
         if fclose(file) != 0 { throw ByteSinkError(path: path, code: errno) }
@@ -78,6 +98,19 @@ final class ByteSink {
 struct ByteSinkError: Error, CustomStringConvertible {
     var path: String
     var code: Int32
+    /// What went wrong, when it is not an errno (a deflater's failure).
+    var message: String?
 
-    var description: String { "cannot write '\(path)': \(String(cString: strerror(code)))" }
+    init(path: String, code: Int32) {
+        self.path = path
+        self.code = code
+    }
+
+    init(path: String, message: String) {
+        self.path = path
+        code = 0
+        self.message = message
+    }
+
+    var description: String { message ?? "cannot write '\(path)': \(String(cString: strerror(code)))" }
 }

@@ -1,25 +1,20 @@
 import Foundation
-import ZIPFoundation
 
-/// Writes the entries of a new ZIP package, deflated, and owns a scratch folder for parts that are
-/// streamed to disk before they are compressed.
+/// Writes the entries of a new ZIP package, deflated (`ZipWriter`), and owns a scratch folder for
+/// parts a writer must finish before the package is written (a patched worksheet).
 ///
-/// ZIPFoundation needs an entry's size before it deflates it, so a worksheet is first streamed to a
-/// scratch file in chunks, then deflated from that file in chunks: memory stays flat either way.
+/// A part is deflated as it is produced, chunk by chunk: memory stays flat however big a sheet is.
+/// `finish` must be called once every part is added (it writes the package's directory).
 final class PackageWriter {
-    private let archive: Archive
+    private let zip: ZipWriter
     private let fileName: String
-    let scratch: URL
+    private var scratchFolder: URL?
     private static let bufferSize = 256 * 1024
 
     init(url: URL) throws(XLSXError) {
         fileName = url.lastPathComponent
-        let manager = FileManager.default
         do {
-            if manager.fileExists(atPath: url.path) { try manager.removeItem(at: url) }
-            archive = try Archive(url: url, accessMode: .create)
-            scratch = manager.temporaryDirectory.appendingPathComponent("sheetsync-xlsx-\(UUID().uuidString)")
-            try manager.createDirectory(at: scratch, withIntermediateDirectories: true)
+            zip = try ZipWriter(path: url.path)
         } catch {
             throw XLSXError(.unreadablePackage, file: url.lastPathComponent, "cannot be created (\(error))")
         }
@@ -27,7 +22,7 @@ final class PackageWriter {
 
     deinit {
         // Best-effort: the scratch folder holds copies of parts already in the package.
-        try? FileManager.default.removeItem(at: scratch)
+        if let scratchFolder { try? FileManager.default.removeItem(at: scratchFolder) }
     }
 
     func add(_ part: String, text: String) throws {
@@ -35,55 +30,49 @@ final class PackageWriter {
     }
 
     func add(_ part: String, data: Data) throws {
-        do {
-            try archive.addEntry(
-                with: part, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate,
-                bufferSize: Self.bufferSize
-            ) { position, size in
-                let start = Int(position)
-                return data.subdata(in: start..<min(start + size, data.count))
-            }
-        } catch {
-            throw XLSXError(.unreadablePackage, file: fileName, part: part, "cannot be written (\(error))")
-        }
+        try add(part) { sink in sink.append(bytes: data) }
     }
 
-    /// Streams a part through a scratch file: `produce` writes it, then it is deflated into the package.
+    /// Adds `part`, whose bytes `produce` writes to the sink it is given.
     func add(_ part: String, streaming produce: (ByteSink) throws -> Void) throws {
-        let path = try scratchFile(for: part, produce)
-        // Best-effort: a scratch copy of a part; the deinit removes the whole scratch folder too.
-        defer { try? FileManager.default.removeItem(at: path) }
-        try add(part, file: path)
+        do {
+            try zip.add(part, produce)
+        } catch let error as ZipWriter.Failure {
+            throw XLSXError(.unreadablePackage, file: fileName, part: part, "cannot be written (\(error))")
+        } catch let error as ByteSinkError {
+            throw XLSXError(.unreadablePackage, file: fileName, part: part, "cannot be written (\(error))")
+        }
     }
 
     /// A scratch file (in the writer's scratch folder) that `produce` has written.
     func scratchFile(for part: String, _ produce: (ByteSink) throws -> Void) throws -> URL {
-        let path = scratch.appendingPathComponent(UUID().uuidString + ".xml")
         do {
+            let folder = try scratch()
+            let path = folder.appendingPathComponent(UUID().uuidString + ".xml")
             let sink = try ByteSink(path: path.path)
             try produce(sink)
             try sink.close()
+            return path
         } catch let error as ByteSinkError {
             throw XLSXError(.unreadablePackage, file: fileName, part: part, "cannot be written (\(error))")
         }
-        return path
     }
 
     /// Deflates the file at `path` into the package as `part`, in chunks.
     func add(_ part: String, file path: URL) throws {
+        let handle: FileHandle
         do {
-            let size = try FileManager.default.attributesOfItem(atPath: path.path)[.size] as? Int64 ?? 0
-            let handle = try FileHandle(forReadingFrom: path)
-            // A read-only handle: closing it cannot lose data.
-            defer { try? handle.close() }
-            try archive.addEntry(
-                with: part, type: .file, uncompressedSize: size, compressionMethod: .deflate,
-                bufferSize: Self.bufferSize
-            ) { _, chunk in
-                try handle.read(upToCount: chunk) ?? Data()
-            }
+            handle = try FileHandle(forReadingFrom: path)
         } catch {
             throw XLSXError(.unreadablePackage, file: fileName, part: part, "cannot be written (\(error))")
+        }
+        // A read-only handle: closing it cannot lose data.
+        defer { try? handle.close() }
+        try add(part) { sink in
+            while let chunk = try handle.read(upToCount: Self.bufferSize), !chunk.isEmpty {
+                sink.append(bytes: chunk)
+                try sink.flushIfFull()
+            }
         }
     }
 
@@ -96,5 +85,26 @@ final class PackageWriter {
                 try sink.flushIfFull()
             }
         }
+    }
+
+    /// Writes the package's central directory and closes it: the package is complete.
+    func finish() throws {
+        do {
+            try zip.finish()
+        } catch {
+            throw XLSXError(.unreadablePackage, file: fileName, "cannot be written (\(error))")
+        }
+    }
+
+    private func scratch() throws(ByteSinkError) -> URL {
+        if let scratchFolder { return scratchFolder }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sheetsync-xlsx-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw ByteSinkError(path: folder.path, message: "cannot create the scratch folder '\(folder.path)' (\(error))")
+        }
+        scratchFolder = folder
+        return folder
     }
 }

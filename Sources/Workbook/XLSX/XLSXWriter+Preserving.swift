@@ -39,6 +39,7 @@ extension XLSXWriter {
                 sheet: sheet, styles: plan.dateStyles, file: file, part: name, uses1904: layout.uses1904DateSystem)
             try writer.add(name) { try worksheet.write(to: $0) }
         }
+        try writer.finish()
     }
 }
 

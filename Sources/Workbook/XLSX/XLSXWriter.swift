@@ -26,5 +26,6 @@ public enum XLSXWriter {
                 sheet: sheet, styles: PackageParts.freshDateStyles, file: file, part: part)
             try writer.add(part) { try worksheet.write(to: $0) }
         }
+        try writer.finish()
     }
 }

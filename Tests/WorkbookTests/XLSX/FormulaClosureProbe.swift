@@ -38,6 +38,7 @@ import Testing
             }
             sink.append("</sheetData></worksheet>")
         }
+        try writer.finish()
         return url
     }
 

@@ -83,6 +83,7 @@ struct PartSet {
         let url = folder.appendingPathComponent(fileName)
         let writer = try PackageWriter(url: url)
         for (name, data) in parts { try writer.add(name, data: data) }
+        try writer.finish()
         return url
     }
 

@@ -57,6 +57,7 @@ import Testing
             }
             sink.append("</sheetData><mergeCells count=\"1\"><mergeCell ref=\"N5:O6\"/></mergeCells></worksheet>")
         }
+        try writer.finish()
         return url
     }
 
