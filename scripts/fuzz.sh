@@ -67,6 +67,10 @@ build() {
     # FUZZ_SKIP_BUILD=1: several runs in parallel share one build (made first with --build).
     [ "${FUZZ_SKIP_BUILD:-0}" = 1 ] && return 0
     echo "fuzz: building the targets (release, -sanitize=fuzzer,address) into $SCRATCH" >&2
+    # SwiftPM keeps the root package's list of source files across builds of this path dependency:
+    # a new file under Sources/ is not compiled ("cannot find 'X' in scope") until the build is planned
+    # again, which a newer manifest forces.
+    touch Fuzz/Package.swift
     nice -n "$NICE" swift build -c release --package-path Fuzz --scratch-path "$SCRATCH" \
         -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
 }

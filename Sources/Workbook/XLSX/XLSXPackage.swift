@@ -65,7 +65,7 @@ final class XLSXPackage {
     /// The inflated size the archive declares for `part`, capped by the part limit (a declaration
     /// is only a hint: the inflation itself is what the limits check).
     func declaredSize(_ part: String) -> Int {
-        Int(min(Int64(entry(part)?.uncompressedSize ?? 0), limits.maximumPartBytes))
+        Int(min(Int64(clamping: entry(part)?.uncompressedSize ?? 0), limits.maximumPartBytes))
     }
 
     /// Streams the inflated bytes of `part` to `consumer` in chunks.
@@ -84,7 +84,7 @@ final class XLSXPackage {
         guard let entry = entry(part) else {
             throw XLSXError(.missingPart, file: fileName, part: part, "is missing from the package")
         }
-        if Int64(entry.uncompressedSize) > limits.maximumPartBytes {
+        if Int64(clamping: entry.uncompressedSize) > limits.maximumPartBytes {
             throw XLSXError(
                 .partTooLarge, file: fileName, part: part,
                 "declares \(entry.uncompressedSize) bytes inflated, past the \(limits.maximumPartBytes)-byte limit (refused)")
