@@ -123,6 +123,42 @@ extension Result {
     }
 }
 
+/// The XLSX reader's refusals of a damaged container.
+@Suite struct FuzzFindingsPackageTests {
+    /// `xlsx-package` (crash-58f9cf38, session 7's release run after 349 CPU-s): an entry whose ZIP64
+    /// field declares an inflated size of 2^63 bytes or more trapped in `Int64(_:)`, stopping the
+    /// process. It is refused as too large, naming the part, before a byte is inflated.
+    @Test func aPartDeclaringAnImpossibleSizeIsRefusedNotATrap() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-findings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("Ledger.xlsx")
+        try XLSXWriter.write([XLSXSheet(name: "Transactions", table: Table(header: ["id"], rows: [[.text("a")]]))], to: url)
+        var bytes = [UInt8](try Data(contentsOf: url))
+        #expect(try XLSXReader.read(contentsOf: url).first?.table.rows == [[.text("a")]])
+
+        // xl/workbook.xml's central directory record: its size field says "see the ZIP64 field",
+        // which says 2^63; the directory's size in the end record grows by the 12 bytes added.
+        let name = Array("xl/workbook.xml".utf8)
+        let record = try #require(
+            bytes.indices.first { i in
+                i + 46 + name.count <= bytes.count && bytes[i..<i + 4].elementsEqual([0x50, 0x4B, 0x01, 0x02])
+                    && bytes[i + 46..<i + 46 + name.count].elementsEqual(name)
+            })
+        bytes.replaceSubrange(record + 24..<record + 28, with: [0xFF, 0xFF, 0xFF, 0xFF])
+        bytes.replaceSubrange(record + 30..<record + 32, with: [12, 0])
+        bytes.insert(contentsOf: [0x01, 0x00, 0x08, 0x00, 0, 0, 0, 0, 0, 0, 0, 0x80], at: record + 46 + name.count)
+        let end = try #require(bytes.indices.last { bytes[$0..<min($0 + 4, bytes.count)].elementsEqual([0x50, 0x4B, 0x05, 0x06]) })
+        let size = bytes[end + 12..<end + 16].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) } + 12
+        bytes.replaceSubrange(end + 12..<end + 16, with: (0..<4).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) })
+        try Data(bytes).write(to: url)
+
+        let error = try #require(throws: XLSXError.self) { _ = try XLSXReader.read(contentsOf: url) }
+        #expect(error.part == "xl/workbook.xml")
+        #expect(error.description.contains("9223372036854775808 bytes inflated, past the"), "\(error)")
+    }
+}
+
 /// The XLSX writer's refusals.
 @Suite struct FuzzFindingsWriterTests {
     /// `xlsx-roundtrip` (crash-fee88e0a…): a date serial that is no number (`3.\0 spaced `) was not refused
