@@ -59,6 +59,16 @@ public struct SyncReport: Codable, Sendable {
 }
 
 extension SyncReport {
+    /// `check`'s lines: per tab read, the rows a sync can load and the rows it rejects. A check plans
+    /// against an empty store, so `summaryLines`' "store +N" would read as N rows waiting to load.
+    public var checkLines: [String] {
+        Tab.allCases.compactMap { tab in
+            guard let t = tabs[tab.rawValue] else { return nil }
+            let valid = "\(t.added) valid row\(t.added == 1 ? "" : "s")"
+            return "\(tab.rawValue): \(valid)" + (t.rejected > 0 ? ", \(t.rejected) rejected" : "")
+        }
+    }
+
     /// Counts, notices and rejections of planned tabs; `previous` is the rejected-row log as the
     /// last run left it (a rejection not in it is new and makes the run exit 65).
     mutating func fill(plans: [TabPlan], previous: [Rejection]) {

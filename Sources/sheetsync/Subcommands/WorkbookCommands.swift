@@ -39,7 +39,7 @@ extension SheetSyncCommand {
                 if global.json {
                     Output.json(report)
                 } else if !global.quiet {
-                    report.summaryLines.forEach(Output.line)
+                    report.checkLines.forEach(Output.line)
                     if global.verbose { report.notices.forEach { Output.line("note: \($0)") } }
                 }
                 report.errors.forEach(Output.error)
