@@ -71,6 +71,16 @@ import Workbook
         }
     }
 
+    /// `fields` (crash-71f3abb1, session 7's release run after 1427 CPU-s): an exponent of Int.min
+    /// (`5E-9223372036854775808`) trapped in `abs` while its size was checked, in any amount cell or
+    /// number read as a date, stopping the process. It is refused like any exponent past ±400.
+    @Test(arguments: ["5E-9223372036854775808", "1e-9223372036854775808", "5E9223372036854775807", "5E-401"])
+    func aNumberWithAnEnormousExponentIsRefusedNotATrap(_ text: String) throws {
+        #expect(try Self.canonical(.text(text), "amount").isFailure)
+        #expect(try Self.canonical(.number(text), "amount").isFailure)
+        #expect(try Self.canonical(.number(text), "date").isFailure)
+    }
+
     /// `fields` (timestamp-after-9999, timestamp-before-0001): a zone offset carried a timestamp past
     /// 9999-12-31 or before 0001-01-01, whose canonical text (`10000-01-01T00:59:00.000Z`) is no timestamp.
     @Test func aTimestampOutsideTheYears1To9999IsRefused() throws {

@@ -66,7 +66,7 @@ public struct Amount: Hashable, Comparable, Sendable, CustomStringConvertible {
             mantissa = s[..<e]
             var expText = s[s.index(after: e)...]
             if expText.hasPrefix("+") { expText = expText.dropFirst() }
-            guard let x = Int(expText), abs(x) <= 400 else { return nil }
+            guard let x = Int(expText), x.magnitude <= 400 else { return nil }
             exponent = x
         }
         let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
