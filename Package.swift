@@ -32,7 +32,6 @@ let package = Package(
             name: "Workbook",
             dependencies: [
                 "SheetSyncCore", "Interchange", "CLibXML2", "CFileSystem", "CZlibCRC",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .target(

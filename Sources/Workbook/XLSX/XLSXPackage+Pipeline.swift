@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Synchronization
-import ZIPFoundation
 
 extension XLSXPackage {
     /// Streams `part` like `stream(_:to:)`, inflating on a second thread while `consumer` (the
@@ -34,26 +33,22 @@ extension XLSXPackage {
     }
 }
 
-/// A part and the package's open archive, lent to the inflating thread for one read.
-///
-/// ZIPFoundation's `Archive` is a class around a C `FILE*` and not `Sendable`. Lending it is safe:
-/// `streamInBackground` does not return until the inflating thread has finished, and meanwhile the
-/// caller only takes chunks from the channel (whose mutex orders the two threads); no one else
-/// holds the package during the read. Each `extract` seeks to its entry, so no position is shared.
-private struct PartSource: @unchecked Sendable {
-    let entry: Entry
-    let archive: Archive
+/// A part and the package's open file, read by the inflating thread (`ZipReader` reads with `pread`,
+/// so no file position is shared with anyone).
+private struct PartSource: Sendable {
+    let entry: ZipReader.Entry
+    let zip: ZipReader
     let fileName: String
     let part: String
     let limits: XLSXLimits
 
     init(_ part: String, of package: XLSXPackage) throws {
         entry = try package.checkedEntry(part)
-        (archive, fileName, self.part, limits) = (package.archive, package.fileName, part, package.limits)
+        (zip, fileName, self.part, limits) = (package.zip, package.fileName, part, package.limits)
     }
 
     func inflate(to consumer: (Data) throws -> Void) throws {
-        try XLSXPackage.inflate(entry, of: archive, part: part, limits: limits, fileName: fileName, to: consumer)
+        try XLSXPackage.inflate(entry, of: zip, part: part, limits: limits, fileName: fileName, to: consumer)
     }
 }
 

@@ -1,23 +1,20 @@
 import CZlibCRC
 import Foundation
-import ZIPFoundation
 
 /// An opened OPC package (the ZIP container of an XLSX file), read part by part in chunks.
 ///
-/// The file is opened once, when the package opens, and every part is read through that one open
-/// file: each part comes from the version of the file that was opened (a program that saves the
-/// workbook meanwhile replaces the file, not the open one's bytes). Opening it once also keeps
-/// ZIPFoundation's `Archive(url:)` from leaking its path's C string once per part (a fuzz run of
-/// 400,000 reads ran out of memory on it); it still leaks that once per package.
-/// Every entry name is checked when the package opens; every inflation runs under the zip-bomb
-/// guard and the per-part size cap of `limits`.
+/// The file is opened once, when the package opens (`ZipReader`), and every part is read through that
+/// one open file: each part comes from the version of the file that was opened (a program that saves
+/// the workbook meanwhile replaces the file, not the open one's bytes). Every entry name is checked
+/// when the package opens; every inflation runs under the zip-bomb guard and the per-part size cap of
+/// `limits`, and never reads past the entry's own bytes.
 final class XLSXPackage {
     let url: URL
     let fileName: String
     let limits: XLSXLimits
-    /// The open file. Used by one thread at a time (`streamInBackground` lends it to its inflating
-    /// thread while the caller only waits for chunks).
-    let archive: Archive
+    /// The open file (read with `pread`: `streamInBackground`'s inflating thread reads it too).
+    let zip: ZipReader
+    typealias Entry = ZipReader.Entry
     /// Entries by exact name, and by lowercased name: OPC part names are case-insensitive.
     private var exact: [String: Entry] = [:]
     private var folded: [String: Entry] = [:]
@@ -31,21 +28,19 @@ final class XLSXPackage {
         self.fileName = url.lastPathComponent
         self.limits = limits
         do {
-            archive = try Archive(url: url, accessMode: .read)
+            zip = try ZipReader(path: url.path, maximumEntries: limits.maximumParts)
         } catch {
+            if error.tooManyEntries {
+                throw XLSXError(.tooManyParts, file: fileName, "holds more than \(limits.maximumParts) parts (refused)")
+            }
             if EncryptedWorkbook.isEncrypted(url) {
                 throw XLSXError(
                     .passwordProtected, file: url.lastPathComponent,
                     "the workbook is password-protected; save a copy without a password")
             }
-            throw XLSXError(.unreadablePackage, file: url.lastPathComponent, Self.openMessage(url))
+            throw XLSXError(.unreadablePackage, file: url.lastPathComponent, Self.openMessage(url, error))
         }
-        var count = 0
-        for entry in archive {
-            count += 1
-            if count > limits.maximumParts {
-                throw XLSXError(.tooManyParts, file: fileName, "holds more than \(limits.maximumParts) parts (refused)")
-            }
+        for entry in zip.entries {
             // Some Windows/.NET tools write `xl\\worksheets\\sheet1.xml`; ZIP names use `/`.
             let name = entry.path.replacingOccurrences(of: "\\", with: "/")
             do {
@@ -53,7 +48,7 @@ final class XLSXPackage {
             } catch {
                 throw XLSXError(.unsafePath, file: fileName, part: entry.path, "has a name outside the package (refused)")
             }
-            guard entry.type == .file else { continue }
+            guard entry.isFile else { continue }
             entryNames.append(name)
             exact[name] = entry
             folded[name.lowercased()] = folded[name.lowercased()] ?? entry
@@ -75,7 +70,7 @@ final class XLSXPackage {
 
     /// Streams the inflated chunks of `part`, each checked against the size and ratio limits.
     func streamChunks(_ part: String, to consumer: (Data) throws -> Void) throws {
-        try Self.inflate(checkedEntry(part), of: archive, part: part, limits: limits, fileName: fileName, to: consumer)
+        try Self.inflate(checkedEntry(part), of: zip, part: part, limits: limits, fileName: fileName, to: consumer)
     }
 
     /// The entry of `part`, refused before a byte is inflated when it is missing or says it
@@ -92,22 +87,20 @@ final class XLSXPackage {
         return entry
     }
 
-    /// Inflates `entry` of `archive` in chunks, under the size cap and the zip-bomb ratio check.
+    /// Inflates `entry` of `zip` in chunks, under the size cap and the zip-bomb ratio check.
     static func inflate(
-        _ entry: Entry, of archive: Archive, part: String, limits: XLSXLimits, fileName: String,
+        _ entry: Entry, of zip: ZipReader, part: String, limits: XLSXLimits, fileName: String,
         to consumer: (Data) throws -> Void
     ) throws {
         let compressed = Double(entry.compressedSize)
         var inflated: Int64 = 0
-        // ZIPFoundation's `extract` only returns a part's CRC-32 (on Linux from a byte-at-a-time
-        // loop) and never compares it: the part is checked here, with zlib's crc32, against the
-        // entry's recorded checksum once its last byte is inflated. A damaged part that still
-        // inflates (a stored one, say) is refused, not read.
+        // The part is checked against the entry's recorded checksum once its last byte is inflated:
+        // a damaged part that still inflates (a stored one, say) is refused, not read.
         var checksum = CZlibCRC.crc32(0, nil, 0)
         do {
-            _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: true) { data in
-                checksum = data.withUnsafeBytes { CZlibCRC.crc32(checksum, $0.bindMemory(to: Bytef.self).baseAddress, uInt($0.count)) }
-                inflated += Int64(data.count)
+            try zip.read(entry, chunkSize: chunkSize) { bytes in
+                checksum = CZlibCRC.crc32(checksum, bytes.bindMemory(to: Bytef.self).baseAddress, uInt(bytes.count))
+                inflated += Int64(bytes.count)
                 if inflated > limits.maximumPartBytes {
                     throw XLSXError(
                         .partTooLarge, file: fileName, part: part,
@@ -120,21 +113,21 @@ final class XLSXPackage {
                             + "(\(entry.compressedSize) bytes compressed, over \(inflated) inflated): "
                             + "refused as a possible zip bomb")
                 }
-                try consumer(data)
+                try consumer(Data(bytes))
             }
-            guard UInt32(truncatingIfNeeded: checksum) == entry.checksum else { throw Archive.ArchiveError.invalidCRC32 }
         } catch let error as XLSXError {
             throw error
         } catch let error as XMLStreamProblem {
             throw error
         } catch let error as CancellationError {
             throw error
-        } catch let error as Archive.ArchiveError where error == .invalidCRC32 {
-            throw XLSXError(.malformedPart, file: fileName, part: part, "is corrupt (checksum mismatch)")
-        } catch let error as Archive.ArchiveError {
-            throw XLSXError(.malformedPart, file: fileName, part: part, "cannot be read (\(error))")
+        } catch let error as ZipReader.Failure {
+            throw XLSXError(.malformedPart, file: fileName, part: part, "cannot be read: it \(error)")
         } catch {
             throw XLSXError(.malformedPart, file: fileName, part: part, "cannot be inflated (\(error))")
+        }
+        guard UInt32(truncatingIfNeeded: checksum) == entry.checksum else {
+            throw XLSXError(.malformedPart, file: fileName, part: part, "is corrupt (checksum mismatch)")
         }
     }
 
@@ -174,9 +167,10 @@ final class XLSXPackage {
         exact[part] ?? folded[part.lowercased()]
     }
 
-    private static func openMessage(_ url: URL) -> String {
+    private static func openMessage(_ url: URL, _ failure: ZipReader.Failure) -> String {
         if !FileManager.default.fileExists(atPath: url.path) { return "no such file" }
-        return "not an XLSX package (cannot be opened as a ZIP archive)"
+        if failure.notAZip { return "not an XLSX package (cannot be opened as a ZIP archive)" }
+        return "cannot be read: its ZIP archive \(failure) (a damaged copy? restore it from a backup)"
     }
 }
 
