@@ -155,9 +155,9 @@ final class ZipReader: Sendable {
 
     /// The entries of the central directory, and where it starts.
     private static func directory(_ fd: Int32, maximumEntries: Int) throws(Failure) -> ([Entry], UInt64) {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw Failure(description: String(cString: strerror(errno))) }
-        let size = UInt64(max(info.st_size, 0))
+        let fileEnd = lseek(fd, 0, SEEK_END)
+        guard fileEnd >= 0 else { throw Failure(description: String(cString: strerror(errno))) }
+        let size = UInt64(fileEnd)
         guard size >= 22 else { throw Failure(description: "is too short to be a ZIP file", notAZip: true) }
         // The end record sits in the last 22 bytes plus a comment of at most 65,535.
         let tailSize = min(size, 22 + 65_535)
