@@ -99,11 +99,13 @@ enum XLSXRoundTrip {
     /// digits), in decimal. In doubles `1.0193 + 1` is one unit in the last place from `2.0193`
     /// (crash-ada4679d), and a 20-digit serial plus one rounds the other way (crash-64ac6184).
     /// A serial just below 2 that shows as 2 (`1.999999999999999`) is read as the day 2 shows
-    /// (crash-a47f670d).
+    /// (crash-a47f670d), and one just below 1 that shows as 1 (`0.9999999999999997`) as the day 1 shows
+    /// (crash-42365beb): the writer leaves a serial below 2 as it is, the reader shifts what it shows.
     static func isExcelsMissingDay(_ written: String, _ read: String) -> Bool {
         let plain = written.hasPrefix("+") ? String(written.dropFirst()) : written
         let shown = DisplayedNumber.canonical(plain)
-        guard let w = Double(plain), w >= 1, w < 2, let exact = Decimal(string: shown, locale: Locale(identifier: "en_US_POSIX"))
+        guard let w = Double(plain), w < 2, let exact = Decimal(string: shown, locale: Locale(identifier: "en_US_POSIX")),
+            exact >= 1
         else { return false }
         return DisplayedNumber.canonical((exact + 1).description) == DisplayedNumber.canonical(read)
     }
