@@ -104,6 +104,10 @@ public final class LedgerStore: Sendable {
         config.busyMode = .timeout(5)
         config.foreignKeysEnabled = true
         config.prepareDatabase { db in
+            // 16 KiB pages for a new store (an existing one keeps its own; the pragma is then a
+            // no-op): a 100k-row first pull writes a tenth fewer bytes and spends ≈ 8 % less CPU in
+            // SQLite than with the default 4 KiB (BENCHMARKS.md). Set before WAL mode fixes the size.
+            try db.execute(sql: "PRAGMA page_size = 16384")
             try db.execute(sql: "PRAGMA synchronous = FULL")
             if let spare = faults?.sparePages {
                 let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0

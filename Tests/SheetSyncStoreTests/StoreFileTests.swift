@@ -33,6 +33,31 @@ import Testing
         #expect(try store.records(in: .settings) == [Samples.record(.settings)])
     }
 
+    /// A new store gets 16 KiB pages; one made with SQLite's default 4 KiB (every store before this
+    /// setting) keeps its size, its rows and its settings when opened.
+    @Test func newStoreHas16KiBPagesAndAnOlderStoreKeepsItsOwn() throws {
+        let dir = try TemporaryDirectory()
+        let fresh = try LedgerStore(path: dir.path("new.sqlite"))
+        #expect(try fresh.writer.read { try Int.fetchOne($0, sql: "PRAGMA page_size") } == 16384)
+
+        let path = dir.path("old.sqlite")
+        do {
+            let old = try DatabaseQueue(path: path)
+            try old.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA page_size = 4096")
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+            }
+        }
+        do {
+            let store = try LedgerStore(path: path)
+            try store.upsert(Samples.record(.settings), in: .settings)
+        }
+        let reopened = try LedgerStore(path: path)
+        #expect(try reopened.writer.read { try Int.fetchOne($0, sql: "PRAGMA page_size") } == 4096)
+        #expect(try reopened.records(in: .settings) == [Samples.record(.settings)])
+        #expect(try reopened.writer.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+    }
+
     @Test func reopeningKeepsRowsAndState() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("ledger.sqlite")
