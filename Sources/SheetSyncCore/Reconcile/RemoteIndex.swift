@@ -17,8 +17,13 @@ struct RemoteIndex {
     var latestModified = ""
     /// `lastModifiedAt` of the tab's rows, read by position.
     let modifiedSlot: FieldSlot
+    /// The tab's timestamp fields (`createdAt`, `lastModifiedAt`).
+    let timestampSlots: [FieldSlot]
 
-    init(tab: Tab) { modifiedSlot = FieldSlot(Reconciler.modified, of: tab) }
+    init(tab: Tab) {
+        modifiedSlot = FieldSlot(Reconciler.modified, of: tab)
+        timestampSlots = tab.schema.fields.filter { $0.kind == .timestamp }.map { FieldSlot($0.name, of: tab) }
+    }
 
     mutating func noteModified(_ record: LedgerRow) {
         let stamp = record[modifiedSlot]
@@ -100,6 +105,22 @@ struct RemoteIndex {
                 message: message, hint: hint, rawCells: row.cells.map(\.rawText)))
     }
 
+    /// A known row's times as the base has them where the sheet only shows them differently: a time
+    /// the spreadsheet saved to the second, minute or day (not an older copy: DESIGN §3 leaves such a
+    /// cell as written), and an emptied `createdAt`, which for a row already seen means when it was
+    /// first seen (the base's), written back; not the time of this read.
+    private func readTimesAsBase(_ row: inout Row, base: LedgerRow, now: String) {
+        for slot in timestampSlots {
+            let text = row.record[slot], known = base[slot]
+            guard text != known, !known.isEmpty else { continue }
+            if slot.name == "createdAt", row.fixes.contains(slot.name), text == now {
+                row.record[slot] = known
+            } else if let shown = Timestamp(iso: text), let time = Timestamp(iso: known), shown.isCoarserReading(of: time) {
+                row.record[slot] = known
+            }
+        }
+    }
+
     /// A second row with the same key: a copy-pasted row or a second identical purchase. It gets a
     /// new id (names, which are the key of Categories, cannot be invented: that copy is rejected).
     private mutating func duplicate(_ copy: Row, of key: String, schema: TabSchema, context: ReconcileContext, plan: inout TabPlan) {
@@ -125,6 +146,8 @@ struct RemoteIndex {
     private func adjusted(_ row: Row, base: LedgerRow?, context: ReconcileContext, plan: inout TabPlan) -> Row {
         guard let base, row.record != base else { return row }
         var row = row
+        readTimesAsBase(&row, base: base, now: context.now.description)
+        guard row.record != base else { return row }
         let modified = Reconciler.modified
         let rowStamp = row.record[modified], baseStamp = base[modified]
         if rowStamp == baseStamp {

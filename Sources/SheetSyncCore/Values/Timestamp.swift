@@ -22,6 +22,24 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         Timestamp(millisecondsSinceEpoch: millisecondsSinceEpoch + milliseconds)
     }
 
+    /// Whether this time, a whole second, minute or day, is `other` shown at that precision (cut or
+    /// rounded: less than one such unit apart). A spreadsheet that keeps times to the second
+    /// saves `…:30.943Z` as `…:30` or `…:31`; one formatted to the minute or as a date, coarser.
+    public func isCoarserReading(of other: Timestamp) -> Bool {
+        let ms = millisecondsSinceEpoch
+        let unit: Int64
+        if ms % 86_400_000 == 0 {
+            unit = 86_400_000
+        } else if ms % 60_000 == 0 {
+            unit = 60_000
+        } else if ms % 1000 == 0 {
+            unit = 1000
+        } else {
+            return false
+        }
+        return (other.millisecondsSinceEpoch - ms).magnitude < unit
+    }
+
     /// Midnight UTC of a date.
     public init(startOf day: LocalDate) {
         self.init(millisecondsSinceEpoch: Int64(day.daysSinceEpoch) * 86_400_000)

@@ -7,10 +7,12 @@ enum RC {
     static let t2 = "2026-01-03T00:00:00.000Z"
     static let now = Timestamp(iso: "2026-02-01T12:00:00.000Z")!
 
-    static func category(_ name: String, emoji: String = "", color: String = "", modified: String = t0) -> LedgerRow {
+    static func category(
+        _ name: String, emoji: String = "", color: String = "", created: String = t0, modified: String = t0
+    ) -> LedgerRow {
         LedgerRow([
             "name": name, "type": "expense", "emoji": emoji, "colorHex": color, "isActive": "TRUE",
-            "sortOrder": "", "createdAt": t0, "lastModifiedAt": modified,
+            "sortOrder": "", "createdAt": created, "lastModifiedAt": modified,
         ])
     }
 

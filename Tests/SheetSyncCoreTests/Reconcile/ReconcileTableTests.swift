@@ -32,6 +32,64 @@ import Testing
         #expect(plan.remoteUpdates.first?.fields["lastModifiedAt"] == RC.now.description)
     }
 
+    /// A spreadsheet that saves timestamps to the second (or minute, or day) shows the base's own
+    /// time more coarsely: not an older copy. The edit is kept and the times the sheet rounded read
+    /// as the base's (no millisecond lost in the store, no cell rewritten).
+    @Test func handEditSavedWithTimestampsToTheSecondIsKeptNotTakenForAnOldCopy() {
+        let b = RC.category("Food", emoji: "🍔", created: "2026-01-02T10:20:30.943Z", modified: "2026-01-05T08:09:10.321Z")
+        for (created, modified) in [
+            ("2026-01-02T10:20:30Z", "2026-01-05T08:09:10Z"),  // truncated to the second
+            ("2026-01-02 10:20:31", "2026-01-05 08:09:10"),  // rounded to the second, shown with a space
+            ("2026-01-02 10:20", "2026-01-05 08:09"),  // to the minute
+        ] {
+            let r = RC.category("Food", emoji: "🥗", created: created, modified: modified)
+            let plan = RC.plan(base: [b], local: [b], remote: [r])
+            #expect(plan.conflicts.isEmpty, "\(modified)")
+            let applied = plan.localUpserts.first?.record
+            #expect(applied?["emoji"] == "🥗", "\(modified)")
+            #expect(applied?["createdAt"] == b["createdAt"], "\(created)")
+            #expect(applied?["lastModifiedAt"] == RC.now.description)
+            #expect(plan.remoteUpdates.first?.fields.keys.sorted() == ["lastModifiedAt"], "\(modified)")
+        }
+    }
+
+    @Test func timestampsResavedMoreCoarselyAloneChangeNothing() {
+        let b = RC.category("Food", emoji: "🍔", created: "2026-01-02T00:00:00.000Z", modified: "2026-01-05T08:09:10.321Z")
+        for modified in ["2026-01-05T08:09:10Z", "2026-01-05 08:09", "2026-01-05T08:09:11.000Z"] {
+            let r = RC.category("Food", emoji: "🍔", created: "2026-01-02", modified: modified)
+            let plan = RC.plan(base: [b], local: [b], remote: [r])
+            #expect(plan.localUpserts.isEmpty && plan.remoteUpdates.isEmpty && plan.conflicts.isEmpty, "\(modified)")
+            #expect(plan.base["Food"] == b)
+        }
+    }
+
+    /// An emptied `createdAt` on a row already seen means when it was first seen: the base's time,
+    /// written back to the cell, never the time of this read.
+    @Test func emptiedCreatedAtOfAKnownRowGetsItsOwnTimeBack() {
+        let b = RC.category("Food", emoji: "🍔", created: "2026-01-02T10:20:30.943Z", modified: "2026-01-05T08:09:10.321Z")
+        let cleared = RC.category("Food", emoji: "🍔", created: "", modified: "2026-01-05T08:09:10.321Z")
+        let plan = RC.plan(base: [b], local: [b], remote: [cleared])
+        #expect(plan.localUpserts.isEmpty && plan.conflicts.isEmpty)
+        #expect(plan.remoteUpdates.map(\.fields) == [["createdAt": "2026-01-02T10:20:30.943Z"]])
+        #expect(plan.base["Food"] == b)
+
+        let edited = RC.category("Food", emoji: "🥗", created: "", modified: "2026-01-05T08:09:10.321Z")
+        let applied = RC.plan(base: [b], local: [b], remote: [edited]).localUpserts.first?.record
+        #expect(applied?["emoji"] == "🥗")
+        #expect(applied?["createdAt"] == "2026-01-02T10:20:30.943Z")
+    }
+
+    /// Coarser is not older: a copy a whole second (or more) before the base at its own precision is
+    /// still an old copy.
+    @Test func anOlderCopyToTheSecondIsStillAConflict() {
+        let b = RC.category("Food", emoji: "🍔", created: "2026-01-02T10:20:30.943Z", modified: "2026-01-05T08:09:10.321Z")
+        let stale = RC.category("Food", emoji: "🍕", created: "2026-01-02T10:20:30Z", modified: "2026-01-05T08:09:09Z")
+        let plan = RC.plan(base: [b], local: [b], remote: [stale])
+        #expect(plan.localUpserts.isEmpty)
+        #expect(plan.conflicts.map(\.losingValue) == ["🍕"])
+        #expect(plan.remoteUpdates.first?.fields["emoji"] == "🍔")
+    }
+
     @Test func remoteOlderThanBaseIsAConflictAndTheNewerVersionWins() {
         let b = RC.category("Food", emoji: "🍔", modified: RC.t1)
         let stale = RC.category("Food", emoji: "🍕", modified: RC.t0)

@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import SheetSyncCore
+import Testing
+import Workbook
+
+/// What spreadsheet programs and people do to a synced CSV file that the engine must not take for
+/// something else: times saved more coarsely, an emptied `createdAt`, a file cut off mid-row, a row
+/// short of cells. The store's and the workbook's contents before and after, through the binary.
+@Suite struct HandSavedFileTests {
+    static let groceries = DataSafetyTests.groceries
+
+    /// The groceries row with times that carry milliseconds, as sheetsync stamps them, synced to both sides.
+    static func ledgerWithMillisecondTimes() async throws -> Ledger {
+        let ledger = try await Ledger.synced()
+        let db = try DatabaseQueue(path: ledger.store.path)
+        try await db.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE transactions SET createdAt = '2026-01-02T10:20:30.943Z', lastModifiedAt = '2026-01-05T08:09:10.321Z'
+                    WHERE transactionId = ?
+                    """, arguments: [groceries])
+        }
+        try db.close()
+        let run = try await ledger.run("sync")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ledger.sheetRows(.transactions)[groceries]?["createdAt"] == "2026-01-02T10:20:30.943Z")
+        return ledger
+    }
+
+    static func conflictCount(_ ledger: Ledger) throws -> Int {
+        let db = try DatabaseQueue(path: ledger.store.path)
+        defer { try? db.close() }
+        return try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sync_conflicts") ?? -1 }
+    }
+
+    @Test func handEditSavedWithTimesToTheSecondIsKept() async throws {
+        let ledger = try await Self.ledgerWithMillisecondTimes()
+        let created = ledger.workbook.column("createdAt", in: try ledger.workbook.table(.transactions))!
+        try ledger.workbook.edit(.transactions) { table in
+            // What a spreadsheet that keeps times to the second saves: every row's times, and one edit.
+            for i in table.rows.indices {
+                for column in [created, created + 1] {
+                    let text = table.rows[i][column].rawText
+                    table.rows[i][column] = .text(String(text.prefix(19)).replacingOccurrences(of: "T", with: " "))
+                }
+                if table.rows[i][0].rawText == Self.groceries { table.rows[i][8] = .text("Market, edited") }
+            }
+        }
+        let run = try await ledger.run("sync")
+        #expect(run.status == 0, "\(run.stderr)")
+        let stored = try ledger.storeRows(.transactions)[Self.groceries]
+        #expect(stored?["note"] == "Market, edited")
+        #expect(stored?["createdAt"] == "2026-01-02T10:20:30.943Z", "no millisecond lost in the store")
+        #expect((stored?["lastModifiedAt"] ?? "") > "2026-01-05T08:09:10.321Z", "a hand edit, stamped when seen")
+        #expect(try Self.conflictCount(ledger) == 0)
+        // The sheet: the edit stays, the new stamp is written, the other times stay as the user's program wrote them.
+        let table = try ledger.workbook.table(.transactions)
+        let row = table.rows.first { $0[0].rawText == Self.groceries }
+        #expect(row?[8].rawText == "Market, edited")
+        #expect(row?[created].rawText == "2026-01-02 10:20:30")
+        #expect(row?[created + 1].rawText == stored?["lastModifiedAt"])
+        #expect(try ledger.storeRows(.transactions).count == 10)
+        // And the next run changes nothing.
+        let before = try ledger.workbook.allBytes()
+        #expect(try await ledger.run("sync").status == 0)
+        #expect(try ledger.workbook.allBytes() == before)
+    }
+
+    @Test func emptiedCreatedAtOfASyncedRowGetsItsOwnTimeBack() async throws {
+        let ledger = try await Self.ledgerWithMillisecondTimes()
+        let created = ledger.workbook.column("createdAt", in: try ledger.workbook.table(.transactions))!
+        try ledger.workbook.edit(.transactions) { table in
+            for i in table.rows.indices where table.rows[i][0].rawText == Self.groceries { table.rows[i][created] = .empty }
+        }
+        let run = try await ledger.run("sync")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ledger.storeRows(.transactions)[Self.groceries]?["createdAt"] == "2026-01-02T10:20:30.943Z")
+        #expect(try ledger.sheetRows(.transactions)[Self.groceries]?["createdAt"] == "2026-01-02T10:20:30.943Z")
+        #expect(try ledger.storeRows(.transactions)[Self.groceries]?["lastModifiedAt"] == "2026-01-05T08:09:10.321Z")
+    }
+}
