@@ -79,4 +79,47 @@ import Workbook
         #expect(try ledger.sheetRows(.transactions)[Self.groceries]?["createdAt"] == "2026-01-02T10:20:30.943Z")
         #expect(try ledger.storeRows(.transactions)[Self.groceries]?["lastModifiedAt"] == "2026-01-05T08:09:10.321Z")
     }
+
+    /// Transactions.csv as a save or copy that stopped part-way leaves it: up to the end of `text`, no line end after.
+    static func cut(_ ledger: Ledger, after text: String) throws -> Data {
+        let url = ledger.workbook.url(.transactions)
+        let data = try Data(contentsOf: url)
+        let end = try #require(data.range(of: Data(text.utf8)))
+        let cut = data.prefix(upTo: end.upperBound)
+        try cut.write(to: url)
+        return cut
+    }
+
+    /// Cut in the middle of sheet row 7 (its note; the row lacks its last cells) or inside the last cell
+    /// of row 8: the rows after the cut are missing. Nothing is deleted or blanked, the file is not
+    /// written, and both `check` and `sync` say where.
+    @Test(arguments: [("Book for ", 7), ("Coffee,paid,,,2026-01-01T09:0", 8)])
+    func fileCutOffMidRowDeletesNothingAndSaysWhere(_ cutAfter: String, row: Int) async throws {
+        let ledger = try await Ledger.synced()
+        let storeBefore = try ledger.storeRows(.transactions)
+        let cut = try Self.cut(ledger, after: cutAfter)
+        for command in ["check", "sync"] {
+            let run = try await ledger.run(command)
+            #expect(run.status == 65, "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("Transactions row \(row)") && run.stderr.contains("cut short"), "\(command): \(run.stderr)")
+        }
+        #expect(try ledger.storeRows(.transactions) == storeBefore)
+        #expect(try Data(contentsOf: ledger.workbook.url(.transactions)) == cut)
+        #expect(try ledger.storeRows(.transactions).count == 10)
+    }
+
+    /// A file saved without a line end after its last row is no cut when that row is whole.
+    @Test func completeFileWithoutAFinalLineEndSyncsAsUsual() async throws {
+        let ledger = try await Ledger.synced()
+        let url = ledger.workbook.url(.transactions)
+        var text = try String(contentsOf: url, encoding: .utf8)
+        #expect(text.hasSuffix("\n"))
+        text.removeLast()
+        text = text.replacingOccurrences(of: ",Paycheck,", with: ",Paycheck (Nov),")
+        try Data(text.utf8).write(to: url)
+        let run = try await ledger.run("sync")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ledger.storeRows(.transactions)["4c3d50bf-12db-5603-981a-c55f21c77bb3"]?["note"] == "Paycheck (Nov)")
+        #expect(try ledger.storeRows(.transactions).count == 10)
+    }
 }

@@ -43,7 +43,9 @@ public struct CSVWorkbookRemote: Remote {
             do { read = try CSVReader.readIfPresent(url(for: tab)) } catch {
                 throw SheetSyncError.data("\(error)").causedBy(error)
             }
-            guard let (file, fingerprint) = read else { continue }
+            guard let (read, fingerprint) = read else { continue }
+            var file = read
+            file.table.lastRowUnterminated = !file.endsWithNewline
             tables[tab] = file.table
             marks[tab] = CSVReadMark(fingerprint: fingerprint, file: file)
         }

@@ -90,6 +90,7 @@ public struct SyncPlanner: Sendable {
         var checks = CrossTabChecks(ledger: ledger)
         for tab in Self.order {
             guard var rows = read[tab] else { continue }
+            let cutRow = workbook[tab].flatMap { CutShortFile.mark(&rows, table: $0) }
             checks.applyRenames(&rows, tab: tab)
             let local = canonicalLocal(tab, ledger: ledger)
             let held = checks.heldLocalRows(tab, local: local.rows, base: ledger.base[tab] ?? [:])
@@ -111,14 +112,19 @@ public struct SyncPlanner: Sendable {
                     result.held.append($0)
                 }
             }
-            if let damaged = workbook[tab]?.damagedRows.count, damaged > 0 {
+            let damaged = workbook[tab]?.damagedRows.count ?? 0
+            if damaged > 0 || cutRow != nil {
                 // Writing the tab back would fix the damage into the file: it only feeds the store this run.
                 var only = [plan]
                 DirectionFilter.restrict(&only, to: .pull, base: ledger.base)
                 plan = only[0]
-                result.held.append(
-                    "\(tab.rawValue): \(damaged) row(s) with broken quoting; nothing of the tab was "
-                        + "deleted and it is not written until they are fixed")
+                plan.keepLocalDeletes(base: ledger.base[tab] ?? [:])
+                if damaged > 0 {
+                    result.held.append(
+                        "\(tab.rawValue): \(damaged) row(s) with broken quoting; nothing of the tab was "
+                            + "deleted and it is not written until they are fixed")
+                }
+                if let cutRow { result.held.append(CutShortFile.held(tab, row: cutRow)) }
             }
             if purpose == .importing {
                 // An import never deletes: a row the file lacks stays, and still counts for the tabs after it.

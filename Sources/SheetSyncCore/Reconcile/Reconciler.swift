@@ -126,12 +126,7 @@ public enum Reconciler {
         let schema = state.schema
         if remote.suspendDeletes, !plan.localDeletes.isEmpty {
             plan.notices.append("\(schema.tab.rawValue): a row whose key cannot be read suspends deletes this run")
-            for delete in plan.localDeletes {
-                if let b = state.base[delete.key] { plan.base[delete.key] = b }
-                plan.result[delete.key] = delete.expected
-            }
-            plan.localCounts.deleted = 0
-            plan.localDeletes = []
+            plan.keepLocalDeletes(base: state.base)
         }
         plan.localCounts.rejected = plan.rejections.count
         plan.remoteCounts.rejected = plan.rejections.count

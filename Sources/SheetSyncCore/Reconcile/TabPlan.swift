@@ -129,6 +129,17 @@ public struct TabPlan: Hashable, Sendable {
 
     public var changesRemote: Bool { !remoteUpdates.isEmpty || !remoteAppends.isEmpty || !remoteDeletes.isEmpty }
     public var changesLocal: Bool { !localUpserts.isEmpty || !localDeletes.isEmpty }
+
+    /// Keeps every store row this plan would delete, as it is and with its base: for a run that
+    /// must delete nothing from the tab (a row whose key cannot be read, a file cut short).
+    public mutating func keepLocalDeletes(base: [String: LedgerRow]) {
+        for delete in localDeletes {
+            if let b = base[delete.key] { self.base[delete.key] = b }
+            result[delete.key] = delete.expected
+        }
+        localCounts.deleted = 0
+        localDeletes = []
+    }
 }
 
 /// A store row to write, provided the row is still as the engine read it.

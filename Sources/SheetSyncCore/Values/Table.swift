@@ -31,6 +31,11 @@ public struct Table: Hashable, Sendable {
     /// Data rows (by index) whose bytes the reader cannot pass on intact (a NUL byte in a CSV cell),
     /// with the problem to report. Such a row is rejected and frozen as it is; its key still counts.
     public var refusedRows: [Int: FieldProblem] = [:]
+    /// Whether the source's last row has no line end after it (a CSV file that does not end with a
+    /// newline). Whole files are often saved so; with a last row short of cells or unreadable it
+    /// marks a file cut off part-way (`CutShortFile`). Describes the bytes read, not the contents:
+    /// not part of equality.
+    public var lastRowUnterminated = false
 
     public init(header: [String], rows: [[Cell]] = []) {
         self.header = header
