@@ -202,6 +202,22 @@ import Workbook
         #expect(try Data(contentsOf: TestWorkbook(folder: other).url(.transactions)) == before)
     }
 
+    /// The hand-edited sample holds two rows with one id (a copy-paste) and a category with empty
+    /// times: the copy gets an id of its own once, and a second import adds and changes nothing.
+    @Test func importingAFileWithACopiedRowTwiceAddsTheCopyOnceAndChangesNothingElse() async throws {
+        let ledger = try await Ledger.synced()
+        let source = CLI.repoRoot.appendingPathComponent("samples/hand-edited")
+        let first = try await ledger.run("import", source.path)
+        #expect(first.status == 65, "rows of the sample are rejected: \(first.stderr)")
+        let pizza = try ledger.storeRows(.transactions).values.filter { $0["note"] == "Pizza night" }
+        #expect(pizza.count == 2, "both copies are loaded, under two ids")
+        let after = try Tab.allCases.map { try ledger.storeRows($0) }
+        let second = try await ledger.run("import", source.path)
+        #expect(second.status == 65, "\(second.stderr)")
+        #expect(second.stdout.contains("imported 0 transactions"), "\(second.stdout)")
+        #expect(try Tab.allCases.map { try ledger.storeRows($0) } == after)
+    }
+
     @Test func exportNeverOverwritesTheLiveWorkbookOrAnotherOneWithoutForce() async throws {
         let ledger = try await Ledger.synced()
         try ledger.workbook.edit(.transactions) { $0.rows[0][8] = .text("unsynced hand edit") }

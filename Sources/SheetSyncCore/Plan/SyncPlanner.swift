@@ -101,7 +101,8 @@ public struct SyncPlanner: Sendable {
             var plan = Reconciler.plan(
                 state,
                 context: ReconcileContext(
-                    now: now, newID: newID, validate: checks.validator(for: tab), listsStoreWrites: purpose != .checking),
+                    now: now, newID: newID, validate: checks.validator(for: tab), listsStoreWrites: purpose != .checking,
+                    stableCopyIDs: purpose == .importing),
                 sharedBase: sharedBase)
             plan.unchanged = scope?.narrowed[tab]?.unchanged ?? UnchangedRows()
             plan.rejections += held

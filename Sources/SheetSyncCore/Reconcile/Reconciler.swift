@@ -37,15 +37,29 @@ public struct ReconcileContext: Sendable {
     /// counted but not listed (`localUpserts` stays empty) nor put in key order, and the sheet's
     /// fixes are listed in sheet order. Counts, result, base, rejections and notices are the same.
     public var listsStoreWrites: Bool
+    /// Whether a copy of a row with a duplicate key gets an id made from what it holds (the same id
+    /// every time the same file is read) instead of a new random one. An import, which never writes
+    /// the id into the file it reads, needs it: otherwise every import of that file adds the copy again.
+    public var stableCopyIDs: Bool
 
     public init(
         now: Timestamp, newID: @escaping @Sendable () -> String, validate: @escaping @Sendable (LedgerRow) -> FieldProblem? = { _ in nil },
-        listsStoreWrites: Bool = true
+        listsStoreWrites: Bool = true, stableCopyIDs: Bool = false
     ) {
         self.now = now
         self.newID = newID
         self.validate = validate
         self.listsStoreWrites = listsStoreWrites
+        self.stableCopyIDs = stableCopyIDs
+    }
+
+    /// The id for the `occurrence`th (from 1) copy of `key` holding `record`'s values: its fields by
+    /// name but `keyField` and those in `filled` (defaults of this read, such as an empty time's now).
+    func copyID(of key: String, record: LedgerRow, keyField: String, filled: Set<String>, occurrence: Int) -> String {
+        guard stableCopyIDs else { return newID() }
+        let fields = record.namedValues.filter { $0.0 != keyField && !filled.contains($0.0) }.sorted { $0.0 < $1.0 }
+        let name = "copy \(occurrence) of \(key): " + fields.map { "\($0.0)=\($0.1)" }.joined(separator: "\u{1F}")
+        return UUIDv5.make(namespace: UUIDv5.sheetsyncNamespace, name: name)
     }
 
     /// How far in the future a `lastModifiedAt` may be before it is clamped to now.

@@ -84,8 +84,12 @@ struct RemoteIndex {
             let kept = index.adjusted(copies[keeperAt], base: state.base[key], context: context, plan: &plan)
             index.noteModified(kept.record)
             index.rows[key] = kept
+            var seen: [LedgerRow: Int] = [:]
             for (i, copy) in copies.enumerated() where i != keeperAt {
-                index.duplicate(copy, of: key, schema: schema, context: context, plan: &plan)
+                // Equal copies are told apart by their order: the same ids on every read of the file.
+                let occurrence = seen[copy.record, default: 0] + 1
+                seen[copy.record] = occurrence
+                index.duplicate(copy, of: key, occurrence: occurrence, schema: schema, context: context, plan: &plan)
             }
         }
         return index
@@ -107,13 +111,14 @@ struct RemoteIndex {
 
     /// A known row's times as the base has them where the sheet only shows them differently: a time
     /// the spreadsheet saved to the second, minute or day (not an older copy: DESIGN §3 leaves such a
-    /// cell as written), and an emptied `createdAt`, which for a row already seen means when it was
-    /// first seen (the base's), written back; not the time of this read.
+    /// cell as written), and an emptied time, which for a row already seen means the base's (written
+    /// back), not the time of this read: an emptied `createdAt` keeps when the row was first seen, and
+    /// an emptied `lastModifiedAt` alone is no edit (with other changes, the row is a hand edit).
     private func readTimesAsBase(_ row: inout Row, base: LedgerRow, now: String) {
         for slot in timestampSlots {
             let text = row.record[slot], known = base[slot]
             guard text != known, !known.isEmpty else { continue }
-            if slot.name == "createdAt", row.fixes.contains(slot.name), text == now {
+            if row.fixes.contains(slot.name), text == now {
                 row.record[slot] = known
             } else if let shown = Timestamp(iso: text), let time = Timestamp(iso: known), shown.isCoarserReading(of: time) {
                 row.record[slot] = known
@@ -123,7 +128,9 @@ struct RemoteIndex {
 
     /// A second row with the same key: a copy-pasted row or a second identical purchase. It gets a
     /// new id (names, which are the key of Categories, cannot be invented: that copy is rejected).
-    private mutating func duplicate(_ copy: Row, of key: String, schema: TabSchema, context: ReconcileContext, plan: inout TabPlan) {
+    private mutating func duplicate(
+        _ copy: Row, of key: String, occurrence: Int, schema: TabSchema, context: ReconcileContext, plan: inout TabPlan
+    ) {
         let rowNumber = Table.sheetRowNumber(ofDataRow: copy.index)
         guard schema.field(named: schema.keyField)?.kind == .uuid, schema.tab != .settings else {
             plan.rejections.append(
@@ -134,7 +141,8 @@ struct RemoteIndex {
             return
         }
         var record = copy.record
-        let newKey = context.newID()
+        let newKey = context.copyID(
+            of: key, record: record, keyField: schema.keyField, filled: copy.fixes, occurrence: occurrence)
         record[schema.keyField] = newKey
         var fixes = copy.fixes
         fixes.insert(schema.keyField)

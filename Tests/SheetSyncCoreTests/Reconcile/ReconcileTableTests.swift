@@ -79,6 +79,15 @@ import Testing
         #expect(applied?["createdAt"] == "2026-01-02T10:20:30.943Z")
     }
 
+    /// An emptied `lastModifiedAt` alone is no edit: the base's time comes back to the cell.
+    @Test func emptiedLastModifiedAtAloneChangesNothingButTheCell() {
+        let b = RC.category("Food", emoji: "🍔", created: "2026-01-02T10:20:30.943Z", modified: "2026-01-05T08:09:10.321Z")
+        let cleared = RC.category("Food", emoji: "🍔", created: "2026-01-02T10:20:30.943Z", modified: "")
+        let plan = RC.plan(base: [b], local: [b], remote: [cleared])
+        #expect(plan.localUpserts.isEmpty && plan.conflicts.isEmpty)
+        #expect(plan.remoteUpdates.map(\.fields) == [["lastModifiedAt": "2026-01-05T08:09:10.321Z"]])
+    }
+
     /// Coarser is not older: a copy a whole second (or more) before the base at its own precision is
     /// still an old copy.
     @Test func anOlderCopyToTheSecondIsStillAConflict() {
