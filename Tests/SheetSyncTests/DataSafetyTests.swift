@@ -239,6 +239,33 @@ import Workbook
             ).count == 10)
     }
 
+    /// A path of the wrong kind is refused (78) naming it, and a missing folder on the way is made:
+    /// never exit 1 ("internal error") for a user's choice of path, never a byte of the path changed.
+    @Test func exportToAPathOfTheWrongKindIsRefusedNamingIt() async throws {
+        let ledger = try await Ledger.synced()
+        let notes = ledger.folder.appendingPathComponent("notes.txt")
+        try Data("mine".utf8).write(to: notes)
+        let csvOverFile = try await ledger.run("export", notes.path, "--format", "csv")
+        #expect(csvOverFile.status == 78, "\(csvOverFile.stderr)")
+        #expect(csvOverFile.stderr.contains("\(notes.path) is a file; a CSV export writes a folder"), "\(csvOverFile.stderr)")
+        let xlsxOverFile = try await ledger.run("export", notes.path, "--format", "xlsx")
+        #expect(xlsxOverFile.status == 78, "\(xlsxOverFile.stderr)")
+        #expect(xlsxOverFile.stderr.contains("\(notes.path) already exists") && !xlsxOverFile.stderr.contains("workbook;"), "\(xlsxOverFile.stderr)")
+        #expect(try Data(contentsOf: notes) == Data("mine".utf8))
+        let folder = ledger.folder.appendingPathComponent("exports")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let xlsxIntoFolder = try await ledger.run("export", folder.path, "--format", "xlsx")
+        #expect(xlsxIntoFolder.status == 78, "\(xlsxIntoFolder.stderr)")
+        #expect(xlsxIntoFolder.stderr.contains("\(folder.path) is a folder"), "\(xlsxIntoFolder.stderr)")
+        let nested = ledger.folder.appendingPathComponent("exports/2026/book.xlsx")
+        let made = try await ledger.run("export", nested.path, "--format", "xlsx")
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(FileManager.default.fileExists(atPath: nested.path))
+        let dry = try await ledger.run("export", ledger.folder.appendingPathComponent("later/book.xlsx").path, "--format", "xlsx", "--dry-run")
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ledger.folder.appendingPathComponent("later").path))
+    }
+
     @Test func storeRowWithAnUnknownCategoryIsHeldBackAndListed() async throws {
         let ledger = try await Ledger.synced()
         let id = "0b7d6a7e-1111-4222-8333-444455556666"

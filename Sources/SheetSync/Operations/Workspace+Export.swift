@@ -33,7 +33,8 @@ extension Workspace {
     }
 
     /// An export is a snapshot for elsewhere: writing it over the live workbook would replace hand
-    /// edits not yet synced, so that is refused always, and any other workbook without `force`.
+    /// edits not yet synced, so that is refused always, and any other workbook (or, for XLSX, any
+    /// file) without `force`; so is a path of the wrong kind (a file for CSV, a folder for XLSX).
     func refuseOverwrite(_ path: URL, format: ExportFormat, force: Bool) throws {
         let target = path.standardizedFileURL.resolvingSymlinksInPath()
         let configured: URL?
@@ -47,17 +48,30 @@ extension Workspace {
                 .configuration,
                 "\(path.path) is the configured workbook; export writes a snapshot elsewhere (use `sheetsync push` to update it)")
         }
-        let existing: Bool
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: target.path, isDirectory: &isFolder)
         switch format {
         case .csv:
-            existing = Tab.allCases.contains {
+            if exists && !isFolder.boolValue {
+                throw SheetSyncError(
+                    .configuration,
+                    "\(path.path) is a file; a CSV export writes a folder of five .csv files: name a folder (a new one is made)")
+            }
+            let holdsWorkbook = Tab.allCases.contains {
                 FileManager.default.fileExists(atPath: target.appendingPathComponent("\($0.rawValue).csv").path)
             }
-        case .xlsx: existing = FileManager.default.fileExists(atPath: target.path)
-        }
-        if existing && !force {
-            throw SheetSyncError(
-                .configuration, "\(path.path) already holds a workbook; choose another path, or add --force to write over it")
+            if holdsWorkbook && !force {
+                throw SheetSyncError(
+                    .configuration, "\(path.path) already holds a workbook; choose another path, or add --force to write over it")
+            }
+        case .xlsx:
+            if exists && isFolder.boolValue {
+                throw SheetSyncError(
+                    .configuration, "\(path.path) is a folder; an XLSX export writes one file: name it, such as \(path.path)/ledger.xlsx")
+            }
+            if exists && !force {
+                throw SheetSyncError(.configuration, "\(path.path) already exists; choose another path, or add --force to write over it")
+            }
         }
     }
 
@@ -94,6 +108,8 @@ extension Workspace {
             let sheets = Tab.allCases.map {
                 XLSXSheet(name: $0.rawValue, table: tables[$0] ?? Table(header: TablePatcher.newHeader($0.schema)))
             }
+            // Like a CSV export's folder, the file's folder is made when missing.
+            try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
             _ = try AtomicFile.replace(path, expecting: try FileFingerprint.of(path)) { try XLSXWriter.write(sheets, to: $0) }
         }
     }
