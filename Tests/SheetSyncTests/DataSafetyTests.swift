@@ -250,7 +250,9 @@ import Workbook
         #expect(csvOverFile.stderr.contains("\(notes.path) is a file; a CSV export writes a folder"), "\(csvOverFile.stderr)")
         let xlsxOverFile = try await ledger.run("export", notes.path, "--format", "xlsx")
         #expect(xlsxOverFile.status == 78, "\(xlsxOverFile.stderr)")
-        #expect(xlsxOverFile.stderr.contains("\(notes.path) already exists") && !xlsxOverFile.stderr.contains("workbook;"), "\(xlsxOverFile.stderr)")
+        #expect(
+            xlsxOverFile.stderr.contains("\(notes.path) already exists") && !xlsxOverFile.stderr.contains("workbook;"),
+            "\(xlsxOverFile.stderr)")
         #expect(try Data(contentsOf: notes) == Data("mine".utf8))
         let folder = ledger.folder.appendingPathComponent("exports")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -261,7 +263,8 @@ import Workbook
         let made = try await ledger.run("export", nested.path, "--format", "xlsx")
         #expect(made.status == 0, "\(made.stderr)")
         #expect(FileManager.default.fileExists(atPath: nested.path))
-        let dry = try await ledger.run("export", ledger.folder.appendingPathComponent("later/book.xlsx").path, "--format", "xlsx", "--dry-run")
+        let dry = try await ledger.run(
+            "export", ledger.folder.appendingPathComponent("later/book.xlsx").path, "--format", "xlsx", "--dry-run")
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(!FileManager.default.fileExists(atPath: ledger.folder.appendingPathComponent("later").path))
     }
