@@ -52,7 +52,9 @@ enum Output {
                 report.summaryLines.forEach { line($0) }
                 if report.upToDate { line("up to date") }
             }
-            if options.verbose { report.notices.forEach { line("note: \($0)") } }
+            // What the run did on its own that a user should know (a copy given a new id, a clock
+            // clamped, a row that waits): shown unless --quiet.
+            report.notices.forEach { line("note: \($0)") }
         }
         if !options.quiet || !report.errors.isEmpty {
             for message in report.errors { error(message) }

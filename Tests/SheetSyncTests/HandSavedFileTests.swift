@@ -122,4 +122,20 @@ import Workbook
         #expect(try ledger.storeRows(.transactions)["4c3d50bf-12db-5603-981a-c55f21c77bb3"]?["note"] == "Paycheck (Nov)")
         #expect(try ledger.storeRows(.transactions).count == 10)
     }
+
+    /// A copy-pasted row gets a new id, written back, and the run says so (DESIGN §3: "reported")
+    /// unless `--quiet` asks for silence.
+    @Test func copiedRowGetsANewIdAndTheRunSaysSo() async throws {
+        let ledger = try await Ledger.synced()
+        try ledger.workbook.edit(.transactions) { table in table.rows.append(table.rows[0]) }
+        let run = try await ledger.run("sync")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("note: Transactions row 12: duplicate id \(Self.groceries); the copy now has id"), "\(run.stdout)")
+        #expect(try ledger.storeRows(.transactions).count == 11)
+        #expect(try ledger.sheetRows(.transactions).count == 11)
+        try ledger.workbook.edit(.transactions) { table in table.rows.append(table.rows[0]) }
+        let quiet = try await ledger.run("sync", "--quiet")
+        #expect(quiet.status == 0 && quiet.stdout.isEmpty, "\(quiet.stdout)")
+        #expect(try ledger.storeRows(.transactions).count == 12)
+    }
 }
