@@ -50,6 +50,18 @@ import Workbook
         #expect(try ledger.storeRows(.settings).keys.sorted() == ["b4d5891d-9e53-5116-8cdc-779311294f7b"])
     }
 
+    /// The Settings row binds the store to its dataset: an emptied Settings tab is recreated from the
+    /// store like a missing one, never taken as "delete the settings", even with --allow-mass-delete.
+    @Test(arguments: [["sync"], ["sync", "--allow-mass-delete"]])
+    func emptiedSettingsTabIsRecreatedFromTheStore(_ command: [String]) async throws {
+        let ledger = try await Ledger.synced()
+        try ledger.workbook.edit(.settings) { $0.rows = [] }
+        let run = try await CLI.run(command, in: ledger.folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ledger.storeRows(.settings).keys.sorted() == ["b4d5891d-9e53-5116-8cdc-779311294f7b"])
+        #expect(try ledger.sheetRows(.settings).keys.sorted() == ["b4d5891d-9e53-5116-8cdc-779311294f7b"])
+    }
+
     @Test func tabClearedToItsHeaderIsHeldUntilAllowed() async throws {
         let ledger = try await Ledger.synced()
         try ledger.workbook.edit(.recurringRules) { $0.rows = [] }  // 2 rules: far below the old threshold

@@ -83,8 +83,9 @@ public struct SyncPlanner: Sendable {
         var result = SyncPlan()
         let read = readTabs(workbook, ledger: ledger, scope: scope, into: &result)
         var ledger = ledger
-        if workbook[.settings] == nil, case .sync = purpose {
-            // A missing Settings tab is recreated from the store: its row is new to the workbook.
+        if workbook[.settings].map(Self.hasNoRows) ?? true, case .sync = purpose {
+            // A missing or emptied Settings tab is recreated from the store: its row is new to the
+            // workbook. The row binds the store to its dataset; emptying the tab never deletes it.
             ledger.base[.settings] = [:]
         }
         var checks = CrossTabChecks(ledger: ledger)
@@ -200,6 +201,11 @@ public struct SyncPlanner: Sendable {
         }
         result.settings = Self.firstRecord(read[.settings] ?? [])
         return read
+    }
+
+    /// Whether every data row of `table` is blank (a tab cleared down to its header).
+    static func hasNoRows(_ table: Table) -> Bool {
+        (0..<table.rowCount).allSatisfy { table.row($0).allSatisfy(\.isEmpty) }
     }
 
     /// The workbook's Settings row, if it has a readable one.
