@@ -337,6 +337,21 @@ import Workbook
         #expect(try ledger.sheetRows(.transactions)[id] != nil)
     }
 
+    /// `restore --list` keeps listing a restored row (the log is kept) but says it is in the store again.
+    @Test func restoreListSaysWhichRowsAreBackInTheStore() async throws {
+        let ledger = try await Ledger.synced()
+        try ledger.workbook.edit(.transactions) { table in table.rows.removeAll { $0.first?.rawText == Self.lunch } }
+        #expect(try await ledger.run("sync").status == 0)
+        let listed = try await ledger.run("restore", "--list")
+        #expect(listed.stdout.contains("Transactions \(Self.lunch) (deleted in the workbook)\n"), "\(listed.stdout)")
+        #expect(try await ledger.run("restore", Self.lunch).status == 0)
+        #expect(try ledger.storeRows(.transactions)[Self.lunch] != nil)
+        let after = try await ledger.run("restore", "--list")
+        #expect(after.stdout.contains("Transactions \(Self.lunch) (deleted in the workbook; in the store again)"), "\(after.stdout)")
+        let json = try await ledger.run("restore", "--list", "--json")
+        #expect(json.stdout.contains("\"inStore\" : true"), "\(json.stdout)")
+    }
+
     @Test func strayOpeningQuoteSwallowingRowsDeletesNothing() async throws {
         let ledger = try await Ledger.synced()
         let url = ledger.workbook.url(.transactions)

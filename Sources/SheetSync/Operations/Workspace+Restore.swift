@@ -9,6 +9,8 @@ public struct RestoreReport: Codable, Sendable {
         public var id: String
         public var deletedAt: String
         public var reason: String
+        /// The store has a row with this key again (restored, or added anew): nothing to restore.
+        public var inStore = false
     }
 
     public var dryRun: Bool
@@ -57,6 +59,6 @@ extension Workspace {
 
 extension RestoreReport.Entry {
     init(_ row: DeletedRow) {
-        self.init(tab: row.tab.rawValue, id: row.key, deletedAt: row.deletedAt, reason: row.reason)
+        self.init(tab: row.tab.rawValue, id: row.key, deletedAt: row.deletedAt, reason: row.reason, inStore: row.inStore)
     }
 }

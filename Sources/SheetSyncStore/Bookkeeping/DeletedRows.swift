@@ -11,6 +11,8 @@ public struct DeletedRow: Hashable, Sendable {
     public var deletedAt: String
     /// `deleted in the store` (by a person or a SQLite client) or `deleted in the workbook` (a sync applied it).
     public var reason: String
+    /// Whether the store has a row with this key again (restored, or added anew): `restore` skips it.
+    public var inStore = false
 }
 
 /// `sync_deleted_rows`: filled by an AFTER DELETE trigger on every data table, so no delete by any
@@ -49,13 +51,23 @@ enum DeletedRows {
     }
 
     static func fetch(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [DeletedRow] {
-        try Row.fetchAll(db, sql: "SELECT id, tab, key, rowJSON, deletedAt, reason FROM \(table) \(sql)", arguments: arguments)
-            .compactMap { row in
-                guard let tab = Tab(rawValue: row["tab"]) else { return nil }
-                return DeletedRow(
-                    id: row["id"], tab: tab, key: row["key"], json: row["rowJSON"], deletedAt: row["deletedAt"],
-                    reason: row["reason"])
-            }
+        let inStore = Tab.allCases.map { tab in
+            let data = DataTable(tab)
+            return "WHEN \(tab.rawValue.sqlLiteral) THEN EXISTS (SELECT 1 FROM \(data.table) WHERE \(data.keyColumn) = \(table).key)"
+        }
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, tab, key, rowJSON, deletedAt, reason, CASE tab \(inStore.joined(separator: " ")) ELSE 0 END AS inStore
+                FROM \(table) \(sql)
+                """, arguments: arguments
+        )
+        .compactMap { row in
+            guard let tab = Tab(rawValue: row["tab"]) else { return nil }
+            return DeletedRow(
+                id: row["id"], tab: tab, key: row["key"], json: row["rowJSON"], deletedAt: row["deletedAt"],
+                reason: row["reason"], inStore: row["inStore"])
+        }
     }
 }
 

@@ -19,7 +19,9 @@ extension SheetSyncCommand {
                     if global.json {
                         Output.json(rows)
                     } else {
-                        rows.forEach { Output.line("\($0.deletedAt) \($0.tab) \($0.id) (\($0.reason))") }
+                        rows.forEach {
+                            Output.line("\($0.deletedAt) \($0.tab) \($0.id) (\($0.reason)\($0.inStore ? "; in the store again" : ""))")
+                        }
                     }
                     return .ok
                 }
