@@ -70,9 +70,15 @@ import Workbook
         #expect(run.stderr.contains("RecurringRules: this run would delete every row (2 of 2) from the store"), "\(run.stderr)")
         #expect(try ledger.storeRows(.recurringRules).count == 2)
         #expect(try ledger.sheetRows(.recurringRules).isEmpty)
+        // `status` does not say all is well meanwhile.
+        let held = try await ledger.run("status")
+        #expect(held.stdout.contains("held back by the last sync (since 20"), "\(held.stdout)")
+        #expect(held.stdout.contains("  RecurringRules: this run would delete every row (2 of 2)"), "\(held.stdout)")
+        #expect(try await ledger.run("sync").status == 65)
         let allowed = try await ledger.run("sync", "--allow-mass-delete")
         #expect(allowed.status == 0, "\(allowed.stderr)")
         #expect(try ledger.storeRows(.recurringRules).isEmpty)
+        #expect(try await !ledger.run("status").stdout.contains("held back"))
         // And the deleted rows are kept for restore.
         let restore = try await ledger.run("restore", "--since", "2000-01-01")
         #expect(restore.status == 0, "\(restore.stderr)")

@@ -8,6 +8,13 @@ public struct StatusReport: Codable, Sendable {
     public var remote: String
     public var datasetId: String?
     public var lastSyncAt: String?
+    /// What the last sync held back (exit 65) and since when; nil when it held nothing back.
+    public var heldBack: HeldBack?
+
+    public struct HeldBack: Codable, Sendable {
+        public var since: String
+        public var reasons: [String]
+    }
     /// Local rows changed, added or deleted since the last sync, per tab.
     public var pendingLocalChanges: [String: Int]
     public var rejected: [Rejection]
@@ -32,6 +39,10 @@ public struct StatusReport: Codable, Sendable {
             "store: \(store)", "remote: \(remote)", "dataset: \(datasetId ?? "not bound yet")",
             "last sync: \(lastSyncAt ?? "never")",
         ]
+        if let heldBack {
+            out.append("held back by the last sync (since \(heldBack.since); `sheetsync sync` says it again):")
+            out += heldBack.reasons.map { "  " + $0 }
+        }
         let pending = Tab.allCases.compactMap { tab in pendingLocalChanges[tab.rawValue].flatMap { $0 > 0 ? "\(tab.rawValue) \($0)" : nil }
         }
         out.append("pending local changes: \(pending.isEmpty ? "none" : pending.joined(separator: ", "))")
@@ -58,6 +69,13 @@ public struct StatusReport: Codable, Sendable {
 }
 
 extension Workspace {
+    /// The last sync's hold as `SyncEngine.heldState` recorded it.
+    static func heldBack(_ text: String) -> StatusReport.HeldBack? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let since = lines.first, lines.count > 1 else { return nil }
+        return StatusReport.HeldBack(since: since, reasons: Array(lines.dropFirst()))
+    }
+
     public func status() async throws -> StatusReport {
         let store = try readOnlyStore()
         // Counted in SQL: status neither copies nor loads the store (issue 13).
@@ -67,7 +85,8 @@ extension Workspace {
         let uploads = try store.receiptUploads([.queued, .failed])
         return StatusReport(
             store: config.store.path, remote: remote, datasetId: try store.state(SyncEngine.stateDataset),
-            lastSyncAt: try store.state(SyncEngine.stateLastSync), pendingLocalChanges: pending,
+            lastSyncAt: try store.state(SyncEngine.stateLastSync),
+            heldBack: try store.state(SyncEngine.stateHeld).flatMap(Self.heldBack), pendingLocalChanges: pending,
             rejected: try store.rejectedRows(),
             deletedRows: try store.deletedRowCount(),
             recentConflicts: try store.conflicts(limit: 20),

@@ -45,6 +45,9 @@ public struct SyncEngine: Sendable {
     static let stateRemoteVersion = "remoteVersion"
     static let stateCounter = "changeCounterAtSync"
     static let stateLastSync = "lastSyncAt"
+    /// What the last sync held back (its time, then one reason per line), for `status`; absent
+    /// after a run that held nothing back.
+    static let stateHeld = "heldBack"
 
     public func run(_ options: SyncOptions) async throws -> SyncReport {
         ExitArena.releaseEarlierRuns()
@@ -76,6 +79,10 @@ public struct SyncEngine: Sendable {
         report.fill(plans: plan.tabs, previous: previous)
         if plan.blocked || options.dryRun {
             report.changes = PlanPrinter.lines(plan.tabs)
+            if !options.dryRun, let held = Self.heldState(report.errors, now: now, recorded: local.state[Self.stateHeld]) {
+                // Nothing else is written, but `status` must not say all is well meanwhile.
+                try store.setState(Self.stateHeld, held)
+            }
             ExitArena.keep((snapshot, local, plan))
             return report
         }
@@ -92,6 +99,11 @@ public struct SyncEngine: Sendable {
         var commit = StoreCommit(plans: plan.tabs, local: local, previous: previous, now: now)
         if let datasetId = plan.settings?["datasetId"], !datasetId.isEmpty { commit.state[Self.stateDataset] = datasetId }
         commit.state[Self.stateRemoteVersion] = .some(converged ? newVersion : nil)
+        if report.errors.isEmpty {
+            if local.state[Self.stateHeld] != nil { commit.state[Self.stateHeld] = .some(nil) }
+        } else if let held = Self.heldState(report.errors, now: now, recorded: local.state[Self.stateHeld]) {
+            commit.state[Self.stateHeld] = held
+        }
         if options.mode != .pull && plan.converges {
             // The rename reached every sheet row: later rows with the old name are unknown again.
             for old in local.ledger.renames.keys { commit.state[LedgerState.renameKey(old)] = .some(nil) }
@@ -104,6 +116,15 @@ public struct SyncEngine: Sendable {
         }
         ExitArena.keep((snapshot, local, plan, commit))
         return report
+    }
+
+    /// The `stateHeld` text for `reasons`, or nil when `recorded` already says the same (its time,
+    /// when the hold began, is kept).
+    static func heldState(_ reasons: [String], now: Timestamp, recorded: String?) -> String? {
+        guard recorded?.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().map(String.init) != reasons else {
+            return nil
+        }
+        return ([now.description] + reasons).joined(separator: "\n")
     }
 
     /// A tab error as the user reads it; a missing tab says where it was looked for.
