@@ -328,6 +328,29 @@ import Workbook
         #expect(try await ledger.run("sync").status == 0)
     }
 
+    /// A file cut at a line end (the first rows kept, the rest gone) looks like an older copy: its
+    /// newer rows are written back, and so are the older ones it lacks. A tab that looks like an old
+    /// copy deletes nothing, on this run or the next.
+    @Test func fileCutAtALineEndDeletesNothingNowOrOnTheNextRun() async throws {
+        let ledger = try await Ledger.synced()
+        for amount in ["1.00", "2.00", "3.00"] {
+            #expect(try await ledger.run("add", "expense", "--amount", amount, "--category", "Dining").status == 0)
+        }
+        #expect(try await ledger.run("sync").status == 0)
+        let all = try ledger.storeRows(.transactions)
+        #expect(all.count == 13)
+        try ledger.workbook.edit(.transactions) { table in table.rows = Array(table.rows.prefix(5)) }
+        let run = try await ledger.run("sync")
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("looks like an older copy"), "\(run.stderr)")
+        #expect(try ledger.storeRows(.transactions) == all)
+        #expect(try Set(ledger.sheetRows(.transactions).keys) == Set(all.keys))
+        let next = try await ledger.run("sync")
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(try ledger.storeRows(.transactions) == all)
+        #expect(try Set(ledger.sheetRows(.transactions).keys) == Set(all.keys))
+    }
+
     @Test func deletingOneRecentRowByHandStillWorksWithoutAFlag() async throws {
         let ledger = try await Ledger.synced()
         let id = try await ledger.run("add", "expense", "--amount", "1.00", "--category", "Dining").stdout

@@ -23,10 +23,12 @@ enum MassDeleteGuard {
     }
 }
 
-/// An old copy saved over the workbook (or a backup copied back) lacks the rows created or changed
-/// after it was made. Deleting those from the store would lose them, so they are written back to the
-/// workbook instead and the run says so. One such row alone is taken as a deliberate delete, unless
-/// the copy also carries rows older than the versions both sides agreed on.
+/// An old copy saved over the workbook (or a backup copied back, or a file cut at a line end) lacks
+/// the rows created or changed after it was made. Deleting those from the store would lose them, so
+/// they are written back to the workbook instead and the run says so. So is every other row such a
+/// tab lacks: a tab that looks like an old copy deletes nothing (deleting only its older missing rows
+/// would lose them to a file cut short, this run or the next). One newer row missing alone is taken
+/// as a deliberate delete, unless the copy also carries rows older than the versions both sides agreed on.
 enum StaleCopyGuard {
     static let modified = "lastModifiedAt"
 
@@ -45,22 +47,23 @@ enum StaleCopyGuard {
         guard !newest.isEmpty else { return nil }
         let late = plan.localDeletes.filter { (base[$0.key]?[modified] ?? "") > newest }
         guard late.count >= 2 || (late.count == 1 && regressions > 0) else { return nil }
-        let lateKeys = Set(late.map(\.key))
-        plan.localDeletes.removeAll { lateKeys.contains($0.key) }
-        plan.localCounts.deleted -= late.count
-        for delete in late {
+        let older = plan.localDeletes.count - late.count
+        for delete in plan.localDeletes {
             let record = local[delete.key] ?? delete.expected
             plan.remoteAppends.append(record)
             plan.remoteCounts.added += 1
             plan.base[delete.key] = record
             plan.result[delete.key] = record
         }
+        plan.localDeletes = []
+        plan.localCounts.deleted = 0
         let ids = late.map(\.key).sorted()
         let shown = ids.prefix(10).joined(separator: ", ") + (ids.count > 10 ? ", …" : "")
-        return "\(plan.tab.rawValue): the workbook looks like an older copy saved over the file: it lacks \(late.count) row(s) "
-            + "created or changed after its newest lastModifiedAt (\(newest)): \(shown). They were not deleted from the store "
-            + "and are written back to the workbook. If you deleted them on purpose, delete them again and run with "
-            + "--allow-mass-delete (`sheetsync restore` brings back any row a run deleted)"
+        let alsoOlder = older > 0 ? " It also lacks \(older) older row(s), kept the same way." : ""
+        return "\(plan.tab.rawValue): the workbook looks like an older copy saved over the file (or one cut short): it lacks "
+            + "\(late.count) row(s) created or changed after its newest lastModifiedAt (\(newest)): \(shown).\(alsoOlder) "
+            + "None were deleted from the store; all are written back to the workbook. If you deleted them on purpose, "
+            + "delete them again and run with --allow-mass-delete (`sheetsync restore` brings back any row a run deleted)"
     }
 }
 
