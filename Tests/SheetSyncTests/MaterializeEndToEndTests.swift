@@ -36,6 +36,48 @@ import Testing
         #expect(try Data(contentsOf: folder.appendingPathComponent("Transactions.csv")) == before)
     }
 
+    /// A rule typed into the sheet with empty times: the run that makes its instances records its
+    /// `lastGeneratedDate` on both sides, so an instance deleted by hand right after stays deleted.
+    @Test func ruleTypedWithEmptyTimesRecordsItsProgressInTheRunThatMaterializes() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        let rules = folder.appendingPathComponent("RecurringRules.csv")
+        let rule = "9d6b4c1e-0000-4000-8000-000000000003"
+        let line = "\(rule),TRUE,expense,1,Dining,,Tea,2026-11-01,weekly,1,,,,\n"
+        try Data((try String(contentsOf: rules, encoding: .utf8) + line).utf8).write(to: rules)
+        let run = try await CLI.run(["sync", "--materialize"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let made = try instances(folder).filter { $0["recurringRuleId"] == rule }
+        #expect(!made.isEmpty)
+        let last = try #require(made.last?["date"])
+        let sheetRule = try TestWorkbook(folder: folder).records(.recurringRules, now: Timestamp(Date()))[rule]
+        #expect((sheetRule?["lastGeneratedDate"] ?? "") >= last, "the sheet's rule records its progress")
+        // An instance deleted by hand right after that run stays deleted.
+        let url = folder.appendingPathComponent("Transactions.csv")
+        let first = try #require(made.first)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        try Data(text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix(first["transactionId"]) }
+            .joined(separator: "\n").utf8).write(to: url)
+        #expect(try await CLI.run(["sync", "--materialize"], in: folder).status == 0)
+        #expect(try transactions(folder)[first["transactionId"]] == nil)
+    }
+
+    /// The seed's RecurringRules tab has no `lastGeneratedDate` column: an occurrence that already
+    /// has a transaction of its rule on its date (whatever its id) is not made a second time.
+    @Test func occurrenceWithATransactionOfItsRuleIsNotMadeAgainWithoutLastGeneratedDate() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        try TestWorkbook(folder: folder).edit(.recurringRules) { table in
+            let column = table.header.firstIndex(of: "lastGeneratedDate")!
+            table.header.remove(at: column)
+            for i in table.rows.indices where table.rows[i].count > column { table.rows[i].remove(at: column) }
+        }
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        let run = try await CLI.run(["sync", "--materialize"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let january = try instances(folder).filter { $0["date"] < "2026-02-01" }
+        #expect(january.map { $0["date"] } == ["2026-01-01", "2026-01-15"], "\(january.map { $0["transactionId"] })")
+    }
+
     @Test func anInstanceDeletedByHandStaysDeletedEvenFromARebuiltStore() async throws {
         let folder = try CLI.copyOfSample("clean")
         #expect(try await CLI.run(["sync"], in: folder).status == 0)

@@ -94,8 +94,14 @@ extension Workspace {
                 continue
             }
         }
-        let existing = Set(try store.records(in: .transactions).map { $0["transactionId"] })
-        let plan = Materializer.plan(rules: rules, existingTransactionIds: existing, through: day, timeZone: zone)
+        let transactions = try store.records(in: .transactions)
+        let existing = Set(transactions.map { $0["transactionId"] })
+        let occurrences = Set(
+            transactions.filter { !$0["recurringRuleId"].isEmpty }.map {
+                Materializer.occurrence(ruleId: $0["recurringRuleId"], date: $0["date"])
+            })
+        let plan = Materializer.plan(
+            rules: rules, existingTransactionIds: existing, existingOccurrences: occurrences, through: day, timeZone: zone)
         report.created = plan.newTransactions.count
         report.notices = plan.problems.map(\.description)
         report.rules = plan.outcomes.map {

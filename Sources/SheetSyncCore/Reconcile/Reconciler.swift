@@ -89,7 +89,7 @@ public enum Reconciler {
         // A check or a first pull has no base and no local rows: no lookups (each hashes the key) there.
         let (noBase, noLocal, noFrozen) = (state.base.isEmpty, local.isEmpty, remote.frozen.isEmpty)
         let baseIsResult = sharedBase && noBase && noLocal
-        let step = Step(state: state, writesBase: !baseIsResult)
+        let step = Step(state: state, writesBase: !baseIsResult, now: context.now.description)
         if baseIsResult {
             if context.listsStoreWrites {
                 step.writeRemoteOnly(KeyOrder.visits(state.base, local, remote.rows, remote.frozen), remote: remote, plan: &plan)
@@ -151,6 +151,8 @@ public enum Reconciler {
         let state: TabState
         /// False when the plan's base is its result (see `plan(_:context:sharedBase:)`).
         let writesBase: Bool
+        /// The time of this read: what an empty `lastModifiedAt` cell reads as.
+        let now: String
 
         func resolve(key: String, b: LedgerRow?, l: LedgerRow?, r: RemoteIndex.Row?, plan: inout TabPlan) {
             let tab = state.schema.tab
@@ -163,7 +165,17 @@ public enum Reconciler {
                 applyLocally(r.record, key: key, plan: &plan)
                 finishRemote(r, result: r.record, plan: &plan)
             case (nil, let l?, let r?):
-                let x = l == r.record ? l : Reconciler.lastWriteWins(l, r.record, key: key, tab: tab, plan: &plan)
+                let x: LedgerRow
+                if l == r.record {
+                    x = l
+                } else if r.fixes.contains(Reconciler.modified), r.record[Reconciler.modified] == now {
+                    // The sheet's row has no time of its own (an empty cell, read as now): it cannot be
+                    // later than the store's, which wins (a pull that loaded the row and a store write
+                    // since, such as a rule's lastGeneratedDate, must not be undone by the next read).
+                    x = Reconciler.keep(l, over: r.record, key: key, tab: tab, plan: &plan)
+                } else {
+                    x = Reconciler.lastWriteWins(l, r.record, key: key, tab: tab, plan: &plan)
+                }
                 applyLocally(x, key: key, plan: &plan)
                 finishRemote(r, result: x, plan: &plan)
             case (let b?, nil, let r?):
@@ -283,7 +295,11 @@ public enum Reconciler {
 
     /// No base: the later row wins whole; its rival's differing values are logged.
     static func lastWriteWins(_ l: LedgerRow, _ r: LedgerRow, key: String, tab: Tab, plan: inout TabPlan) -> LedgerRow {
-        let (winner, loser) = wins(l, over: r) ? (l, r) : (r, l)
+        wins(l, over: r) ? keep(l, over: r, key: key, tab: tab, plan: &plan) : keep(r, over: l, key: key, tab: tab, plan: &plan)
+    }
+
+    /// `winner` whole; each field where `loser` differs goes to the conflict log.
+    static func keep(_ winner: LedgerRow, over loser: LedgerRow, key: String, tab: Tab, plan: inout TabPlan) -> LedgerRow {
         for (name, value) in loser.namedValues where value != winner[name] && name != modified && name != created {
             plan.conflicts.append(conflict(tab, key, name, winner: winner, loser: loser))
         }

@@ -16,8 +16,11 @@ import Foundation
 ///   due is not rewritten at all, so a daily run does not churn rule rows (and a rule whose
 ///   start is still ahead keeps an empty `lastGeneratedDate`).
 /// - **Idempotence.** An occurrence whose id is in `existingTransactionIds` (or was already
-///   planned in this run) is not created again but counts as done, and counts towards the
-///   per-run limit, so the advanced rule row never depends on which instances a machine has.
+///   planned in this run), or that already has a transaction of its rule on its date under any
+///   id (`existingOccurrences`: one typed by hand, or made before the rule's `lastGeneratedDate`
+///   was known, as in a workbook shaped like the seed, which has no such column), is not created
+///   again but counts as done, and counts towards the per-run limit, so the advanced rule row
+///   never depends on which instances a machine has.
 /// - **Rule rows.** An advanced rule keeps its fields; `lastModifiedAt` becomes the later of its
 ///   old value plus one millisecond and the newest due instance's timestamp, never "now".
 /// - **Disabled rules** create nothing and are not rewritten, so re-enabling one catches up the
@@ -31,11 +34,12 @@ public enum Materializer {
     /// - Parameters:
     ///   - rules: canonical RecurringRules records.
     ///   - existingTransactionIds: lowercase ids of the transactions that exist now.
+    ///   - existingOccurrences: `occurrence(ruleId:date:)` of every transaction that names a rule.
     ///   - through: the last day to materialize (inclusive), normally today in `timeZone`.
     ///   - timeZone: the dataset's time zone (`Settings.timezone`).
     ///   - limitPerRule: at most this many instances per rule (at least 1 is used).
     public static func plan(
-        rules: [LedgerRow], existingTransactionIds: Set<String>, through: LocalDate,
+        rules: [LedgerRow], existingTransactionIds: Set<String>, existingOccurrences: Set<String> = [], through: LocalDate,
         timeZone: TimeZone, limitPerRule: Int = defaultLimitPerRule
     ) -> MaterializePlan {
         var plan = MaterializePlan()
@@ -55,7 +59,8 @@ public enum Materializer {
                     ruleId: rule.id, created: 0, alreadyPresent: 0, newLastGeneratedDate: nil, capped: capped)
                 for date in dates {
                     let instance = instance(of: rule, on: date, timeZone: timeZone)
-                    if knownIds.insert(instance["transactionId"]).inserted {
+                    let present = existingOccurrences.contains(occurrence(ruleId: rule.id, date: date.description))
+                    if !present, knownIds.insert(instance["transactionId"]).inserted {
                         plan.newTransactions.append(instance)
                         outcome.created += 1
                     } else {
@@ -71,6 +76,11 @@ public enum Materializer {
             }
         }
         return plan
+    }
+
+    /// What identifies an occurrence whatever its transaction's id: the rule (lowercase) and the date.
+    public static func occurrence(ruleId: String, date: String) -> String {
+        "\(ruleId.lowercased())/\(date)"
     }
 
     /// The id of `ruleId`'s instance on `date`: UUIDv5 of `"<ruleId>/<YYYY-MM-DD>"` under

@@ -88,6 +88,18 @@ import Testing
         #expect(plan.remoteUpdates.map(\.fields) == [["lastModifiedAt": "2026-01-05T08:09:10.321Z"]])
     }
 
+    /// Without a base (a row a pull loaded but could not stamp in the sheet), a sheet row whose
+    /// `lastModifiedAt` is empty has no time of its own: the store's version wins, not "now".
+    @Test func rowWithoutBaseAndAnEmptyTimeLosesToTheStoresVersion() {
+        let l = RC.category("Food", emoji: "🍔", modified: RC.t1)
+        let r = RC.category("Food", emoji: "", modified: "")
+        let plan = RC.plan(base: [], local: [l], remote: [r])
+        #expect(plan.result["Food"] == l)
+        #expect(plan.localUpserts.isEmpty)
+        #expect(plan.remoteUpdates.first?.fields["emoji"] == "🍔")
+        #expect(plan.conflicts.map(\.losingValue) == [""])
+    }
+
     /// Coarser is not older: a copy a whole second (or more) before the base at its own precision is
     /// still an old copy.
     @Test func anOlderCopyToTheSecondIsStillAConflict() {

@@ -36,6 +36,19 @@ import Testing
         #expect(Set(feb.fields.keys) == Set(TabSchema.transactions.fieldNames))
     }
 
+    /// An occurrence that has a transaction of its rule on its date under another id (typed by hand,
+    /// or made before `lastGeneratedDate` was kept) is done: not made twice, and the rule still advances.
+    @Test func occurrenceWithATransactionUnderAnotherIdIsNotMadeAgain() {
+        let rule = T.ruleRecord(start: "2026-01-31", cadence: "monthly")
+        let result = Materializer.plan(
+            rules: [rule], existingTransactionIds: ["aaaaaaaa-0000-4000-8000-000000000001"],
+            existingOccurrences: [Materializer.occurrence(ruleId: T.ruleId.uppercased(), date: "2026-01-31")],
+            through: T.date("2026-02-28"), timeZone: T.utc)
+        #expect(result.newTransactions.map { $0["date"] } == ["2026-02-28"])
+        #expect(result.outcomes.first?.alreadyPresent == 1)
+        #expect(result.updatedRules.first?["lastGeneratedDate"] == "2026-02-28")
+    }
+
     @Test func sameInputsGiveIdenticalRecordsOnEveryRun() {
         let rules = [
             T.ruleRecord(start: "2025-01-31", cadence: "monthly", interval: "2"),
