@@ -56,8 +56,10 @@ import Testing
         let url = folder.appendingPathComponent("Transactions.csv")
         let first = try #require(made.first)
         let text = try String(contentsOf: url, encoding: .utf8)
-        try Data(text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix(first["transactionId"]) }
-            .joined(separator: "\n").utf8).write(to: url)
+        try Data(
+            text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix(first["transactionId"]) }
+                .joined(separator: "\n").utf8
+        ).write(to: url)
         #expect(try await CLI.run(["sync", "--materialize"], in: folder).status == 0)
         #expect(try transactions(folder)[first["transactionId"]] == nil)
     }
