@@ -15,8 +15,12 @@ import Testing
         #expect(categories["Groceries"]?["type"] == "expense" && categories["Salary"]?["type"] == "income")
         let add = try await CLI.run(["add", "expense", "--amount", "4.20", "--category", "Dining"], in: folder)
         #expect(add.status == 0, "\(add.stderr)")
+        // A category is matched after trimming spaces, as a sheet cell is; an amount of zero is one.
+        let spaced = try await CLI.run(["add", "expense", "--amount", "0", "--category", " Dining "], in: folder)
+        #expect(spaced.status == 0, "\(spaced.stderr)")
         #expect(try await CLI.run(["sync"], in: folder).status == 0)
-        #expect(try book.records(.transactions, now: Timestamp(millisecondsSinceEpoch: 0)).count == 1)
+        let added = try book.records(.transactions, now: Timestamp(millisecondsSinceEpoch: 0))
+        #expect(added.count == 2 && added.values.allSatisfy { $0["category"] == "Dining" })
         // --empty: no starters.
         let bare = try TestWorkbook.scratch("bare")
         #expect(try await CLI.run(["init", "--empty"], in: bare).status == 0)

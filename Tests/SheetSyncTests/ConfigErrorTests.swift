@@ -21,6 +21,16 @@ import Testing
         return (error, run.stderr, ledger)
     }
 
+    /// A remote path of the wrong kind (a folder for xlsx, a file for csv) is the config's mistake: 78
+    /// naming the key and the path, never an internal error; nothing is created or changed.
+    @Test func aRemotePathOfTheWrongKindIsNamed() async throws {
+        let xlsxFolder = try await failure(#"{"store": "ledger.sqlite", "remote": {"type": "xlsx", "path": "book"}}"#)
+        #expect((xlsxFolder.error["message"] as? String)?.contains("remote.path") == true, "\(xlsxFolder.error)")
+        #expect((xlsxFolder.error["message"] as? String)?.contains("is a folder") == true, "\(xlsxFolder.error)")
+        let csvFile = try await failure(#"{"store": "ledger.sqlite", "remote": {"type": "csv", "path": "book/Transactions.csv"}}"#)
+        #expect((csvFile.error["message"] as? String)?.contains("is a file") == true, "\(csvFile.error)")
+    }
+
     @Test func aSyntaxErrorIsNamedByLineAndColumn() async throws {
         let text = """
             {

@@ -381,6 +381,35 @@ import Workbook
         #expect(json.stdout.contains("\"inStore\" : true"), "\(json.stdout)")
     }
 
+    /// `--since` compares instants: any ISO 8601 offset, or a date; anything else is a usage error.
+    @Test func restoreSinceReadsItsTimeAndRefusesWhatIsNoTime() async throws {
+        let ledger = try await Ledger.synced()
+        try ledger.workbook.edit(.transactions) { table in table.rows.removeAll { $0.first?.rawText == Self.lunch } }
+        #expect(try await ledger.run("sync").status == 0)
+        let listed = try await ledger.run("restore", "--list", "--json")
+        let deletedAt = try #require((listed.stdout.split(separator: "\"").drop { $0 != "deletedAt" }.dropFirst(2).first).map(String.init))
+        let at = try #require(Timestamp(iso: deletedAt))
+        func shown(_ t: Timestamp, hours: Int) -> String {  // the same instant written at UTC+hours
+            let local = t.adding(milliseconds: Int64(hours) * 3_600_000).description.dropLast()
+            return local + (hours >= 0 ? "+" : "-") + String(format: "%02d:00", abs(hours))
+        }
+        for (since, found) in [
+            (shown(at, hours: 1), true), (shown(at.adding(milliseconds: 1000), hours: 1), false),
+            (shown(at, hours: -5), true), (shown(at.adding(milliseconds: 1000), hours: -5), false),
+            ("2000-01-01", true), ("2999-01-01", false),
+        ] {
+            let run = try await ledger.run("restore", "--list", "--since", since)
+            #expect(run.status == 0, "\(since): \(run.stderr)")
+            #expect(run.stdout.contains(Self.lunch) == found, "\(since): \(run.stdout)")
+        }
+        for bad in ["yesterday", "2026-13-01"] {
+            let run = try await ledger.run("restore", "--since", bad)
+            #expect(run.status == 64, "\(bad): \(run.stderr)")
+            #expect(run.stderr.contains("--since '\(bad)' is neither a date"), "\(run.stderr)")
+        }
+        #expect(try ledger.storeRows(.transactions)[Self.lunch] == nil)
+    }
+
     @Test func strayOpeningQuoteSwallowingRowsDeletesNothing() async throws {
         let ledger = try await Ledger.synced()
         let url = ledger.workbook.url(.transactions)

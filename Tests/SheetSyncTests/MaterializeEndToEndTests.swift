@@ -1,5 +1,6 @@
 import Foundation
 import SheetSyncCore
+import SheetSyncStore
 import Testing
 
 /// `sheetsync materialize` as a user runs it: on the clean sample (rent monthly from 2026-01-01 and
@@ -78,6 +79,26 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let january = try instances(folder).filter { $0["date"] < "2026-02-01" }
         #expect(january.map { $0["date"] } == ["2026-01-01", "2026-01-15"], "\(january.map { $0["transactionId"] })")
+    }
+
+    /// Instances materialized ahead of today carry future times: the sync clamps them once and writes
+    /// the clamped time to both sides, so the next runs find nothing to do and status nothing pending.
+    @Test func futureInstancesAreClampedOnBothSidesOnce() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        let ahead = LocalDate(daysSinceEpoch: Timestamp(Date()).utcDate.daysSinceEpoch + 60).description
+        #expect(try await CLI.run(["materialize", "--through", ahead], in: folder).status == 0)
+        let first = try await CLI.run(["sync"], in: folder)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("is in the future; clamped to"), "\(first.stdout)")
+        let store = try LedgerStore.inMemoryCopy(of: folder.appendingPathComponent("sheetsync.sqlite").path)
+        let stored = Dictionary(uniqueKeysWithValues: try store.records(in: .transactions).map { ($0["transactionId"], $0) })
+        let sheet = try transactions(folder)
+        #expect(stored.count == sheet.count)
+        for (id, row) in sheet { #expect(stored[id]?["lastModifiedAt"] == row["lastModifiedAt"], "\(id)") }
+        let again = try await CLI.run(["sync"], in: folder)
+        #expect(again.status == 0 && !again.stdout.contains("clamped"), "\(again.stdout)")
+        #expect(try await CLI.run(["status"], in: folder).stdout.contains("pending local changes: none"))
     }
 
     @Test func anInstanceDeletedByHandStaysDeletedEvenFromARebuiltStore() async throws {

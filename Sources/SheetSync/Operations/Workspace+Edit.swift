@@ -26,7 +26,9 @@ extension Workspace {
     public func add(_ new: NewTransaction, dryRun: Bool = false) async throws -> String {
         try await withStore(preview: dryRun) { store in
             let categories = Set(try store.records(in: .categories).map { $0["name"] })
-            if let problem = CategoryCheck.problem(for: new.category, known: categories) {
+            // Trimmed, as a category cell in the sheet is read.
+            let category = new.category.trimmingCharacters(in: .whitespaces)
+            if let problem = CategoryCheck.problem(for: category, known: categories) {
                 throw SheetSyncError(.usage, "\(problem.message) (\(problem.hint))")
             }
             let now = clock.now()
@@ -38,13 +40,13 @@ extension Workspace {
                     return d.description
                 } ?? today(store: store).description
             guard case .success(let amount) = Amount.parse(new.amount) else {
-                throw SheetSyncError(.usage, "--amount '\(new.amount)' is not a positive amount (use e.g. 12.50)")
+                throw SheetSyncError(.usage, "--amount '\(new.amount)' is not an amount (a non-negative decimal such as 12.50)")
             }
             let id = newID()
             let date = LocalDate(iso: day)
             let record = LedgerRow([
                 "transactionId": id, "type": new.type, "date": day, "year": date.map { String($0.year) } ?? "",
-                "month": date.map { String($0.month) } ?? "", "amount": amount.description, "category": new.category,
+                "month": date.map { String($0.month) } ?? "", "amount": amount.description, "category": category,
                 "tagsCSV": new.tags, "note": new.note, "paidFlag": "", "reimbursedFlag": "", "recurringRuleId": "",
                 "createdAt": now.description, "lastModifiedAt": now.description,
             ])

@@ -31,7 +31,20 @@ extension Workspace {
 
     /// Deleted rows kept for restore, newest first (`since`: an ISO date or timestamp).
     public func deletedRows(since: String?) async throws -> [RestoreReport.Entry] {
-        try await withStore(preview: true) { store in try store.deletedRows(since: since).map(RestoreReport.Entry.init) }
+        try await withStore(preview: true) { store in
+            try store.deletedRows(since: try Self.instant(since, zone: try timeZone(store: store))).map(RestoreReport.Entry.init)
+        }
+    }
+
+    /// `--since` as the store's deletion times are written (UTC, canonical): an ISO 8601 time (any
+    /// offset), or a date, meaning its start in the dataset's time zone. Anything else is a usage error.
+    static func instant(_ since: String?, zone: TimeZone) throws -> String? {
+        guard let since else { return nil }
+        let text = since.trimmingCharacters(in: .whitespaces)
+        if let day = LocalDate(iso: text) { return Timestamp(startOf: day, in: zone).description }
+        if let time = FieldParser.timestamp(.text(text)) { return time.description }
+        throw SheetSyncError(
+            .usage, "--since '\(since)' is neither a date (2026-11-01) nor an ISO 8601 time (2026-11-01T09:30:00+01:00)")
     }
 
     /// Brings back rows a run (or a person) deleted from the store: the rows with these ids, or every
@@ -42,7 +55,8 @@ extension Workspace {
         }
         return try await withStore(preview: dryRun) { store in
             let wanted = Set(ids.map { FieldParser.canonicalUUID($0) ?? $0 })
-            let rows = try store.deletedRows(since: since).filter { wanted.isEmpty || wanted.contains($0.key) }
+            let from = try Self.instant(since, zone: try timeZone(store: store))
+            let rows = try store.deletedRows(since: from).filter { wanted.isEmpty || wanted.contains($0.key) }
             let missing = wanted.subtracting(rows.map(\.key))
             guard missing.isEmpty else {
                 throw SheetSyncError(

@@ -7,8 +7,10 @@ enum RemoteFactory {
     static func make(_ config: Config.RemoteConfig, backupsToKeep: Int, logger: Logger) throws -> any Remote {
         switch config {
         case .csv(let folder):
+            try requireKind(folder, isFolder: true)
             return CSVWorkbookRemote(folder: folder, backupsToKeep: backupsToKeep)
         case .xlsx(let file):
+            try requireKind(file, isFolder: false)
             return XLSXWorkbookRemote(file: file, backupsToKeep: backupsToKeep)
         case .google(let google):
             let client: GoogleClient
@@ -22,5 +24,18 @@ enum RemoteFactory {
             return GoogleSheetsRemote(
                 client: client, spreadsheetId: google.spreadsheetId, maxRequestBytes: google.maxRequestBytes, logger: logger)
         }
+    }
+
+    /// A file workbook's path, when something is there, must be what its type reads: a folder of
+    /// CSV files, or one `.xlsx` file. (A missing one is the sync's "workbook is missing".)
+    private static func requireKind(_ url: URL, isFolder: Bool) throws {
+        var folder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &folder), folder.boolValue != isFolder else { return }
+        throw SheetSyncError.configuration(
+            isFolder
+                ? "the config's remote.path \(url.path) is a file; a \"csv\" remote is the folder holding the five "
+                    + ".csv files (for an .xlsx file use \"type\": \"xlsx\")"
+                : "the config's remote.path \(url.path) is a folder; an \"xlsx\" remote is one .xlsx file "
+                    + "(for a folder of .csv files use \"type\": \"csv\")")
     }
 }

@@ -235,6 +235,8 @@ public enum Reconciler {
             plan.remoteCounts.added += 1
             if writesBase { plan.base[key] = l }
             plan.result[key] = l
+            // A row whose future lastModifiedAt was clamped goes to the store too: both sides hold the clamp.
+            writeLocally(l, key: key, plan: &plan)
         }
 
         /// Makes the store hold `x` (counting it when that changes the store).

@@ -7,7 +7,7 @@ extension SheetSyncCommand {
         static let configuration = CommandConfiguration(abstract: "Add a transaction to the local store; prints its id.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "expense or income.") var type: String
-        @Option(help: "A positive amount such as 12.50.") var amount: String
+        @Option(help: "An amount of zero or more, such as 12.50.") var amount: String
         @Option(help: "An existing category name (case-sensitive).") var category: String
         @Option(help: "YYYY-MM-DD; default today in the dataset's time zone.") var date: String?
         @Option(help: "A note.") var note: String = ""
