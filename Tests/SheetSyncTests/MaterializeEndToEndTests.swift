@@ -101,6 +101,34 @@ import Testing
         #expect(try await CLI.run(["status"], in: folder).stdout.contains("pending local changes: none"))
     }
 
+    /// A rule whose sheet row is rejected (here: disabled, with an interval typo) is frozen: the store
+    /// keeps its last good version, but `materialize` must not expand that version meanwhile.
+    @Test func ruleWhoseSheetRowIsRejectedMakesNothingUntilFixed() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        let book = TestWorkbook(folder: folder)
+        let table = try book.table(.recurringRules)
+        let (enabled, interval) = (book.column("isEnabled", in: table)!, book.column("interval", in: table)!)
+        let rule = table.rows[0][0].rawText
+        try book.edit(.recurringRules) { table in
+            table.rows[0][enabled] = .text("FALSE")
+            table.rows[0][interval] = .text("0")
+        }
+        #expect(try await CLI.run(["sync"], in: folder).status == 65)
+        let before = try transactions(folder).count
+        let made = try await CLI.run(["materialize", "--through", "2026-06-30"], in: folder)
+        #expect(made.status == 65, "\(made.stdout) \(made.stderr)")
+        #expect(made.stderr.contains("RecurringRules \(rule)") && made.stderr.contains("rejected"), "\(made.stderr)")
+        // A row that stays rejected fails only the run that first met it; status keeps listing it.
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await CLI.run(["status"], in: folder).stdout.contains("rejected rows: 1"))
+        let cron = try await CLI.run(["sync", "--materialize"], in: folder)
+        #expect(cron.stdout.contains("note: RecurringRules \(rule): its row in the workbook is rejected"), "\(cron.stdout)")
+        let rows = try transactions(folder).values.filter { $0["recurringRuleId"] == rule && $0["date"] > "2026-01-31" }
+        #expect(rows.isEmpty, "\(rows.map { $0["date"] })")
+        #expect(try transactions(folder).count >= before)
+    }
+
     @Test func anInstanceDeletedByHandStaysDeletedEvenFromARebuiltStore() async throws {
         let folder = try CLI.copyOfSample("clean")
         #expect(try await CLI.run(["sync"], in: folder).status == 0)

@@ -53,7 +53,8 @@ extension Workspace {
             }
             var report = try await engine.run(SyncOptions(mode: .sync, allowMassDelete: options.allowMassDelete))
             report.command = "sync"
-            report.notices = pulled.notices + made.notices + report.notices
+            let unmade = made.rejected.map { "RecurringRules \($0.id): \($0.message)\($0.hint.isEmpty ? "" : " — \($0.hint)")" }
+            report.notices = pulled.notices + made.notices + unmade + report.notices
             report.newlyRejected = max(report.newlyRejected, pulled.newlyRejected)
             report.errors = receiptProblems + report.errors
             for (tab, t) in pulled.tabs {
@@ -72,7 +73,17 @@ extension Workspace {
         let categories = Set(try store.records(in: .categories).map { $0["name"] })
         var report = MaterializeReport(through: day.description, dryRun: dryRun)
         var rules: [LedgerRow] = []
+        // A rule whose workbook row is rejected is frozen: the store keeps its last good version for
+        // the sync, but expanding that version would make instances the user's edit may have stopped.
+        var frozen: [String: Rejection] = [:]
+        for r in try store.rejectedRows() where r.tab == .recurringRules && !r.id.isEmpty { frozen[r.id] = r }
         for raw in try store.records(in: .recurringRules) {
+            if let rejected = frozen[raw["recurringRuleId"]] {
+                var held = rejected
+                held.message = "its row in the workbook is rejected (\(rejected.message)); the rule makes nothing until that row is fixed"
+                report.rejected.append(held)
+                continue
+            }
             let (outcome, _) = TabReader.parse(schema: .recurringRules, seenAt: now) { raw[$0].isEmpty ? .empty : .text(raw[$0]) }
             switch outcome {
             case .record(let rule, _):
