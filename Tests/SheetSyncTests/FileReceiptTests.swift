@@ -24,4 +24,37 @@ import Testing
         let status = try JSONDecoder().decode(StatusReport.self, from: Data(try await ledger.run("status", "--json").stdout.utf8))
         #expect(status.queuedReceipts == 0 && status.failedReceipts.isEmpty)
     }
+
+    /// A receipt image already on disk is never replaced: not one whose row was deleted meanwhile (the
+    /// next number is then taken by a live receipt's file), not one put there by hand. A folder is no image.
+    @Test func receiptAddNeverReplacesAFileOnDisk() async throws {
+        let ledger = try await Ledger.synced()
+        let receipts = ledger.book.appendingPathComponent("Receipts")
+        func image(_ name: String) throws -> URL {
+            let url = ledger.folder.appendingPathComponent(name)
+            try Data(name.utf8).write(to: url)
+            return url
+        }
+        let first = try await ledger.run("receipt", "add", DataSafetyTests.lunch, try image("one.jpg").path, try image("two.jpg").path)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try await ledger.run("sync").status == 0)
+        let ids = first.stdout.split(separator: "\n").map(String.init)
+        let one = try #require(try ledger.storeRows(.receipts)[ids[0]]?["driveFileId"])
+        try ledger.workbook.edit(.receipts) { table in table.rows.removeAll { $0.first?.rawText == ids[0] } }
+        #expect(try await ledger.run("sync").status == 0)
+        let before = try FileManager.default.contentsOfDirectory(atPath: receipts.path).sorted()
+        let contents = try Dictionary(uniqueKeysWithValues: before.map { ($0, try Data(contentsOf: receipts.appendingPathComponent($0))) })
+        let third = try await ledger.run("receipt", "add", DataSafetyTests.lunch, try image("three.jpg").path)
+        #expect(third.status == 0, "\(third.stderr)")
+        let name = try #require(
+            try ledger.storeRows(.receipts)[third.stdout.trimmingCharacters(in: .whitespacesAndNewlines)]?["driveFileId"])
+        #expect(!before.contains(name), "\(name) was already on disk")
+        for (file, data) in contents { #expect(try Data(contentsOf: receipts.appendingPathComponent(file)) == data, "\(file)") }
+        #expect(try Data(contentsOf: receipts.appendingPathComponent(name)) == Data("three.jpg".utf8))
+        #expect(before.contains(one), "a deleted row's file stays on disk")
+        let folder = ledger.folder.appendingPathComponent("scans")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let notAFile = try await ledger.run("receipt", "add", DataSafetyTests.lunch, folder.path)
+        #expect(notAFile.status == 64 && notAFile.stderr.contains("is not a file"), "\(notAFile.stderr)")
+    }
 }

@@ -11,8 +11,14 @@ extension Workspace {
         guard let id = FieldParser.canonicalUUID(transactionId) else {
             throw SheetSyncError(.usage, "'\(transactionId)' is not a transaction id")
         }
-        for file in files where !FileManager.default.isReadableFile(atPath: file.path) {
-            throw SheetSyncError(.usage, "cannot read receipt file \(file.path)")
+        for file in files {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), isFolder.boolValue {
+                throw SheetSyncError(.usage, "\(file.path) is not a file; a receipt is one image file")
+            }
+            if !FileManager.default.isReadableFile(atPath: file.path) {
+                throw SheetSyncError(.usage, "cannot read receipt file \(file.path)")
+            }
         }
         let folder: URL
         let queued: Bool
@@ -31,22 +37,29 @@ extension Workspace {
             }
             if !dryRun { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
             // Uploaded entries have their Receipts row already: only those still waiting count beside the rows.
-            var n =
-                try store.records(in: .receipts).filter { $0["transactionId"] == id }.count
-                + (try store.receiptUploads([.queued, .failed]).filter { $0.transactionId == id }.count)
+            let rows = try store.records(in: .receipts)
+            let waiting = try store.receiptUploads([.queued, .failed])
+            var n = rows.filter { $0["transactionId"] == id }.count + waiting.filter { $0.transactionId == id }.count
+            // A name a row, a queued upload or a file on disk already has is never used again: a receipt
+            // row deleted meanwhile leaves its file, and a file put there by hand is the user's.
+            var taken = Set(rows.flatMap { [$0["driveFileId"], $0["fileName"]] } + waiting.map(\.name))
             let stamp = clock.now().description
             var ids: [String] = []
             var records: [LedgerRow] = []
             for file in files {
-                n += 1
-                let name = ReceiptName.make(
-                    date: transaction["date"], category: transaction["category"], transactionId: id,
-                    number: n, sourceExtension: file.pathExtension)
+                var name: String
+                repeat {
+                    n += 1
+                    name = ReceiptName.make(
+                        date: transaction["date"], category: transaction["category"], transactionId: id,
+                        number: n, sourceExtension: file.pathExtension)
+                } while taken.contains(name) || FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path)
+                taken.insert(name)
                 let target = folder.appendingPathComponent(name)
                 let receiptId = newID()
                 ids.append(receiptId)
                 if dryRun { continue }
-                if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.removeItem(at: target) }
+                // copyItem refuses an existing target: a file that appeared since the check is not replaced.
                 try FileManager.default.copyItem(at: file, to: target)
                 if queued {
                     try store.saveReceiptUpload(
