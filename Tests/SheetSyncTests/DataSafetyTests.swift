@@ -62,6 +62,38 @@ import Workbook
         #expect(try ledger.sheetRows(.settings).keys.sorted() == ["b4d5891d-9e53-5116-8cdc-779311294f7b"])
     }
 
+    /// The Settings row drives every local date (`add`, `report`, `materialize`): a time zone that is
+    /// no zone, or a second row, is rejected (65, row and value named) and the store keeps its own.
+    @Test(arguments: [("Mars/Olympus", "not a time zone"), ("america/new_york", "did you mean 'America/New_York'")])
+    func settingsRowWithAnUnknownTimeZoneIsRejected(_ zone: String, _ said: String) async throws {
+        let ledger = try await Ledger.synced()
+        let before = try ledger.storeRows(.settings)
+        try ledger.workbook.edit(.settings) { table in
+            let column = table.header.firstIndex(of: "timezone")!
+            table.rows[0][column] = .text(zone)
+        }
+        let run = try await ledger.run("sync")
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("Settings row 2") && run.stderr.contains(said), "\(run.stderr)")
+        #expect(try ledger.storeRows(.settings) == before)
+    }
+
+    @Test func aSecondSettingsRowIsRejected() async throws {
+        let ledger = try await Ledger.synced()
+        let before = try ledger.storeRows(.settings)
+        try ledger.workbook.edit(.settings) { table in
+            var second = table.rows[0]
+            second[0] = .text("c0ffee00-0000-4000-8000-000000000001")
+            table.rows.insert(second, at: 0)
+        }
+        let run = try await ledger.run("sync")
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("Settings row 2 (c0ffee00-0000-4000-8000-000000000001): a second Settings row"), "\(run.stderr)")
+        #expect(try ledger.storeRows(.settings) == before)
+        let check = try await ledger.run("check")
+        #expect(check.status == 65, "\(check.stdout) \(check.stderr)")
+    }
+
     @Test func tabClearedToItsHeaderIsHeldUntilAllowed() async throws {
         let ledger = try await Ledger.synced()
         try ledger.workbook.edit(.recurringRules) { $0.rows = [] }  // 2 rules: far below the old threshold

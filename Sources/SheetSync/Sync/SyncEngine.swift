@@ -63,7 +63,7 @@ public struct SyncEngine: Sendable {
         let narrowing = { (index: ChangeIndex) in ChangeScope.find(workbook: snapshot.tables, index: index) }
         var (local, scope) = try store.snapshot(scope: narrowing)
         let now = clock.now()
-        let remoteSettings = SyncPlanner.settingsRecord(in: snapshot.tables, now: now)
+        let remoteSettings = SyncPlanner.settingsRecord(in: snapshot.tables, now: now, bound: local.state[Self.stateDataset])
         try checkDataset(remoteSettings, state: local.state)
         if try ensureSettings(local, remoteSettings: remoteSettings, now: now) {
             (local, scope) = try store.snapshot(scope: narrowing)

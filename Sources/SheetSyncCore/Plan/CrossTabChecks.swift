@@ -54,7 +54,9 @@ struct CrossTabChecks {
                         "point the receipt at an existing transactionId, delete the receipt row, or bring the transaction back with `sheetsync restore` if it was deleted"
                 )
             }
-        default:
+        case .settings:
+            return { SettingsChecks.timeZoneProblem($0["timezone"]) }
+        case .categories:
             return { _ in nil }
         }
     }

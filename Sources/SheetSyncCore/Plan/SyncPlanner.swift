@@ -199,6 +199,10 @@ public struct SyncPlanner: Sendable {
                 result.tabErrors.append(error)
             }
         }
+        if var settings = read[.settings] {
+            SettingsChecks.keepOne(&settings, known: Set((ledger.base[.settings] ?? [:]).keys).union((ledger.rows[.settings] ?? [:]).keys))
+            read[.settings] = settings
+        }
         result.settings = Self.firstRecord(read[.settings] ?? [])
         return read
     }
@@ -208,11 +212,13 @@ public struct SyncPlanner: Sendable {
         (0..<table.rowCount).allSatisfy { table.row($0).allSatisfy(\.isEmpty) }
     }
 
-    /// The workbook's Settings row, if it has a readable one.
-    public static func settingsRecord(in workbook: [Tab: Table], now: Timestamp) -> LedgerRow? {
-        guard let table = workbook[.settings], let rows = try? TabReader.read(table, schema: Tab.settings.schema, seenAt: now).1 else {
+    /// The workbook's Settings row, if it has a readable one: of several, the one of dataset `bound`
+    /// (the store's), else the first.
+    public static func settingsRecord(in workbook: [Tab: Table], now: Timestamp, bound: String? = nil) -> LedgerRow? {
+        guard let table = workbook[.settings], var rows = try? TabReader.read(table, schema: Tab.settings.schema, seenAt: now).1 else {
             return nil
         }
+        SettingsChecks.keepOne(&rows, known: bound.map { [$0] } ?? [])
         return firstRecord(rows)
     }
 
