@@ -78,6 +78,7 @@ struct CrossTabChecks {
     /// Store rows changed since the last sync that name an unknown category: held back from the
     /// push (frozen) and reported, like a sheet row with the same problem.
     func heldLocalRows(_ tab: Tab, local: [String: LedgerRow], base: [String: LedgerRow]) -> [Rejection] {
+        if tab == .receipts { return heldReceipts(local: local, base: base) }
         guard Self.namesCategory(tab) else { return [] }
         var held: [Rejection] = []
         for (key, record) in local where base[key] != record && !categories.contains(record["category"]) {
@@ -88,6 +89,24 @@ struct CrossTabChecks {
                     hint: CategoryCheck.hint(for: name, known: categories, removed: removedCategories)
                         + "; the row stays in the store and is not pushed until it is fixed",
                     rawCells: tab.schema.fields.map { record[$0.name] }))
+        }
+        return held.sorted { $0.id < $1.id }
+    }
+
+    /// Receipts added or changed in the store whose transaction the Transactions plan leaves out (it
+    /// was deleted in the sheet meanwhile): pushed, they would be rows the next read rejects.
+    private func heldReceipts(local: [String: LedgerRow], base: [String: LedgerRow]) -> [Rejection] {
+        var held: [Rejection] = []
+        for (key, record) in local where base[key] != record {
+            let id = record["transactionId"]
+            guard transactions.index(forKey: id) == nil, !frozenTransactions.contains(id), !unchangedTransactions.contains(id)
+            else { continue }
+            held.append(
+                Rejection(
+                    tab: .receipts, row: Rejection.storeRow, id: key, message: "its transaction '\(id)' does not exist",
+                    hint: "bring the transaction back with `sheetsync restore \(id)` if it was deleted, or point the receipt "
+                        + "at another one; the row stays in the store and is not pushed until then",
+                    rawCells: Tab.receipts.schema.fields.map { record[$0.name] }))
         }
         return held.sorted { $0.id < $1.id }
     }
