@@ -35,6 +35,11 @@ import Testing
         #expect(twin.stderr.contains("'Pets' exists already"), "\(twin.stderr)")
         #expect(try await ledger.run("category", "add", "Bad", "--color", "red").status == 64)
         #expect(try await ledger.run("category", "archive", "Dining").status == 0)
+        // --json: one object on stdout, for a run and for a dry run.
+        let json = try await ledger.run("category", "add", "Fish", "--json")
+        #expect(json.status == 0 && json.json?["added"] as? String == "Fish", "\(json.stdout)")
+        let dry = try await ledger.run("category", "archive", "Fish", "--json", "--dry-run")
+        #expect(dry.json?["archived"] as? String == "Fish" && dry.json?["dryRun"] as? String == "true", "\(dry.stdout)")
         let list = try await ledger.run("category", "list", "--json")
         let names = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]).compactMap {
             $0["name"] as? String

@@ -76,7 +76,11 @@ extension SheetSyncCommand {
                 try await global.reporting {
                     try await global.workspace().addCategory(
                         NewCategory(name: name, type: type, emoji: emoji, colorHex: color), dryRun: global.dryRun)
-                    if global.dryRun && !global.quiet { Output.line("would add category '\(name)'") }
+                    if global.json {
+                        Output.json(["added": name, "dryRun": String(global.dryRun)])
+                    } else if global.dryRun && !global.quiet {
+                        Output.line("would add category '\(name)'")
+                    }
                     return .ok
                 }
             }
@@ -113,7 +117,11 @@ extension SheetSyncCommand {
             func run() async throws {
                 try await global.reporting {
                     try await global.workspace().archiveCategory(name, dryRun: global.dryRun)
-                    if global.dryRun && !global.quiet { Output.line("would archive category '\(name)'") }
+                    if global.json {
+                        Output.json(["archived": name, "dryRun": String(global.dryRun)])
+                    } else if global.dryRun && !global.quiet {
+                        Output.line("would archive category '\(name)'")
+                    }
                     return .ok
                 }
             }
