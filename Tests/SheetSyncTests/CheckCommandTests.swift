@@ -1,4 +1,5 @@
 import Foundation
+import SheetSyncCore
 import Testing
 
 /// `check` says what the workbook holds (rows a sync can load, rows it rejects), not a plan against an
@@ -16,6 +17,21 @@ import Testing
         #expect(lines.first == "Transactions: 10 valid rows", "\(lines)")
         #expect(lines.contains("Settings: 1 valid row"), "\(lines)")
         #expect(!check.stdout.contains("store +"), "\(check.stdout)")
+    }
+
+    /// `check` of the configured workbook says what `sync` would refuse: a workbook of another dataset
+    /// than the store is bound to. Nothing is written.
+    @Test func aWorkbookOfAnotherDatasetThanTheStoreIsSaid() async throws {
+        let ledger = try await Ledger.synced()
+        try ledger.workbook.edit(.settings) { table in table.rows[0][0] = .text("c0ffee00-0000-4000-8000-000000000001") }
+        let before = try ledger.everyByte()
+        let check = try await ledger.run("check")
+        #expect(check.status == 65, "\(check.stdout) \(check.stderr)")
+        #expect(
+            check.stderr.contains("belongs to dataset c0ffee00-0000-4000-8000-000000000001")
+                && check.stderr.contains("bound to dataset b4d5891d-9e53-5116-8cdc-779311294f7b"), "\(check.stderr)")
+        #expect(try ledger.everyByte() == before)
+        #expect(try await ledger.run("sync").status == 78)
     }
 
     @Test func rejectedRowsAreCountedBesideTheValidOnes() async throws {

@@ -27,11 +27,23 @@ extension Workspace {
                 + "named \(error.tab.rawValue) whose first row is: \(TablePatcher.newHeader(error.tab.schema).joined(separator: ","))"
         }
         report.errors += plan.held
+        if path == nil, let mismatch = try datasetMismatch(plan.settings, remote: remote) { report.errors.append(mismatch) }
         report.fill(plans: plan.tabs, previous: [])
         // Against an empty store every readable row is new: the count is the tab's loadable rows.
         for tabPlan in plan.tabs { report.tabs[tabPlan.tab.rawValue]?.added = tabPlan.result.count }
         ExitArena.keep((plan, snapshot))
         return report
+    }
+
+    /// What `sync` would refuse (exit 78) about the configured workbook: a Settings row of another
+    /// dataset than the store is bound to. Read from the store without writing; nil without a store.
+    private func datasetMismatch(_ settings: LedgerRow?, remote: any Remote) throws -> String? {
+        guard let settings, FileManager.default.fileExists(atPath: config.store.path),
+            let bound = try readOnlyStore().state(SyncEngine.stateDataset), !bound.isEmpty, bound != settings["datasetId"]
+        else { return nil }
+        return "\(remote.displayName) belongs to dataset \(settings["datasetId"]) but the store \(config.store.path) is bound to "
+            + "dataset \(bound); `sheetsync sync` refuses it (exit 78): point the config at this dataset's workbook, or bring "
+            + "this one in with `sheetsync import`"
     }
 
     /// The workbook at a path: a folder is a CSV workbook, a `.xlsx` file an XLSX workbook.

@@ -100,7 +100,7 @@ extension Workspace {
 
     /// The store as `status` reads it: the file itself, read-only, when it is at the current schema
     /// (`withStore(preview:)` would copy all of it into memory first); an empty store when there is none.
-    private func readOnlyStore() throws -> LedgerStore {
+    func readOnlyStore() throws -> LedgerStore {
         let path = config.store.path
         do {
             return FileManager.default.fileExists(atPath: path) ? try LedgerStore.readOnly(path: path) : try LedgerStore.inMemory()
