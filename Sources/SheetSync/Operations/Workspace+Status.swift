@@ -11,9 +11,23 @@ public struct StatusReport: Codable, Sendable {
     /// What the last sync held back (exit 65) and since when; nil when it held nothing back.
     public var heldBack: HeldBack?
 
+    /// Kept in the store's state as one text (`SyncEngine.stateHeld`): the time, then a reason per line.
     public struct HeldBack: Codable, Sendable {
         public var since: String
         public var reasons: [String]
+
+        init(since: String, reasons: [String]) {
+            self.since = since
+            self.reasons = reasons
+        }
+
+        init?(stateText: String) {
+            let lines = stateText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard let since = lines.first, lines.count > 1 else { return nil }
+            self.init(since: since, reasons: Array(lines.dropFirst()))
+        }
+
+        var stateText: String { ([since] + reasons).joined(separator: "\n") }
     }
     /// Local rows changed, added or deleted since the last sync, per tab.
     public var pendingLocalChanges: [String: Int]
@@ -69,13 +83,6 @@ public struct StatusReport: Codable, Sendable {
 }
 
 extension Workspace {
-    /// The last sync's hold as `SyncEngine.heldState` recorded it.
-    static func heldBack(_ text: String) -> StatusReport.HeldBack? {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard let since = lines.first, lines.count > 1 else { return nil }
-        return StatusReport.HeldBack(since: since, reasons: Array(lines.dropFirst()))
-    }
-
     public func status() async throws -> StatusReport {
         let store = try readOnlyStore()
         // Counted in SQL: status neither copies nor loads the store (issue 13).
@@ -86,7 +93,7 @@ extension Workspace {
         return StatusReport(
             store: config.store.path, remote: remote, datasetId: try store.state(SyncEngine.stateDataset),
             lastSyncAt: try store.state(SyncEngine.stateLastSync),
-            heldBack: try store.state(SyncEngine.stateHeld).flatMap(Self.heldBack), pendingLocalChanges: pending,
+            heldBack: try store.state(SyncEngine.stateHeld).flatMap(StatusReport.HeldBack.init(stateText:)), pendingLocalChanges: pending,
             rejected: try store.rejectedRows(),
             deletedRows: try store.deletedRowCount(),
             recentConflicts: try store.conflicts(limit: 20),

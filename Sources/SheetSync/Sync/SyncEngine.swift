@@ -121,10 +121,8 @@ public struct SyncEngine: Sendable {
     /// The `stateHeld` text for `reasons`, or nil when `recorded` already says the same (its time,
     /// when the hold began, is kept).
     static func heldState(_ reasons: [String], now: Timestamp, recorded: String?) -> String? {
-        guard recorded?.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().map(String.init) != reasons else {
-            return nil
-        }
-        return ([now.description] + reasons).joined(separator: "\n")
+        guard recorded.flatMap(StatusReport.HeldBack.init(stateText:))?.reasons != reasons else { return nil }
+        return StatusReport.HeldBack(since: now.description, reasons: reasons).stateText
     }
 
     /// A tab error as the user reads it; a missing tab says where it was looked for.
