@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SheetSyncCore
 import SheetSyncStore
 import Testing
@@ -191,5 +192,69 @@ import Testing
         #expect(dates.first == "2026-01-31")
         #expect(dates.contains("2026-02-28"))  // Jan 31 monthly clamps to Feb 28
         #expect(try instances(folder).allSatisfy { $0["category"] == "Rent" })
+    }
+}
+
+extension MaterializeEndToEndTests {
+    /// Stores a and b on one workbook; a materializes through March and syncs, the user deletes the
+    /// 2026-02-15 instance by hand, a syncs; b, not synced since, materializes through March from
+    /// its rules' older copy. Returns the folder, the deleted instance's id and the workbook's dates.
+    func staleStoreMadeAnInstanceDeletedByHand() async throws -> (URL, String, [String]) {
+        let folder = try CLI.copyOfSample("clean")
+        for name in ["a", "b"] {
+            try Data(#"{"store": "\#(name).sqlite", "remote": {"type": "csv", "path": "."}}"#.utf8)
+                .write(to: folder.appendingPathComponent("\(name).json"))
+            #expect(try await CLI.run(["sync", "--config", "\(name).json"], in: folder).status == 0)
+        }
+        #expect(try await CLI.run(["materialize", "--through", "2026-03-31", "--config", "a.json"], in: folder).status == 0)
+        #expect(try await CLI.run(["sync", "--config", "a.json"], in: folder).status == 0)
+        let book = TestWorkbook(folder: folder)
+        try book.edit(.transactions) { table in
+            let dateColumn = table.header.firstIndex(of: "date")!
+            table.rows.removeAll { $0[dateColumn].rawText == "2026-02-15" }
+        }
+        #expect(try await CLI.run(["sync", "--config", "a.json"], in: folder).status == 0)
+        let deleted = Materializer.instanceId(
+            ruleId: try #require(try instances(folder).first { $0["date"] == "2026-01-15" })["recurringRuleId"],
+            date: LocalDate(iso: "2026-02-15")!)
+        let workbookBefore = try instances(folder).map { $0["date"] }
+        #expect(!workbookBefore.contains("2026-02-15"))
+        let made = try await CLI.run(["materialize", "--through", "2026-03-31", "--config", "b.json"], in: folder)
+        #expect(made.status == 0)
+        return (folder, deleted, workbookBefore)
+    }
+
+    /// A second store that last synced before another machine made an instance, which the user then
+    /// deleted by hand, makes the same instance again from its stale rule; its next sync must not
+    /// bring the deleted row back (DESIGN §6: "never created again, on any machine").
+    @Test func aStaleSecondStoreDoesNotBringBackAnInstanceDeletedByHand() async throws {
+        let (folder, deleted, workbookBefore) = try await staleStoreMadeAnInstanceDeletedByHand()
+        let run = try await CLI.run(["sync", "--config", "b.json"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains(deleted) || run.stderr.contains(deleted), "the run says what it dropped: \(run.stdout)\(run.stderr)")
+        #expect(try instances(folder).map { $0["date"] } == workbookBefore, "the workbook keeps the user's delete")
+        let storeB = try LedgerStore(path: folder.appendingPathComponent("b.sqlite").path)
+        #expect(try storeB.records(in: .transactions).first { $0["transactionId"] == deleted } == nil, "b's store lets it go too")
+        #expect(try await CLI.run(["sync", "--config", "a.json"], in: folder).status == 0)
+        #expect(try instances(folder).map { $0["date"] } == workbookBefore)
+        // The way back the note names: restored in b, the row is the user's again and the next sync keeps it.
+        let restored = try await CLI.run(["restore", deleted, "--config", "b.json"], in: folder)
+        #expect(restored.status == 0, "\(restored.stdout)\(restored.stderr)")
+        #expect(try await CLI.run(["sync", "--config", "b.json"], in: folder).status == 0)
+        #expect(try instances(folder).map { $0["date"] } == (workbookBefore + ["2026-02-15"]).sorted())
+    }
+
+    /// The same instance edited in b's store before b syncs: a local change, which wins over the
+    /// workbook's delete (DESIGN §4: deleted on one side, edited on the other), as for any row.
+    @Test func anInstanceEditedInTheStaleStoreComesBackWithItsEdit() async throws {
+        let (folder, deleted, workbookBefore) = try await staleStoreMadeAnInstanceDeletedByHand()
+        let storeB = try DatabaseQueue(path: folder.appendingPathComponent("b.sqlite").path)
+        try await storeB.write {
+            try $0.execute(sql: "UPDATE transactions SET note = 'paid late' WHERE transactionId = ?", arguments: [deleted])
+        }
+        try storeB.close()
+        #expect(try await CLI.run(["sync", "--config", "b.json"], in: folder).status == 0)
+        #expect(try instances(folder).map { $0["date"] } == (workbookBefore + ["2026-02-15"]).sorted())
+        #expect(try transactions(folder)[deleted]?["note"] == "paid late")
     }
 }

@@ -63,7 +63,7 @@ extension Workspace {
                     .usage,
                     "no deleted row with id \(missing.sorted().joined(separator: ", ")) is kept (`sheetsync restore --list` shows them)")
             }
-            let (restored, skipped) = try store.restore(rows)
+            let (restored, skipped) = try store.restore(rows, now: clock.now())
             return RestoreReport(
                 dryRun: dryRun, restored: restored.map(RestoreReport.Entry.init),
                 skipped: skipped.map(RestoreReport.Entry.init))

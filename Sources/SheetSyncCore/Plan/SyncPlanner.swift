@@ -93,7 +93,16 @@ public struct SyncPlanner: Sendable {
             guard var rows = read[tab] else { continue }
             let cutRow = workbook[tab].flatMap { CutShortFile.mark(&rows, table: $0) }
             checks.applyRenames(&rows, tab: tab)
-            let local = canonicalLocal(tab, ledger: ledger)
+            var local = canonicalLocal(tab, ledger: ledger)
+            if tab == .transactions, case .sync = purpose {
+                for found in DeletedInstances.find(
+                    local: local.rows, base: ledger.base[tab] ?? [:], sheet: rows, rules: read[.recurringRules] ?? [])
+                {
+                    // As if both sides had agreed on the row before the workbook deleted it.
+                    ledger.base[tab, default: [:]][found.key] = local.rows[found.key]
+                    local.notices.append(found.note)
+                }
+            }
             let held = checks.heldLocalRows(tab, local: local.rows, base: ledger.base[tab] ?? [:])
             let state = TabState(
                 schema: tab.schema, base: ledger.base[tab] ?? [:], local: local.rows,

@@ -86,8 +86,11 @@ extension LedgerStore {
 
     /// Puts deleted rows back as ordinary local writes (the next sync pushes them). A key that is in
     /// the store again is skipped; of several deletes of one key, the newest is restored.
+    /// - Parameter now: the restored rows' `lastModifiedAt`: bringing a row back is a local change made
+    ///   now (the sync that follows keeps it over the delete it undoes, as over a recurring instance's
+    ///   delete on another machine, `DeletedInstances`); every other field keeps its last value.
     /// - Returns: the restored rows and the keys skipped because the store has them.
-    public func restore(_ rows: [DeletedRow]) throws -> (restored: [DeletedRow], skipped: [DeletedRow]) {
+    public func restore(_ rows: [DeletedRow], now: Timestamp) throws -> (restored: [DeletedRow], skipped: [DeletedRow]) {
         try writing { db in
             var restored: [DeletedRow] = []
             var skipped: [DeletedRow] = []
@@ -99,7 +102,9 @@ extension LedgerStore {
                     continue
                 }
                 let names = row.tab.schema.fieldNames
-                let values = names.map { "json_extract(rowJSON, \("$.\"\($0)\"".sqlLiteral))" }
+                let values = names.map {
+                    $0 == "lastModifiedAt" ? now.description.sqlLiteral : "json_extract(rowJSON, \("$.\"\($0)\"".sqlLiteral))"
+                }
                 try db.execute(
                     sql: """
                         INSERT INTO \(data.table) (\(names.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))

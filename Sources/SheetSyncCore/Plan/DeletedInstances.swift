@@ -1,0 +1,41 @@
+/// Recurring instances a store made from a stale copy of its rules that the workbook shows as made
+/// and deleted since (DESIGN §6: an instance deleted by hand is never created again, on any machine).
+///
+/// A store that last synced before another machine materialized an occurrence still has the rule's
+/// old `lastGeneratedDate`, so its own `materialize` makes that occurrence again, under the same
+/// deterministic id. When the workbook's rule has already advanced past the occurrence's date and the
+/// workbook lacks the row, the user deleted it there: the store's copy (new, never synced) is read as
+/// deleted with it, a local delete kept restorable like any other, instead of pushed back.
+enum DeletedInstances {
+    /// The store's transactions (keys) to read as deleted in the workbook, with a note for each.
+    static func find(
+        local: [String: LedgerRow], base: [String: LedgerRow], sheet: [SheetRow], rules: [SheetRow]
+    ) -> [(key: String, note: String)] {
+        var progress: [String: String] = [:]
+        for row in rules {
+            guard case .record(let rule, _) = row.outcome, !rule["lastGeneratedDate"].isEmpty else { continue }
+            progress[rule["recurringRuleId"].lowercased()] = rule["lastGeneratedDate"]
+        }
+        guard !progress.isEmpty else { return [] }
+        var found: [(key: String, note: String)] = []
+        var inSheet: Set<String>?
+        // Only a row as `materialize` made it (both times its occurrence's midnight): one edited or
+        // restored in the store since is a local change, which wins over the delete (DESIGN §4).
+        for (key, row) in local where base[key] == nil && !row["recurringRuleId"].isEmpty && row["lastModifiedAt"] == row["createdAt"] {
+            let rule = row["recurringRuleId"].lowercased(), date = row["date"]
+            guard let through = progress[rule], date <= through, let day = LocalDate(iso: date),
+                key == Materializer.instanceId(ruleId: rule, date: day)
+            else { continue }
+            if inSheet == nil { inSheet = Set(sheet.compactMap(\.key)) }
+            guard inSheet?.contains(key) == false else { continue }
+            found.append(
+                (
+                    key,
+                    "Transactions \(key): rule \(rule)'s instance of \(date) was made before (the workbook's rule is "
+                        + "generated through \(through)) and is gone from the workbook, so it was deleted there; this "
+                        + "store's copy, made from an older copy of the rule, is deleted too (`sheetsync restore` brings it back)"
+                ))
+        }
+        return found.sorted { $0.key < $1.key }
+    }
+}
