@@ -24,17 +24,26 @@ public final class LedgerStore: Sendable {
     /// `faults` is a test hook (see `StoreFaultInjector`).
     public convenience init(path: String, faults: StoreFaultInjector? = nil) throws {
         try Self.createPrivateFileIfMissing(path)
-        let pool: DatabasePool
+        let queue: DatabaseQueue
         do {
-            pool = try DatabasePool(path: path, configuration: Self.configuration(faults: faults))
-            // Setting up WAL lowers `synchronous` on the writer to NORMAL; a ledger wants FULL
-            // (a committed sync survives power loss, so the base never runs ahead of the data).
-            try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+            // One connection, in WAL mode (other SQLite clients read while a sync writes). Not a
+            // `DatabasePool`: to keep its reader connections working, a pool writes to the store on
+            // every open that finds no `-wal` file (a table created and dropped), so a sync that
+            // changed nothing still rewrote the file's header, and every backup copied the store.
+            queue = try DatabaseQueue(path: path, configuration: Self.configuration(faults: faults))
+            try queue.writeWithoutTransaction { db in
+                // WAL mode is kept in the file: set once, on a new store (after its page size).
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                    guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                        throw StoreError.cannotOpen(path: path, reason: "SQLite could not put the store in WAL mode")
+                    }
+                }
+            }
         } catch let error as DatabaseError {
             throw StoreError.failure(error, path: path, operation: "open")
                 ?? .cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
         }
-        try self.init(writer: pool, path: path)
+        try self.init(writer: queue, path: path)
     }
 
     /// Creates an empty store file readable by its owner only. SQLite gives the `-wal` and `-shm`

@@ -19,9 +19,15 @@ import Workbook
         #expect(first.status == 0)
         #expect(first.stdout.isEmpty && first.stderr.isEmpty)
         let before = try files(folder)
+        let store = folder.appendingPathComponent("sheetsync.sqlite")
+        let storeBefore = try Data(contentsOf: store)
         let second = try await CLI.run(["sync", "--json"], in: folder)
         #expect(second.status == 0)
         #expect(try files(folder) == before)
+        // Not one byte of the store either (its header's change counter included): a cron job every ten
+        // minutes must not make a backup tool copy the whole store each time.
+        #expect(try Data(contentsOf: store) == storeBefore, "a sync that changed nothing rewrote the store file")
+        #expect(!FileManager.default.fileExists(atPath: store.path + "-wal"))
         #expect(second.json?["upToDate"] as? Bool == true, "\(second.stdout)")
         let status = try await CLI.run(["status"], in: folder)
         #expect(status.stdout.contains("pending local changes: none"))

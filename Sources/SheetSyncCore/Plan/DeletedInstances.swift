@@ -19,10 +19,13 @@ enum DeletedInstances {
         guard !progress.isEmpty else { return [] }
         var found: [(key: String, note: String)] = []
         var inSheet: Set<String>?
+        let (ruleSlot, dateSlot) = (FieldSlot("recurringRuleId", of: .transactions), FieldSlot("date", of: .transactions))
+        let (createdSlot, modifiedSlot) = (FieldSlot("createdAt", of: .transactions), FieldSlot("lastModifiedAt", of: .transactions))
         // Only a row as `materialize` made it (both times its occurrence's midnight): one edited or
         // restored in the store since is a local change, which wins over the delete (DESIGN §4).
-        for (key, row) in local where base[key] == nil && !row["recurringRuleId"].isEmpty && row["lastModifiedAt"] == row["createdAt"] {
-            let rule = row["recurringRuleId"].lowercased(), date = row["date"]
+        // Read by position, the key hashed last: a sync of every row walks them all.
+        for (key, row) in local where !row[ruleSlot].isEmpty && row[modifiedSlot] == row[createdSlot] && base[key] == nil {
+            let rule = row[ruleSlot].lowercased(), date = row[dateSlot]
             guard let through = progress[rule], date <= through, let day = LocalDate(iso: date),
                 key == Materializer.instanceId(ruleId: rule, date: day)
             else { continue }
