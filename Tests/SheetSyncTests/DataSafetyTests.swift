@@ -360,6 +360,42 @@ import Workbook
         #expect(try await ledger.run("sync").status == 0)
     }
 
+    /// The commonest old copy: the file was open in a spreadsheet program while a sync pushed new rows,
+    /// and the user typed one expense (no id, empty times) and saved. The typed row's time is the time
+    /// of this read, not the copy's: it must not make the copy look new (a user trial: every pushed
+    /// row was deleted, exit 0, nothing said).
+    @Test func olderCopySavedWithOneTypedRowLosesNoRowAddedSince() async throws {
+        let ledger = try await Ledger.synced()
+        let old = try Data(contentsOf: ledger.workbook.url(.transactions))
+        var added: [String] = []
+        for amount in ["43.00", "44.00"] {
+            let run = try await ledger.run("add", "expense", "--amount", amount, "--category", "Dining")
+            added.append(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        #expect(try await ledger.run("sync").status == 0)
+        let store = try ledger.storeRows(.transactions)
+        #expect(store.count == 12)
+        try old.write(to: ledger.workbook.url(.transactions))
+        try ledger.workbook.edit(.transactions) { table in
+            var row = [Cell](repeating: .empty, count: table.header.count)
+            for (name, value) in [
+                ("type", "expense"), ("date", "2026-09-01"), ("amount", "1.00"), ("category", "Dining"), ("note", "typed"),
+            ] {
+                row[table.header.firstIndex(of: name)!] = .text(value)
+            }
+            table.rows.append(row)
+        }
+        let run = try await ledger.run("sync")
+        #expect(run.status == 65, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("looks like an older copy"), "\(run.stderr)")
+        let after = try ledger.storeRows(.transactions)
+        for id in added { #expect(after[id] == store[id], "row \(id) added since the copy was made") }
+        #expect(after.values.contains { $0["note"] == "typed" }, "the typed row loads")
+        #expect(try Set(ledger.sheetRows(.transactions).keys).isSuperset(of: added))
+        #expect(try await ledger.run("sync").status == 0)
+        #expect(try ledger.storeRows(.transactions).count == 13)
+    }
+
     /// A file cut at a line end (the first rows kept, the rest gone) looks like an older copy: its
     /// newer rows are written back, and so are the older ones it lacks. A tab that looks like an old
     /// copy deletes nothing, on this run or the next.

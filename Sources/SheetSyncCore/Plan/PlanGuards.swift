@@ -29,6 +29,7 @@ enum MassDeleteGuard {
 /// tab lacks: a tab that looks like an old copy deletes nothing (deleting only its older missing rows
 /// would lose them to a file cut short, this run or the next). One newer row missing alone is taken
 /// as a deliberate delete, unless the copy also carries rows older than the versions both sides agreed on.
+/// The copy's age is the newest time it carries: rows typed into it without a time do not count.
 enum StaleCopyGuard {
     static let modified = "lastModifiedAt"
 
@@ -38,7 +39,9 @@ enum StaleCopyGuard {
         var newest = ""
         var regressions = 0
         for row in remote {
-            guard case .record(let record, _) = row.outcome else { continue }
+            // A row whose time this read filled in (typed without one) says nothing of the copy's age:
+            // an old copy saved with one new expense typed into it is still an old copy.
+            guard case .record(let record, let fixes) = row.outcome, !fixes.contains(modified) else { continue }
             let stamp = record[modified]
             if stamp > newest { newest = stamp }
             if let key = row.key, let b = base[key], stamp < b[modified] { regressions += 1 }
