@@ -12,7 +12,7 @@ extension Workspace {
     /// - Parameter starterCategories: give a new ledger a handful of common categories (not `--empty`).
     public func initialize(dryRun: Bool, starterCategories: Bool = true) async throws -> SyncReport {
         let configured = try makeRemote()
-        return try await withStore(preview: dryRun) { store in
+        return try await withWorkbook(configured, preview: dryRun) { store in
             var remote = configured
             var notices: [String] = []
             if try await !remote.exists() {

@@ -40,7 +40,7 @@ extension Workspace {
     public func syncMaterializing(_ options: SyncOptions) async throws -> SyncReport {
         let remote = try makeRemote()
         try await requireWorkbook(remote)
-        return try await withStore(preview: options.dryRun) { store in
+        return try await withWorkbook(remote, preview: options.dryRun) { store in
             let receiptProblems = try await uploadQueuedReceipts(store: store, remote: remote, options: options)
             let engine = engine(store: store, remote: remote)
             var pulled = try await engine.run(SyncOptions(mode: .pull, dryRun: options.dryRun, allowMassDelete: options.allowMassDelete))

@@ -11,6 +11,9 @@ public struct Workspace: Sendable {
     public let newID: @Sendable () -> String
     /// Told what a run is doing (reading, reconciling, writing), for a progress line on a terminal.
     public var progress: (@Sendable (String) -> Void)?
+    /// How long a run waits for another run (of another store) to finish with a local workbook
+    /// before it gives up with 75: long enough for a big sync, short of the next cron slot.
+    public var workbookLockWait: Double = 120
 
     public init(
         config: Config, clock: any WallClock = SystemClock(), logger: Logger = Logger(label: "sheetsync"),
@@ -49,6 +52,16 @@ public struct Workspace: Sendable {
         return try await body(store)
     }
 
+    /// `withStore` for a run that reads and writes `remote`: a local workbook's lock is taken first
+    /// (waiting up to `workbookLockWait` for a run of another store on it), then the store's.
+    /// A preview takes neither: it creates no file.
+    func withWorkbook<T>(_ remote: any Remote, preview: Bool, _ body: (LedgerStore) async throws -> T) async throws -> T {
+        guard !preview, let lockFile = remote.lockFile else { return try await withStore(preview: preview, body) }
+        let lock = try RunLock(workbook: lockFile, name: remote.displayName, waiting: workbookLockWait)
+        defer { withExtendedLifetime(lock) {} }
+        return try await withStore(preview: preview, body)
+    }
+
     /// Only `init` creates a workbook: a missing one is never taken for an empty ledger.
     func requireWorkbook(_ remote: any Remote) async throws {
         guard try await !remote.exists() else { return }
@@ -83,7 +96,7 @@ public struct Workspace: Sendable {
     public func sync(_ options: SyncOptions) async throws -> SyncReport {
         let remote = try makeRemote()
         try await requireWorkbook(remote)
-        return try await withStore(preview: options.dryRun) { store in
+        return try await withWorkbook(remote, preview: options.dryRun) { store in
             let receiptProblems = try await uploadQueuedReceipts(store: store, remote: remote, options: options)
             var report = try await engine(store: store, remote: remote).run(options)
             report.errors += receiptProblems

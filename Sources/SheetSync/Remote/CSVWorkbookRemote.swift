@@ -19,6 +19,8 @@ public struct CSVWorkbookRemote: Remote {
     /// Receipt files sit in `Receipts/` inside the workbook folder.
     public var receiptStorage: ReceiptStorage { .folder(folder.appendingPathComponent("Receipts")) }
 
+    public var lockFile: URL? { folder.appendingPathComponent(".sheetsync.lock") }
+
     public func url(for tab: Tab) -> URL { folder.appendingPathComponent("\(tab.rawValue).csv") }
 
     public func exists() async throws -> Bool {

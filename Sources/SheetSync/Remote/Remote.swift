@@ -94,6 +94,9 @@ public protocol Remote: Sendable {
     var maxCellCharacters: Int? { get }
     /// Where receipt files go: a folder beside the workbook, or an upload target.
     var receiptStorage: ReceiptStorage { get }
+    /// The lock file runs that write a local workbook hold (`RunLock.init(workbook:)`), whichever
+    /// store they sync; nil for a workbook no two runs on this machine share by path (Google Sheets).
+    var lockFile: URL? { get }
     /// Whether the workbook is there at all (a CSV folder with at least one tab file, the `.xlsx`
     /// file, the spreadsheet). A missing workbook is never taken for an empty one.
     func exists() async throws -> Bool
@@ -111,4 +114,5 @@ public protocol Remote: Sendable {
 
 extension Remote {
     public var maxCellCharacters: Int? { nil }
+    public var lockFile: URL? { nil }
 }

@@ -25,6 +25,7 @@ public struct XLSXWorkbookRemote: Remote {
     public static func isWorkbookFile(_ url: URL) -> Bool { fileExtensions.contains(url.pathExtension.lowercased()) }
 
     public var displayName: String { "XLSX workbook \(file.path)" }
+    public var lockFile: URL? { file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).sheetsync.lock") }
     public var typedCells: Bool { true }
     /// Receipt files sit in `Receipts/` beside the workbook file.
     public var receiptStorage: ReceiptStorage { .folder(file.deletingLastPathComponent().appendingPathComponent("Receipts")) }

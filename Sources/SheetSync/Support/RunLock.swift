@@ -4,26 +4,49 @@ import Foundation
     import Glibc
 #endif
 
-/// One run at a time per store: an exclusive `flock` on `<store>.lock`. The kernel releases it when
-/// the process dies, so `kill -9` leaves no stale lock; the pid inside is only for the message.
+/// An exclusive `flock` on a lock file, held for a run: one run at a time per store (`<store>.lock`),
+/// and one run at a time on a local workbook (`RunLock.workbook`), whichever stores the runs sync.
+/// The kernel releases it when the process dies, so `kill -9` leaves no stale lock; the pid inside
+/// is only for the message.
 public final class RunLock: Sendable {
     private let fd: Int32
     public let path: String
 
-    public init(store: URL) throws {
-        path = store.path + ".lock"
-        try FileManager.default.createDirectory(at: store.deletingLastPathComponent(), withIntermediateDirectories: true)
+    /// The store's lock, refused at once (75) when another run holds it.
+    public convenience init(store: URL) throws {
+        try self.init(path: store.path + ".lock", waiting: 0) { who in
+            SheetSyncError.temporary("store \(store.path) is in use by \(who); try again later")
+        }
+    }
+
+    /// The lock of a local workbook (`lockFile` from `Remote.lockFile`), so that two runs with different
+    /// stores (two machines' configs on one folder, two cron lines) take turns on its files instead of
+    /// writing over each other's rows. Waits up to `seconds` for the other run, then refuses (75).
+    public convenience init(workbook lockFile: URL, name: String, waiting seconds: Double) throws {
+        try self.init(path: lockFile.path, waiting: seconds) { who in
+            SheetSyncError.temporary(
+                "\(name) has been in use by \(who) for \(Int(seconds)) s (\(lockFile.path)); nothing was changed; try again later")
+        }
+    }
+
+    private init(path: String, waiting seconds: Double, busy: (String) -> SheetSyncError) throws {
+        self.path = path
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // Private like the store it guards (it holds only a pid, but a ledger's folder shows nothing).
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw SheetSyncError.configuration("cannot open lock file \(path): \(String(cString: strerror(errno)))")
         }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            // Only the pid for the message; the lock itself is what refuses the run.
-            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            close(fd)
-            let who = holder.isEmpty ? "another sheetsync run" : "another sheetsync run (pid \(holder))"
-            throw SheetSyncError.temporary("store \(store.path) is in use by \(who); try again later")
+        let deadline = Date().addingTimeInterval(seconds)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard Date() < deadline else {
+                // Only the pid for the message; the lock itself is what refuses the run.
+                let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+                close(fd)
+                throw busy(holder.isEmpty ? "another sheetsync run" : "another sheetsync run (pid \(holder))")
+            }
+            usleep(50_000)
         }
         let pid = "\(getpid())\n"
         _ = ftruncate(fd, 0)

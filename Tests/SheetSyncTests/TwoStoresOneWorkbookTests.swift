@@ -1,0 +1,51 @@
+import Foundation
+import SheetSyncCore
+import SheetSyncStore
+import Testing
+
+/// Two stores (two machines, or two configs on one) syncing one local workbook at the same moment:
+/// the runs take turns on the workbook, so no run writes over rows another run has just written.
+@Suite struct TwoStoresOneWorkbookTests {
+    /// A user trial lost 3–8 rows in 20 such rounds (exit 0 on one side, 75 on the other, with
+    /// "nothing was replaced" said of a file that had been replaced).
+    @Test func simultaneousSyncsOfTwoStoresLoseNoRow() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        for name in ["a", "b"] {
+            try Data(#"{"store": "\#(name).sqlite", "remote": {"type": "csv", "path": "."}}"#.utf8)
+                .write(to: folder.appendingPathComponent("\(name).json"))
+            #expect(try await CLI.run(["sync", "--config", "\(name).json"], in: folder).status == 0)
+        }
+        var notes: [String] = []
+        for round in 1...8 {
+            for name in ["a", "b"] {
+                let add = try await CLI.run(
+                    [
+                        "add", "expense", "--amount", "\(round).00", "--category", "Dining", "--note", "\(name)\(round)", "--config",
+                        "\(name).json",
+                    ],
+                    in: folder)
+                #expect(add.status == 0, "\(add.stderr)")
+                notes.append("\(name)\(round)")
+            }
+            async let a = CLI.run(["sync", "--config", "a.json"], in: folder)
+            async let b = CLI.run(["sync", "--config", "b.json"], in: folder)
+            let (ra, rb) = try await (a, b)
+            // Taking turns, both runs do all they were asked.
+            #expect(ra.status == 0 && rb.status == 0, "round \(round): \(ra.status) \(ra.stderr) / \(rb.status) \(rb.stderr)")
+        }
+        for _ in 1...2 {
+            for name in ["a", "b"] { #expect(try await CLI.run(["sync", "--config", "\(name).json"], in: folder).status == 0) }
+        }
+        let sheet = try TestWorkbook(folder: folder).records(.transactions, now: Timestamp(Date()))
+        let inSheet = Set(sheet.values.map { $0["note"] })
+        #expect(notes.filter { !inSheet.contains($0) } == [], "rows lost from the workbook")
+        for name in ["a", "b"] {
+            let store = try LedgerStore(path: folder.appendingPathComponent("\(name).sqlite").path)
+            let notesInStore = Set(try store.records(in: .transactions).map { $0["note"] })
+            #expect(notes.filter { !notesInStore.contains($0) } == [], "rows lost from store \(name)")
+            #expect(try store.records(in: .transactions).count == sheet.count)
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("sheetsync-swap") }
+        #expect(leftovers == [])
+    }
+}
