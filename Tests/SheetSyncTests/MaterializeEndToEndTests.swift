@@ -157,12 +157,7 @@ import Testing
     }
 
     @Test func twoStoresMaterializingThroughOneWorkbookEndEqualWithoutDuplicates() async throws {
-        let folder = try CLI.copyOfSample("clean")
-        for name in ["a", "b"] {
-            try Data(#"{"store": "\#(name).sqlite", "remote": {"type": "csv", "path": "."}}"#.utf8)
-                .write(to: folder.appendingPathComponent("\(name).json"))
-            #expect(try await CLI.run(["sync", "--config", "\(name).json"], in: folder).status == 0)
-        }
+        let folder = try await CLI.storesSharingASample()
         for name in ["a", "b"] {
             #expect(try await CLI.run(["materialize", "--through", "2026-05-31", "--config", "\(name).json"], in: folder).status == 0)
         }
@@ -200,12 +195,7 @@ extension MaterializeEndToEndTests {
     /// 2026-02-15 instance by hand, a syncs; b, not synced since, materializes through March from
     /// its rules' older copy. Returns the folder, the deleted instance's id and the workbook's dates.
     func staleStoreMadeAnInstanceDeletedByHand() async throws -> (URL, String, [String]) {
-        let folder = try CLI.copyOfSample("clean")
-        for name in ["a", "b"] {
-            try Data(#"{"store": "\#(name).sqlite", "remote": {"type": "csv", "path": "."}}"#.utf8)
-                .write(to: folder.appendingPathComponent("\(name).json"))
-            #expect(try await CLI.run(["sync", "--config", "\(name).json"], in: folder).status == 0)
-        }
+        let folder = try await CLI.storesSharingASample()
         #expect(try await CLI.run(["materialize", "--through", "2026-03-31", "--config", "a.json"], in: folder).status == 0)
         #expect(try await CLI.run(["sync", "--config", "a.json"], in: folder).status == 0)
         let book = TestWorkbook(folder: folder)

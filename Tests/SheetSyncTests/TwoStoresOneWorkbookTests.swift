@@ -9,12 +9,7 @@ import Testing
     /// A user trial lost 3–8 rows in 20 such rounds (exit 0 on one side, 75 on the other, with
     /// "nothing was replaced" said of a file that had been replaced).
     @Test func simultaneousSyncsOfTwoStoresLoseNoRow() async throws {
-        let folder = try CLI.copyOfSample("clean")
-        for name in ["a", "b"] {
-            try Data(#"{"store": "\#(name).sqlite", "remote": {"type": "csv", "path": "."}}"#.utf8)
-                .write(to: folder.appendingPathComponent("\(name).json"))
-            #expect(try await CLI.run(["sync", "--config", "\(name).json"], in: folder).status == 0)
-        }
+        let folder = try await CLI.storesSharingASample()
         var notes: [String] = []
         for round in 1...8 {
             for name in ["a", "b"] {

@@ -70,6 +70,8 @@ public struct ReconcileContext: Sendable {
 public enum Reconciler {
     static let modified = "lastModifiedAt"
     static let created = "createdAt"
+    /// A recurring rule's `lastGeneratedDate`.
+    static let progress = "lastGeneratedDate"
 
     public static func plan(_ state: TabState, context: ReconcileContext) -> TabPlan {
         plan(state, context: context, sharedBase: true)
@@ -284,7 +286,11 @@ public enum Reconciler {
             } else if rv == bv || lv == rv {
                 x[name] = lv
             } else {
-                let (winner, loser) = localWins ? (l, r) : (r, l)
+                var (winner, loser) = localWins ? (l, r) : (r, l)
+                if tab == .recurringRules, name == Self.progress, loser[name] > winner[name] {
+                    // A rule's progress only moves forward (DESIGN §6): the later date, whichever row is newer.
+                    (winner, loser) = (loser, winner)
+                }
                 x[name] = winner[name]
                 if name != created {
                     plan.conflicts.append(conflict(tab, key, name, winner: winner, loser: loser))

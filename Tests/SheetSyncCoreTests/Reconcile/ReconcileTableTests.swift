@@ -212,3 +212,39 @@ import Testing
         #expect(plan.notices.contains { $0.contains("in the future") })
     }
 }
+
+/// A rule's progress (`lastGeneratedDate`) advanced on both sides since the base: the later date is
+/// kept whichever side's row is newer, so one machine's run cannot set it back and let an instance
+/// deleted by hand be made again (a user trial: two machines, one rule).
+@Suite struct RuleProgressMergeTests {
+    static func rule(lastGenerated: String, amount: String, modified: String) -> LedgerRow {
+        LedgerRow([
+            "recurringRuleId": "9d6b4c1e-0000-4000-8000-000000000001", "isEnabled": "TRUE", "type": "expense", "amount": amount,
+            "category": "Rent", "tagsCSV": "", "note": "", "startDate": "2026-01-01", "cadence": "monthly", "interval": "1",
+            "endDate": "", "lastGeneratedDate": lastGenerated, "createdAt": RC.t0, "lastModifiedAt": modified,
+        ])
+    }
+
+    static func plan(base: LedgerRow, local: LedgerRow, remote: LedgerRow) -> TabPlan {
+        let key = base["recurringRuleId"]
+        let state = TabState(
+            schema: .recurringRules, base: [key: base], local: [key: local],
+            remote: [SheetRow(index: 0, cells: [], outcome: .record(remote, fixes: []), key: key)])
+        return Reconciler.plan(state, context: ReconcileContext(now: RC.now, newID: { "new-id" }))
+    }
+
+    @Test func bothSidesAdvancedKeepsTheLaterDateEvenWhenTheOtherRowIsNewer() {
+        let base = Self.rule(lastGenerated: "2026-01-31", amount: "1450.00", modified: RC.t0)
+        // This store ran through April; the workbook's row is newer (its amount edited) but only through March.
+        let local = Self.rule(lastGenerated: "2026-04-30", amount: "1450.00", modified: RC.t1)
+        let remote = Self.rule(lastGenerated: "2026-03-31", amount: "1500.00", modified: RC.t2)
+        let plan = Self.plan(base: base, local: local, remote: remote)
+        let result = plan.result[base["recurringRuleId"]]
+        #expect(result?["lastGeneratedDate"] == "2026-04-30")
+        #expect(result?["amount"] == "1500.00")
+        #expect(plan.conflicts.map(\.losingValue) == ["2026-03-31"], "the earlier date is logged, not lost")
+        // And the other way round.
+        let swapped = Self.plan(base: base, local: remote, remote: local)
+        #expect(swapped.result[base["recurringRuleId"]]?["lastGeneratedDate"] == "2026-04-30")
+    }
+}

@@ -44,6 +44,19 @@ struct CLI {
         return target
     }
 
+    /// Two machines on one workbook: the clean sample, with a config per name (`<name>.json`: store
+    /// `<name>.sqlite`, the folder's CSV workbook), each synced once.
+    static func storesSharingASample(_ names: [String] = ["a", "b"]) async throws -> URL {
+        let folder = try copyOfSample("clean")
+        for name in names {
+            try Data(#"{"store": "\#(name).sqlite", "remote": {"type": "csv", "path": "."}}"#.utf8)
+                .write(to: folder.appendingPathComponent("\(name).json"))
+            let run = try await run(["sync", "--config", "\(name).json"], in: folder)
+            guard run.status == 0 else { throw CocoaError(.featureUnsupported, userInfo: ["sync": run.stderr]) }
+        }
+        return folder
+    }
+
     /// A prepared run: the process and the files its output goes to.
     struct Launch {
         var process: Process
