@@ -27,6 +27,19 @@ import Testing
         #expect(try TestWorkbook(folder: bare).records(.categories, now: Timestamp(millisecondsSinceEpoch: 0)).isEmpty)
     }
 
+    /// A store that never synced (a second machine's fresh config on an existing workbook) knows no
+    /// category of the workbook: `add` says to sync first, not to add a category the tab already has.
+    @Test func addOnAStoreThatNeverSyncedSaysToSyncFirst() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        let before = try TestWorkbook(folder: folder).records(.transactions, now: Timestamp(millisecondsSinceEpoch: 0))
+        let add = try await CLI.run(["add", "expense", "--amount", "4.20", "--category", "Dining"], in: folder)
+        #expect(add.status == 64)
+        #expect(add.stderr.contains("never synced") && add.stderr.contains("`sheetsync sync` first"), "\(add.stderr)")
+        #expect(try TestWorkbook(folder: folder).records(.transactions, now: Timestamp(millisecondsSinceEpoch: 0)) == before)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await CLI.run(["add", "expense", "--amount", "4.20", "--category", "Dining"], in: folder).status == 0)
+    }
+
     @Test func addListAndArchiveACategory() async throws {
         let ledger = try await Ledger.synced()
         #expect(try await ledger.run("category", "add", "Pets", "--emoji", "🐶", "--color", "#A0B0C0").status == 0)

@@ -428,6 +428,10 @@ import Workbook
         let run = try await ledger.run("sync")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try ledger.storeRows(.transactions)[id] == nil)
+        // Said, with the way back (a user trial: a sync that deleted store rows printed nothing).
+        #expect(
+            (run.stdout + run.stderr).contains("1 row(s) deleted in the workbook were deleted from the store (\(id))"),
+            "\(run.stdout)\(run.stderr)")
         // Kept for restore, and restored as a local change the next sync pushes.
         #expect(try await ledger.run("restore", id).status == 0)
         #expect(try await ledger.run("sync").status == 0)

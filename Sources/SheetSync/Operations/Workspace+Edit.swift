@@ -29,6 +29,13 @@ extension Workspace {
             // Trimmed, as a category cell in the sheet is read.
             let category = new.category.trimmingCharacters(in: .whitespaces)
             if let problem = CategoryCheck.problem(for: category, known: categories) {
+                guard try store.state(SyncEngine.stateLastSync) != nil else {
+                    // The workbook's categories reach the store with the first sync.
+                    throw SheetSyncError(
+                        .usage,
+                        "\(problem.message): this store has never synced, so it knows no category of the workbook yet; run "
+                            + "`sheetsync sync` first (or `sheetsync category add '\(category)'` for a new one)")
+                }
                 throw SheetSyncError(.usage, "\(problem.message) (\(problem.hint))")
             }
             let now = clock.now()

@@ -114,6 +114,16 @@ public struct SyncEngine: Sendable {
         for (tab, keys) in outcome.skipped where !keys.isEmpty {
             report.notices.append("\(tab.rawValue): \(keys.count) row(s) changed in the store during this run; they sync next run")
         }
+        for tabPlan in plan.tabs {
+            // Never silent: a row gone from the store is said, with the way back.
+            let skipped = Set(outcome.skipped[tabPlan.tab] ?? [])
+            let deleted = tabPlan.localDeletes.filter { !skipped.contains($0.key) }.map(\.key).sorted()
+            guard !deleted.isEmpty else { continue }
+            let shown = deleted.prefix(5).joined(separator: ", ") + (deleted.count > 5 ? ", …" : "")
+            report.notices.append(
+                "\(tabPlan.tab.rawValue): \(deleted.count) row(s) deleted in the workbook were deleted from the store (\(shown)); "
+                    + "`sheetsync restore --list` shows them for \(Workspace.deletedRowsKeptDays) days")
+        }
         ExitArena.keep((snapshot, local, plan, commit))
         return report
     }
