@@ -23,6 +23,25 @@ public enum CategoryCheck {
         return "add '\(name)' to the Categories tab or pick an existing category"
     }
 
+    /// Notes for categories of `result` new since `base` that differ only in case from another (two
+    /// machines' `category add`, or a typed row): both are kept, and the run that brings them together
+    /// names them once, with the command that merges them.
+    static func caseVariantNotes(result: [String: LedgerRow], base: [String: LedgerRow]) -> [String] {
+        let fresh = result.keys.filter { base[$0] == nil }
+        guard !fresh.isEmpty else { return [] }
+        let byFolded = Dictionary(grouping: result.keys) { $0.lowercased() }
+        var groups: Set<[String]> = []
+        for name in fresh {
+            if let group = byFolded[name.lowercased()], group.count > 1 { groups.insert(group.sorted()) }
+        }
+        return groups.sorted { $0[0] < $1[0] }.map { names in
+            let listed = names.map { "'\($0)'" }.joined(separator: " and ")
+            return "Categories: \(listed) differ only in case; both are kept (names are case-sensitive, and reports "
+                + "show them apart). If they are one category, `sheetsync category rename '\(names[1])' '\(names[0])'` "
+                + "moves the rows of one to the other"
+        }
+    }
+
     static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         guard !a.isEmpty else { return b.count }

@@ -118,6 +118,7 @@ public struct SyncPlanner: Sendable {
             plan.rejections += held
             plan.localCounts.rejected = plan.rejections.count
             plan.notices = local.notices + plan.notices
+            if tab == .categories { plan.notices += CategoryCheck.caseVariantNotes(result: plan.result, base: ledger.base[tab] ?? [:]) }
             if case .sync = purpose, !allowMassDelete {
                 StaleCopyGuard.apply(to: &plan, remote: rows, base: ledger.base[tab] ?? [:], local: local.rows).map {
                     result.held.append($0)

@@ -169,6 +169,28 @@ import Testing
         #expect(transactions?.remoteUpdates.contains { $0.key == Self.ids[7] && $0.fields["category"] == "Meals" } == true)
     }
 
+    /// Two machines each added "the same" category, spelled in another case (`category add` refuses
+    /// that on one machine, but cannot see the other's): both are kept, as names are case-sensitive,
+    /// and the run that brings them together says so once, with the command that merges them.
+    @Test func aCategoryDifferingOnlyInCaseFromAnotherIsNamedWhenItArrives() {
+        var (workbook, ledger) = Self.agreed(1)
+        ledger.rows[.categories]?["books"] = RC.category("books", modified: RC.t1)
+        workbook[.categories] = Self.table(.categories, [RC.category("Food"), RC.category("Books", modified: RC.t1)])
+        let plan = Self.plan(workbook, ledger)
+        let categories = Self.tab(plan, .categories)
+        #expect(Set(categories?.result.keys ?? [:].keys) == ["Food", "Books", "books"])
+        let notes = categories?.notices.filter { $0.contains("only in case") } ?? []
+        #expect(notes.count == 1, "\(categories?.notices ?? [])")
+        #expect(notes.first?.contains("`sheetsync category rename") == true, "\(notes)")
+        // Once both are in the base, no run says it again.
+        var synced = ledger
+        synced.rows[.categories] = categories?.result
+        synced.base[.categories] = categories?.result
+        workbook[.categories] = Self.table(.categories, Array(categories?.result.values ?? [:].values))
+        let again = Self.tab(Self.plan(workbook, synced), .categories)
+        #expect(again?.notices.filter { $0.contains("only in case") } == [])
+    }
+
     @Test func importOfATransactionsOnlyFileChecksAgainstTheStoresCategories() {
         let (_, agreed) = Self.agreed(1)
         var ledger = agreed
