@@ -62,7 +62,14 @@ enum Output {
         // Rejected rows are loud when they first appear or change; rows that stay rejected are
         // listed by `status` without failing every later cron run.
         if report.newlyRejected > 0 && !options.json {
-            error("\(report.rejected.count) row(s) could not be loaded and were left as they are in the workbook:")
+            let inStore = report.rejected.filter { $0.row == Rejection.storeRow }.count
+            let sheet = report.rejected.count - inStore
+            // Where each waits: a sheet row stays as the user typed it; a store row is held back from the push.
+            let places = [
+                sheet > 0 ? "\(sheet) left as they are in the workbook" : nil,
+                inStore > 0 ? "\(inStore) held back in the store, not pushed" : nil,
+            ].compactMap { $0 }
+            error("\(report.rejected.count) row(s) could not be loaded (\(places.joined(separator: "; "))):")
             for r in report.rejected { error("  " + r.summary) }
         }
         return report.exitCode

@@ -333,12 +333,35 @@ import Workbook
         let run = try await ledger.run("sync")
         #expect(run.status == 65)
         #expect(run.stderr.contains("Transactions (store row) (\(id)): unknown category 'Nope' in the store"), "\(run.stderr)")
+        // The header says where the row waits: in the store, not in the workbook (a user trial).
+        #expect(run.stderr.contains("1 row(s) could not be loaded (1 held back in the store, not pushed):"), "\(run.stderr)")
         #expect(try ledger.sheetRows(.transactions)[id] == nil)
         #expect(try ledger.storeRows(.transactions)[id]?["category"] == "Nope")
         let again = try await ledger.run("sync")
         #expect(again.status == 0, "\(again.stderr)")
         let status = try await ledger.run("status")
         #expect(status.stdout.contains("rejected rows: 1"), "\(status.stdout)")
+    }
+
+    /// A tab cleared down to its header is held (65); a store edit to one of its rows before the next
+    /// run must not let the others be deleted (a user trial: exit 0, 8 of 9 rows gone, silent).
+    @Test func aClearedTabStaysHeldAfterAStoreEditToOneOfItsRows() async throws {
+        let ledger = try await Ledger.synced()
+        let before = try ledger.storeRows(.transactions)
+        try ledger.workbook.edit(.transactions) { $0.rows = [] }
+        let cleared = try Data(contentsOf: ledger.workbook.url(.transactions))
+        #expect(try await ledger.run("sync").status == 65)
+        let edited = try #require(before.keys.sorted().first)
+        let db = try DatabaseQueue(path: ledger.store.path)
+        try await db.write { try $0.execute(sql: "UPDATE transactions SET note = 'paid' WHERE transactionId = ?", arguments: [edited]) }
+        try db.close()
+        let run = try await ledger.run("sync", "--quiet")
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("the workbook's tab has no rows"), "\(run.stderr)")
+        let after = try ledger.storeRows(.transactions)
+        #expect(Set(after.keys) == Set(before.keys), "no row deleted from the store")
+        #expect(after[edited]?["note"] == "paid")
+        #expect(try Data(contentsOf: ledger.workbook.url(.transactions)) == cleared, "the workbook is not written")
     }
 
     @Test func olderCopySavedOverTheFileLosesNoRowAddedSince() async throws {

@@ -66,6 +66,22 @@ import Testing
         #expect(try transactions(folder)[first["transactionId"]] == nil)
     }
 
+    /// A rule typed into the sheet without an id (the way a person adds one) makes its instances in
+    /// the same `sync --materialize` that gives it its id; it made none until the next run (exit 0).
+    @Test func aRuleTypedWithoutAnIdMaterializesInTheSameRun() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        let rules = folder.appendingPathComponent("RecurringRules.csv")
+        let line = ",TRUE,expense,15.00,Transport,,weekly pass,2026-11-02,weekly,1,,,,\n"
+        try Data((try String(contentsOf: rules, encoding: .utf8) + line).utf8).write(to: rules)
+        let run = try await CLI.run(["sync", "--materialize"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let sheetRules = try TestWorkbook(folder: folder).records(.recurringRules, now: Timestamp(Date()))
+        let rule = try #require(sheetRules.values.first { $0["note"] == "weekly pass" })
+        #expect(!rule["lastGeneratedDate"].isEmpty, "the rule records its progress")
+        #expect(try instances(folder).contains { $0["recurringRuleId"] == rule["recurringRuleId"] && $0["date"] == "2026-11-02" })
+    }
+
     /// The seed's RecurringRules tab has no `lastGeneratedDate` column: an occurrence that already
     /// has a transaction of its rule on its date (whatever its id) is not made a second time.
     @Test func occurrenceWithATransactionOfItsRuleIsNotMadeAgainWithoutLastGeneratedDate() async throws {

@@ -38,13 +38,13 @@ extension Workspace {
                 if storeRows > 0 {
                     // Every row of the store goes to the new workbook: with no base, nothing reads as deleted.
                     try store.forgetBase()
-                    notices.append("recreated \(remote.displayName)\(from)")
-                } else {
-                    notices.append("created \(remote.displayName) with the five tabs")
                 }
                 let created = try await remote.create(settings: settings)
                 if !created.configEntries.isEmpty { try remember(created.configEntries) }
                 remote = created.remote
+                // Named as made (a new spreadsheet has its id only now).
+                notices.append(
+                    storeRows > 0 ? "recreated \(remote.displayName)\(from)" : "created \(remote.displayName) with the five tabs")
             }
             var report = try await engine(store: store, remote: remote).run(SyncOptions(mode: .sync, dryRun: dryRun))
             report.command = "init"

@@ -36,14 +36,16 @@ extension Workspace {
         try await withStore(preview: dryRun) { store in try materialize(store: store, through: through, dryRun: dryRun) }
     }
 
-    /// `sync --materialize`: pull, materialize and push under one lock, for a single cron line.
+    /// `sync --materialize`: sync, materialize and sync again under one lock, for a single cron line.
+    /// The first run is a whole sync, not a pull: a rule typed into the sheet without an id loads only
+    /// once its id is written there, and then makes its instances in this same run.
     public func syncMaterializing(_ options: SyncOptions) async throws -> SyncReport {
         let remote = try makeRemote()
         try await requireWorkbook(remote)
         return try await withWorkbook(remote, preview: options.dryRun) { store in
             let receiptProblems = try await uploadQueuedReceipts(store: store, remote: remote, options: options)
             let engine = engine(store: store, remote: remote)
-            var pulled = try await engine.run(SyncOptions(mode: .pull, dryRun: options.dryRun, allowMassDelete: options.allowMassDelete))
+            var pulled = try await engine.run(SyncOptions(mode: .sync, dryRun: options.dryRun, allowMassDelete: options.allowMassDelete))
             pulled.errors += receiptProblems
             guard pulled.errors.isEmpty else { return pulled }
             let made = try materialize(store: store, through: nil, dryRun: options.dryRun)

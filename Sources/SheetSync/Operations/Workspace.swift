@@ -57,7 +57,7 @@ public struct Workspace: Sendable {
     /// A preview takes neither: it creates no file.
     func withWorkbook<T>(_ remote: any Remote, preview: Bool, _ body: (LedgerStore) async throws -> T) async throws -> T {
         guard !preview, let lockFile = remote.lockFile else { return try await withStore(preview: preview, body) }
-        let lock = try RunLock(workbook: lockFile, name: remote.displayName, waiting: workbookLockWait)
+        let lock = try RunLock.onWorkbook(lockFile, name: remote.displayName, waiting: workbookLockWait)
         defer { withExtendedLifetime(lock) {} }
         return try await withStore(preview: preview, body)
     }

@@ -22,22 +22,35 @@ public final class RunLock: Sendable {
     /// The lock of a local workbook (`lockFile` from `Remote.lockFile`), so that two runs with different
     /// stores (two machines' configs on one folder, two cron lines) take turns on its files instead of
     /// writing over each other's rows. Waits up to `seconds` for the other run, then refuses (75).
-    public convenience init(workbook lockFile: URL, name: String, waiting seconds: Double) throws {
-        try self.init(path: lockFile.path, waiting: seconds) { who in
+    /// Nil where no lock file can be made or opened (a folder this user cannot write: no run of this
+    /// user writes there either, and a pull from it still works); the file is readable by all (0644),
+    /// as `flock` needs only an open file, so another user's runs on a shared folder take turns too.
+    public static func onWorkbook(_ lockFile: URL, name: String, waiting seconds: Double) throws -> RunLock? {
+        let path = lockFile.path
+        var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if fd < 0, errno == EACCES || errno == EPERM || errno == EROFS { fd = open(path, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { return nil }
+        return try RunLock(path: path, fd: fd, waiting: seconds) { who in
             SheetSyncError.temporary(
                 "\(name) has been in use by \(who) for \(Int(seconds)) s (\(lockFile.path)); nothing was changed; try again later")
         }
     }
 
-    private init(path: String, waiting seconds: Double, busy: (String) -> SheetSyncError) throws {
-        self.path = path
+    private convenience init(path: String, waiting seconds: Double, busy: (String) -> SheetSyncError) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // Private like the store it guards (it holds only a pid, but a ledger's folder shows nothing).
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw SheetSyncError.configuration("cannot open lock file \(path): \(String(cString: strerror(errno)))")
         }
+        try self.init(path: path, fd: fd, waiting: seconds, busy: busy)
+    }
+
+    /// Takes the lock on the open `fd` (closed when refused).
+    private init(path: String, fd: Int32, waiting seconds: Double, busy: (String) -> SheetSyncError) throws {
+        self.path = path
+        self.fd = fd
         let deadline = Date().addingTimeInterval(seconds)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard Date() < deadline else {

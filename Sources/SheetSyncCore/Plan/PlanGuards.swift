@@ -2,7 +2,10 @@
 /// that had any, in either direction, is far more often an accident than a wish: it stops whole.
 enum MassDeleteGuard {
     /// - Parameter renamed: old names of pending category renames (their deletes are half of a rename).
-    static func trips(_ plans: [TabPlan], base: [Tab: [String: LedgerRow]], renamed: Set<String>) -> [String] {
+    /// - Parameter emptied: tabs the workbook has with no rows at all while the base had some: cleared.
+    ///   Any delete of theirs trips, however few: rows the store edited since come back (an edit beats
+    ///   a delete), and the rest must not go with them.
+    static func trips(_ plans: [TabPlan], base: [Tab: [String: LedgerRow]], renamed: Set<String>, emptied: Set<Tab> = []) -> [String] {
         plans.compactMap { plan in
             let rows = (base[plan.tab]?.count ?? 0) + plan.unchanged.count
             let remoteDeletes = plan.remoteDeletes.filter { plan.tab != .categories || !renamed.contains($0.key) }.count
@@ -16,6 +19,11 @@ enum MassDeleteGuard {
                     continue
                 }
                 return "\(plan.tab.rawValue): this run would delete \(what) from \(side); nothing was changed. "
+                    + "If that is intended, run again with --allow-mass-delete"
+            }
+            if emptied.contains(plan.tab), !plan.localDeletes.isEmpty {
+                return "\(plan.tab.rawValue): the workbook's tab has no rows (cleared?), and this run would delete "
+                    + "\(plan.localDeletes.count) of \(rows) rows from the store; nothing was changed. "
                     + "If that is intended, run again with --allow-mass-delete"
             }
             return nil

@@ -151,7 +151,13 @@ public struct SyncPlanner: Sendable {
         switch purpose {
         case .sync(let mode):
             DirectionFilter.restrict(&result.tabs, to: mode, base: ledger.base)
-            let trips = allowMassDelete ? [] : MassDeleteGuard.trips(result.tabs, base: ledger.base, renamed: Set(ledger.renames.keys))
+            let emptied = Set(
+                workbook.compactMap { tab, table in
+                    tab != .settings && !(ledger.base[tab] ?? [:]).isEmpty && Self.hasNoRows(table) ? tab : nil
+                })
+            let trips =
+                allowMassDelete
+                ? [] : MassDeleteGuard.trips(result.tabs, base: ledger.base, renamed: Set(ledger.renames.keys), emptied: emptied)
             if !trips.isEmpty {
                 result.held += trips
                 result.blocked = true

@@ -34,7 +34,7 @@ extension SheetSyncCommand {
     struct Sync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Pull and push under one lock (the cron job).")
         @OptionGroup var options: TransferOptions
-        @Flag(name: .long, help: "Also turn recurring rules into transactions (pull, materialize, push).")
+        @Flag(name: .long, help: "Also turn recurring rules into transactions (sync, materialize, sync).")
         var materialize = false
         func run() async throws {
             if materialize {
