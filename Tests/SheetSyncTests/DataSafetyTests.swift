@@ -62,6 +62,25 @@ import Workbook
         #expect(try ledger.sheetRows(.settings).keys.sorted() == ["b4d5891d-9e53-5116-8cdc-779311294f7b"])
     }
 
+    /// Select all, Delete: a tab cleared with its header. Settings is recreated, header and row (it
+    /// failed "missing columns" on every run: a user trial); a ledger tab so cleared is an emptied tab,
+    /// held by the mass-delete guard, not a tab with renamed columns.
+    @Test func aTabClearedWithItsHeaderIsAnEmptiedTab() async throws {
+        let ledger = try await Ledger.synced()
+        let store = try ledger.storeRows(.transactions)
+        try Data().write(to: ledger.workbook.url(.settings))
+        let run = try await ledger.run("sync")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ledger.sheetRows(.settings).keys.sorted() == ["b4d5891d-9e53-5116-8cdc-779311294f7b"])
+        #expect(try ledger.workbook.table(.settings).header == TablePatcher.newHeader(Tab.settings.schema))
+        try Data().write(to: ledger.workbook.url(.transactions))
+        let cleared = try await ledger.run("sync")
+        #expect(cleared.status == 65)
+        #expect(cleared.stderr.contains("would delete every row (10 of 10) from the store"), "\(cleared.stderr)")
+        #expect(try ledger.storeRows(.transactions) == store)
+        #expect(try Data(contentsOf: ledger.workbook.url(.transactions)).isEmpty, "not written while held")
+    }
+
     /// The Settings row drives every local date (`add`, `report`, `materialize`): a time zone that is
     /// no zone, or a second row, is rejected (65, row and value named) and the store keeps its own.
     @Test(arguments: [("Mars/Olympus", "not a time zone"), ("america/new_york", "did you mean 'America/New_York'")])

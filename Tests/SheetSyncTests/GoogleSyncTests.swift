@@ -117,3 +117,29 @@ import Testing
         await bed.finish()
     }
 }
+
+extension GoogleSyncTests {
+    /// Select all, Delete on the Settings tab (its header too): recreated, header and row; it failed
+    /// "missing columns" on every run (a Google-mode user trial).
+    @Test func aSettingsTabClearedWithItsHeaderIsRecreated() async throws {
+        let bed = try await GoogleTestBed.start("g-settings-blank")
+        #expect(try await bed.cli("init").status == 0)
+        let id = try bed.spreadsheetId()
+        let before = try bed.sheetRecords(.settings)
+        // As the browser's Delete does: every cell emptied, the grid kept (Google refuses deleting every row).
+        for row in 0...1 {
+            for column in Tab.settings.schema.fields.indices {
+                try bed.emulator.typeCell(
+                    spreadsheetId: id, tab: Tab.settings.rawValue, at: GoogleTestBed.a1(row: row, column: column), text: "")
+            }
+        }
+        #expect(try bed.table(.settings).header.allSatisfy(\.isEmpty))
+        let run = try await bed.cli("sync")
+        #expect(run.status == 0, "\(run.stderr)")
+        let shown = try bed.values(.settings)
+        #expect(try bed.table(.settings).header == TablePatcher.newHeader(Tab.settings.schema), "\(shown)")
+        #expect(try bed.sheetRecords(.settings) == before)
+        #expect(try await bed.cli("sync").status == 0)
+        await bed.finish()
+    }
+}

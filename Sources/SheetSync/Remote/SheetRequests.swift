@@ -83,6 +83,18 @@ struct SheetLayout {
                 let sheetId = sheet["properties"]?["sheetId"]?.intValue
             else { continue }
             layout.sheetIds[tab] = sheetId
+            let columns = sheet["properties"]?["gridProperties"]?["columnCount"]?.intValue ?? 26
+            let rows = sheet["properties"]?["gridProperties"]?["rowCount"]?.intValue ?? 1_000
+            if let table = snapshot.tables[tab], SyncPlanner.isBlank(table) {
+                // A tab read with nothing in it (cleared, header too) gets its header and rows from the top,
+                // unless someone typed into it since.
+                let first = sheet["data"]?.arrayValue?.first?["rowData"]?.arrayValue?.first?["values"]?.arrayValue?.first?["effectiveValue"]
+                guard first == nil || first == .null else {
+                    throw SheetSyncError.temporary("tab '\(title)' was written to while syncing; nothing was written, the next run merges")
+                }
+                layout.tabs[tab] = TabLayout(rowNow: [:], dataRows: 0, rowCount: rows, columnCount: columns)
+                continue
+            }
             guard let column = keyColumns[tab], let table = snapshot.tables[tab] else { continue }
             let rowData = sheet["data"]?.arrayValue?.first?["rowData"]?.arrayValue ?? []
             let now = rowData.map { row -> String in
@@ -106,8 +118,6 @@ struct SheetLayout {
                 for (i, key) in current.enumerated() where !key.isEmpty && byKey[key.lowercased()] == nil { byKey[key.lowercased()] = i }
                 for (i, key) in then.enumerated() where !key.isEmpty { rowNow[i] = byKey[key.lowercased()] }
             }
-            let columns = sheet["properties"]?["gridProperties"]?["columnCount"]?.intValue ?? 26
-            let rows = sheet["properties"]?["gridProperties"]?["rowCount"]?.intValue ?? 1_000
             layout.tabs[tab] = TabLayout(
                 rowNow: rowNow,
                 dataRows: max(current.count, rowNow.values.max().map { $0 + 1 } ?? 0, current == then ? table.rows.count : 0),
@@ -122,7 +132,15 @@ enum SheetRequests {
     /// The requests for one tab's changes, added to `write` in the order they apply: new columns, changed
     /// cells row by row, deletes (bottom up), new rows (in blocks, each inserting its own rows).
     static func add(_ changes: TableChanges, tab: Tab, sheetId: Int, layout: SheetLayout.TabLayout?, to write: inout SheetWrite) throws {
-        guard let layout else { return }
+        guard let layout else {
+            // Never a silent no-op: the plan's changes would be counted as written.
+            guard changes.isEmpty else {
+                throw SheetSyncError.temporary(
+                    "the rows of tab '\(tab.rawValue)' could not be located (its header changed?); nothing was written, the next run merges"
+                )
+            }
+            return
+        }
         let widest =
             (changes.newColumns.map(\.index) + changes.cells.map(\.column) + [(changes.appendedRows.map(\.count).max() ?? 0) - 1]).max()
             ?? 0

@@ -186,9 +186,14 @@ public struct SyncPlanner: Sendable {
     ) -> [Tab: [SheetRow]] {
         var read: [Tab: [SheetRow]] = [:]
         for tab in Tab.allCases {
-            let table: Table
+            var table: Table
             if let present = workbook[tab] {
                 table = present
+                if Self.isBlank(present) {
+                    // Cleared with its header (select all, Delete): an emptied tab, not renamed columns.
+                    // The header is written back with the first row the tab gets.
+                    table = Table(header: TablePatcher.newHeader(tab.schema))
+                }
             } else {
                 switch purpose {
                 case .importing:
@@ -221,6 +226,11 @@ public struct SyncPlanner: Sendable {
         }
         result.settings = Self.firstRecord(read[.settings] ?? [])
         return read
+    }
+
+    /// Whether `table` has nothing at all, header included.
+    public static func isBlank(_ table: Table) -> Bool {
+        table.header.allSatisfy { $0.trimmingSpaces().isEmpty } && hasNoRows(table)
     }
 
     /// Whether every data row of `table` is blank (a tab cleared down to its header).
