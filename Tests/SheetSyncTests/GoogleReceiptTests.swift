@@ -1,6 +1,7 @@
 import Foundation
 import SheetSync
 import SheetSyncCore
+import SheetSyncStore
 import SheetsEmulator
 import TestSupport
 import Testing
@@ -67,6 +68,22 @@ import Testing
         #expect(try await ledger.bed.cli("sync").status == 0)
         #expect(ledger.bed.emulator.counters.requests("drive.files.create") == 0)
         try Self.expectUploadedOnce(ledger, receiptId: receiptId)
+        await ledger.bed.finish()
+    }
+
+    /// A dry run says which queued receipts the run would upload (it said "up to date": a user trial),
+    /// and uploads nothing.
+    @Test func aDryRunNamesTheQueuedReceiptsItWouldUpload() async throws {
+        let (ledger, receiptId) = try await Self.ledger("g-receipt-dry")
+        ledger.bed.emulator.resetCounters()
+        for command in [["push", "--dry-run"], ["sync", "--dry-run"], ["sync", "--materialize", "--dry-run"]] {
+            let run = try await CLI.run(command, in: ledger.bed.folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.contains("would upload 1 queued receipt") && run.stdout.contains(receiptId), "\(command): \(run.stdout)")
+            #expect(!run.stdout.contains("up to date"), "\(run.stdout)")
+        }
+        #expect(ledger.bed.emulator.counters.requests("drive.files.create") == 0)
+        #expect(try ledger.bed.store().receiptUploads([.queued]).count == 1)
         await ledger.bed.finish()
     }
 

@@ -51,6 +51,7 @@ extension Workspace {
             let made = try materialize(store: store, through: nil, dryRun: options.dryRun)
             if options.dryRun {
                 pulled.changes += made.lines
+                pulled.preview(try queuedReceiptsPreview(store: store, remote: remote, options: options))
                 return pulled
             }
             var report = try await engine.run(SyncOptions(mode: .sync, allowMassDelete: options.allowMassDelete))

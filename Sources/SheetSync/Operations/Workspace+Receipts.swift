@@ -87,6 +87,15 @@ extension Workspace {
         return try await ReceiptQueue(store: store, target: target, clock: clock).uploadAll().problems
     }
 
+    /// What `uploadQueuedReceipts` would do, for a dry run's plan: one line naming the queued receipts.
+    func queuedReceiptsPreview(store: LedgerStore, remote: any Remote, options: SyncOptions) throws -> [String] {
+        guard case .upload = remote.receiptStorage, options.mode != .pull, options.dryRun else { return [] }
+        let queued = try store.receiptUploads([.queued])
+        guard !queued.isEmpty else { return [] }
+        let names = queued.map { "\($0.receiptId) (\($0.name))" }.joined(separator: ", ")
+        return ["Receipts: would upload \(queued.count) queued receipt file(s) and add their rows: \(names)"]
+    }
+
     /// `receipt retry`: queued receipts marked failed are tried again on the next push (all when `ids` is empty).
     public func retryReceipts(_ ids: [String], dryRun: Bool = false) async throws -> [String] {
         try await withStore(preview: dryRun) { store in try ReceiptQueue.retry(ids, store: store, now: clock.now().description) }

@@ -100,6 +100,7 @@ public struct Workspace: Sendable {
             let receiptProblems = try await uploadQueuedReceipts(store: store, remote: remote, options: options)
             var report = try await engine(store: store, remote: remote).run(options)
             report.errors += receiptProblems
+            report.preview(try queuedReceiptsPreview(store: store, remote: remote, options: options))
             return report
         }
     }

@@ -39,6 +39,14 @@ public struct SyncReport: Codable, Sendable {
     /// changes back.
     public var exitCode: ExitCode { (newlyRejected > 0 || !errors.isEmpty) ? .dataError : .ok }
 
+    /// Adds planned work beyond the tabs' (queued uploads) to a dry run's plan; a run with such work
+    /// is not "up to date".
+    mutating func preview(_ lines: [String]) {
+        guard !lines.isEmpty else { return }
+        changes += lines
+        upToDate = false
+    }
+
     public var hasChanges: Bool {
         tabs.values.contains { $0.added + $0.updated + $0.deleted + $0.remote.added + $0.remote.updated + $0.remote.deleted > 0 }
     }
