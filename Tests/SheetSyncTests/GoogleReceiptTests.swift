@@ -71,6 +71,17 @@ import Testing
         await ledger.bed.finish()
     }
 
+    /// A queued copy of a receipt waits beside the store as privately as the store (0700 folder, 0600
+    /// file): it was 0755/0644, readable by every user of the machine (a user trial).
+    @Test func aQueuedReceiptCopyIsPrivateLikeTheStore() async throws {
+        let (ledger, _) = try await Self.ledger("g-receipt-private")
+        let upload = try #require(try ledger.bed.store().receiptUploads([.queued]).first)
+        let mode = { (path: String) in (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1 }
+        #expect(try mode(URL(fileURLWithPath: upload.file).deletingLastPathComponent().path) == 0o700)
+        #expect(try mode(upload.file) == 0o600)
+        await ledger.bed.finish()
+    }
+
     /// A dry run says which queued receipts the run would upload (it said "up to date": a user trial),
     /// and uploads nothing.
     @Test func aDryRunNamesTheQueuedReceiptsItWouldUpload() async throws {

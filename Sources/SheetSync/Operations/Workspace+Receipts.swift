@@ -35,7 +35,12 @@ extension Workspace {
             guard let transaction = try store.records(in: .transactions).first(where: { $0["transactionId"] == id }) else {
                 throw SheetSyncError(.usage, "no transaction with id \(id) in the store (run `sheetsync pull` first?)")
             }
-            if !dryRun { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+            if !dryRun {
+                // The queue beside the store is private like the store; a receipts folder of the workbook is the workbook's.
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                // (also one an earlier version made 0755)
+                if queued { try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path) }
+            }
             // Uploaded entries have their Receipts row already: only those still waiting count beside the rows.
             let rows = try store.records(in: .receipts)
             let waiting = try store.receiptUploads([.queued, .failed])
@@ -62,6 +67,7 @@ extension Workspace {
                 // copyItem refuses an existing target: a file that appeared since the check is not replaced.
                 try FileManager.default.copyItem(at: file, to: target)
                 if queued {
+                    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target.path)
                     try store.saveReceiptUpload(
                         ReceiptUpload(
                             receiptId: receiptId, transactionId: id, name: name, file: target.path, createdAt: stamp, updatedAt: stamp))

@@ -19,16 +19,22 @@ enum MassDeleteGuard {
                     continue
                 }
                 return "\(plan.tab.rawValue): this run would delete \(what) from \(side); nothing was changed. "
-                    + "If that is intended, run again with --allow-mass-delete"
+                    + "If that is intended, run again with --allow-mass-delete" + (side == "the store" ? wayBack : "")
             }
             if emptied.contains(plan.tab), !plan.localDeletes.isEmpty {
                 return "\(plan.tab.rawValue): the workbook's tab has no rows (cleared?), and this run would delete "
                     + "\(plan.localDeletes.count) of \(rows) rows from the store; nothing was changed. "
-                    + "If that is intended, run again with --allow-mass-delete"
+                    + "If that is intended, run again with --allow-mass-delete" + wayBack
             }
             return nil
         }
     }
+
+    /// How to undo rows gone from the workbook by mistake: the store still has them.
+    static let wayBack =
+        "; if not, put the rows back in the workbook (the spreadsheet's undo or version history, the copy in "
+        + ".sheetsync-backup/ beside a CSV or XLSX workbook, or the tab of `sheetsync export DIR`): the store still has every one"
+
 }
 
 /// An old copy saved over the workbook (or a backup copied back, or a file cut at a line end) lacks

@@ -75,7 +75,9 @@ import Testing
         #expect(
             plan.held == [
                 "Transactions: this run would delete every row (2 of 2) from the store; nothing was changed. "
-                    + "If that is intended, run again with --allow-mass-delete"
+                    + "If that is intended, run again with --allow-mass-delete; if not, put the rows back in the workbook "
+                    + "(the spreadsheet's undo or version history, the copy in .sheetsync-backup/ beside a CSV or XLSX workbook, "
+                    + "or the tab of `sheetsync export DIR`): the store still has every one"
             ])
         #expect(!Self.plan(workbook, ledger, allowMassDelete: true).blocked)
         // The store side too: a `DELETE FROM transactions`.
