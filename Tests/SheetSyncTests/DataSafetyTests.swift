@@ -271,6 +271,35 @@ import Workbook
         #expect(try Data(contentsOf: TestWorkbook(folder: other).url(.transactions)) == before)
     }
 
+    /// An imported file's empty cell is "not given", not "clear it": the store keeps its emoji and colour
+    /// (a user trial: importing the hand-edited sample blanked them, nothing logged). A value the file
+    /// does replace is kept in the conflict log, the way back for an overwrite.
+    @Test func anImportKeepsStoreValuesTheFileLeavesEmptyAndLogsWhatItReplaces() async throws {
+        let ledger = try await Ledger.synced()
+        let before = try ledger.storeRows(.categories)
+        let dining = try #require(before["Dining"])
+        #expect(!dining["emoji"].isEmpty && !dining["colorHex"].isEmpty)
+        let other = try TestWorkbook.scratch("other")
+        var row = Tab.categories.schema.fields.map { dining[$0.name] }
+        row[Tab.categories.schema.fields.firstIndex { $0.name == "emoji" }!] = ""
+        row[Tab.categories.schema.fields.firstIndex { $0.name == "colorHex" }!] = "#000000"
+        try TestWorkbook(folder: other).write(.categories, header: TablePatcher.newHeader(Tab.categories.schema), rows: [row])
+        let run = try await ledger.run("import", other.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let after = try #require(try ledger.storeRows(.categories)["Dining"])
+        #expect(after["emoji"] == dining["emoji"], "an empty cell leaves the store's value")
+        #expect(after["colorHex"] == "#000000", "a value given replaces it")
+        let status = try await ledger.run("status", "--json")
+        #expect(status.stdout.contains(dining["colorHex"]), "the replaced colour is in the conflict log: \(status.stdout)")
+        // A column of the file's own is named as not imported (it was dropped without a word).
+        try TestWorkbook(folder: other).write(
+            .categories, header: TablePatcher.newHeader(Tab.categories.schema) + ["Budget"], rows: [row + ["300"]])
+        let extra = try await ledger.run("import", other.path)
+        #expect(
+            extra.stdout.contains("'Budget' are not ledger fields") || extra.stderr.contains("'Budget' are not ledger fields"),
+            "\(extra.stdout)\(extra.stderr)")
+    }
+
     /// The hand-edited sample holds two rows with one id (a copy-paste) and a category with empty
     /// times: the copy gets an id of its own once, and a second import adds and changes nothing.
     @Test func importingAFileWithACopiedRowTwiceAddsTheCopyOnceAndChangesNothingElse() async throws {
@@ -306,6 +335,56 @@ import Workbook
             try TestWorkbook(folder: ledger.folder.appendingPathComponent("copy")).records(
                 .transactions, now: Timestamp(millisecondsSinceEpoch: 0)
             ).count == 10)
+    }
+
+    /// The folder moved, the README's hint followed (`init` recreated it at the old place from the store),
+    /// then the config corrected to the moved folder: a workbook the base never agreed with. The rows it
+    /// lacks are not deletions: a union by id, nothing deleted (a user trial: a row added after the move
+    /// was deleted, exit 0).
+    @Test func aWorkbookAtAnotherPlaceIsMergedByIdNotDiffedAgainstTheOldOnesBase() async throws {
+        let ledger = try await Ledger.synced()
+        let moved = ledger.folder.appendingPathComponent("book-moved")
+        try FileManager.default.moveItem(at: ledger.book, to: moved)
+        let added = try await ledger.run("add", "expense", "--amount", "4.00", "--category", "Dining", "--note", "after the move")
+        #expect(added.status == 0, "\(added.stderr)")
+        let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try await ledger.run("sync").status == 78)
+        #expect(try await ledger.run("init").status == 0)
+        let config = #"{"store": "ledger.sqlite", "remote": {"type": "csv", "path": "book-moved"}}"#
+        try Data(config.utf8).write(to: ledger.folder.appendingPathComponent("sheetsync.json"))
+        let run = try await ledger.run("sync")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("the workbook is now") || run.stderr.contains("the workbook is now"), "\(run.stdout)\(run.stderr)")
+        #expect(try ledger.storeRows(.transactions)[id]?["note"] == "after the move", "the row added after the move stays")
+        #expect(try TestWorkbook(folder: moved).records(.transactions, now: Timestamp(millisecondsSinceEpoch: 0))[id] != nil)
+        #expect(try ledger.storeRows(.transactions).count == 11)
+        // And then it is the workbook: a delete there is a delete again.
+        #expect(try await ledger.run("sync").status == 0)
+        try TestWorkbook(folder: moved).edit(.transactions) { $0.rows.removeAll { $0.first?.rawText == id } }
+        #expect(try await ledger.run("sync").status == 0)
+        #expect(try ledger.storeRows(.transactions)[id] == nil)
+    }
+
+    /// Nor, even with --force, over a file the ledger lives in: a tab file of the CSV workbook, the store,
+    /// the config (a user trial: each was replaced, exit 0, and every later run failed).
+    @Test func exportNeverOverwritesATabFileTheStoreOrTheConfig() async throws {
+        let ledger = try await Ledger.synced()
+        let before = try ledger.everyByte()
+        for (target, what) in [
+            ("book/Transactions.csv", "a tab file of the configured workbook"), ("ledger.sqlite", "the store's file"),
+            ("sheetsync.json", "the config file"),
+        ] {
+            let run = try await ledger.run("export", target, "--format", "xlsx", "--force")
+            #expect(run.status == 78, "\(target): \(run.stderr)")
+            #expect(run.stderr.contains("is \(what)"), "\(run.stderr)")
+        }
+        #expect(try ledger.everyByte() == before)
+        #expect(try await ledger.run("sync").status == 0)
+        // A path ending in .xlsx is an XLSX file without --format (it made a folder named book.xlsx).
+        #expect(try await ledger.run("export", "snapshot.xlsx").status == 0)
+        var isFolder: ObjCBool = true
+        #expect(FileManager.default.fileExists(atPath: ledger.folder.appendingPathComponent("snapshot.xlsx").path, isDirectory: &isFolder))
+        #expect(!isFolder.boolValue)
     }
 
     /// A path of the wrong kind is refused (78) naming it, and a missing folder on the way is made:

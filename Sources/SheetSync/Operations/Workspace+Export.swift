@@ -48,6 +48,18 @@ extension Workspace {
                 .configuration,
                 "\(path.path) is the configured workbook; export writes a snapshot elsewhere (use `sheetsync push` to update it)")
         }
+        // Nor, even with --force, over a file the ledger lives in: the store (a backup would be its only copy
+        // of unsynced changes and deleted rows), the config, or one tab file of the configured CSV workbook.
+        var owned: [(URL, String)] = ["", "-wal", "-shm", ".lock"].map {
+            (URL(fileURLWithPath: config.store.path + $0), "the store's file")
+        }
+        if let source = config.source { owned.append((source, "the config file")) }
+        if case .csv(let folder) = config.remote {
+            owned += Tab.allCases.map { (folder.appendingPathComponent("\($0.rawValue).csv"), "a tab file of the configured workbook") }
+        }
+        if let (_, what) = owned.first(where: { $0.0.standardizedFileURL.resolvingSymlinksInPath().path == target.path }) {
+            throw SheetSyncError(.configuration, "\(path.path) is \(what); export writes a snapshot elsewhere: name a new path")
+        }
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: target.path, isDirectory: &isFolder)
         switch format {

@@ -105,6 +105,19 @@ extension Workspace {
             var report = SyncReport(command: "import", dryRun: options.dryRun)
             report.errors = plan.tabErrors.map(\.description) + plan.held
             report.fill(plans: plan.tabs, previous: [])
+            for tab in Tab.allCases {
+                // Columns of the file's own (Shop, Receipt No): kept in a workbook sync writes, but an import
+                // copies ledger fields only, so say what stays behind.
+                guard let header = snapshot.tables[tab]?.header else { continue }
+                let known = Set(tab.schema.fields.map { $0.header.lowercased() })
+                let extra = header.map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                    !$0.isEmpty && !known.contains($0.lowercased())
+                }
+                guard !extra.isEmpty else { continue }
+                report.notices.append(
+                    "\(tab.rawValue): the file's column(s) \(extra.map { "'\($0)'" }.joined(separator: ", ")) are not ledger fields; "
+                        + "their values were not imported")
+            }
             for duplicate in deduplicated?.likelyDuplicates ?? [] {
                 report.notices.append(
                     "Transactions row \(duplicate.row): same content as transaction \(duplicate.id) in the store; skipped")

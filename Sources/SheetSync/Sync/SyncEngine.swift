@@ -45,6 +45,8 @@ public struct SyncEngine: Sendable {
     static let stateRemoteVersion = "remoteVersion"
     static let stateCounter = "changeCounterAtSync"
     static let stateLastSync = "lastSyncAt"
+    /// The workbook the base agreed with (`Remote.displayName`).
+    static let stateWorkbook = "workbook"
     /// What the last sync held back (its time, then one reason per line), for `status`; absent
     /// after a run that held nothing back.
     static let stateHeld = "heldBack"
@@ -52,6 +54,15 @@ public struct SyncEngine: Sendable {
     public func run(_ options: SyncOptions) async throws -> SyncReport {
         ExitArena.releaseEarlierRuns()
         var report = SyncReport(command: options.mode.rawValue, dryRun: options.dryRun)
+        if let was = try store.state(Self.stateWorkbook), was != remote.displayName {
+            // Another workbook than the base agreed with (a moved folder and a corrected config, another
+            // spreadsheet id): the rows it lacks are not deletions. A union by id, as with no base (DESIGN
+            // §4): nothing deleted, the later version where both have a row. (A dry run works on a copy.)
+            try store.forgetBase()
+            report.notices.append(
+                "the workbook is now \(remote.displayName) (the last sync was with \(was)): this run merges the two by id "
+                    + "and deletes nothing")
+        }
         if try await isUpToDate(store.glance()) {
             report.upToDate = true
             report.rejected = try store.rejectedRows()
@@ -99,6 +110,7 @@ public struct SyncEngine: Sendable {
         var commit = StoreCommit(plans: plan.tabs, local: local, previous: previous, now: now)
         if let datasetId = plan.settings?["datasetId"], !datasetId.isEmpty { commit.state[Self.stateDataset] = datasetId }
         commit.state[Self.stateRemoteVersion] = .some(converged ? newVersion : nil)
+        commit.state[Self.stateWorkbook] = .some(remote.displayName)
         if report.errors.isEmpty {
             if local.state[Self.stateHeld] != nil { commit.state[Self.stateHeld] = .some(nil) }
         } else if let held = Self.heldState(report.errors, now: now, recorded: local.state[Self.stateHeld]) {

@@ -94,6 +94,7 @@ public struct SyncPlanner: Sendable {
             let cutRow = workbook[tab].flatMap { CutShortFile.mark(&rows, table: $0) }
             checks.applyRenames(&rows, tab: tab)
             var local = canonicalLocal(tab, ledger: ledger)
+            if purpose == .importing { Self.keepGivenValuesOnly(&rows, store: local.rows) }
             if tab == .transactions, case .sync = purpose {
                 for found in DeletedInstances.find(
                     local: local.rows, base: ledger.base[tab] ?? [:], sheet: rows, rules: read[.recurringRules] ?? [])
@@ -139,6 +140,18 @@ public struct SyncPlanner: Sendable {
                 if let cutRow { result.held.append(CutShortFile.held(tab, row: cutRow)) }
             }
             if purpose == .importing {
+                // What an import replaces is kept in the conflict log: the way back for an overwrite.
+                for write in plan.localUpserts {
+                    let key = write.record[tab.schema.keyField]
+                    guard let old = local.rows[key] else { continue }
+                    for (name, value) in old.namedValues
+                    where value != write.record[name] && name != Reconciler.modified && name != Reconciler.created {
+                        plan.conflicts.append(
+                            Conflict(
+                                tab: tab, key: key, field: name, losingValue: value, winningValue: write.record[name],
+                                losingModifiedAt: old[Reconciler.modified], winningModifiedAt: write.record[Reconciler.modified]))
+                    }
+                }
                 // An import never deletes: a row the file lacks stays, and still counts for the tabs after it.
                 for delete in plan.localDeletes { plan.result[delete.key] = local.rows[delete.key] ?? delete.expected }
                 plan.localDeletes = []
@@ -226,6 +239,22 @@ public struct SyncPlanner: Sendable {
         }
         result.settings = Self.firstRecord(read[.settings] ?? [])
         return read
+    }
+
+    /// An imported file's empty cell is "not given": the store's value of a row it has stays (an import
+    /// only adds and updates; it never clears a value). Times are left to the reconcile.
+    static func keepGivenValuesOnly(_ rows: inout [SheetRow], store: [String: LedgerRow]) {
+        guard !store.isEmpty else { return }
+        for i in rows.indices {
+            guard case .record(var record, let fixes) = rows[i].outcome, let key = rows[i].key, let known = store[key] else { continue }
+            var changed = false
+            for (name, value) in known.namedValues
+            where !value.isEmpty && record[name].isEmpty && name != Reconciler.modified && name != Reconciler.created {
+                record[name] = value
+                changed = true
+            }
+            if changed { rows[i].outcome = .record(record, fixes: fixes) }
+        }
     }
 
     /// Whether `table` has nothing at all, header included.

@@ -55,20 +55,24 @@ extension SheetSyncCommand {
         static let configuration = CommandConfiguration(abstract: "Write a snapshot of the local store as a workbook.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The folder (csv) or file (xlsx) to write.") var path: String
-        @Option(help: "csv or xlsx.") var format: String = "csv"
+        @Option(help: "csv or xlsx (default: xlsx for a PATH ending in .xlsx, else csv).") var format: String?
         @Flag(help: "Write over an existing workbook at PATH (never the configured one).") var force = false
 
         func validate() throws {
-            guard ExportFormat(rawValue: format.lowercased()) != nil else {
-                throw ValidationError("--format must be csv or xlsx, not '\(format)'")
-            }
+            guard let format, ExportFormat(rawValue: format.lowercased()) == nil else { return }
+            throw ValidationError("--format must be csv or xlsx, not '\(format)'")
+        }
+
+        /// The format asked for, or the one PATH names (`book.xlsx` is a file, not a folder named so).
+        var chosenFormat: ExportFormat {
+            if let format { return ExportFormat(rawValue: format.lowercased()) ?? .csv }
+            return XLSXWorkbookRemote.isWorkbookFile(URL(fileURLWithPath: path)) ? .xlsx : .csv
         }
 
         func run() async throws {
             try await global.reporting {
                 let url = URL(fileURLWithPath: path)
-                let count = try await global.workspace().export(
-                    to: url, format: ExportFormat(rawValue: format.lowercased()) ?? .csv, force: force, dryRun: global.dryRun)
+                let count = try await global.workspace().export(to: url, format: chosenFormat, force: force, dryRun: global.dryRun)
                 let verb = global.dryRun ? "would export" : "exported"
                 if global.json {
                     Output.json(["path": url.path, "rows": String(count), "dryRun": String(global.dryRun)])
