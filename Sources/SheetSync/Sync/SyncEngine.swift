@@ -68,7 +68,18 @@ public struct SyncEngine: Sendable {
             report.rejected = try store.rejectedRows()
             return report
         }
-        let snapshot = try await remote.read()
+        let snapshot: RemoteSnapshot
+        do {
+            snapshot = try await remote.read()
+        } catch let error as SheetSyncError where error.exitCode == .dataError {
+            // A tab file that cannot be read at all (not UTF-8, a quote never closed) stops the run: `status`
+            // must say so meanwhile, as for any run that held changes back.
+            let state = try store.state(Self.stateHeld)
+            if !options.dryRun, let held = Self.heldState([error.message], now: clock.now(), recorded: state) {
+                try store.setState(Self.stateHeld, held)
+            }
+            throw error
+        }
         report.notices += snapshot.notices
         // Cost follows change: rows both sides left as the base are neither loaded nor parsed.
         let narrowing = { (index: ChangeIndex) in ChangeScope.find(workbook: snapshot.tables, index: index) }
@@ -117,8 +128,13 @@ public struct SyncEngine: Sendable {
             commit.state[Self.stateHeld] = held
         }
         if options.mode != .pull && plan.converges {
-            // The rename reached every sheet row: later rows with the old name are unknown again.
-            for old in local.ledger.renames.keys { commit.state[LedgerState.renameKey(old)] = .some(nil) }
+            // The rename reached every sheet row: later rows with the old name are unknown again. Not while a
+            // rejected row still names the old one: it is moved too once it is fixed.
+            let waiting = Set(
+                plan.tabs.filter { $0.tab == .transactions || $0.tab == .recurringRules }.flatMap { $0.rejections.flatMap(\.rawCells) })
+            for old in local.ledger.renames.keys where !waiting.contains(old) {
+                commit.state[LedgerState.renameKey(old)] = .some(nil)
+            }
         }
         try Task.checkCancellation()
         let outcome = try store.commit(commit)
@@ -156,9 +172,10 @@ public struct SyncEngine: Sendable {
 
     /// A quiet run costs one cheap look on each side: the store's change counter and the remote's version.
     private func isUpToDate(_ glance: StoreGlance) async throws -> Bool {
+        // While something is held back, a run reads the workbook: the one that finds it fixed clears the hold.
         guard let recorded = glance.state[Self.stateRemoteVersion],
             glance.state[Self.stateCounter] == String(glance.changeCounter),
-            !glance.hasTombstones
+            !glance.hasTombstones, glance.state[Self.stateHeld] == nil
         else { return false }
         return try await remote.currentVersion() == recorded
     }

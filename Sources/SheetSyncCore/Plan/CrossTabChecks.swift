@@ -9,6 +9,8 @@ struct CrossTabChecks {
     /// the plan's own dictionary, not a set of its keys built again (100k inserts on a first pull).
     private var transactions: [String: LedgerRow]
     private var frozenTransactions: Set<String> = []
+    /// Transactions the plan deletes from the store (gone from the workbook).
+    private var deletedTransactions: Set<String> = []
     /// Transactions the plan left out as unchanged (present on both sides).
     private var unchangedTransactions = UnchangedRows()
     private let renames: [String: String]
@@ -32,6 +34,7 @@ struct CrossTabChecks {
             removedCategories = baseCategories.subtracting(categories)
         case .transactions:
             (transactions, frozenTransactions, unchangedTransactions) = (plan.result, frozen, plan.unchanged)
+            deletedTransactions = Set(plan.localDeletes.map(\.key))
         default:
             break
         }
@@ -45,9 +48,17 @@ struct CrossTabChecks {
             return { CategoryCheck.problem(for: $0["category"], known: known, removed: removed) }
         case .receipts:
             let (known, frozen, unchanged) = (transactions, frozenTransactions, unchangedTransactions)
+            let deleted = deletedTransactions
             return { record in
                 let id = record["transactionId"]
                 guard known.index(forKey: id) == nil, !frozen.contains(id), !unchanged.contains(id) else { return nil }
+                if deleted.contains(id) {
+                    // The store still has it: "does not exist" would send the user to delete the receipt.
+                    return FieldProblem(
+                        field: "transactionId", value: id,
+                        message: "its transaction '\(id)' is gone from the workbook (the store still has it)",
+                        hint: "if that was a mistake, put the transaction back in the workbook; if not, delete this receipt row too")
+                }
                 return FieldProblem(
                     field: "transactionId", value: id, message: "transaction '\(id)' does not exist",
                     hint:
