@@ -43,7 +43,8 @@ extension LedgerStore {
             }
         }
         let snapshot = StoreSnapshot(
-            rows: rows, base: base, tombstones: tombstones, changeCounter: try Self.changeCounter(db), state: state)
+            rows: rows, base: base, tombstones: tombstones, changeCounter: try Self.changeCounter(db), state: state,
+            deleted: try DeletedRows.lastVersions(db))
         return (snapshot, chosen)
     }
 

@@ -11,16 +11,19 @@ public struct StoreSnapshot: Hashable, Sendable {
     /// The local change counter; it moves on every write except the engine's own commits.
     public var changeCounter: Int64
     public var state: [String: String]
+    /// Key → `lastModifiedAt` of the last deleted version of rows kept for `restore` (newest delete per key).
+    public var deleted: [Tab: [String: String]] = [:]
 
     public init(
         rows: [Tab: [String: LedgerRow]], base: [Tab: [String: LedgerRow]], tombstones: [Tab: [String: String]],
-        changeCounter: Int64, state: [String: String]
+        changeCounter: Int64, state: [String: String], deleted: [Tab: [String: String]] = [:]
     ) {
         self.rows = rows
         self.base = base
         self.tombstones = tombstones
         self.changeCounter = changeCounter
         self.state = state
+        self.deleted = deleted
     }
 }
 

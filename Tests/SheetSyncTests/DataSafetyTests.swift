@@ -113,6 +113,37 @@ import Workbook
         #expect(check.status == 65, "\(check.stdout) \(check.stderr)")
     }
 
+    /// A row deleted in the store (the sync removed it from the workbook) does not come back from an old
+    /// copy saved over the file afterwards: the copy's version is no newer than the one deleted (a user
+    /// trial: the spreadsheet left open across a cron run brought it back, exit 0). Newer, it would.
+    @Test func aDeletedRowDoesNotComeBackFromAnOldCopy() async throws {
+        let ledger = try await Ledger.synced()
+        let old = try Data(contentsOf: ledger.workbook.url(.transactions))
+        let gone = try #require(try ledger.storeRows(.transactions).keys.sorted().first)
+        let db = try DatabaseQueue(path: ledger.store.path)
+        try await db.write { try $0.execute(sql: "DELETE FROM transactions WHERE transactionId = ?", arguments: [gone]) }
+        try db.close()
+        #expect(try await ledger.run("sync").status == 0)
+        #expect(try ledger.sheetRows(.transactions)[gone] == nil)
+        try old.write(to: ledger.workbook.url(.transactions))
+        let run = try await ledger.run("sync")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect((run.stdout + run.stderr).contains("\(gone)"), "said: \(run.stdout)\(run.stderr)")
+        #expect(try ledger.storeRows(.transactions)[gone] == nil, "not back in the store")
+        #expect(try ledger.sheetRows(.transactions)[gone] == nil, "deleted from the workbook again")
+        #expect(try ledger.storeRows(.transactions).count == 9)
+        #expect(try await ledger.run("sync").status == 0)
+        // A row deleted in the workbook and put back there (an undo) is the user's: it comes back, as before.
+        let current = try Data(contentsOf: ledger.workbook.url(.transactions))
+        let other = try #require(try ledger.storeRows(.transactions).keys.sorted().first)
+        try ledger.workbook.edit(.transactions) { $0.rows.removeAll { $0.first?.rawText == other } }
+        #expect(try await ledger.run("sync").status == 0)
+        #expect(try ledger.storeRows(.transactions)[other] == nil)
+        try current.write(to: ledger.workbook.url(.transactions))
+        #expect(try await ledger.run("sync").status == 0)
+        #expect(try ledger.storeRows(.transactions)[other] != nil, "the undo is kept")
+    }
+
     /// A tab file that cannot be read at all (saved as Latin-1) stops the run with 65; `status` says so
     /// until it is fixed (it showed nothing wrong: a user trial), and the file is never rewritten.
     @Test func anUnreadableTabFileIsShownByStatusUntilFixed() async throws {

@@ -43,4 +43,20 @@ import Testing
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("sheetsync-swap") }
         #expect(leftovers == [])
     }
+
+    /// A workbook lock that is there but cannot be opened (a folder here; another user's 0600 file
+    /// alike) refuses the run (78) instead of letting it write unlocked (a user trial: skipped silently).
+    @Test func aWorkbookLockThatCannotBeOpenedRefusesTheRun() async throws {
+        let folder = try await CLI.storesSharingASample(["a"])
+        let before = try Data(contentsOf: folder.appendingPathComponent("Transactions.csv"))
+        let lock = folder.appendingPathComponent(".sheetsync.lock")
+        try FileManager.default.removeItem(at: lock)
+        try FileManager.default.createDirectory(at: lock, withIntermediateDirectories: false)
+        #expect(
+            try await CLI.run(["add", "expense", "--amount", "1.00", "--category", "Dining", "--config", "a.json"], in: folder).status == 0)
+        let run = try await CLI.run(["sync", "--config", "a.json"], in: folder)
+        #expect(run.status == 78, "\(run.stderr)")
+        #expect(run.stderr.contains("cannot open the workbook's lock file"), "\(run.stderr)")
+        #expect(try Data(contentsOf: folder.appendingPathComponent("Transactions.csv")) == before)
+    }
 }

@@ -52,14 +52,16 @@ public struct Workspace: Sendable {
         return try await body(store)
     }
 
-    /// `withStore` for a run that reads and writes `remote`: a local workbook's lock is taken first
-    /// (waiting up to `workbookLockWait` for a run of another store on it), then the store's.
-    /// A preview takes neither: it creates no file.
+    /// `withStore` for a run that reads and writes `remote`: the store's lock first (a second run of the
+    /// same store exits 75 at once), then a local workbook's (waiting up to `workbookLockWait` for a run
+    /// of another store on it). A preview takes neither: it creates no file.
     func withWorkbook<T>(_ remote: any Remote, preview: Bool, _ body: (LedgerStore) async throws -> T) async throws -> T {
-        guard !preview, let lockFile = remote.lockFile else { return try await withStore(preview: preview, body) }
-        let lock = try RunLock.onWorkbook(lockFile, name: remote.displayName, waiting: workbookLockWait)
-        defer { withExtendedLifetime(lock) {} }
-        return try await withStore(preview: preview, body)
+        try await withStore(preview: preview) { store in
+            guard !preview, let lockFile = remote.lockFile else { return try await body(store) }
+            let lock = try RunLock.onWorkbook(lockFile, name: remote.displayName, waiting: workbookLockWait)
+            defer { withExtendedLifetime(lock) {} }
+            return try await body(store)
+        }
     }
 
     /// Only `init` creates a workbook: a missing one is never taken for an empty ledger.

@@ -28,8 +28,20 @@ public final class RunLock: Sendable {
     public static func onWorkbook(_ lockFile: URL, name: String, waiting seconds: Double) throws -> RunLock? {
         let path = lockFile.path
         var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        if fd < 0, errno == EACCES || errno == EPERM || errno == EROFS { fd = open(path, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { return nil }
+        // A workbook folder not there yet (`init` makes it): nothing to take turns on.
+        if fd < 0, errno == ENOENT { return nil }
+        if fd < 0, errno == EACCES || errno == EPERM || errno == EROFS {
+            // No lock file can be made in a folder this user cannot write: no run of this user writes there.
+            guard FileManager.default.fileExists(atPath: path) else { return nil }
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+        }
+        guard fd >= 0 else {
+            // One that is there but cannot be opened (another user's, made 0600 under umask 077; a folder)
+            // would let this run write beside a run holding it: refused, never skipped.
+            throw SheetSyncError.configuration(
+                "cannot open the workbook's lock file \(path): \(String(cString: strerror(errno))); runs on this workbook "
+                    + "take turns through it: make it readable (chmod a+r) or remove it when no run is going")
+        }
         return try RunLock(path: path, fd: fd, waiting: seconds) { who in
             SheetSyncError.temporary(
                 "\(name) has been in use by \(who) for \(Int(seconds)) s (\(lockFile.path)); nothing was changed; try again later")

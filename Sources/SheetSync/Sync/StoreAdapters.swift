@@ -17,7 +17,9 @@ extension StoreSnapshot {
         for (key, value) in state where key.hasPrefix(LedgerState.renamePrefix) {
             renames[String(key.dropFirst(LedgerState.renamePrefix.count))] = value
         }
-        return LedgerState(rows: rows, base: base, tombstones: tombstones, renames: renames)
+        var ledger = LedgerState(rows: rows, base: base, tombstones: tombstones, renames: renames)
+        ledger.deleted = deleted
+        return ledger
     }
 }
 

@@ -19,6 +19,8 @@ public struct LedgerState: Sendable {
     public var tombstones: [Tab: [String: String]]
     /// Category renames made in the store and not yet seen through a sync: old name → new name.
     public var renames: [String: String]
+    /// Key → `lastModifiedAt` of rows deleted from the store and kept for `restore` (`TabState.deleted`).
+    public var deleted: [Tab: [String: String]] = [:]
 
     /// The store's `sync_state` keys of pending category renames start with this.
     public static let renamePrefix = "categoryRename:"
@@ -108,7 +110,7 @@ public struct SyncPlanner: Sendable {
             let state = TabState(
                 schema: tab.schema, base: ledger.base[tab] ?? [:], local: local.rows,
                 localAsRead: ledger.rows[tab] ?? [:], tombstones: ledger.tombstones[tab] ?? [:],
-                remote: rows, heldLocal: Set(held.map(\.id)))
+                remote: rows, heldLocal: Set(held.map(\.id)), deleted: ledger.deleted[tab] ?? [:])
             var plan = Reconciler.plan(
                 state,
                 context: ReconcileContext(

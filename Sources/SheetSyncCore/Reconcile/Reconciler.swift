@@ -12,11 +12,15 @@ public struct TabState: Sendable {
     public var remote: [SheetRow]
     /// Keys of store rows held back (they fail a check): frozen like rejected sheet rows.
     public var heldLocal: Set<String>
+    /// Key → `lastModifiedAt` of the last version of rows deleted from the store (kept for `restore`): a
+    /// sheet row with such a key and no newer time is an old copy of a deleted row, not a new one.
+    public var deleted: [String: String]
 
     public init(
         schema: TabSchema, base: [String: LedgerRow], local: [String: LedgerRow], localAsRead: [String: LedgerRow]? = nil,
-        tombstones: [String: String] = [:], remote: [SheetRow], heldLocal: Set<String> = []
+        tombstones: [String: String] = [:], remote: [SheetRow], heldLocal: Set<String> = [], deleted: [String: String] = [:]
     ) {
+        self.deleted = deleted
         self.schema = schema
         self.base = base
         self.local = local
@@ -90,7 +94,9 @@ public enum Reconciler {
 
         // A check or a first pull has no base and no local rows: no lookups (each hashes the key) there.
         let (noBase, noLocal, noFrozen) = (state.base.isEmpty, local.isEmpty, remote.frozen.isEmpty)
-        let baseIsResult = sharedBase && noBase && noLocal
+        // A sheet row with the key of a row deleted here is decided row by row (an old copy's is deleted again).
+        let revivesDeleted = !state.deleted.isEmpty && state.deleted.keys.contains { remote.rows.index(forKey: $0) != nil }
+        let baseIsResult = sharedBase && noBase && noLocal && !revivesDeleted
         let step = Step(state: state, writesBase: !baseIsResult, now: context.now.description)
         if baseIsResult {
             if context.listsStoreWrites {
@@ -164,6 +170,16 @@ public enum Reconciler {
             case (nil, let l?, nil):
                 push(l, key: key, plan: &plan)
             case (nil, nil, let r?):
+                if let gone = state.deleted[key], !r.fixes.contains(Reconciler.modified), r.record[Reconciler.modified] <= gone {
+                    // Deleted here after this version (or a later one): an old copy saved over the workbook
+                    // brought it back. Deleted there again; an edit made after the delete would be newer.
+                    plan.remoteDeletes.append(SheetRowDelete(index: r.index, key: key))
+                    plan.remoteCounts.deleted += 1
+                    plan.notices.append(
+                        "\(tab.rawValue) \(key): the workbook has a version of a row deleted since (an old copy saved over it?); "
+                            + "deleted there again (`sheetsync restore \(key)` brings it back)")
+                    return
+                }
                 applyLocally(r.record, key: key, plan: &plan)
                 finishRemote(r, result: r.record, plan: &plan)
             case (nil, let l?, let r?):

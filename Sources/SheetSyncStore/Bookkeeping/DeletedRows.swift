@@ -50,6 +50,23 @@ enum DeletedRows {
         }
     }
 
+    /// Per tab, key → `lastModifiedAt` of the newest version deleted in the store (by a person or a
+    /// SQLite client) of each key kept: an old copy of the workbook holding that version (or an older
+    /// one) does not bring the row back (`TabState.deleted`). Rows deleted in the workbook are left out:
+    /// one that comes back there is the user's undo, as before.
+    static func lastVersions(_ db: Database) throws -> [Tab: [String: String]] {
+        var out: [Tab: [String: String]] = [:]
+        let rows = try Row.fetchCursor(
+            db,
+            sql: "SELECT tab, key, json_extract(rowJSON, '$.lastModifiedAt') AS modified FROM \(table) "
+                + "WHERE reason = 'deleted in the store' ORDER BY id")
+        while let row = try rows.next() {
+            guard let tab = Tab(rawValue: row["tab"]), let modified: String = row["modified"] else { continue }
+            out[tab, default: [:]][row["key"]] = modified
+        }
+        return out
+    }
+
     static func fetch(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [DeletedRow] {
         let inStore = Tab.allCases.map { tab in
             let data = DataTable(tab)
