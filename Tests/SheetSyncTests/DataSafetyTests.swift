@@ -164,6 +164,29 @@ import Workbook
         #expect(try await !ledger.run("status").stdout.contains("held back"))
     }
 
+    /// A `category rename` re-points the store's rows; that is no edit of a row deleted meanwhile, by
+    /// hand in the workbook or in the store: the delete stands (a user trial: the row came back, exit 0).
+    @Test(arguments: ["workbook", "store"])
+    func aCategoryRenameDoesNotBringBackADeletedRow(_ side: String) async throws {
+        let ledger = try await Ledger.synced()
+        let coffee = "c94839fb-9d8e-5116-be50-879909f6ed74"
+        #expect(try ledger.storeRows(.transactions)[coffee]?["category"] == "Dining")
+        if side == "workbook" {
+            try ledger.workbook.edit(.transactions) { $0.rows.removeAll { $0.first?.rawText == coffee } }
+        } else {
+            let db = try DatabaseQueue(path: ledger.store.path)
+            try await db.write { try $0.execute(sql: "DELETE FROM transactions WHERE transactionId = ?", arguments: [coffee]) }
+            try db.close()
+        }
+        #expect(try await ledger.run("category", "rename", "Dining", "Eating out").status == 0)
+        let run = try await ledger.run("sync")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ledger.storeRows(.transactions)[coffee] == nil, "\(side): not back in the store")
+        #expect(try ledger.sheetRows(.transactions)[coffee] == nil, "\(side): not back in the workbook")
+        #expect(try ledger.sheetRows(.transactions).values.filter { $0["category"] == "Dining" }.isEmpty)
+        #expect(try await ledger.run("sync").status == 0)
+    }
+
     /// `category rename` while a row naming the old name is rejected for something else (a bad amount):
     /// once that row is fixed it is moved to the new name too (it became "unknown category": a user trial).
     @Test func aRowRejectedDuringACategoryRenameIsMovedOnceFixed() async throws {

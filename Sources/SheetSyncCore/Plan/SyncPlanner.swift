@@ -97,6 +97,11 @@ public struct SyncPlanner: Sendable {
             checks.applyRenames(&rows, tab: tab)
             var local = canonicalLocal(tab, ledger: ledger)
             if purpose == .importing { Self.keepGivenValuesOnly(&rows, store: local.rows) }
+            if CrossTabChecks.namesCategory(tab), !ledger.renames.isEmpty {
+                Self.undoRenameEdits(
+                    &local.rows, &rows, base: &ledger.base[tab, default: [:]], tombstones: ledger.tombstones[tab] ?? [:],
+                    renames: ledger.renames)
+            }
             if tab == .transactions, case .sync = purpose {
                 for found in DeletedInstances.find(
                     local: local.rows, base: ledger.base[tab] ?? [:], sheet: rows, rules: read[.recurringRules] ?? [])
@@ -241,6 +246,33 @@ public struct SyncPlanner: Sendable {
         }
         result.settings = Self.firstRecord(read[.settings] ?? [])
         return read
+    }
+
+    /// A pending category rename re-points rows (the store's, and the sheet's as they are read); that is
+    /// no edit of a row the other side deleted, which would bring it back (an edit beats a delete). A
+    /// store row that differs from its base only by the renamed category reads as its base (deleted when
+    /// the workbook lacks it; where the sheet has it, the sheet's copy carries the rename, from
+    /// `CrossTabChecks.applyRenames`); a sheet row the store deleted that differs only so has the rename
+    /// in its base too, so it is deleted there.
+    static func undoRenameEdits(
+        _ local: inout [String: LedgerRow], _ rows: inout [SheetRow], base: inout [String: LedgerRow], tombstones: [String: String],
+        renames: [String: String]
+    ) {
+        func onlyRenamed(_ row: LedgerRow, _ b: LedgerRow, ignoring: Set<String>) -> Bool {
+            guard let new = renames[b["category"]], row["category"] == new else { return false }
+            return b.layout.names.allSatisfy { $0 == "category" || ignoring.contains($0) || row[$0] == b[$0] }
+        }
+        for (key, row) in local {
+            if let b = base[key], onlyRenamed(row, b, ignoring: [Reconciler.modified]) { local[key] = b }
+        }
+        guard !tombstones.isEmpty else { return }
+        for i in rows.indices {
+            guard case .record(let record, let fixes) = rows[i].outcome, let key = rows[i].key, tombstones[key] != nil,
+                let b = base[key], onlyRenamed(record, b, ignoring: []), fixes.subtracting(["category"]).isEmpty
+            else { continue }
+            base[key] = record
+            rows[i].outcome = .record(record, fixes: [])
+        }
     }
 
     /// An imported file's empty cell is "not given": the store's value of a row it has stays (an import
