@@ -144,6 +144,27 @@ import Workbook
         #expect(try ledger.storeRows(.transactions)[other] != nil, "the undo is kept")
     }
 
+    /// A row typed without an id gets one written by the sync; a copy saved from before that (the editor
+    /// kept the file open) has the row without it again. It is the same row, not a second expense: the
+    /// id the store gave it (and the workbook lost) is taken again (a user trial: Pizza twice, exit 0).
+    @Test func aTypedRowSavedAgainWithoutItsIdIsNotLoadedTwice() async throws {
+        let ledger = try await Ledger.synced()
+        let url = ledger.workbook.url(.transactions)
+        let typed = ",expense,2026-01-30,,,23.00,Dining,,Pizza typed in editor,,,,,\n"
+        try Data((try String(contentsOf: url, encoding: .utf8) + typed).utf8).write(to: url)
+        let editorCopy = try Data(contentsOf: url)
+        #expect(try await ledger.run("sync").status == 0)
+        let pizza = try #require(try ledger.storeRows(.transactions).values.first { $0["note"] == "Pizza typed in editor" })
+        try editorCopy.write(to: url)
+        let run = try await ledger.run("sync")
+        #expect(run.status == 0, "\(run.stderr)")
+        let pizzas = try ledger.storeRows(.transactions).values.filter { $0["note"] == "Pizza typed in editor" }
+        #expect(pizzas.map { $0["transactionId"] } == [pizza["transactionId"]], "one Pizza, with its first id")
+        let inSheet = try ledger.sheetRows(.transactions).values.filter { $0["note"] == "Pizza typed in editor" }
+        #expect(inSheet.map { $0["transactionId"] } == [pizza["transactionId"]])
+        #expect(try await ledger.run("sync").status == 0)
+    }
+
     /// A tab file that cannot be read at all (saved as Latin-1) stops the run with 65; `status` says so
     /// until it is fixed (it showed nothing wrong: a user trial), and the file is never rewritten.
     @Test func anUnreadableTabFileIsShownByStatusUntilFixed() async throws {

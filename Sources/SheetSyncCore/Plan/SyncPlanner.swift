@@ -97,6 +97,7 @@ public struct SyncPlanner: Sendable {
             checks.applyRenames(&rows, tab: tab)
             var local = canonicalLocal(tab, ledger: ledger)
             if purpose == .importing { Self.keepGivenValuesOnly(&rows, store: local.rows) }
+            if tab == .transactions, case .sync = purpose { Self.readoptLostIDs(&rows, local: local.rows) }
             if CrossTabChecks.namesCategory(tab), !ledger.renames.isEmpty {
                 Self.undoRenameEdits(
                     &local.rows, &rows, base: &ledger.base[tab, default: [:]], tombstones: ledger.tombstones[tab] ?? [:],
@@ -246,6 +247,29 @@ public struct SyncPlanner: Sendable {
         }
         result.settings = Self.firstRecord(read[.settings] ?? [])
         return read
+    }
+
+    /// A transaction typed without an id gets one written by the sync; a copy saved from before that
+    /// (the editor kept the file open) has it without the id again, and lacks the id the store gave it.
+    /// Such a row, with the content of a store row the workbook lacks, takes that row's id back instead
+    /// of a new one: the same expense, not a second (`ImportDeduplicator.content`: date, type, amount,
+    /// category, note, tags; each store row is taken once).
+    static func readoptLostIDs(_ rows: inout [SheetRow], local: [String: LedgerRow]) {
+        guard rows.contains(where: { $0.key == "" }), !local.isEmpty else { return }
+        let inSheet = Set(rows.compactMap(\.key))
+        var lost: [String: [String]] = [:]
+        for (key, row) in local where !inSheet.contains(key) { lost[ImportDeduplicator.content(row), default: []].append(key) }
+        guard !lost.isEmpty else { return }
+        for text in lost.keys { lost[text]?.sort(by: >) }
+        for i in rows.indices where rows[i].key == "" {
+            guard case .record(var record, var fixes) = rows[i].outcome else { continue }
+            let text = ImportDeduplicator.content(record)
+            guard let key = lost[text]?.popLast() else { continue }
+            record["transactionId"] = key
+            fixes.insert("transactionId")
+            rows[i].outcome = .record(record, fixes: fixes)
+            rows[i].key = key
+        }
     }
 
     /// A pending category rename re-points rows (the store's, and the sheet's as they are read); that is
