@@ -157,6 +157,20 @@ public final class LedgerStore: Sendable {
         try writer.read { try StateEntry.fetchOne($0, key: key)?.value }
     }
 
+    /// Appends to the conflict log at once, in its own transaction: a sync logs what lost before it
+    /// writes the workbook, so a run stopped between that write and its store commit (whose next run
+    /// finds both sides agreeing) still keeps every losing value.
+    public func logConflicts(_ conflicts: [Conflict]) throws {
+        guard !conflicts.isEmpty else { return }
+        try writer.write { db in
+            for conflict in conflicts {
+                var record = ConflictRecord(conflict)
+                record.id = nil
+                try record.insert(db)
+            }
+        }
+    }
+
     /// Sets a `sync_state` value; nil removes the key.
     public func setState(_ key: String, _ value: String?) throws {
         try writer.write { db in try Self.setState(key, value, db) }

@@ -124,3 +124,27 @@ import Workbook
         #expect(try ledger.storeRows(.transactions).count == 11)
     }
 }
+
+extension SignalStopTests {
+    /// A run waiting for another run's workbook lock stops at a signal (it waited the whole two minutes,
+    /// past systemd's stop timeout: a user trial), having changed nothing.
+    @Test func aSignalWhileWaitingForTheWorkbookLockStopsTheRunAtOnce() async throws {
+        let folder = try await CLI.storesSharingASample(["a"])
+        let before = try Data(contentsOf: folder.appendingPathComponent("Transactions.csv"))
+        let holder = open(folder.appendingPathComponent(".sheetsync.lock").path, O_RDWR | O_CREAT, 0o644)
+        #expect(holder >= 0 && flock(holder, LOCK_EX) == 0)
+        defer { close(holder) }
+        let launch = try CLI.launch(["sync", "--config", "a.json"], in: folder, environment: [:])
+        let ended = AsyncStream<Void> { continuation in launch.process.terminationHandler = { _ in continuation.finish() } }
+        try launch.process.run()
+        try await Task.sleep(for: .milliseconds(700))
+        #expect(launch.process.isRunning, "the run waits for the lock")
+        let sent = ContinuousClock.now
+        kill(launch.process.processIdentifier, SIGTERM)
+        for await _ in ended {}
+        let run = try launch.finish()
+        #expect(run.status == 143, "\(run.stderr)")
+        #expect(ContinuousClock.now - sent < .seconds(10))
+        #expect(try Data(contentsOf: folder.appendingPathComponent("Transactions.csv")) == before)
+    }
+}

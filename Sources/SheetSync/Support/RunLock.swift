@@ -65,6 +65,11 @@ public final class RunLock: Sendable {
         self.fd = fd
         let deadline = Date().addingTimeInterval(seconds)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            // SIGINT/SIGTERM while waiting for another run: stop now (nothing was done yet).
+            if Task.isCancelled {
+                close(fd)
+                throw CancellationError()
+            }
             guard Date() < deadline else {
                 // Only the pid for the message; the lock itself is what refuses the run.
                 let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""

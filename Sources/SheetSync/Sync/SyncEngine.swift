@@ -112,13 +112,19 @@ public struct SyncEngine: Sendable {
         // Safe points for SIGINT/SIGTERM: before anything is written, and before the store commit
         // (a stop there is a crash after the workbook write, which the next run completes).
         try Task.checkCancellation()
+        var conflictsLogged = false
         if options.mode != .pull, snapshot.rewritesCanonically || plan.tabs.contains(where: \.changesRemote) {
+            // Logged before the workbook takes the winners: a stop between the write and the store commit
+            // must not leave the losing values nowhere (the next run sees both sides agree).
+            try store.logConflicts(plan.tabs.flatMap(\.conflicts).map { $0.resolved(at: now) })
+            conflictsLogged = true
             let written = try await remote.apply(plan.tabs, to: snapshot)
             newVersion = written.version
             report.notices += written.notices
         }
         let converged = options.mode == .sync && plan.converges
         var commit = StoreCommit(plans: plan.tabs, local: local, previous: previous, now: now)
+        if conflictsLogged { commit.conflicts = [] }
         if let datasetId = plan.settings?["datasetId"], !datasetId.isEmpty { commit.state[Self.stateDataset] = datasetId }
         commit.state[Self.stateRemoteVersion] = .some(converged ? newVersion : nil)
         commit.state[Self.stateWorkbook] = .some(remote.displayName)
