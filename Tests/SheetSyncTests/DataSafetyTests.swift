@@ -185,6 +185,27 @@ import Workbook
         #expect(try await !ledger.run("status").stdout.contains("held back"))
     }
 
+    /// A category deleted in the workbook (an old Categories copy saved over it) while rows in the store
+    /// name it is kept and written back, held with 65 and the way to remove it (a user trial: it was
+    /// deleted and its transaction then rejected as "unknown category", the ledger inconsistent).
+    @Test func aCategoryStillNamedByRowsIsNotDeletedByAnOldCopy() async throws {
+        let ledger = try await Ledger.synced()
+        let old = try Data(contentsOf: ledger.workbook.url(.categories))
+        #expect(try await ledger.run("category", "add", "Pets").status == 0)
+        let added = try await ledger.run("add", "expense", "--amount", "20.00", "--category", "Pets")
+        let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try await ledger.run("sync").status == 0)
+        try old.write(to: ledger.workbook.url(.categories))
+        let run = try await ledger.run("sync")
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("'Pets'") && run.stderr.contains("category archive"), "\(run.stderr)")
+        #expect(try ledger.storeRows(.categories)["Pets"] != nil, "kept in the store")
+        #expect(try ledger.sheetRows(.categories)["Pets"] != nil, "written back to the workbook")
+        #expect(try ledger.storeRows(.transactions)[id]?["category"] == "Pets")
+        #expect(try ledger.sheetRows(.transactions)[id] != nil, "its transaction is not rejected")
+        #expect(try await ledger.run("sync").status == 0)
+    }
+
     /// A `category rename` re-points the store's rows; that is no edit of a row deleted meanwhile, by
     /// hand in the workbook or in the store: the delete stands (a user trial: the row came back, exit 0).
     @Test(arguments: ["workbook", "store"])

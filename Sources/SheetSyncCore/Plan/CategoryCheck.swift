@@ -23,6 +23,21 @@ public enum CategoryCheck {
         return "add '\(name)' to the Categories tab or pick an existing category"
     }
 
+    /// A category deleted in the workbook while store rows still name it (an old Categories copy saved
+    /// over the tab, a row deleted by mistake) is kept and written back: deleting it would leave those
+    /// rows naming a category that does not exist. (Not when the tab gained a category in the same run:
+    /// that is a rename typed into the tab, whose rows wait for `category rename`.) Returns what the run
+    /// holds, or nil.
+    static func keepInUse(_ plan: inout TabPlan, local: [String: LedgerRow], named: Set<String>) -> String? {
+        let kept = plan.localDeletes.filter { named.contains($0.key) }
+        guard !kept.isEmpty else { return nil }
+        plan.writeBack(kept, local: local)
+        let names = kept.map { "'\($0.key)'" }.sorted().joined(separator: ", ")
+        return "Categories: \(names) deleted in the workbook, but rows in the store name it; kept and written back. To "
+            + "remove a category, move its rows first (`sheetsync category rename OLD NEW`) or archive it "
+            + "(`sheetsync category archive NAME`)"
+    }
+
     /// Notes for categories of `result` new since `base` that differ only in case from another (two
     /// machines' `category add`, or a typed row): both are kept, and the run that brings them together
     /// names them once, with the command that merges them.

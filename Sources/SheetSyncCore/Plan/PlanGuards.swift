@@ -65,15 +65,7 @@ enum StaleCopyGuard {
         let late = plan.localDeletes.filter { (base[$0.key]?[modified] ?? "") > newest }
         guard late.count >= 2 || (late.count == 1 && regressions > 0) else { return nil }
         let older = plan.localDeletes.count - late.count
-        for delete in plan.localDeletes {
-            let record = local[delete.key] ?? delete.expected
-            plan.remoteAppends.append(record)
-            plan.remoteCounts.added += 1
-            plan.base[delete.key] = record
-            plan.result[delete.key] = record
-        }
-        plan.localDeletes = []
-        plan.localCounts.deleted = 0
+        plan.writeBack(plan.localDeletes, local: local)
         let ids = late.map(\.key).sorted()
         let shown = ids.prefix(10).joined(separator: ", ") + (ids.count > 10 ? ", …" : "")
         let alsoOlder = older > 0 ? " It also lacks \(older) older row(s), kept the same way." : ""

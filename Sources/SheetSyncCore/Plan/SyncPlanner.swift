@@ -133,6 +133,14 @@ public struct SyncPlanner: Sendable {
                     result.held.append($0)
                 }
             }
+            // A category that appears as another goes (a rename typed into the tab) is the rename flow's:
+            // its rows are rejected with the `category rename` hint.
+            let renamedByHand = plan.result.keys.contains { (ledger.base[tab] ?? [:])[$0] == nil }
+            if tab == .categories, case .sync = purpose, !plan.localDeletes.isEmpty, !renamedByHand {
+                let named = Set(
+                    [Tab.transactions, .recurringRules].flatMap { (ledger.rows[$0] ?? [:]).values.map { $0["category"] } })
+                CategoryCheck.keepInUse(&plan, local: local.rows, named: named).map { result.held.append($0) }
+            }
             let damaged = workbook[tab]?.damagedRows.count ?? 0
             if damaged > 0 || cutRow != nil {
                 // Writing the tab back would fix the damage into the file: it only feeds the store this run.

@@ -132,6 +132,21 @@ public struct TabPlan: Hashable, Sendable {
 
     /// Keeps every store row this plan would delete, as it is and with its base: for a run that
     /// must delete nothing from the tab (a row whose key cannot be read, a file cut short).
+    /// `deletes` (of `localDeletes`) not carried out: each row stays in the store and goes back to the
+    /// workbook, which lost it (`local`: the store's rows, canonical).
+    mutating func writeBack(_ deletes: [RowDelete], local: [String: LedgerRow]) {
+        let keys = Set(deletes.map(\.key))
+        for delete in deletes {
+            let record = local[delete.key] ?? delete.expected
+            remoteAppends.append(record)
+            remoteCounts.added += 1
+            base[delete.key] = record
+            result[delete.key] = record
+        }
+        localDeletes.removeAll { keys.contains($0.key) }
+        localCounts.deleted = localDeletes.count
+    }
+
     public mutating func keepLocalDeletes(base: [String: LedgerRow]) {
         for delete in localDeletes {
             if let b = base[delete.key] { self.base[delete.key] = b }
