@@ -44,17 +44,22 @@ extension AtomicFile {
             (mode & 0o777) | ((mode & 0o444) >> 2) | 0o700
         }
 
-        /// A new, unused backup name for `name` at `now` in `directory`.
+        /// A new backup name for `name` at `now` in `directory`, sorting after every backup of that second
+        /// there is: the counter goes on from the highest one, never back to a name pruning freed (which
+        /// would sort oldest and be pruned at once, losing the newest version).
         static func freshName(for name: String, in directory: String, now: Date) -> String {
             let (stem, ext) = split(name)
             let stamp = timestamp(now)
-            var candidate = "\(stem).\(stamp)\(ext)"
-            var n = 0
-            while POSIXFile.exists(directory + "/" + candidate) {
-                n += 1
-                candidate = "\(stem).\(stamp)_\(n)\(ext)"
-            }
-            return candidate
+            let first = "\(stem).\(stamp)\(ext)", counted = "\(stem).\(stamp)_"
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            let highest = entries.compactMap { entry -> Int? in
+                guard entry.hasPrefix(counted), entry.hasSuffix(ext) else { return nil }
+                return Int(entry.dropFirst(counted.count).dropLast(ext.count))
+            }.max()
+            guard highest != nil || POSIXFile.exists(directory + "/" + first) else { return first }
+            var n = (highest ?? 0) + 1
+            while POSIXFile.exists(directory + "/" + counted + "\(n)" + ext) { n += 1 }
+            return counted + "\(n)" + ext
         }
 
         /// Stores `bytes` as the newest backup of `name` (with `mode`) and prunes to `keep`.

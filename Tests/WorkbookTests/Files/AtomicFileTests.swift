@@ -141,6 +141,21 @@ import Testing
         }
     }
 
+    /// More replacements in one second than backups kept: the newest versions are the ones kept (a user
+    /// trial: with 9 in one second, v6–v8 were pruned at once, their names reused below the newest).
+    @Test func manyReplacementsInOneSecondKeepTheNewestBackups() throws {
+        try withAtomicTestFolder { folder in
+            let url = folder.appendingPathComponent("Transactions.csv")
+            let now = Date(timeIntervalSince1970: 1_795_453_799)
+            var fingerprint: FileFingerprint? = nil
+            for version in 0..<10 {
+                fingerprint = try AtomicFile.replace(
+                    url, with: Array("v\(version)\n".utf8), expecting: fingerprint, backupsToKeep: 5, now: now)
+            }
+            #expect(try folder.testBackupContents(of: "Transactions.csv") == (4..<9).map { Array("v\($0)\n".utf8) })
+        }
+    }
+
     @Test func backupsKeepTheExtensionAndTheirNamesSortByTime() throws {
         try withAtomicTestFolder { folder in
             let csv = folder.appendingPathComponent("Transactions.csv")
