@@ -54,7 +54,8 @@ public struct SyncEngine: Sendable {
     public func run(_ options: SyncOptions) async throws -> SyncReport {
         ExitArena.releaseEarlierRuns()
         var report = SyncReport(command: options.mode.rawValue, dryRun: options.dryRun)
-        if let was = try store.state(Self.stateWorkbook), was != remote.displayName {
+        var glance = try store.glance()
+        if let was = glance.state[Self.stateWorkbook], was != remote.displayName {
             // Another workbook than the base agreed with (a moved folder and a corrected config, another
             // spreadsheet id): the rows it lacks are not deletions. A union by id, as with no base (DESIGN
             // §4): nothing deleted, the later version where both have a row. (A dry run works on a copy.)
@@ -62,8 +63,9 @@ public struct SyncEngine: Sendable {
             report.notices.append(
                 "the workbook is now \(remote.displayName) (the last sync was with \(was)): this run merges the two by id "
                     + "and deletes nothing")
+            glance = try store.glance()
         }
-        if try await isUpToDate(store.glance()) {
+        if try await isUpToDate(glance) {
             report.upToDate = true
             report.rejected = try store.rejectedRows()
             return report

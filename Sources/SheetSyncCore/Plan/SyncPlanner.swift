@@ -135,8 +135,9 @@ public struct SyncPlanner: Sendable {
             }
             // A category that appears as another goes (a rename typed into the tab) is the rename flow's:
             // its rows are rejected with the `category rename` hint.
-            let renamedByHand = plan.result.keys.contains { (ledger.base[tab] ?? [:])[$0] == nil }
-            if tab == .categories, case .sync = purpose, !plan.localDeletes.isEmpty, !renamedByHand {
+            if tab == .categories, case .sync = purpose, !plan.localDeletes.isEmpty,
+                !plan.result.keys.contains(where: { (ledger.base[tab] ?? [:])[$0] == nil })
+            {
                 let named = Set(
                     [Tab.transactions, .recurringRules].flatMap { (ledger.rows[$0] ?? [:]).values.map { $0["category"] } })
                 CategoryCheck.keepInUse(&plan, local: local.rows, named: named).map { result.held.append($0) }
@@ -159,14 +160,7 @@ public struct SyncPlanner: Sendable {
                 // What an import replaces is kept in the conflict log: the way back for an overwrite.
                 for write in plan.localUpserts {
                     let key = write.record[tab.schema.keyField]
-                    guard let old = local.rows[key] else { continue }
-                    for (name, value) in old.namedValues
-                    where value != write.record[name] && name != Reconciler.modified && name != Reconciler.created {
-                        plan.conflicts.append(
-                            Conflict(
-                                tab: tab, key: key, field: name, losingValue: value, winningValue: write.record[name],
-                                losingModifiedAt: old[Reconciler.modified], winningModifiedAt: write.record[Reconciler.modified]))
-                    }
+                    if let old = local.rows[key] { _ = Reconciler.keep(write.record, over: old, key: key, tab: tab, plan: &plan) }
                 }
                 // An import never deletes: a row the file lacks stays, and still counts for the tabs after it.
                 for delete in plan.localDeletes { plan.result[delete.key] = local.rows[delete.key] ?? delete.expected }
