@@ -498,6 +498,14 @@ import Workbook
         try TestWorkbook(folder: moved).edit(.transactions) { $0.rows.removeAll { $0.first?.rawText == id } }
         #expect(try await ledger.run("sync").status == 0)
         #expect(try ledger.storeRows(.transactions)[id] == nil)
+        // A ledger folder copied whole (store and workbook together) is the same ledger: no merge, no note.
+        let copy = try TestWorkbook.scratch("copied")
+        try FileManager.default.removeItem(at: copy)
+        try FileManager.default.copyItem(at: ledger.folder, to: copy)
+        try TestWorkbook(folder: copy.appendingPathComponent("book-moved")).edit(.transactions) { $0.rows[0][8] = .text("edited") }
+        let copied = try await CLI.run(["sync"], in: copy)
+        #expect(copied.status == 0, "\(copied.stderr)")
+        #expect(!(copied.stdout + copied.stderr).contains("the workbook is now"), "\(copied.stdout)\(copied.stderr)")
     }
 
     /// Nor, even with --force, over a file the ledger lives in: a tab file of the CSV workbook, the store,

@@ -45,8 +45,20 @@ public struct SyncEngine: Sendable {
     static let stateRemoteVersion = "remoteVersion"
     static let stateCounter = "changeCounterAtSync"
     static let stateLastSync = "lastSyncAt"
-    /// The workbook the base agreed with (`Remote.displayName`).
+    /// The workbook the base agreed with (`workbookIdentity`).
     static let stateWorkbook = "workbook"
+
+    /// Which workbook this is, as the store records it: a local one by its path relative to the store's
+    /// folder (a ledger folder copied or moved whole, store and workbook together, is the same ledger),
+    /// any other by its name (a spreadsheet id).
+    var workbookIdentity: String {
+        guard let lock = remote.lockFile else { return remote.displayName }
+        let from = URL(fileURLWithPath: store.path).deletingLastPathComponent().standardizedFileURL.pathComponents
+        let to = lock.deletingLastPathComponent().standardizedFileURL.pathComponents
+        let shared = zip(from, to).prefix { $0 == $1 }.count
+        let steps = Array(repeating: "..", count: from.count - shared) + to.dropFirst(shared)
+        return "local workbook " + (steps.isEmpty ? "." : steps.joined(separator: "/")) + "/" + lock.lastPathComponent
+    }
     /// What the last sync held back (its time, then one reason per line), for `status`; absent
     /// after a run that held nothing back.
     static let stateHeld = "heldBack"
@@ -55,13 +67,14 @@ public struct SyncEngine: Sendable {
         ExitArena.releaseEarlierRuns()
         var report = SyncReport(command: options.mode.rawValue, dryRun: options.dryRun)
         var glance = try store.glance()
-        if let was = glance.state[Self.stateWorkbook], was != remote.displayName {
+        let workbook = workbookIdentity
+        if let was = glance.state[Self.stateWorkbook], was != workbook {
             // Another workbook than the base agreed with (a moved folder and a corrected config, another
             // spreadsheet id): the rows it lacks are not deletions. A union by id, as with no base (DESIGN
             // §4): nothing deleted, the later version where both have a row. (A dry run works on a copy.)
             try store.forgetBase()
             report.notices.append(
-                "the workbook is now \(remote.displayName) (the last sync was with \(was)): this run merges the two by id "
+                "the workbook is now \(remote.displayName), not the one the last sync was with: this run merges the two by id "
                     + "and deletes nothing")
             glance = try store.glance()
         }
@@ -129,7 +142,7 @@ public struct SyncEngine: Sendable {
         if conflictsLogged { commit.conflicts = [] }
         if let datasetId = plan.settings?["datasetId"], !datasetId.isEmpty { commit.state[Self.stateDataset] = datasetId }
         commit.state[Self.stateRemoteVersion] = .some(converged ? newVersion : nil)
-        commit.state[Self.stateWorkbook] = .some(remote.displayName)
+        commit.state[Self.stateWorkbook] = .some(workbookIdentity)
         if report.errors.isEmpty {
             if local.state[Self.stateHeld] != nil { commit.state[Self.stateHeld] = .some(nil) }
         } else if let held = Self.heldState(report.errors, now: now, recorded: local.state[Self.stateHeld]) {
