@@ -16,7 +16,7 @@ enum CSVTargets {
             return
         }
         try same(lazy.table, eager.table)
-        readTabs(lazy.table)
+        for (table, schema, rows) in readTabs(lazy.table) { try plainRowsLoadAsTheyAre(table, rows: rows, schema: schema) }
     }
 
     static func same(_ lazy: Table, _ eager: Table) throws(PropertyViolation) {
@@ -37,14 +37,37 @@ enum CSVTargets {
 
     /// Reads `table` as each of the five tabs. A header no tab accepts would stop the reader at the
     /// header, so the rows are also read under each tab's own header to reach the field parsers.
-    static func readTabs(_ table: Table) {
+    /// Returns each tab's table as read (under its own header when needed) with the rows read.
+    @discardableResult
+    static func readTabs(_ table: Table) -> [(table: Table, schema: TabSchema, rows: [SheetRow])] {
+        var read: [(table: Table, schema: TabSchema, rows: [SheetRow])] = []
         for tab in Tab.allCases {
             let schema = tab.schema
-            if (try? TabReader.read(table, schema: schema, seenAt: seenAt)) == nil {
-                var renamed = table
-                renamed.header = schema.fields.map(\.header)
-                _ = try? TabReader.read(renamed, schema: schema, seenAt: seenAt)
+            if let rows = try? TabReader.read(table, schema: schema, seenAt: seenAt).1 {
+                read.append((table, schema, rows))
+                continue
             }
+            var renamed = table
+            renamed.header = schema.fields.map(\.header)
+            if let rows = try? TabReader.read(renamed, schema: schema, seenAt: seenAt).1 { read.append((renamed, schema, rows)) }
+        }
+        return read
+    }
+
+    /// Rows `PlainRows` counts as plain (checked on their bytes) are exactly the rows the tab reader
+    /// loads as records with nothing to fill in or correct, every other row blank.
+    static func plainRowsLoadAsTheyAre(_ table: Table, rows: [SheetRow], schema: TabSchema) throws(PropertyViolation) {
+        guard let plain = PlainRows.scan(table, schema: schema, now: seenAt) else { return }
+        var records = 0
+        for row in rows {
+            switch row.outcome {
+            case .blank: continue
+            case .record(_, let fixes) where fixes.isEmpty: records += 1
+            default: throw PropertyViolation("\(schema.tab) row \(row.index) counts as plain but reads as \(row.outcome)")
+            }
+        }
+        guard records == plain.count else {
+            throw PropertyViolation("\(schema.tab): \(plain.count) rows count as plain, \(records) load")
         }
     }
 

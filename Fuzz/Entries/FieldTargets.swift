@@ -33,6 +33,16 @@ enum FieldTargets {
                 try checkWritesBack(value, spec)
             }
         }
+        // What `PlainRows` checks on a cell's bytes answers only where the fast parser does.
+        if !bytes.isEmpty {
+            for spec in specs {
+                guard let rule = FieldParser.FastRule(spec.kind), FieldParser.readsFast(bytes.assumingMemoryBound(to: UInt8.self), rule)
+                else { continue }
+                guard FieldParser.canonicalFast(.text(text), spec.kind) != nil else {
+                    throw PropertyViolation("\(spec.header): '\(text)' reads fast on its bytes, not as text")
+                }
+            }
+        }
         _ = FieldParser.canonicalUUID(text)
         _ = FieldParser.displayedDate(text)
         _ = DisplayedNumber.canonical(text)

@@ -17,8 +17,7 @@ extension Workspace {
         }
         let snapshot = try await remote.read()
         let now = clock.now()
-        let plan = SyncPlanner(purpose: .checking, now: now, newID: newID)
-            .plan(workbook: snapshot.tables, ledger: LedgerState(rows: [:], base: [:]))
+        let (plan, loadable) = WorkbookCheck.plan(snapshot.tables, now: now, newID: newID)
         var report = SyncReport(command: "check", dryRun: true)
         report.notices += snapshot.notices
         report.errors = plan.tabErrors.map { error in
@@ -30,7 +29,7 @@ extension Workspace {
         if path == nil, let mismatch = try datasetMismatch(plan.settings, remote: remote) { report.errors.append(mismatch) }
         report.fill(plans: plan.tabs, previous: [])
         // Against an empty store every readable row is new: the count is the tab's loadable rows.
-        for tabPlan in plan.tabs { report.tabs[tabPlan.tab.rawValue]?.added = tabPlan.result.count }
+        for (tab, count) in loadable { report.tabs[tab.rawValue]?.added = count }
         ExitArena.keep((plan, snapshot))
         return report
     }

@@ -30,7 +30,8 @@ public struct XLSXWorkbookRemote: Remote {
     /// Receipt files sit in `Receipts/` beside the workbook file.
     public var receiptStorage: ReceiptStorage { .folder(file.deletingLastPathComponent().appendingPathComponent("Receipts")) }
 
-    public func exists() async throws -> Bool { try FileFingerprint.of(file) != nil }
+    /// Whether the file is there (looked up, not read: a read follows).
+    public func exists() async throws -> Bool { FileManager.default.fileExists(atPath: file.path) }
 
     public func location(of tab: Tab) -> String { "sheet '\(tab.rawValue)' of \(file.path)" }
 

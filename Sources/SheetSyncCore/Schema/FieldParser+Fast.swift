@@ -6,7 +6,7 @@
 /// `Expense`, upper-case UUIDs) are read on their bytes too (`CanonicalText+Forms.swift`). Each case answers only when `canonicalTolerantly` would give exactly the same text, and
 /// returns nil otherwise (so every other cell, and every problem, goes the tolerant way).
 extension FieldParser {
-    static func canonicalFast(_ cell: Cell, _ kind: FieldKind) -> String? {
+    package static func canonicalFast(_ cell: Cell, _ kind: FieldKind) -> String? {
         switch cell {
         case .text(let raw):
             if raw.isEmpty { return "" }
@@ -52,6 +52,91 @@ extension FieldParser {
             return CanonicalText.anyDate(raw)
         case .timestamp:
             return CanonicalText.anyTimestamp(raw)
+        }
+    }
+
+    /// Whether a text cell of the (non-empty) bytes `p` has a value `canonicalFast` reads, decided on
+    /// the bytes without building the value's text: true only when `canonicalFast(.text(p as a
+    /// string), kind)` answers (the `fields` fuzz target checks it). Spaces around a value, and any
+    /// form only the tolerant parser reads, answer false.
+    package static func readsFast(_ p: UnsafeBufferPointer<UInt8>, _ rule: FastRule) -> Bool {
+        switch rule.form {
+        case .any:
+            return true
+        case .uuid:
+            return CanonicalText.uuidDigits(p) != nil
+        case .enumeration:
+            guard p.count < 16, CanonicalText.isASCIIWord(p) else { return false }
+            return rule.words.contains(FastRule.packed(p))
+        case .boolean:
+            return CanonicalText.booleanValue(p) != nil
+        case .integer:
+            return CanonicalText.plainInteger(p).map(rule.range.contains) ?? false
+        case .amount:
+            return CanonicalText.amountForm(p) != nil
+        case .date:
+            return CanonicalText.anyLocalDate(p) != nil
+        case .timestamp:
+            return Timestamp.milliseconds(iso: p) != nil
+        }
+    }
+
+    /// A field kind as `readsFast` checks it, in plain values (no array to retain per cell).
+    package struct FastRule: Sendable {
+        enum Form: Sendable { case any, uuid, enumeration, boolean, integer, amount, date, timestamp }
+        var form: Form
+        var range: ClosedRange<Int> = 0...0
+        /// An enumeration's values, lowercase, each `packed`.
+        var words = InlineWords()
+
+        /// Nil for an enumeration `InlineWords` cannot hold (more than four values, or one of 16 bytes or more).
+        package init?(_ kind: FieldKind) {
+            switch kind {
+            case .freeText, .text: form = .any
+            case .uuid: form = .uuid
+            case .enumeration(let values):
+                form = .enumeration
+                for value in values {
+                    guard value.utf8.count < 16, value.utf8.allSatisfy({ $0 < 0x80 }), words.count < 4 else { return nil }
+                    let word = Array(value.utf8).withUnsafeBufferPointer(Self.packed)
+                    words.append(word)
+                }
+            case .boolean: form = .boolean
+            case .integer(let range):
+                form = .integer
+                self.range = range
+            case .amount: form = .amount
+            case .date: form = .date
+            case .timestamp: form = .timestamp
+            }
+        }
+
+        /// An ASCII word of fewer than 16 bytes, lowercased, with its length, in 128 bits.
+        static func packed(_ p: UnsafeBufferPointer<UInt8>) -> UInt128 {
+            var word = UInt128(p.count)
+            for (i, b) in p.enumerated() { word |= UInt128(b &- 65 < 26 ? b | 0x20 : b) << (8 * (i + 1)) }
+            return word
+        }
+    }
+
+    /// Up to four packed words, inline.
+    struct InlineWords: Sendable {
+        private var slots: (UInt128, UInt128, UInt128, UInt128) = (0, 0, 0, 0)
+        private(set) var count = 0
+
+        mutating func append(_ word: UInt128) {
+            switch count {
+            case 0: slots.0 = word
+            case 1: slots.1 = word
+            case 2: slots.2 = word
+            default: slots.3 = word
+            }
+            count += 1
+        }
+
+        func contains(_ word: UInt128) -> Bool {
+            (count > 0 && slots.0 == word) || (count > 1 && slots.1 == word) || (count > 2 && slots.2 == word)
+                || (count > 3 && slots.3 == word)
         }
     }
 

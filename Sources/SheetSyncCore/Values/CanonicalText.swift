@@ -136,10 +136,13 @@ enum CanonicalText {
 
     /// An unsigned whole number of at most 18 digits (so it fits an `Int`), as written; nil otherwise.
     static func plainInteger(_ s: String) -> Int? {
-        withBytes(s) { p -> Int? in
-            guard (1...18).contains(p.count) else { return nil }
-            return digits(p, 0, p.count)
-        } ?? nil
+        withBytes(s) { p -> Int? in plainInteger(p) } ?? nil
+    }
+
+    /// `plainInteger` of a text's bytes.
+    static func plainInteger(_ p: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard (1...18).contains(p.count) else { return nil }
+        return digits(p, 0, p.count)
     }
 
     /// ASCII without upper-case letters and without a leading or trailing space or tab: text that

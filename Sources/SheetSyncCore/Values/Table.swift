@@ -10,6 +10,19 @@ public protocol RowSource: Sendable {
     func cell(row index: Int, column: Int) -> Cell
     /// The row's `RowHash`, computed from the source without decoding its cells into strings.
     func hash(row index: Int, seed: UInt64) -> Int64
+    /// Visits data rows `rows` in order: `cell` with each cell of the row in column order, as its
+    /// decoded UTF-8 bytes (an empty cell as no bytes; valid only during the call) until it returns
+    /// false, then `endOfRow` with the row's index, which returns false to stop. Returns false without
+    /// visiting anything when the source keeps no byte cells.
+    func visitCells(
+        rows: Range<Int>, cell: (UnsafeBufferPointer<UInt8>) -> Bool, endOfRow: (Int) -> Bool
+    ) -> Bool
+}
+
+extension RowSource {
+    public func visitCells(
+        rows: Range<Int>, cell: (UnsafeBufferPointer<UInt8>) -> Bool, endOfRow: (Int) -> Bool
+    ) -> Bool { false }
 }
 
 /// A neutral sheet: a header row and data rows, as read from CSV, XLSX or Sheets.
@@ -99,6 +112,15 @@ public struct Table: Hashable, Sendable {
         case .cells(let rows): return RowHash.of(rows[index], seed: seed)
         case .source(let decoded): return decoded.source.hash(row: index, seed: seed)
         }
+    }
+
+    /// `RowSource.visitCells` of data rows `rows`: false (and nothing visited) when the rows are not
+    /// kept as bytes; then read `row(_:)`.
+    public func visitCells(
+        rows: Range<Int>, cell: (UnsafeBufferPointer<UInt8>) -> Bool, endOfRow: (Int) -> Bool
+    ) -> Bool {
+        guard case .source(let decoded) = storage else { return false }
+        return decoded.source.visitCells(rows: rows, cell: cell, endOfRow: endOfRow)
     }
 
     /// The sheet row number (1-based, header is row 1) of data row `index`.

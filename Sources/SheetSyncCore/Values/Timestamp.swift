@@ -92,11 +92,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// optional; `Z`, `±HH:MM`, `±HHMM` or no zone (read as UTC); a bare date is its midnight UTC.
     public init?(iso text: String) {
         // Nothing to trim when the first and last bytes are ASCII and not blank: parse in place.
-        let inPlace = CanonicalText.withBytes(text) { p -> Int64?? in
-            guard let f = p.first, let l = p.last, f < 0x80, l < 0x80, f != 0x20, f != 0x09, l != 0x20, l != 0x09
-            else { return nil }
-            return .some(Self.parseISO(p))
-        }
+        let inPlace = CanonicalText.withBytes(text) { p -> Int64?? in Self.hasNothingToTrim(p) ? .some(Self.parseISO(p)) : nil }
         let parsed: Int64?
         if let inPlace {
             parsed = inPlace
@@ -105,6 +101,17 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         }
         guard let parsed else { return nil }
         self.init(millisecondsSinceEpoch: parsed)
+    }
+
+    /// Milliseconds since the epoch of the text `p` when `init(iso:)` reads it in place (its first and
+    /// last bytes ASCII and not blank); nil otherwise, also for text that would read once trimmed.
+    static func milliseconds(iso p: UnsafeBufferPointer<UInt8>) -> Int64? {
+        hasNothingToTrim(p) ? parseISO(p) : nil
+    }
+
+    private static func hasNothingToTrim(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let f = p.first, let l = p.last else { return false }
+        return f < 0x80 && l < 0x80 && f != 0x20 && f != 0x09 && l != 0x20 && l != 0x09
     }
 
     private static func parseISO(_ s: UnsafeBufferPointer<UInt8>) -> Int64? {

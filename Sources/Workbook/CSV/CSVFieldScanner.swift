@@ -173,6 +173,17 @@ final class CSVRows: RowSource {
         return builder.value
     }
 
+    func visitCells(rows: Range<Int>, cell: (UnsafeBufferPointer<UInt8>) -> Bool, endOfRow: (Int) -> Bool) -> Bool {
+        var scratch: [UInt8] = []
+        bytes.withUnsafeBufferPointer { p in
+            for index in rows {
+                CSVFieldScanner.forEachField(p, record: records[records.startIndex + index], scratch: &scratch, cell)
+                guard endOfRow(index) else { return }
+            }
+        }
+        return true
+    }
+
     private func visit(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
         var scratch: [UInt8] = []
         bytes.withUnsafeBufferPointer { p in

@@ -83,7 +83,8 @@ enum POSIXFile {
 
     /// Reads from `fd` to the end of the file; `sizeHint` sizes the first buffer.
     static func readAll(_ fd: Int32, sizeHint: Int, path: String) throws -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: max(sizeHint, 0) + 1)
+        // Not zero-filled first: `read` writes every byte that is kept.
+        var buffer = [UInt8](unsafeUninitializedCapacity: max(sizeHint, 0) + 1) { _, initialized in initialized = max(sizeHint, 0) + 1 }
         var count = 0
         while true {
             if count == buffer.count {

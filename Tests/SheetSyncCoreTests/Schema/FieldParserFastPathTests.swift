@@ -11,9 +11,21 @@ import Testing
         return Tab.allCases.flatMap(\.schema.fields).filter { seen.insert($0.kind).inserted }
     }()
 
-    /// Every disagreement between the fast reading of `.text(text)` and the tolerant one.
+    /// Every disagreement between the fast reading of `.text(text)` and the tolerant one, and between
+    /// the checks `PlainRows` makes on the text's bytes and the fast reading.
     static func disagreements(_ text: String) -> [String] {
         var found: [String] = []
+        let bytes = Array(text.utf8)
+        for spec in specs where !bytes.isEmpty {
+            let rule = FieldParser.FastRule(spec.kind)!
+            let onBytes = bytes.withUnsafeBufferPointer { FieldParser.readsFast($0, rule) }
+            let fast = FieldParser.canonicalFast(.text(text), spec.kind)
+            if onBytes, fast == nil { found.append("\(spec.header): '\(text)' reads fast on its bytes, not as text") }
+            let bits = bytes.withUnsafeBufferPointer(CanonicalText.uuidBits)
+            if spec.kind == .uuid, let bits, bits != fast.flatMap({ Array($0.utf8).withUnsafeBufferPointer(CanonicalText.uuidBits) }) {
+                found.append("'\(text)' has other UUID bits than its canonical text '\(fast ?? "")'")
+            }
+        }
         for spec in specs {
             guard let fast = FieldParser.canonicalFast(.text(text), spec.kind) else { continue }
             let tolerant = FieldParser.canonicalTolerantly(.text(text), spec)
@@ -90,6 +102,13 @@ import Testing
         ]
         for (text, kind, canonical) in cases {
             #expect(FieldParser.canonicalFast(.text(text), kind) == canonical, "\(text)")
+            // `PlainRows` reads them on their bytes too.
+            #expect(Array(text.utf8).withUnsafeBufferPointer { FieldParser.readsFast($0, FieldParser.FastRule(kind)!) }, "\(text)")
         }
+        // One UUID in every form has one value; another UUID another.
+        let forms = ["c09ca393-0084-5db0-a1be-912f4bec2b3d", "C09CA393-0084-5DB0-A1BE-912F4BEC2B3D", "{c09ca39300845db0a1be912f4bec2b3d}"]
+        let values = Set(forms.map { Array($0.utf8).withUnsafeBufferPointer(CanonicalText.uuidBits) })
+        #expect(values.count == 1 && values.first! != nil)
+        #expect(Array("c09ca393-0084-5db0-a1be-912f4bec2b3e".utf8).withUnsafeBufferPointer(CanonicalText.uuidBits) != values.first!)
     }
 }

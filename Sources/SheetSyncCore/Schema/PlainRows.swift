@@ -1,0 +1,125 @@
+/// A tab's rows checked on their cells' bytes, without building a string per cell or a record per
+/// row: what `check` does with a big tab that has nothing to report.
+///
+/// Answers only for a tab whose every row loads exactly as it is: each cell in a form the fast
+/// parsers read (`FieldParser.readsFast`), every required field and the key filled, `year` and
+/// `month` matching `date`, no `lastModifiedAt` far enough in the future to be clamped, no key twice,
+/// every `category` known and every receipt's `transactionId` among the transactions. Then
+/// `TabReader` and the reconciler would load every non-blank row with nothing to fill in, correct or
+/// report. Any other tab answers nil, and the caller reads it the ordinary way, which finds and
+/// words the problem (`WorkbookCheckTests` compares both ways on workbooks with every kind of problem).
+public struct PlainRows: Sendable {
+    /// The rows that load (blank rows not counted).
+    public var count = 0
+    /// Their keys, as UUID bits.
+    public var keys: Set<UInt128> = []
+
+    /// - Parameters:
+    ///   - categories: the known category names, when the tab names categories.
+    ///   - transactions: the transactions' keys, when the tab points at transactions.
+    public static func scan(
+        _ table: Table, schema: TabSchema, now: Timestamp, categories: Set<String>? = nil, transactions: Set<UInt128>? = nil
+    ) -> PlainRows? {
+        guard table.damagedRows.isEmpty, table.refusedRows.isEmpty, let layout = RowLayout.of(schema),
+            schema.fields.count <= 64, schema.field(named: schema.keyField)?.kind == .uuid,
+            let map = try? ColumnMap(header: table.header, schema: schema)
+        else { return nil }
+        let fields = schema.fields
+        // What each column holds: its field and how the field reads (nil for a column no field reads).
+        var columns = [Column?](repeating: nil, count: map.headerWidth)
+        for (i, field) in fields.enumerated() {
+            guard let column = map.columns[field.name] else { continue }
+            guard let rule = FieldParser.FastRule(field.kind) else { return nil }
+            columns[column] = Column(field: i, rule: rule, isText: field.kind == .text)
+        }
+        var required: UInt64 = 1 << UInt64(layout.key)
+        for i in fields.indices where fields[i].required { required |= 1 << UInt64(i) }
+        let category = categories == nil ? -1 : fields.firstIndex { $0.name == "category" } ?? -1
+        let reference = transactions == nil ? -1 : fields.firstIndex { $0.name == "transactionId" && $0.kind == .uuid } ?? -1
+        let (known, pointed) = (categories ?? [], transactions ?? [])
+        let dated = schema.tab == .transactions
+        let latest = now.adding(milliseconds: ReconcileContext.futureTolerance).millisecondsSinceEpoch
+
+        var result = PlainRows()
+        result.keys.reserveCapacity(table.rowCount)
+        // Raw pointers in the loop: a captured array would be retained for each cell.
+        let read = columns.withUnsafeBufferPointer { columns -> Bool in
+            // The row being visited. `present`: its cells with any bytes (a row without is blank);
+            // `filled`: its fields with a value.
+            var present: UInt64 = 0, filled: UInt64 = 0, at = 0, plain = true
+            var key: UInt128 = 0, day: LocalDate?, year = -1, month = -1
+            let visited = table.visitCells(
+                rows: 0..<table.rowCount,
+                cell: { p in
+                    defer { at += 1 }
+                    guard at < columns.count, !p.isEmpty, let column = columns[at] else { return true }
+                    let f = column.field
+                    let bit: UInt64 = 1 << UInt64(f)
+                    present |= bit
+                    switch f {
+                    case layout.key:
+                        guard let bits = CanonicalText.uuidBits(p) else { return Self.stop(&plain) }
+                        key = bits
+                    case reference:
+                        guard let bits = CanonicalText.uuidBits(p), pointed.contains(bits) else { return Self.stop(&plain) }
+                    case layout.lastModifiedAt:
+                        guard let time = Timestamp.milliseconds(iso: p), time <= latest else { return Self.stop(&plain) }
+                    case layout.date where dated:
+                        // `readsFast` of a date, keeping the day.
+                        guard let read = CanonicalText.anyLocalDate(p) else { return Self.stop(&plain) }
+                        day = read
+                    default:
+                        guard FieldParser.readsFast(p, column.rule) else { return Self.stop(&plain) }
+                        if f == category, !known.contains(Self.trimmed(p)) { return Self.stop(&plain) }
+                        if dated {
+                            if f == layout.year { year = CanonicalText.plainInteger(p) ?? -1 }
+                            if f == layout.month { month = CanonicalText.plainInteger(p) ?? -1 }
+                        }
+                    }
+                    // A text field of blanks only reads as empty.
+                    if !column.isText || Self.hasText(p) { filled |= bit }
+                    return true
+                },
+                endOfRow: { _ in
+                    defer { (present, filled, at, day, year, month) = (0, 0, 0, nil, -1, -1) }
+                    guard plain else { return false }
+                    if present == 0 { return true }
+                    guard filled & required == required, result.keys.insert(key).inserted else { return Self.stop(&plain) }
+                    if dated {
+                        guard let day, day.year == year, day.month == month else { return Self.stop(&plain) }
+                    }
+                    result.count += 1
+                    return true
+                })
+            return visited && plain
+        }
+        guard read else { return nil }
+        if table.lastRowUnterminated, table.rowCount > 0, table.row(table.rowCount - 1).count < table.header.count {
+            return nil  // `CutShortFile`'s case
+        }
+        return result
+    }
+
+    /// A column a field reads.
+    private struct Column {
+        var field: Int
+        var rule: FieldParser.FastRule
+        var isText: Bool
+    }
+
+    private static func stop(_ plain: inout Bool) -> Bool {
+        plain = false
+        return false
+    }
+
+    /// Whether a text field's value (the cell with spaces trimmed) is not empty.
+    private static func hasText(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+        if p.contains(where: { $0 < 0x80 && $0 != 0x20 && $0 != 0x09 }) { return true }
+        return !trimmed(p).isEmpty
+    }
+
+    /// A text field's value: the cell with spaces trimmed.
+    private static func trimmed(_ p: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: p, as: UTF8.self).trimmingSpaces()
+    }
+}
