@@ -74,8 +74,9 @@ extension AtomicFile {
                 placed = true
                 return
             }
-            let current = try FileSnapshot.read(URL(fileURLWithPath: target))
-            guard current?.fingerprint == expecting else { throw AtomicFileError.changedSinceRead(path: target) }
+            guard try FileFingerprint.of(URL(fileURLWithPath: target)) == expecting else {
+                throw AtomicFileError.changedSinceRead(path: target)
+            }
             if canExchange {
                 try reach(.checked)
                 if sheetsync_exchange(newVersion, target) == 0 {
@@ -85,26 +86,30 @@ extension AtomicFile {
                 }
                 guard Self.cannotDo(errno) else { throw POSIXFile.failure("exchange the new version with", target) }
             }
-            try linkThenRename(expecting: expecting, current: current, reach, placed: &placed)
+            try linkThenRename(expecting: expecting, reach, placed: &placed)
         }
 
         /// What was exchanged out is at `newVersion`: the previous version (kept), or a save that
         /// landed after the check, which goes back in place.
         private func settleExchange(expecting: FileFingerprint, _ reach: (AtomicWriteStep) throws -> Void) throws {
-            guard let out = try FileSnapshot.read(URL(fileURLWithPath: newVersion)) else {
+            let outURL = URL(fileURLWithPath: newVersion)
+            guard let out = try FileFingerprint.of(outURL) else {
                 throw POSIXFile.failure("read the previous version", newVersion, ENOENT)
             }
-            if out.fingerprint == expecting {
+            if out == expecting {
                 try keep.adopt(newVersion)
                 try reach(.backedUp)
                 return
             }
             // Someone saved in the instant after the check. Their version goes back live, and a
             // copy stays in the backups whatever happens next.
-            try keep.save(out.bytes)
+            guard let saved = try FileSnapshot.read(outURL) else {
+                throw POSIXFile.failure("read the previous version", newVersion, ENOENT)
+            }
+            try keep.save(saved.bytes)
             if sheetsync_exchange(newVersion, target) != 0 {
                 try POSIXFile.renameFile(newVersion, to: target)
-            } else if let back = try FileSnapshot.read(URL(fileURLWithPath: newVersion)), back.fingerprint != written {
+            } else if let back = try FileFingerprint.of(outURL), back != written {
                 // Another save landed on our version while it was live: keep that one as well.
                 try keep.adoptForeign(newVersion)
             } else {
@@ -116,8 +121,7 @@ extension AtomicFile {
 
         /// The fallback: hard-link the current target into the backup folder, check it, rename.
         private func linkThenRename(
-            expecting: FileFingerprint, current: FileSnapshot?, _ reach: (AtomicWriteStep) throws -> Void,
-            placed: inout Bool
+            expecting: FileFingerprint, _ reach: (AtomicWriteStep) throws -> Void, placed: inout Bool
         ) throws {
             let held = try holdCurrent()
             // Best-effort: the link is a second name for a version that is kept elsewhere by now, and is
@@ -125,9 +129,14 @@ extension AtomicFile {
             defer { if let held { try? POSIXFile.removeFile(held) } }
             if let held {
                 // The check again, on the very inode that the rename will unlink from the target.
-                let linked = try FileSnapshot.read(URL(fileURLWithPath: held))
-                guard linked?.fingerprint == expecting else { throw AtomicFileError.changedSinceRead(path: target) }
-            } else if let current, keep.count > 0 {
+                guard try FileFingerprint.of(URL(fileURLWithPath: held)) == expecting else {
+                    throw AtomicFileError.changedSinceRead(path: target)
+                }
+            } else if keep.count > 0 {
+                // No second name for the current version: a copy of it, checked again.
+                guard let current = try FileSnapshot.read(URL(fileURLWithPath: target)), current.fingerprint == expecting else {
+                    throw AtomicFileError.changedSinceRead(path: target)
+                }
                 try keep.save(current.bytes)
             }
             try reach(.checked)
@@ -135,8 +144,9 @@ extension AtomicFile {
             placed = true
             try reach(.renamed)
             guard let held else { return try reach(.backedUp) }
-            let replaced = try FileSnapshot.read(URL(fileURLWithPath: held))
-            if let replaced, replaced.fingerprint != expecting {
+            if let replaced = try FileFingerprint.of(URL(fileURLWithPath: held)), replaced != expecting,
+                let replaced = try FileSnapshot.read(URL(fileURLWithPath: held))
+            {
                 // A save written in place after the check: it is in the held inode, put it back
                 // (before any backup is saved: pruning clears partial names such as the held link's).
                 let restore = held + ".restore"

@@ -101,9 +101,9 @@ extension AtomicFile {
             if let mode, fchmod(fd, mode) != 0 {
                 throw POSIXFile.failure("set permissions of", path)
             }
-            let written = try FileSnapshot.read(fd, path: path)
+            let written = try FileFingerprint.of(fd, path: path)
             try POSIXFile.sync(fd, path: path)
-            return written.fingerprint
+            return written
         }
     }
 }

@@ -12,52 +12,77 @@ public enum ContentHash {
 
     /// The XXH64 hash of `bytes` with `seed`.
     public static func xxh64(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
-        let n = bytes.count
-        var i = 0
-        var h: UInt64
-        if n >= 32 {
-            var v1 = seed &+ p1 &+ p2
-            var v2 = seed &+ p2
-            var v3 = seed
-            var v4 = seed &- p1
-            while i + 32 <= n {
+        Stream(seed: seed).finish(last: bytes)
+    }
+
+    /// XXH64 of input given in pieces (a file read a chunk at a time): every piece but the last a
+    /// whole number of 32-byte stripes. Gives what `xxh64` gives for the pieces joined.
+    public struct Stream {
+        private let seed: UInt64
+        private var v1, v2, v3, v4: UInt64
+        private var length = 0
+
+        public init(seed: UInt64 = 0) {
+            self.seed = seed
+            (v1, v2, v3, v4) = (seed &+ p1 &+ p2, seed &+ p2, seed, seed &- p1)
+        }
+
+        /// A piece that is not the last; its length is a multiple of 32.
+        public mutating func add(stripes bytes: UnsafeRawBufferPointer) {
+            precondition(bytes.count % 32 == 0, "only whole stripes before the last piece")
+            var i = 0
+            while i + 32 <= bytes.count {
                 v1 = round(v1, load64(bytes, i))
                 v2 = round(v2, load64(bytes, i + 8))
                 v3 = round(v3, load64(bytes, i + 16))
                 v4 = round(v4, load64(bytes, i + 24))
                 i += 32
             }
-            h = rotl(v1, 1) &+ rotl(v2, 7) &+ rotl(v3, 12) &+ rotl(v4, 18)
-            h = merge(h, v1)
-            h = merge(h, v2)
-            h = merge(h, v3)
-            h = merge(h, v4)
-        } else {
-            h = seed &+ p5
+            length += bytes.count
         }
-        h &+= UInt64(n)
-        while i + 8 <= n {
-            h ^= round(0, load64(bytes, i))
-            h = rotl(h, 27) &* p1 &+ p4
-            i += 8
+
+        /// The hash, with the last piece (of any length).
+        public func finish(last bytes: UnsafeRawBufferPointer) -> UInt64 {
+            var state = self
+            let stripes = bytes.count & ~31
+            state.add(stripes: UnsafeRawBufferPointer(rebasing: bytes[0..<stripes]))
+            let n = length + bytes.count
+            var h: UInt64
+            if n >= 32 {
+                let (v1, v2, v3, v4) = (state.v1, state.v2, state.v3, state.v4)
+                h = rotl(v1, 1) &+ rotl(v2, 7) &+ rotl(v3, 12) &+ rotl(v4, 18)
+                h = merge(h, v1)
+                h = merge(h, v2)
+                h = merge(h, v3)
+                h = merge(h, v4)
+            } else {
+                h = seed &+ p5
+            }
+            h &+= UInt64(n)
+            var i = stripes
+            while i + 8 <= bytes.count {
+                h ^= round(0, load64(bytes, i))
+                h = rotl(h, 27) &* p1 &+ p4
+                i += 8
+            }
+            if i + 4 <= bytes.count {
+                let word = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+                h ^= UInt64(word) &* p1
+                h = rotl(h, 23) &* p2 &+ p3
+                i += 4
+            }
+            while i < bytes.count {
+                h ^= UInt64(bytes[i]) &* p5
+                h = rotl(h, 11) &* p1
+                i += 1
+            }
+            h ^= h >> 33
+            h &*= p2
+            h ^= h >> 29
+            h &*= p3
+            h ^= h >> 32
+            return h
         }
-        if i + 4 <= n {
-            let word = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt32.self))
-            h ^= UInt64(word) &* p1
-            h = rotl(h, 23) &* p2 &+ p3
-            i += 4
-        }
-        while i < n {
-            h ^= UInt64(bytes[i]) &* p5
-            h = rotl(h, 11) &* p1
-            i += 1
-        }
-        h ^= h >> 33
-        h &*= p2
-        h ^= h >> 29
-        h &*= p3
-        h ^= h >> 32
-        return h
     }
 
     /// The XXH64 hash of `bytes` with seed 0.

@@ -27,9 +27,39 @@ public struct FileFingerprint: Hashable, Sendable, CustomStringConvertible {
         self.contentHash = contentHash
     }
 
-    /// The fingerprint of the file at `url`, or nil when there is no such file.
+    /// The fingerprint of the file at `url`, or nil when there is no such file. Read a chunk at a
+    /// time: nothing of the file is kept.
     public static func of(_ url: URL) throws -> FileFingerprint? {
-        try FileSnapshot.read(url)?.fingerprint
+        try POSIXFile.reading(url.path, of)
+    }
+
+    /// The fingerprint of an open file from its current offset (the start, for a fresh descriptor).
+    static func of(_ fd: Int32, path: String) throws -> FileFingerprint {
+        let info = try POSIXFile.fileStatus(fd, path: path)
+        // A whole number of hash stripes, small enough to stay in the cache between reads.
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 64)
+        defer { buffer.deallocate() }
+        guard let base = buffer.baseAddress else { throw POSIXFile.failure("read", path, ENOMEM) }
+        var hash = ContentHash.Stream()
+        var filled = 0, total = 0
+        while true {
+            let got = read(fd, base + filled, chunk - filled)
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw POSIXFile.failure("read", path)
+            }
+            if got == 0 { break }
+            filled += got
+            total += got
+            if filled == chunk {
+                hash.add(stripes: UnsafeRawBufferPointer(buffer))
+                filled = 0
+            }
+        }
+        return FileFingerprint(
+            size: Int64(total), modificationTimeNanoseconds: POSIXFile.modificationNanoseconds(info),
+            contentHash: hash.finish(last: UnsafeRawBufferPointer(rebasing: buffer[0..<filled])))
     }
 
     /// Whether both fingerprints describe the same bytes, whatever their modification times.
@@ -59,18 +89,12 @@ public struct FileSnapshot: Hashable, Sendable {
 
     /// Reads the file at `url`; nil when there is no such file.
     public static func read(_ url: URL) throws -> FileSnapshot? {
-        let path = url.path
-        guard let fd = try POSIXFile.openFile(path, flags: O_RDONLY, missingIsNil: true) else { return nil }
-        defer { close(fd) }
-        return try read(fd, path: path)
+        try POSIXFile.reading(url.path, read)
     }
 
     /// Reads an already open file from its current offset (the start, for a fresh descriptor).
     static func read(_ fd: Int32, path: String) throws -> FileSnapshot {
-        let info = try POSIXFile.status(fd, path: path)
-        if POSIXFile.isDirectory(info) {
-            throw AtomicFileError.io(operation: "read", path: path, reason: "it is a folder, not a file")
-        }
+        let info = try POSIXFile.fileStatus(fd, path: path)
         let bytes = try POSIXFile.readAll(fd, sizeHint: Int(info.st_size), path: path)
         let fingerprint = FileFingerprint(
             size: Int64(bytes.count),

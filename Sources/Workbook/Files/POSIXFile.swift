@@ -43,6 +43,22 @@ enum POSIXFile {
         return info.st_mode & 0o222 == 0 || access(path, W_OK) != 0
     }
 
+    /// `body` with the file at `path` open for reading (and its path); nil when there is no such file.
+    static func reading<T>(_ path: String, _ body: (Int32, String) throws -> T) throws -> T? {
+        guard let fd = try openFile(path, flags: O_RDONLY, missingIsNil: true) else { return nil }
+        defer { close(fd) }
+        return try body(fd, path)
+    }
+
+    /// The status of an open file to read; a folder is refused.
+    static func fileStatus(_ fd: Int32, path: String) throws -> stat {
+        let info = try status(fd, path: path)
+        if isDirectory(info) {
+            throw AtomicFileError.io(operation: "read", path: path, reason: "it is a folder, not a file")
+        }
+        return info
+    }
+
     /// Opens `path`; nil when it does not exist and `missingIsNil` is set.
     static func openFile(_ path: String, flags: Int32, mode: mode_t = 0o666, missingIsNil: Bool = false) throws -> Int32? {
         while true {

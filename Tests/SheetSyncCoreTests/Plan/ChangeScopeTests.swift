@@ -190,4 +190,21 @@ import Testing
         #expect(RowHash.of([.text("x")], seed: RowHash.seed(header: [])) == RowHash.of([.text("x")], seed: RowHash.seed(header: [])))
         #expect(RowHash.seed(header: []) == 0xcbf2_9ce4_8422_2325)
     }
+
+    /// Cells are hashed eight bytes a step: a change to any one byte of a long cell, a zero byte
+    /// added at the end, or bytes moved between cells still changes the hash.
+    @Test func everyByteOfALongCellCounts() {
+        let seed = RowHash.seed(header: ["note", "b"])
+        let note = "A longer note, over several words of eight bytes: 12.50 at the market"
+        let original = RowHash.of([.text(note), .text("b")], seed: seed)
+        var hashes: Set<Int64> = [original]
+        for offset in 0..<note.utf8.count {
+            var bytes = Array(note.utf8)
+            bytes[offset] ^= 0x01
+            hashes.insert(RowHash.of([.text(String(decoding: bytes, as: UTF8.self)), .text("b")], seed: seed))
+        }
+        #expect(hashes.count == note.utf8.count + 1)
+        #expect(RowHash.of([.text("abcdefgh\u{0}"), .text("b")], seed: seed) != RowHash.of([.text("abcdefgh"), .text("b")], seed: seed))
+        #expect(RowHash.of([.text("abcdefghi"), .text("b")], seed: seed) != RowHash.of([.text("abcdefgh"), .text("ib")], seed: seed))
+    }
 }

@@ -25,6 +25,34 @@ import Testing
         #expect(Array("abc".utf8).withUnsafeBytes { ContentHash.xxh64($0, seed: 7) } == 0x9E75_5206_1566_76D7)
     }
 
+    /// The hash of pieces (a file read a chunk at a time) is the hash of the whole.
+    @Test func aHashInPiecesIsTheHashOfTheWhole() {
+        let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ $0 >> 3) }
+        for split in [0, 32, 64, 960] {
+            for end in [split, split + 1, split + 31, split + 32, split + 33, 1000] where end <= 1000 {
+                let pieces = bytes.withUnsafeBytes { whole -> UInt64 in
+                    var stream = ContentHash.Stream(seed: 5)
+                    stream.add(stripes: UnsafeRawBufferPointer(rebasing: whole[0..<split]))
+                    return stream.finish(last: UnsafeRawBufferPointer(rebasing: whole[split..<end]))
+                }
+                #expect(pieces == Array(bytes[0..<end]).withUnsafeBytes { ContentHash.xxh64($0, seed: 5) }, "\(split) + \(end - split)")
+            }
+        }
+    }
+
+    /// `FileFingerprint.of` reads a chunk (1 MiB) at a time: files across that size fingerprint as
+    /// their read bytes do.
+    @Test func theChunkedFingerprintIsTheWholeReadsOne() throws {
+        try withAtomicTestFolder { folder in
+            for size in [(1 << 20) - 1, 1 << 20, (1 << 20) + 1, 3 * (1 << 20) + 77] {
+                let url = folder.appendingPathComponent("T\(size).csv")
+                try url.writeTestBytes((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 9) })
+                let snapshot = try #require(try FileSnapshot.read(url))
+                #expect(try FileFingerprint.of(url) == snapshot.fingerprint, "\(size) bytes")
+            }
+        }
+    }
+
     @Test func missingFileHasNoFingerprint() throws {
         try withAtomicTestFolder { folder in
             let fingerprint = try FileFingerprint.of(folder.appendingPathComponent("absent.csv"))
