@@ -136,15 +136,17 @@ struct KeyedRows {
 
     init(_ table: Table, schema: TabSchema) {
         let seed = RowHash.seed(header: table.header)
-        // Hashed and keyed from the reader's own form: an unchanged row is never decoded into strings.
-        hashes = (0..<table.rowCount).map { table.rowHash($0, seed: seed) }
         keys = Array(repeating: nil, count: table.rowCount)
         self.table = table
         // Safe to drop the error: a header the reader refuses makes the tab read whole, and the
         // planner reports that same error.
-        guard table.rowCount <= RowKeyIndex.maxRows, let map = try? ColumnMap(header: table.header, schema: schema),
-            let keySpec = schema.field(named: schema.keyField)
-        else {
+        let map = try? ColumnMap(header: table.header, schema: schema)
+        let keySpec = schema.field(named: schema.keyField)
+        let keyColumn = keySpec == nil ? nil : map?.columns[schema.keyField]
+        // Hashed and keyed from the reader's own form: an unchanged row is never decoded into strings.
+        let fromBytes = keySpec.flatMap { Self.visit(table, seed: seed, keyColumn: keyColumn, keySpec: $0) }
+        hashes = fromBytes?.hashes ?? (0..<table.rowCount).map { table.rowHash($0, seed: seed) }
+        guard table.rowCount <= RowKeyIndex.maxRows, map != nil, let keySpec else {
             readable = false
             return
         }
@@ -153,12 +155,17 @@ struct KeyedRows {
         // First rows of keys seen again: cleared once every row is in, so that a third copy still
         // finds the first while the index is built.
         var repeated: [Int] = []
-        let keyColumn = map.columns[schema.keyField]
         for i in 0..<table.rowCount {
-            guard table.damagedRows[i] == nil, table.refusedRows[i] == nil, let keyColumn,
-                case .success(let text) = FieldParser.canonical(table.cell(row: i, column: keyColumn), keySpec), !text.isEmpty
-            else { continue }
-            let key = RowKey(text)
+            guard table.damagedRows[i] == nil, table.refusedRows[i] == nil, let keyColumn else { continue }
+            let read: RowKey?
+            if let fromBytes {
+                read = fromBytes.keys[i]
+            } else if case .success(let text) = FieldParser.canonical(table.cell(row: i, column: keyColumn), keySpec), !text.isEmpty {
+                read = RowKey(text)
+            } else {
+                read = nil
+            }
+            guard let key = read else { continue }
             if let first = index.insert(i, key: key, in: keys) {
                 // A key twice is the reconciler's case to report: no row of it is left out.
                 repeated.append(first)
@@ -171,6 +178,40 @@ struct KeyedRows {
 
     /// The row of a readable, unrepeated key.
     func row(of key: RowKey) -> Int? { index.row(of: key, in: keys) }
+
+    /// Every row's hash and key (as the key cell reads), in one visit of each row's bytes; nil when
+    /// the table keeps no byte cells. The same values as `Table.rowHash` and the key cell read
+    /// through `FieldParser.canonical` (`ChangeScopeTests` compares them).
+    static func visit(_ table: Table, seed: UInt64, keyColumn: Int?, keySpec: FieldSpec) -> (hashes: [Int64], keys: [RowKey?])? {
+        var hashes: [Int64] = [], keys: [RowKey?] = []
+        hashes.reserveCapacity(table.rowCount)
+        keys.reserveCapacity(table.rowCount)
+        var builder = RowHash.Builder(seed: seed), column = 0, key: RowKey?
+        let visited = table.visitCells(
+            rows: 0..<table.rowCount,
+            cell: { bytes in
+                if bytes.isEmpty { builder.addEmpty() } else { builder.addText(bytes) }
+                if column == keyColumn, !bytes.isEmpty { key = Self.key(bytes, keySpec) }
+                column += 1
+                return true
+            },
+            endOfRow: { _ in
+                hashes.append(builder.value)
+                keys.append(key)
+                (builder, column, key) = (RowHash.Builder(seed: seed), 0, nil)
+                return true
+            })
+        return visited ? (hashes, keys) : nil
+    }
+
+    /// The key a non-empty text cell of these bytes reads as: a canonical UUID straight from its
+    /// bits, any other text through the field parser; nil when it does not read or reads empty.
+    private static func key(_ bytes: UnsafeBufferPointer<UInt8>, _ spec: FieldSpec) -> RowKey? {
+        if let (high, low) = RowKey.uuidBits(bytes), spec.kind == .uuid { return .uuid(high, low) }
+        guard case .success(let text) = FieldParser.canonical(.text(String(decoding: bytes, as: UTF8.self)), spec), !text.isEmpty
+        else { return nil }
+        return RowKey(text)
+    }
 }
 
 extension ChangeIndex {

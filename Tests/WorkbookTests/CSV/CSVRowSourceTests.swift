@@ -1,6 +1,6 @@
-import SheetSyncCore
 import Testing
 
+@testable import SheetSyncCore
 @testable import Workbook
 
 /// A CSV file read from an owned byte array keeps its rows as the bytes and decodes a row when asked
@@ -49,5 +49,29 @@ import Testing
         #expect(table.row(1) == [.text("2"), .text("changed"), .text("3")])
         #expect(table.row(0) == before[0] && table.row(2) == before[2])
         #expect(table != (try CSVReader.parse(Array(Self.texts[0].utf8), source: "t.csv").table))
+    }
+
+    /// A sync hashes and keys every row in one visit of its bytes: the same hashes as
+    /// `Table.rowHash` and the same keys as the key cell read through the field parser.
+    @Test(
+        arguments: texts + [
+            "transactionId,note\nc09ca393-0084-5db0-a1be-912f4bec2b3d,a\n\"c09ca393-0084-5db0-a1be-912f4bec2b3e\",b\n"
+                + "C09CA393-0084-5DB0-A1BE-912F4BEC2B3F,c\n{c09ca393-0084-5db0-a1be-912f4bec2b40},d\n,e\n  ,f\nnot-an-id,g\n"
+                + "c09ca393-0084-5db0-a1be-912f4bec2b3d,again\n\n c09ca393-0084-5db0-a1be-912f4bec2b41 ,h\n",
+            "note,transactionId\nx\ny,c09ca393-0084-5db0-a1be-912f4bec2b3d,extra\n",
+        ])
+    func oneVisitHashesAndKeysAsRowByRow(_ text: String) throws {
+        let table = try CSVReader.parse(Array(text.utf8), source: "t.csv").table
+        let spec = Tab.transactions.schema.fields[0]
+        let seed = RowHash.seed(header: table.header)
+        let keyColumn = table.header.firstIndex(of: "transactionId") ?? 0
+        let visited = try #require(KeyedRows.visit(table, seed: seed, keyColumn: keyColumn, keySpec: spec))
+        #expect(visited.hashes == (0..<table.rowCount).map { table.rowHash($0, seed: seed) })
+        let keys = (0..<table.rowCount).map { row -> RowKey? in
+            guard case .success(let text) = FieldParser.canonical(table.cell(row: row, column: keyColumn), spec), !text.isEmpty
+            else { return nil }
+            return RowKey(text)
+        }
+        #expect(visited.keys == keys)
     }
 }
