@@ -28,6 +28,21 @@ public enum RowKey: Hashable, Sendable {
         }
     }
 
+    /// The hash `RowKeyIndex` places the key by: a UUID's bits mixed (cheaper than `hashValue`'s
+    /// SipHash, and no UUID version leaves the low bits alone that way), any other text's `hashValue`.
+    var slotHash: Int {
+        switch self {
+        case .uuid(let high, let low):
+            var x = high ^ (low &* 0x9E37_79B9_7F4A_7C15)
+            x ^= x >> 29
+            x &*= 0xBF58_476D_1CE4_E5B9
+            x ^= x >> 32
+            return Int(truncatingIfNeeded: x)
+        case .text:
+            return hashValue
+        }
+    }
+
     /// The key's text, as it was given.
     public var text: String {
         switch self {

@@ -22,7 +22,7 @@ struct RowKeyIndex: Hashable, Sendable {
     /// The row whose key in `keys` is `key`. A row whose key was cleared (set nil) after it went in
     /// is never found, yet still passed over, so keys placed after it stay reachable.
     func row(of key: RowKey, in keys: [RowKey?]) -> Int? {
-        var slot = key.hashValue & mask
+        var slot = key.slotHash & mask
         while slots[slot] != Self.empty {
             let row = Int(slots[slot])
             if keys[row] == key { return row }
@@ -44,7 +44,7 @@ struct RowKeyIndex: Hashable, Sendable {
         while start < wanted.count {
             let count = min(group, wanted.count - start)
             for j in 0..<count {
-                slot[j] = wanted[start + j].hashValue & mask
+                slot[j] = wanted[start + j].slotHash & mask
                 first[j] = slots[slot[j]]
             }
             for j in 0..<count {
@@ -61,7 +61,7 @@ struct RowKeyIndex: Hashable, Sendable {
     /// Puts `row` in for `key` (which `keys[row]` is to hold) unless a row of an equal key is in
     /// already: then that row is returned and nothing changes. Callers size the index first.
     mutating func insert(_ row: Int, key: RowKey, in keys: [RowKey?]) -> Int? {
-        var slot = key.hashValue & mask
+        var slot = key.slotHash & mask
         while slots[slot] != Self.empty {
             let other = Int(slots[slot])
             if keys[other] == key { return other }

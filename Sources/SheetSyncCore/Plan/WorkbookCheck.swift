@@ -35,7 +35,7 @@ public enum WorkbookCheck {
             let plainTransactions = PlainRows.scan(
                 transactions, schema: Tab.transactions.schema, now: planner.now, categories: Set(categories.result.keys)),
             let plainReceipts = PlainRows.scan(
-                receipts, schema: Tab.receipts.schema, now: planner.now, transactions: plainTransactions.keys)
+                receipts, schema: Tab.receipts.schema, now: planner.now, transactions: plainTransactions)
         else { return nil }
         var counts = loadable(plan)
         counts[.transactions] = plainTransactions.count

@@ -9,16 +9,21 @@
 /// report. Any other tab answers nil, and the caller reads it the ordinary way, which finds and
 /// words the problem (`WorkbookCheckTests` compares both ways on workbooks with every kind of problem).
 public struct PlainRows: Sendable {
-    /// The rows that load (blank rows not counted).
-    public var count = 0
-    /// Their keys, as UUID bits.
-    public var keys: Set<UInt128> = []
+    /// The keys of the rows that load (blank rows not counted), in row order.
+    private var keys: [RowKey?] = []
+    private var index = RowKeyIndex()
+
+    /// The rows that load.
+    public var count: Int { keys.count }
+
+    /// Whether a row that loads has `key`.
+    public func contains(_ key: RowKey) -> Bool { index.row(of: key, in: keys) != nil }
 
     /// - Parameters:
     ///   - categories: the known category names, when the tab names categories.
     ///   - transactions: the transactions' keys, when the tab points at transactions.
     public static func scan(
-        _ table: Table, schema: TabSchema, now: Timestamp, categories: Set<String>? = nil, transactions: Set<UInt128>? = nil
+        _ table: Table, schema: TabSchema, now: Timestamp, categories: Set<String>? = nil, transactions: PlainRows? = nil
     ) -> PlainRows? {
         guard table.damagedRows.isEmpty, table.refusedRows.isEmpty, let layout = RowLayout.of(schema),
             schema.fields.count <= 64, schema.field(named: schema.keyField)?.kind == .uuid,
@@ -36,18 +41,19 @@ public struct PlainRows: Sendable {
         for i in fields.indices where fields[i].required { required |= 1 << UInt64(i) }
         let category = categories == nil ? -1 : fields.firstIndex { $0.name == "category" } ?? -1
         let reference = transactions == nil ? -1 : fields.firstIndex { $0.name == "transactionId" && $0.kind == .uuid } ?? -1
-        let (known, pointed) = (categories ?? [], transactions ?? [])
+        let (known, pointed) = (categories ?? [], transactions ?? PlainRows())
         let dated = schema.tab == .transactions
         let latest = now.adding(milliseconds: ReconcileContext.futureTolerance).millisecondsSinceEpoch
 
         var result = PlainRows()
         result.keys.reserveCapacity(table.rowCount)
+        result.index = RowKeyIndex(capacity: table.rowCount)
         // Raw pointers in the loop: a captured array would be retained for each cell.
         let read = columns.withUnsafeBufferPointer { columns -> Bool in
             // The row being visited. `present`: its cells with any bytes (a row without is blank);
             // `filled`: its fields with a value.
             var present: UInt64 = 0, filled: UInt64 = 0, at = 0, plain = true
-            var key: UInt128 = 0, day: LocalDate?, year = -1, month = -1
+            var key: RowKey?, day: LocalDate?, year = -1, month = -1
             let visited = table.visitCells(
                 rows: 0..<table.rowCount,
                 cell: { p in
@@ -58,10 +64,10 @@ public struct PlainRows: Sendable {
                     present |= bit
                     switch f {
                     case layout.key:
-                        guard let bits = CanonicalText.uuidBits(p) else { return Self.stop(&plain) }
-                        key = bits
+                        guard let read = CanonicalText.uuidKey(p) else { return Self.stop(&plain) }
+                        key = read
                     case reference:
-                        guard let bits = CanonicalText.uuidBits(p), pointed.contains(bits) else { return Self.stop(&plain) }
+                        guard let read = CanonicalText.uuidKey(p), pointed.contains(read) else { return Self.stop(&plain) }
                     case layout.lastModifiedAt:
                         guard let time = Timestamp.milliseconds(iso: p), time <= latest else { return Self.stop(&plain) }
                     case layout.date where dated:
@@ -81,14 +87,16 @@ public struct PlainRows: Sendable {
                     return true
                 },
                 endOfRow: { _ in
-                    defer { (present, filled, at, day, year, month) = (0, 0, 0, nil, -1, -1) }
+                    defer { (present, filled, at, key, day, year, month) = (0, 0, 0, nil, nil, -1, -1) }
                     guard plain else { return false }
                     if present == 0 { return true }
-                    guard filled & required == required, result.keys.insert(key).inserted else { return Self.stop(&plain) }
+                    guard filled & required == required, let key,
+                        result.index.insert(result.keys.count, key: key, in: result.keys) == nil
+                    else { return Self.stop(&plain) }
                     if dated {
                         guard let day, day.year == year, day.month == month else { return Self.stop(&plain) }
                     }
-                    result.count += 1
+                    result.keys.append(key)
                     return true
                 })
             return visited && plain

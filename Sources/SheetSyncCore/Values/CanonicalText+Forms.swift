@@ -55,8 +55,10 @@ extension CanonicalText {
         }
     }
 
-    /// The 128 bits of a UUID in any form `anyUUID` reads: equal exactly when the canonical texts are.
-    static func uuidBits(_ p: UnsafeBufferPointer<UInt8>) -> UInt128? {
+    /// The key of a UUID in any form `anyUUID` reads: the key of its canonical text (`RowKey.uuid`).
+    static func uuidKey(_ p: UnsafeBufferPointer<UInt8>) -> RowKey? {
+        // Nearly every id is canonical already: its bits without a branch per digit.
+        if let (high, low) = RowKey.uuidBits(p) { return .uuid(high, low) }
         guard let digits = uuidDigits(p) else { return nil }
         var high: UInt64 = 0, low: UInt64 = 0, count = 0
         for i in digits where p[i] != UInt8(ascii: "-") {
@@ -65,7 +67,7 @@ extension CanonicalText {
             if count < 16 { high = high << 4 | nibble } else { low = low << 4 | nibble }
             count += 1
         }
-        return UInt128(high) << 64 | UInt128(low)
+        return .uuid(high, low)
     }
 
     /// `0-9`, `a-f` or `A-F`.

@@ -21,9 +21,9 @@ import Testing
             let onBytes = bytes.withUnsafeBufferPointer { FieldParser.readsFast($0, rule) }
             let fast = FieldParser.canonicalFast(.text(text), spec.kind)
             if onBytes, fast == nil { found.append("\(spec.header): '\(text)' reads fast on its bytes, not as text") }
-            let bits = bytes.withUnsafeBufferPointer(CanonicalText.uuidBits)
-            if spec.kind == .uuid, let bits, bits != fast.flatMap({ Array($0.utf8).withUnsafeBufferPointer(CanonicalText.uuidBits) }) {
-                found.append("'\(text)' has other UUID bits than its canonical text '\(fast ?? "")'")
+            let bits = bytes.withUnsafeBufferPointer(CanonicalText.uuidKey)
+            if spec.kind == .uuid, let bits, bits != fast.flatMap({ Array($0.utf8).withUnsafeBufferPointer(CanonicalText.uuidKey) }) {
+                found.append("'\(text)' has another UUID key than its canonical text '\(fast ?? "")'")
             }
         }
         for spec in specs {
@@ -107,8 +107,8 @@ import Testing
         }
         // One UUID in every form has one value; another UUID another.
         let forms = ["c09ca393-0084-5db0-a1be-912f4bec2b3d", "C09CA393-0084-5DB0-A1BE-912F4BEC2B3D", "{c09ca39300845db0a1be912f4bec2b3d}"]
-        let values = Set(forms.map { Array($0.utf8).withUnsafeBufferPointer(CanonicalText.uuidBits) })
+        let values = Set(forms.map { Array($0.utf8).withUnsafeBufferPointer(CanonicalText.uuidKey) })
         #expect(values.count == 1 && values.first! != nil)
-        #expect(Array("c09ca393-0084-5db0-a1be-912f4bec2b3e".utf8).withUnsafeBufferPointer(CanonicalText.uuidBits) != values.first!)
+        #expect(Array("c09ca393-0084-5db0-a1be-912f4bec2b3e".utf8).withUnsafeBufferPointer(CanonicalText.uuidKey) != values.first!)
     }
 }
