@@ -68,7 +68,7 @@ fi
 # --- build ---------------------------------------------------------------------------------------
 if [ -z "${SKIP_BUILD:-}" ]; then
     say "building sheetsync (release)"
-    (cd "$ROOT" && nice -n 10 swift build -c release --product sheetsync --scratch-path "$SCRATCH" >&2)
+    (cd "$ROOT" && nice -n 10 swift build -c release --product sheetsync --static-swift-stdlib --scratch-path "$SCRATCH" >&2)
 fi
 [ -x "$BIN" ] || { echo "no sheetsync at $BIN" >&2; exit 1; }
 BIN_SHA="$(sha1sum "$BIN" | cut -c1-12)"
