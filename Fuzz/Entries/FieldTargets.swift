@@ -30,6 +30,7 @@ enum FieldTargets {
                     throw PropertyViolation("\(spec.header) (\(spec.kind)): \(cell) reads as \(read), tolerantly as \(tolerant)")
                 }
                 guard case .success(let value) = read, !value.isEmpty else { continue }
+                try checkStoreAccepts(value, spec)
                 try checkWritesBack(value, spec)
             }
         }
@@ -58,6 +59,23 @@ enum FieldTargets {
         }
         if let time = Timestamp(iso: text), Timestamp(iso: time.description) != time {
             throw PropertyViolation("timestamp '\(text)' reads as \(time), which does not read back as itself")
+        }
+    }
+
+    /// Canonical values of typed kinds are ASCII in the store's forms (its CHECK constraints refuse
+    /// anything else, and a refused row stopped every sync): a UUID is 36 lowercase hex digits and dashes.
+    static func checkStoreAccepts(_ value: String, _ spec: FieldSpec) throws(PropertyViolation) {
+        switch spec.kind {
+        case .uuid:
+            guard value.utf8.count == 36, value.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }) else {
+                throw PropertyViolation("\(spec.header): '\(value)' is accepted as a UUID but is not one the store takes")
+            }
+        case .date, .timestamp, .amount, .integer, .boolean, .enumeration:
+            guard value.utf8.allSatisfy({ $0 < 0x80 }) else {
+                throw PropertyViolation("\(spec.header): canonical '\(value)' is not ASCII")
+            }
+        case .text, .freeText:
+            break
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SheetSyncCore
 import Testing
 
@@ -32,6 +33,27 @@ import Testing
                 && check.stderr.contains("bound to dataset b4d5891d-9e53-5116-8cdc-779311294f7b"), "\(check.stderr)")
         #expect(try ledger.everyByte() == before)
         #expect(try await ledger.run("sync").status == 78)
+    }
+
+    /// An id with a full-width digit (typed with an input method) is rejected by `check` and `sync`
+    /// alike (65), and the other rows sync; it was read as a UUID, the store's CHECK refused it and
+    /// every sync stopped with an internal error, exit 1 (a user trial).
+    @Test func anIdWithAFullWidthDigitIsRejectedNotAnInternalError() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        let file = folder.appendingPathComponent("Transactions.csv")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let id = "c94839fb-9d8e-5116-be50-879909f6ed74"
+        try text.replacingOccurrences(of: id, with: "c94839fb-9d8e-5116-be50-879909f6ed7\u{FF14}")
+            .write(to: file, atomically: true, encoding: .utf8)
+        let check = try await CLI.run(["check"], in: folder)
+        #expect(check.status == 65, "\(check.stdout) \(check.stderr)")
+        #expect(check.stdout.contains("Transactions: 9 valid rows, 1 rejected"), "\(check.stdout)")
+        let sync = try await CLI.run(["sync"], in: folder)
+        #expect(sync.status == 65, "\(sync.stdout) \(sync.stderr)")
+        #expect(sync.stderr.contains("is not a UUID"), "\(sync.stderr)")
+        let store = try DatabaseQueue(path: folder.appendingPathComponent("sheetsync.sqlite").path)
+        let stored = try await store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM transactions") }
+        #expect(stored == 9)
     }
 
     @Test func rejectedRowsAreCountedBesideTheValidOnes() async throws {

@@ -91,7 +91,8 @@ extension Workspace {
             throw SheetSyncError(.usage, "--type '\(new.type)' must be expense, income or both")
         }
         let color = new.colorHex
-        guard color.isEmpty || (color.count == 7 && color.hasPrefix("#") && color.dropFirst().allSatisfy(\.isHexDigit)) else {
+        guard color.isEmpty || (color.count == 7 && color.hasPrefix("#") && color.dropFirst().allSatisfy { $0.isASCII && $0.isHexDigit })
+        else {
             throw SheetSyncError(.usage, "--color '\(color)' is not a colour like #4caf50")
         }
         let stamp = now.description

@@ -89,7 +89,8 @@ public enum FieldParser {
         var s = text.trimmingSpaces().lowercased()
         if s.hasPrefix("{") && s.hasSuffix("}") { s = String(s.dropFirst().dropLast()) }
         let hex = s.filter { $0 != "-" }
-        guard hex.count == 32, hex.allSatisfy({ $0.isHexDigit }) else { return nil }
+        // ASCII only: `isHexDigit` is also true of full-width digits and letters, which no UUID holds.
+        guard hex.count == 32, hex.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
         if s.count == 36 {
             let dashes = s.enumerated().filter { $0.element == "-" }.map(\.offset)
             guard dashes == [8, 13, 18, 23] else { return nil }
