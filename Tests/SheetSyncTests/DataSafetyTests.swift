@@ -50,6 +50,28 @@ import Workbook
         #expect(try ledger.storeRows(.settings).keys.sorted() == ["b4d5891d-9e53-5116-8cdc-779311294f7b"])
     }
 
+    /// A tab the store never had that the workbook lacks (a file deleted before the first sync) is created
+    /// with its header by the sync, which says so; it was taken as empty and never written, so `check` went
+    /// on exiting 65 for the missing file while every sync exited 0 (a user trial). A pull writes nothing.
+    @Test func aTabTheStoreNeverHadIsCreatedByTheFirstSync() async throws {
+        let ledger = try Ledger.unsynced()
+        let receipts = ledger.workbook.url(.receipts)
+        try FileManager.default.removeItem(at: receipts)
+        let pull = try await ledger.run("pull")
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: receipts.path))
+        let dry = try await ledger.run("sync", "--dry-run")
+        #expect(dry.status == 0 && !FileManager.default.fileExists(atPath: receipts.path), "\(dry.stderr)")
+        let sync = try await ledger.run("sync")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sync.stdout.contains("note: Receipts: the workbook has no Receipts tab; it is created with its header"), "\(sync.stdout)")
+        let text = try String(contentsOf: receipts, encoding: .utf8)
+        #expect(text == "receiptId,transactionId,driveFileId,fileName,createdAt,lastModifiedAt\n", "\(text)")
+        #expect(try ledger.storeRows(.transactions).count == 10)
+        #expect(try await ledger.run("check").status == 0)
+        #expect(try await ledger.run("sync").stderr.isEmpty)
+    }
+
     /// The Settings row binds the store to its dataset: an emptied Settings tab is recreated from the
     /// store like a missing one, never taken as "delete the settings", even with --allow-mass-delete.
     @Test(arguments: [["sync"], ["sync", "--allow-mass-delete"]])

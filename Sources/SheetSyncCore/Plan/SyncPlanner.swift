@@ -168,6 +168,11 @@ public struct SyncPlanner: Sendable {
                 plan.localCounts.deleted = 0
                 plan.remoteCounts = TabCounts()
             }
+            if workbook[tab] == nil, case .sync(let mode) = purpose, mode != .pull {
+                // A tab the store never had (a tab the base knows stopped above as missing): made whole again.
+                plan.createsTab = true
+                plan.notices.append("\(tab.rawValue): the workbook has no \(tab.rawValue) tab; it is created with its header")
+            }
             checks.record(plan)
             result.tabs.append(plan)
         }

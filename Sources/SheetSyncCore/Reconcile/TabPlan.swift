@@ -124,10 +124,15 @@ public struct TabPlan: Hashable, Sendable {
     public var unchanged = UnchangedRows()
     /// What the store keeps for the next run to leave unchanged rows out.
     public var changes = ChangeRecord()
+    /// The workbook lacks the tab and the store never had it: the push creates it (its header, and
+    /// whatever rows it appends).
+    public var createsTab = false
 
     public init(tab: Tab) { self.tab = tab }
 
-    public var changesRemote: Bool { !remoteUpdates.isEmpty || !remoteAppends.isEmpty || !remoteDeletes.isEmpty }
+    public var changesRemote: Bool {
+        createsTab || !remoteUpdates.isEmpty || !remoteAppends.isEmpty || !remoteDeletes.isEmpty
+    }
     public var changesLocal: Bool { !localUpserts.isEmpty || !localDeletes.isEmpty }
 
     /// Keeps every store row this plan would delete, as it is and with its base: for a run that
