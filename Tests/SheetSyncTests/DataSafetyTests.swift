@@ -72,6 +72,30 @@ import Workbook
         #expect(try await ledger.run("sync").stderr.isEmpty)
     }
 
+    /// A pull gives no ids (it writes nothing to the workbook): a copy of a row with a duplicate id, and a
+    /// row typed without one, wait for the next sync, and the pull says so; it named a new id for the copy
+    /// that was never stored, another on every pull (a user trial).
+    @Test func aPullSaysRowsWithoutAnIdOfTheirOwnWaitForTheSync() async throws {
+        let folder = try CLI.copyOfSample("hand-edited")
+        let first = try await CLI.run(["pull"], in: folder)
+        let again = try await CLI.run(["pull"], in: folder)
+        for run in [first, again] {
+            #expect(!run.stdout.contains("the copy now has id"), "\(run.stdout)")
+            #expect(run.stdout.contains("duplicate id 62e52977"), "\(run.stdout)")
+            #expect(run.stdout.contains("gets an id of its own from the next sync or push"), "\(run.stdout)")
+            #expect(run.stdout.contains("without an id of their own wait for the next sync or push"), "\(run.stdout)")
+        }
+        #expect(first.stdout == again.stdout)
+        let store = try DatabaseQueue(path: folder.appendingPathComponent("sheetsync.sqlite").path)
+        let stored = try await store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM transactions") }
+        #expect(stored == 4)
+        // The report counts what was loaded, not the rows that wait.
+        let json = try await CLI.run(["pull", "--json"], in: try CLI.copyOfSample("hand-edited")).json
+        #expect(((json?["tabs"] as? [String: Any])?["Transactions"] as? [String: Any])?["added"] as? Int == 4)
+        let sync = try await CLI.run(["sync"], in: folder)
+        #expect(sync.stdout.contains("the copy now has id"), "\(sync.stdout)")
+    }
+
     /// The Settings row binds the store to its dataset: an emptied Settings tab is recreated from the
     /// store like a missing one, never taken as "delete the settings", even with --allow-mass-delete.
     @Test(arguments: [["sync"], ["sync", "--allow-mass-delete"]])

@@ -96,7 +96,15 @@ enum DirectionFilter {
                 let unpushed = Set(plans[i].remoteDeletes.map(\.key))
                 plans[i].clearedTombstones.removeAll { unpushed.contains($0) }
                 // A hand-added row gets its id on the first push; loading it before would mint a second id.
-                if !newKeys.isEmpty { plans[i].localUpserts.removeAll { newKeys.contains($0.record[keyField]) } }
+                if !newKeys.isEmpty {
+                    let before = plans[i].localUpserts.count
+                    plans[i].localUpserts.removeAll { newKeys.contains($0.record[keyField]) }
+                    let waiting = before - plans[i].localUpserts.count
+                    plans[i].localCounts.added -= waiting
+                    plans[i].notices.append(
+                        "\(plans[i].tab.rawValue): \(waiting) row(s) without an id of their own wait for the next sync or push, "
+                            + "which gives them ids and loads them (a pull writes nothing to the workbook)")
+                }
                 plans[i].remoteUpdates = []
                 plans[i].remoteAppends = []
                 plans[i].remoteDeletes = []

@@ -45,16 +45,19 @@ public struct ReconcileContext: Sendable {
     /// every time the same file is read) instead of a new random one. An import, which never writes
     /// the id into the file it reads, needs it: otherwise every import of that file adds the copy again.
     public var stableCopyIDs: Bool
+    /// False for a pull: the ids it would give rows are written nowhere (the next sync or push gives them).
+    public var givesIDs: Bool
 
     public init(
         now: Timestamp, newID: @escaping @Sendable () -> String, validate: @escaping @Sendable (LedgerRow) -> FieldProblem? = { _ in nil },
-        listsStoreWrites: Bool = true, stableCopyIDs: Bool = false
+        listsStoreWrites: Bool = true, stableCopyIDs: Bool = false, givesIDs: Bool = true
     ) {
         self.now = now
         self.newID = newID
         self.validate = validate
         self.listsStoreWrites = listsStoreWrites
         self.stableCopyIDs = stableCopyIDs
+        self.givesIDs = givesIDs
     }
 
     /// The id for the `occurrence`th (from 1) copy of `key` holding `record`'s values: its fields by

@@ -147,7 +147,9 @@ struct RemoteIndex {
         var fixes = copy.fixes
         fixes.insert(schema.keyField)
         rows[newKey] = Row(index: copy.index, record: record, fixes: fixes)
-        plan.notices.append("\(schema.tab.rawValue) row \(rowNumber): duplicate id \(key); the copy now has id \(newKey)")
+        plan.notices.append(
+            "\(schema.tab.rawValue) row \(rowNumber): duplicate id \(key); "
+                + (context.givesIDs ? "the copy now has id \(newKey)" : "the copy gets an id of its own from the next sync or push"))
     }
 
     /// Hand edits get a modification time; an old copy saved over the sheet loses to the base.
