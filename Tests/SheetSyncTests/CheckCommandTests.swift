@@ -56,6 +56,29 @@ import Testing
         #expect(stored == 9)
     }
 
+    /// What a sync would do on its own (a clock clamped, a copy given an id) is noted by `check` too, as
+    /// by `sync` (unless --quiet); only `--json` and `--verbose` showed it (a user trial).
+    @Test func checkNotesWhatTheSyncWouldDoOnItsOwn() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        let file = folder.appendingPathComponent("Transactions.csv")
+        var lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+        lines[1] = lines[1].replacingOccurrences(of: ",2026-01-01T09:00:00.000Z\r", with: ",2030-01-01T00:00:00.000Z\r")
+            .replacingOccurrences(
+                of: "2026-01-01T09:00:00.000Z,2026-01-01T09:00:00.000Z", with: "2026-01-01T09:00:00.000Z,2030-01-01T00:00:00.000Z")
+        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let check = try await CLI.run(["check"], in: folder)
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(
+            check.stdout.contains("note: Transactions row 2: lastModifiedAt 2030-01-01T00:00:00.000Z is in the future"), "\(check.stdout)")
+        let quiet = try await CLI.run(["check", "--quiet"], in: folder)
+        #expect(quiet.stdout.isEmpty && quiet.status == 0)
+        // A check gives no ids: a copy of a row is not named an id nobody stores.
+        let copies = try await CLI.run(["check"], in: try CLI.copyOfSample("hand-edited"))
+        #expect(
+            copies.stdout.contains("duplicate id 62e52977-043e-5d0c-8938-47af46996221; the copy gets an id of its own"), "\(copies.stdout)")
+        #expect(!copies.stdout.contains("now has id"), "\(copies.stdout)")
+    }
+
     @Test func rejectedRowsAreCountedBesideTheValidOnes() async throws {
         let folder = try CLI.copyOfSample("hand-edited")
         let check = try await CLI.run(["check"], in: folder)

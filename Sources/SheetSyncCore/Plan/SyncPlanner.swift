@@ -121,7 +121,7 @@ public struct SyncPlanner: Sendable {
                 state,
                 context: ReconcileContext(
                     now: now, newID: newID, validate: checks.validator(for: tab), listsStoreWrites: purpose != .checking,
-                    stableCopyIDs: purpose == .importing, givesIDs: purpose != .sync(.pull)),
+                    stableCopyIDs: purpose == .importing, givesIDs: purpose != .sync(.pull) && purpose != .checking),
                 sharedBase: sharedBase)
             plan.unchanged = scope?.narrowed[tab]?.unchanged ?? UnchangedRows()
             plan.rejections += held

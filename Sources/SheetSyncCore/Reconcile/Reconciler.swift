@@ -45,7 +45,8 @@ public struct ReconcileContext: Sendable {
     /// every time the same file is read) instead of a new random one. An import, which never writes
     /// the id into the file it reads, needs it: otherwise every import of that file adds the copy again.
     public var stableCopyIDs: Bool
-    /// False for a pull: the ids it would give rows are written nowhere (the next sync or push gives them).
+    /// False for a pull and a check: the ids they would give rows are written nowhere (the next sync or
+    /// push gives them).
     public var givesIDs: Bool
 
     public init(

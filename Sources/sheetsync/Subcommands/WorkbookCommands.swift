@@ -40,7 +40,8 @@ extension SheetSyncCommand {
                     Output.json(report)
                 } else if !global.quiet {
                     report.checkLines.forEach(Output.line)
-                    if global.verbose { report.notices.forEach { Output.line("note: \($0)") } }
+                    // What a sync would do on its own (a clock clamped, a copy given an id), as `sync` says it.
+                    report.notices.forEach { Output.line("note: \($0)") }
                 }
                 report.errors.forEach(Output.error)
                 if !global.json {
