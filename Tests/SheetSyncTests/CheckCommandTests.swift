@@ -79,6 +79,19 @@ import Testing
         #expect(!copies.stdout.contains("now has id"), "\(copies.stdout)")
     }
 
+    /// Two fields with the same kind of problem give their hint once ("type a whole number; type a
+    /// whole number", a user trial).
+    @Test func aRejectionSaysEachHintOnce() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        let file = folder.appendingPathComponent("Transactions.csv")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        try text.replacingOccurrences(of: "expense,2026-01-02,2026,1,", with: "expense,2026-01-02,abc,x,")
+            .write(to: file, atomically: true, encoding: .utf8)
+        let check = try await CLI.run(["check"], in: folder)
+        #expect(check.status == 65)
+        #expect(check.stderr.components(separatedBy: "type a whole number").count == 2, "\(check.stderr)")
+    }
+
     @Test func rejectedRowsAreCountedBesideTheValidOnes() async throws {
         let folder = try CLI.copyOfSample("hand-edited")
         let check = try await CLI.run(["check"], in: folder)

@@ -102,7 +102,9 @@ struct RemoteIndex {
         case .none: suspendDeletes = true
         }
         let message = problems.map { $0.message }.joined(separator: "; ")
-        let hint = problems.map(\.hint).filter { !$0.isEmpty }.joined(separator: "; ")
+        // Each hint once: two fields with the same kind of problem ("type a whole number") say it once.
+        var seen: Set<String> = []
+        let hint = problems.map(\.hint).filter { !$0.isEmpty && seen.insert($0).inserted }.joined(separator: "; ")
         plan.rejections.append(
             Rejection(
                 tab: schema.tab, row: row.sheetRowNumber, id: row.key ?? "",
