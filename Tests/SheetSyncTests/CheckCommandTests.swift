@@ -92,6 +92,19 @@ import Testing
         #expect(check.stderr.components(separatedBy: "type a whole number").count == 2, "\(check.stderr)")
     }
 
+    /// A tab file that cannot be read (a folder in its place, no permission) is named by its whole path.
+    @Test func anUnreadableTabFileIsNamedByItsPath() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        let file = folder.appendingPathComponent("Receipts.csv")
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+        for command in ["check", "sync"] {
+            let run = try await CLI.run([command], in: folder)
+            #expect(run.status == 65, "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("\(file.path): cannot read file"), "\(command): \(run.stderr)")
+        }
+    }
+
     @Test func rejectedRowsAreCountedBesideTheValidOnes() async throws {
         let folder = try CLI.copyOfSample("hand-edited")
         let check = try await CLI.run(["check"], in: folder)

@@ -43,7 +43,8 @@ public enum CSVReader {
         do {
             snapshot = try FileSnapshot.read(url)
         } catch let error as AtomicFileError {
-            throw CSVError(file: name, problem: .unreadable(reason: error.reason))
+            // Named by its whole path: a permission or a folder in its place is fixed there.
+            throw CSVError(file: url.path, problem: .unreadable(reason: error.reason))
         }
         guard let snapshot else { return nil }
         return (try parse(snapshot.bytes, source: name), snapshot.fingerprint)

@@ -99,7 +99,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Settings.csv-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(throws: CSVError(file: folder.lastPathComponent, problem: .unreadable(reason: "read: it is a folder, not a file"))) {
+        #expect(throws: CSVError(file: folder.path, problem: .unreadable(reason: "read: it is a folder, not a file"))) {
             try CSVReader.read(contentsOf: folder)
         }
     }
