@@ -64,10 +64,10 @@ for size in $big_sizes; do
     big_id="$(cat "$dir/row-id")"
 
     measure_big "$dir" hand-edit-sync "$runs" \
-        "rm -rf $dir/work && cp -a $dir/snap $dir/work && $EDIT hand $dir/work $big_id >/dev/null" \
+        "rm -rf $dir/work && cp -a $dir/snap $dir/work && $EDIT hand $dir/work $big_id >/dev/null && sync" \
         "cd $dir/work && exec $BIN sync --quiet"
     measure_big "$dir" store-edit-sync "$runs" \
-        "rm -rf $dir/work && cp -a $dir/snap $dir/work && $EDIT store $dir/work $big_id >/dev/null" \
+        "rm -rf $dir/work && cp -a $dir/snap $dir/work && $EDIT store $dir/work $big_id >/dev/null && sync" \
         "cd $dir/work && exec $BIN sync --quiet"
     rm -rf "$dir/work"
 done
