@@ -92,8 +92,9 @@ extension AtomicFile {
         }
 
         /// Gives the written temporary file the target's permissions, flushes it to disk and
-        /// returns the fingerprint it will have once renamed (a rename keeps the mtime).
-        static func finish(_ path: String, mode: mode_t?) throws -> FileFingerprint {
+        /// returns the fingerprint it will have once renamed (a rename keeps the mtime). `contentHash`,
+        /// when the writer kept it as it wrote, spares reading the file back.
+        static func finish(_ path: String, mode: mode_t?, contentHash: UInt64? = nil) throws -> FileFingerprint {
             guard let fd = try POSIXFile.openFile(path, flags: O_RDONLY) else {
                 throw POSIXFile.failure("open", path, ENOENT)
             }
@@ -101,7 +102,8 @@ extension AtomicFile {
             if let mode, fchmod(fd, mode) != 0 {
                 throw POSIXFile.failure("set permissions of", path)
             }
-            let written = try FileFingerprint.of(fd, path: path)
+            let written =
+                try contentHash.map { try FileFingerprint.of(fd, path: path, contentHash: $0) } ?? FileFingerprint.of(fd, path: path)
             try POSIXFile.sync(fd, path: path)
             return written
         }

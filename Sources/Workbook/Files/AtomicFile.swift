@@ -52,6 +52,20 @@ public enum AtomicFile {
         now: Date = Date(),
         write: (URL) throws -> Void
     ) throws -> FileFingerprint {
+        try replace(url, expecting: expecting, backupsToKeep: backupsToKeep, faults: faults, now: now, write: write, writtenHash: nil)
+    }
+
+    /// `replace(_:expecting:backupsToKeep:faults:now:write:)`, where `writtenHash` (when given) is the
+    /// content hash of what `write` wrote, kept as it went: the new file is then not read back for it.
+    private static func replace(
+        _ url: URL,
+        expecting: FileFingerprint?,
+        backupsToKeep: Int,
+        faults: FaultInjector?,
+        now: Date,
+        write: (URL) throws -> Void,
+        writtenHash: (() -> UInt64)?
+    ) throws -> FileFingerprint {
         let target = url.resolvingSymlinksInPath()
         let path = target.path
         let folder = target.deletingLastPathComponent().path
@@ -91,7 +105,7 @@ public enum AtomicFile {
         do {
             try write(URL(fileURLWithPath: tempPath))
             try reach(.tempWritten)
-            written = try TempFiles.finish(tempPath, mode: mode)
+            written = try TempFiles.finish(tempPath, mode: mode, contentHash: writtenHash?())
         } catch let error where error is SimulatedCrash {
             throw error
         } catch let error where (error as? AtomicFileError).map(\.isNoSpace) ?? POSIXFile.isFull(folder) {
@@ -137,14 +151,22 @@ public enum AtomicFile {
         now: Date = Date(),
         chunks produce: (_ sink: ([UInt8]) throws -> Void) throws -> Void
     ) throws -> FileFingerprint {
-        try replace(
+        // Hashed as it is written: the new file's fingerprint without reading it back.
+        var hash = ContentHash.Stream()
+        return try replace(
             url, expecting: expecting, backupsToKeep: backupsToKeep, faults: faults, now: now,
             write: { (temp: URL) in
                 let tempPath = temp.path
                 guard let fd = try POSIXFile.openFile(tempPath, flags: O_WRONLY | O_TRUNC) else { return }
                 defer { close(fd) }
-                try produce { chunk in try chunk.withUnsafeBytes { try POSIXFile.writeAll(fd, $0, path: tempPath) } }
-            })
+                try produce { chunk in
+                    try chunk.withUnsafeBytes { bytes in
+                        try POSIXFile.writeAll(fd, bytes, path: tempPath)
+                        hash.add(bytes)
+                    }
+                }
+            },
+            writtenHash: { hash.finish() })
     }
 
     /// Replaces `url` with `bytes` only when its content differs, so an unchanged workbook

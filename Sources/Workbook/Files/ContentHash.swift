@@ -21,6 +21,8 @@ public enum ContentHash {
         private let seed: UInt64
         private var v1, v2, v3, v4: UInt64
         private var length = 0
+        /// Bytes `add(_:)` was given past the last whole stripe, waiting for the next piece.
+        private var pending: [UInt8] = []
 
         public init(seed: UInt64 = 0) {
             self.seed = seed
@@ -41,8 +43,33 @@ public enum ContentHash {
             length += bytes.count
         }
 
-        /// The hash, with the last piece (of any length).
+        /// A piece of any length (the stripes are cut across pieces); then `finish()`.
+        public mutating func add(_ bytes: UnsafeRawBufferPointer) {
+            var start = 0
+            if !pending.isEmpty {
+                start = min(32 - pending.count, bytes.count)
+                pending += bytes[0..<start]
+                guard pending.count == 32 else { return }
+                pending.withUnsafeBytes { add(stripes: $0) }
+                pending.removeAll(keepingCapacity: true)
+            }
+            let whole = (bytes.count - start) & ~31
+            add(stripes: UnsafeRawBufferPointer(rebasing: bytes[start..<start + whole]))
+            pending += bytes[(start + whole)...]
+        }
+
+        /// The hash of everything `add(_:)` was given.
+        public func finish() -> UInt64 {
+            pending.withUnsafeBytes { closing($0) }
+        }
+
+        /// The hash, with the last piece (of any length), after pieces given to `add(stripes:)` only.
         public func finish(last bytes: UnsafeRawBufferPointer) -> UInt64 {
+            precondition(pending.isEmpty, "bytes given to add(_:) are pending: finish() closes them")
+            return closing(bytes)
+        }
+
+        private func closing(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
             var state = self
             let stripes = bytes.count & ~31
             state.add(stripes: UnsafeRawBufferPointer(rebasing: bytes[0..<stripes]))

@@ -33,6 +33,13 @@ public struct FileFingerprint: Hashable, Sendable, CustomStringConvertible {
         try POSIXFile.reading(url.path, of)
     }
 
+    /// The fingerprint of an open file whose content hash is known (kept while it was written).
+    static func of(_ fd: Int32, path: String, contentHash: UInt64) throws -> FileFingerprint {
+        let info = try POSIXFile.fileStatus(fd, path: path)
+        return FileFingerprint(
+            size: Int64(info.st_size), modificationTimeNanoseconds: POSIXFile.modificationNanoseconds(info), contentHash: contentHash)
+    }
+
     /// The fingerprint of an open file from its current offset (the start, for a fresh descriptor).
     static func of(_ fd: Int32, path: String) throws -> FileFingerprint {
         let info = try POSIXFile.fileStatus(fd, path: path)

@@ -40,6 +40,34 @@ import Testing
         }
     }
 
+    /// Pieces of any length (a writer's chunks) hash as the whole.
+    @Test func aHashOfPiecesOfAnyLengthIsTheHashOfTheWhole() {
+        let bytes = (0..<700).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ $0 >> 4) }
+        for sizes in [[700], [1, 699], [31, 1, 32, 636], [5, 5, 5, 100, 33, 552], [0, 64, 0, 636], [699, 1]] {
+            var stream = ContentHash.Stream()
+            var at = 0
+            bytes.withUnsafeBytes { whole in
+                for size in sizes {
+                    stream.add(UnsafeRawBufferPointer(rebasing: whole[at..<at + size]))
+                    at += size
+                }
+            }
+            #expect(stream.finish() == ContentHash.xxh64(bytes), "\(sizes)")
+        }
+    }
+
+    /// A file written in chunks is fingerprinted from the chunks as they went: the same fingerprint as
+    /// reading the new file back.
+    @Test func aChunkedReplaceFingerprintsWhatItWrote() throws {
+        try withAtomicTestFolder { folder in
+            let url = folder.appendingPathComponent("T.csv")
+            let pieces = [Array("id,note\n".utf8), Array(repeating: 0x61, count: 70_001), Array("\n1,x\n".utf8)]
+            let fingerprint = try AtomicFile.replaceInChunks(url, expecting: nil) { sink in for piece in pieces { try sink(piece) } }
+            #expect(try FileFingerprint.of(url) == fingerprint)
+            #expect(fingerprint.size == Int64(pieces.map(\.count).reduce(0, +)))
+        }
+    }
+
     /// `FileFingerprint.of` reads a chunk (1 MiB) at a time: files across that size fingerprint as
     /// their read bytes do.
     @Test func theChunkedFingerprintIsTheWholeReadsOne() throws {
