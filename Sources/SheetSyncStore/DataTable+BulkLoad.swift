@@ -96,3 +96,55 @@ struct FixColumns: Sendable {
         }
     }
 }
+
+extension DataTable {
+    /// Binds a row's field texts (`PlainLoad.FieldTexts`, by schema field index) to `statement`, a
+    /// `RawStatement` of `insertSQL`, and runs it: `runInsert` for texts given as bytes, with the
+    /// same column rules (`columnValue`).
+    func runInsert(_ texts: PlainLoad.FieldTexts, _ statement: RawStatement) throws {
+        let columns = ColumnPlan.byTab[tab]
+        for (offset, column) in columns.all.enumerated() {
+            let index = Int32(offset + 1)
+            let text = texts[offset]
+            if text.isEmpty {
+                try statement.bindNull(at: index)
+                continue
+            }
+            if column.rule == .text {
+                try statement.bindText(text, at: index)
+            } else if column.rule == .integer, let number = CanonicalText.plainInteger(text) {
+                try statement.bindInteger(Int64(number), at: index)
+            } else {
+                // Keys (canonical already), booleans (the loaded tabs have none) and any integer
+                // that is not plain digits: the ordinary rule on the text.
+                let key = String(decoding: texts[columns.keyIndex], as: UTF8.self)
+                switch try columnValue(String(decoding: text, as: UTF8.self), column, key: key) {
+                case .null: try statement.bindNull(at: index)
+                case .integer(let number): try statement.bindInteger(number, at: index)
+                case .text(let value): try statement.bindText(value, at: index)
+                }
+            }
+        }
+        try statement.step()
+    }
+
+    /// `needsFixOnInsert` of a row given as its field texts.
+    func needsFixOnInsert(_ texts: PlainLoad.FieldTexts) -> Bool {
+        let fix = FixColumns.byTab[tab]
+        for index in fix.uuids {
+            let text = texts[index]
+            if text.isEmpty {
+                if index == fix.key { return true }
+            } else if text.contains(where: { $0 &- 65 < 26 }) {
+                return true
+            }
+        }
+        for index in fix.timestamps where texts[index].isEmpty { return true }
+        guard let parts = fix.dateParts,
+            let expected = Self.dateParts(String(decoding: texts[parts.date], as: UTF8.self))
+        else { return false }
+        let year = CanonicalText.plainInteger(texts[parts.year]).map(Int64.init)
+        let month = CanonicalText.plainInteger(texts[parts.month]).map(Int64.init)
+        return year != expected.year || month != expected.month
+    }
+}

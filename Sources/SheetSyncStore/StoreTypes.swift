@@ -61,6 +61,9 @@ public struct StoreCommit: Hashable, Sendable {
     public var changes: [Tab: ChangeRecord] = [:]
     /// The change counter when the engine read the store: dirty marks made after it stay.
     public var changeCounter: Int64 = 0
+    /// Rows to add as read to a tab the store has nothing of (`PlainLoad`), each with its base
+    /// entry and row hash; all skipped when the tab is no longer empty at commit time.
+    public var loads: [Tab: PlainLoad] = [:]
 
     public init(
         upserts: [Tab: [RowWrite]] = [:], deletes: [Tab: [RowDelete]] = [:], baseUpserts: [Tab: [LedgerRow]] = [:],

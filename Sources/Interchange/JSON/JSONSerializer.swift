@@ -28,6 +28,11 @@ extension JSONValue {
         JSONSerializer.writeString(text, into: &output)
     }
 
+    /// `appendQuoted` of a text given as its UTF-8 bytes.
+    public static func appendQuoted(utf8 bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        JSONSerializer.writeString(utf8: bytes, into: &output)
+    }
+
     /// Indented JSON text as Google serves it by default (`prettyPrint`): one member or element
     /// a line, two spaces a level, `": "` after keys, and `{}` / `[]` for empty containers.
     public func prettySerializedString() -> String {
@@ -108,31 +113,33 @@ enum JSONSerializer {
     /// Writes a quoted string, escaping quotes, backslashes and control characters; other
     /// characters, including those outside the BMP, go out as UTF-8, which JSON allows.
     static func writeString(_ text: String, into output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
         var text = text
-        text.withUTF8 { bytes in
-            var runStart = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                runStart = index + 1
-                switch byte {
-                case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
-                case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                case 0x08: output.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-                case 0x0C: output.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-                default:
-                    output.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30])
-                    output.append(hexDigits[Int(byte >> 4)])
-                    output.append(hexDigits[Int(byte & 0x0F)])
-                }
+        text.withUTF8 { writeString(utf8: $0, into: &output) }
+    }
+
+    static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var runStart = 0
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F else { continue }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            runStart = index + 1
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x08: output.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+            case 0x0C: output.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+            default:
+                output.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30])
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
         }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
         output.append(UInt8(ascii: "\""))
     }
 }

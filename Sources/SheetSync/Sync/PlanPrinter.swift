@@ -15,6 +15,7 @@ enum PlanPrinter {
                     lines.append("store \(tab) add \(key)")
                 }
             }
+            for key in plan.load?.keys ?? [] { lines.append("store \(tab) add \(key)") }
             for delete in plan.localDeletes { lines.append("store \(tab) delete \(delete.key)") }
             for update in plan.remoteUpdates {
                 let fields = update.fields.keys.sorted().map { "\($0)=\(quoted(update.fields[$0] ?? ""))" }

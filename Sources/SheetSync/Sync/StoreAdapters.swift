@@ -40,6 +40,7 @@ extension StoreCommit {
             baseDeletes[tab] = oldBase.keys.filter { plan.base[$0] == nil }
             clearTombstones[tab] = plan.clearedTombstones.filter { local.tombstones[tab]?[$0] != nil }
             changes[tab] = plan.changes
+            if let load = plan.load { loads[tab] = load }
             conflicts += plan.conflicts.map { $0.resolved(at: now) }
             for rejection in plan.rejections {
                 var row = rejection

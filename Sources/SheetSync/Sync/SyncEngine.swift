@@ -27,6 +27,8 @@ public struct SyncEngine: Sendable {
     /// The time zone of a dataset created by this run.
     public let defaultTimeZone: String
     public let logger: Logger
+    /// False only in tests: a pull plans plain rows one by one (`SyncPlanner.loadsPlainRows`).
+    package var loadsPlainRows = true
 
     public init(
         store: LedgerStore, remote: any Remote, clock: any WallClock = SystemClock(),
@@ -105,7 +107,8 @@ public struct SyncEngine: Sendable {
         if try ensureSettings(local, remoteSettings: remoteSettings, now: now) {
             (local, scope) = try store.snapshot(scope: narrowing)
         }
-        let planner = SyncPlanner(purpose: .sync(options.mode), allowMassDelete: options.allowMassDelete, now: now, newID: newID)
+        var planner = SyncPlanner(purpose: .sync(options.mode), allowMassDelete: options.allowMassDelete, now: now, newID: newID)
+        planner.loadsPlainRows = loadsPlainRows
         var plan = planner.plan(workbook: snapshot.tables, ledger: local.ledger, scope: scope)
         if options.mode != .pull, let limit = remote.maxCellCharacters {
             OverlongValues.holdBack(&plan.tabs, limit: limit, base: local.base)

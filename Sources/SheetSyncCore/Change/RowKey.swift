@@ -72,7 +72,7 @@ public enum RowKey: Hashable, Sendable {
     /// digits are letters or numbers at random: a branch per byte was mispredicted on about a third
     /// of them (13 % of a sync after one edit). So each byte's value and validity are computed
     /// without branching, and one check at the end refuses any byte that was no lowercase hex digit.
-    static func uuidBits(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
+    package static func uuidBits(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
         guard bytes.count == 36, let p = bytes.baseAddress,
             p[8] == 0x2d, p[13] == 0x2d, p[18] == 0x2d, p[23] == 0x2d
         else { return nil }

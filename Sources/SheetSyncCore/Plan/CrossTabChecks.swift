@@ -13,6 +13,8 @@ struct CrossTabChecks {
     private var deletedTransactions: Set<String> = []
     /// Transactions the plan left out as unchanged (present on both sides).
     private var unchangedTransactions = UnchangedRows()
+    /// Transactions a pull loads as read (`PlainLoad`), which the plan keeps no records of.
+    private(set) var plainTransactions: PlainRows?
     private let renames: [String: String]
     private let baseCategories: Set<String>
 
@@ -22,6 +24,9 @@ struct CrossTabChecks {
         transactions = ledger.rows[.transactions] ?? [:]
         renames = ledger.renames
     }
+
+    /// The category names rows may name.
+    var knownCategories: Set<String> { categories }
 
     static func namesCategory(_ tab: Tab) -> Bool { tab == .transactions || tab == .recurringRules }
 
@@ -35,6 +40,7 @@ struct CrossTabChecks {
         case .transactions:
             (transactions, frozenTransactions, unchangedTransactions) = (plan.result, frozen, plan.unchanged)
             deletedTransactions = Set(plan.localDeletes.map(\.key))
+            plainTransactions = plan.load?.plain
         default:
             break
         }
@@ -48,10 +54,12 @@ struct CrossTabChecks {
             return { CategoryCheck.problem(for: $0["category"], known: known, removed: removed) }
         case .receipts:
             let (known, frozen, unchanged) = (transactions, frozenTransactions, unchangedTransactions)
-            let deleted = deletedTransactions
+            let (deleted, loaded) = (deletedTransactions, plainTransactions)
             return { record in
                 let id = record["transactionId"]
-                guard known.index(forKey: id) == nil, !frozen.contains(id), !unchanged.contains(id) else { return nil }
+                guard known.index(forKey: id) == nil, !frozen.contains(id), !unchanged.contains(id),
+                    !(loaded?.contains(RowKey(id)) ?? false)
+                else { return nil }
                 if deleted.contains(id) {
                     // The store still has it: "does not exist" would send the user to delete the receipt.
                     return FieldProblem(
@@ -110,7 +118,8 @@ struct CrossTabChecks {
         var held: [Rejection] = []
         for (key, record) in local where base[key] != record {
             let id = record["transactionId"]
-            guard transactions.index(forKey: id) == nil, !frozenTransactions.contains(id), !unchangedTransactions.contains(id)
+            guard transactions.index(forKey: id) == nil, !frozenTransactions.contains(id), !unchangedTransactions.contains(id),
+                !(plainTransactions?.contains(RowKey(id)) ?? false)
             else { continue }
             held.append(
                 Rejection(

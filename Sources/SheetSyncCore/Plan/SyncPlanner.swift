@@ -66,6 +66,9 @@ public struct SyncPlanner: Sendable {
     public var newID: @Sendable () -> String
     /// False only in tests: plans without the reconciler's shared base, to show it changes nothing.
     var sharedBase = true
+    /// False only in tests: a pull plans plain rows one by one instead of loading them (`PlainLoad`),
+    /// to show the load changes nothing.
+    package var loadsPlainRows = true
 
     /// Categories before the rows naming them, transactions before the receipts pointing at them.
     public static let order: [Tab] = [.settings, .categories, .recurringRules, .transactions, .receipts]
@@ -83,7 +86,8 @@ public struct SyncPlanner: Sendable {
     ///     narrowed tab), with every row's hash to record; nil plans every row and records no hash.
     public func plan(workbook: [Tab: Table], ledger: LedgerState, scope: ChangeScope? = nil) -> SyncPlan {
         var result = SyncPlan()
-        let read = readTabs(workbook, ledger: ledger, scope: scope, into: &result)
+        let loadable = plainLoadable(workbook, ledger: ledger, scope: scope)
+        var read = readTabs(workbook, ledger: ledger, scope: scope, skipping: loadable, into: &result)
         var ledger = ledger
         if workbook[.settings].map(Self.hasNoRows) ?? true, case .sync = purpose {
             // A missing or emptied Settings tab is recreated from the store: its row is new to the
@@ -92,6 +96,14 @@ public struct SyncPlanner: Sendable {
         }
         var checks = CrossTabChecks(ledger: ledger)
         for tab in Self.order {
+            if loadable.contains(tab) {
+                if let plan = plainLoad(tab, workbook: workbook, scope: scope, checks: checks) {
+                    checks.record(plan)
+                    result.tabs.append(plan)
+                    continue
+                }
+                read[tab] = readTab(tab, workbook, ledger: ledger, scope: scope, into: &result)
+            }
             guard var rows = read[tab] else { continue }
             let cutRow = workbook[tab].flatMap { CutShortFile.mark(&rows, table: $0) }
             checks.applyRenames(&rows, tab: tab)
@@ -207,46 +219,13 @@ public struct SyncPlanner: Sendable {
         return result
     }
 
-    /// Each tab's rows; a missing tab is unreadable when the base knows it (or when checking),
-    /// and empty when it is new (it is created on the first push).
+    /// Each tab's rows but those of `skipping` (read later, if at all); see `readTab`.
     private func readTabs(
-        _ workbook: [Tab: Table], ledger: LedgerState, scope: ChangeScope?, into result: inout SyncPlan
+        _ workbook: [Tab: Table], ledger: LedgerState, scope: ChangeScope?, skipping: Set<Tab>, into result: inout SyncPlan
     ) -> [Tab: [SheetRow]] {
         var read: [Tab: [SheetRow]] = [:]
-        for tab in Tab.allCases {
-            var table: Table
-            if let present = workbook[tab] {
-                table = present
-                if Self.isBlank(present) {
-                    // Cleared with its header (select all, Delete): an emptied tab, not renamed columns.
-                    // The header is written back with the first row the tab gets.
-                    table = Table(header: TablePatcher.newHeader(tab.schema))
-                }
-            } else {
-                switch purpose {
-                case .importing:
-                    continue
-                case .checking:
-                    result.missingTabs.append(tab)
-                    result.tabErrors.append(TabError(tab: tab, message: "the workbook has no \(tab.rawValue) tab"))
-                    continue
-                case .sync:
-                    // Settings is recreated from the store; other tabs the base knows are held.
-                    if tab != .settings, !(ledger.base[tab] ?? [:]).isEmpty {
-                        result.missingTabs.append(tab)
-                        result.tabErrors.append(
-                            TabError(
-                                tab: tab, message: "the tab is missing from the workbook; nothing of it was deleted"))
-                        continue
-                    }
-                    table = Table(header: TablePatcher.newHeader(tab.schema))
-                }
-            }
-            do {
-                read[tab] = try TabReader.read(table, schema: tab.schema, seenAt: now, skipping: scope?.narrowed[tab]?.unchanged.rows).1
-            } catch {
-                result.tabErrors.append(error)
-            }
+        for tab in Tab.allCases where !skipping.contains(tab) {
+            read[tab] = readTab(tab, workbook, ledger: ledger, scope: scope, into: &result)
         }
         if var settings = read[.settings] {
             SettingsChecks.keepOne(&settings, known: Set((ledger.base[.settings] ?? [:]).keys).union((ledger.rows[.settings] ?? [:]).keys))
@@ -254,6 +233,87 @@ public struct SyncPlanner: Sendable {
         }
         result.settings = Self.firstRecord(read[.settings] ?? [])
         return read
+    }
+
+    /// A tab's rows; a missing tab is unreadable when the base knows it (or when checking),
+    /// and empty when it is new (it is created on the first push).
+    private func readTab(
+        _ tab: Tab, _ workbook: [Tab: Table], ledger: LedgerState, scope: ChangeScope?, into result: inout SyncPlan
+    ) -> [SheetRow]? {
+        var table: Table
+        if let present = workbook[tab] {
+            table = present
+            if Self.isBlank(present) {
+                // Cleared with its header (select all, Delete): an emptied tab, not renamed columns.
+                // The header is written back with the first row the tab gets.
+                table = Table(header: TablePatcher.newHeader(tab.schema))
+            }
+        } else {
+            switch purpose {
+            case .importing:
+                return nil
+            case .checking:
+                result.missingTabs.append(tab)
+                result.tabErrors.append(TabError(tab: tab, message: "the workbook has no \(tab.rawValue) tab"))
+                return nil
+            case .sync:
+                // Settings is recreated from the store; other tabs the base knows are held.
+                if tab != .settings, !(ledger.base[tab] ?? [:]).isEmpty {
+                    result.missingTabs.append(tab)
+                    result.tabErrors.append(
+                        TabError(tab: tab, message: "the tab is missing from the workbook; nothing of it was deleted"))
+                    return nil
+                }
+                table = Table(header: TablePatcher.newHeader(tab.schema))
+            }
+        }
+        do {
+            return try TabReader.read(table, schema: tab.schema, seenAt: now, skipping: scope?.narrowed[tab]?.unchanged.rows).1
+        } catch {
+            result.tabErrors.append(error)
+            return nil
+        }
+    }
+
+    /// The tabs a pull may load without planning each row (`PlainLoad`): Transactions and Receipts,
+    /// when the store has nothing of them at all (no row, base, tombstone, kept deleted row or
+    /// pending rename) and the workbook keeps them as bytes. Whether their rows are plain is known
+    /// only once the tabs before them are planned (`plainLoad`).
+    private func plainLoadable(_ workbook: [Tab: Table], ledger: LedgerState, scope: ChangeScope?) -> Set<Tab> {
+        guard loadsPlainRows, purpose == .sync(.pull), ledger.renames.isEmpty else { return [] }
+        var tabs: Set<Tab> = []
+        for tab in [Tab.transactions, .receipts] {
+            guard let table = workbook[tab], scope?.narrowed[tab] == nil,
+                (ledger.rows[tab] ?? [:]).isEmpty, (ledger.base[tab] ?? [:]).isEmpty,
+                (ledger.tombstones[tab] ?? [:]).isEmpty, (ledger.deleted[tab] ?? [:]).isEmpty,
+                table.visitCells(rows: 0..<0, cell: { _ in true }, endOfRow: { _ in true })
+            else { continue }
+            tabs.insert(tab)
+        }
+        // Receipts load only after plain transactions (they point at them).
+        if !tabs.contains(.transactions) { tabs.remove(.receipts) }
+        return tabs
+    }
+
+    /// The plan of a `plainLoadable` tab whose rows are all plain: every row added as read, with
+    /// its hash; nil when a row is not plain (the tab is then planned row by row).
+    private func plainLoad(_ tab: Tab, workbook: [Tab: Table], scope: ChangeScope?, checks: CrossTabChecks) -> TabPlan? {
+        guard let table = workbook[tab] else { return nil }
+        let plain: PlainRows?
+        switch tab {
+        case .transactions:
+            plain = PlainRows.scan(table, schema: tab.schema, now: now, categories: checks.knownCategories)
+        case .receipts:
+            guard let transactions = checks.plainTransactions else { return nil }
+            plain = PlainRows.scan(table, schema: tab.schema, now: now, transactions: transactions)
+        default:
+            plain = nil
+        }
+        guard let plain, let load = PlainLoad(table, tab: tab, plain: plain, hashes: scope?.hashes[tab]) else { return nil }
+        var plan = TabPlan(tab: tab)
+        plan.load = load
+        plan.localCounts.added = load.count
+        return plan
     }
 
     /// A transaction typed without an id gets one written by the sync; a copy saved from before that

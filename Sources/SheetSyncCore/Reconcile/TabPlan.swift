@@ -127,13 +127,16 @@ public struct TabPlan: Hashable, Sendable {
     /// The workbook lacks the tab and the store never had it: the push creates it (its header, and
     /// whatever rows it appends).
     public var createsTab = false
+    /// Rows a pull into an empty store adds exactly as read, without a record each (`PlainLoad`):
+    /// besides `localUpserts`, which is then empty, as are `base` and `result`.
+    public var load: PlainLoad?
 
     public init(tab: Tab) { self.tab = tab }
 
     public var changesRemote: Bool {
         createsTab || !remoteUpdates.isEmpty || !remoteAppends.isEmpty || !remoteDeletes.isEmpty
     }
-    public var changesLocal: Bool { !localUpserts.isEmpty || !localDeletes.isEmpty }
+    public var changesLocal: Bool { !localUpserts.isEmpty || !localDeletes.isEmpty || (load?.count ?? 0) > 0 }
 
     /// Keeps every store row this plan would delete, as it is and with its base: for a run that
     /// must delete nothing from the tab (a row whose key cannot be read, a file cut short).

@@ -81,6 +81,50 @@ extension FieldParser {
         }
     }
 
+    /// Appends to `out` the bytes of `canonicalFast(.text(p as a string), kind)` for a non-empty cell
+    /// `readsFast` accepts, and returns false (`out` as it was) when that gives nil. The forms people
+    /// and other tools write most (a value already canonical, `…:30Z` for `…:30.000Z`) are copied
+    /// on their bytes; any other goes through `canonicalFast` itself (the `fields` fuzz target and
+    /// `PlainLoadTests` check that both ways agree).
+    package static func appendCanonical(_ p: UnsafeBufferPointer<UInt8>, _ kind: FieldKind, to out: inout [UInt8]) -> Bool {
+        guard let first = p.first, let last = p.last else { return true }
+        let asIs: Bool
+        switch kind {
+        case .freeText:
+            asIs = true
+        case .text:
+            asIs = first < 0x80 && last < 0x80 && first != 0x20 && first != 0x09 && last != 0x20 && last != 0x09
+        case .uuid:
+            asIs = RowKey.uuidBits(p) != nil
+        case .enumeration:
+            asIs = p.count < 16 && CanonicalText.isASCIIWord(p) && !p.contains(where: { $0 &- 65 < 26 })
+        case .integer:
+            asIs = p.count == 1 || first != UInt8(ascii: "0")
+        case .date:
+            asIs = p.count == 10 && p[4] == UInt8(ascii: "-") && p[7] == UInt8(ascii: "-")
+        case .timestamp:
+            if p.count == 20, last == UInt8(ascii: "Z"), p[10] == UInt8(ascii: "T"), p[16] == UInt8(ascii: ":"),
+                CanonicalText.isDigit(p[17]), p[17] < UInt8(ascii: "6"), CanonicalText.isDigit(p[18]),
+                Timestamp.milliseconds(iso: p) != nil
+            {
+                // Whole seconds with a `Z`: the canonical text with `.000` before the `Z`.
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: p[0..<19]))
+                out.append(contentsOf: [UInt8(ascii: "."), 0x30, 0x30, 0x30, UInt8(ascii: "Z")])
+                return true
+            }
+            asIs = p.count == 24 && CanonicalText.isTimestamp(p)
+        case .amount, .boolean:
+            asIs = false
+        }
+        if asIs {
+            out.append(contentsOf: p)
+            return true
+        }
+        guard var text = canonicalFast(text: String(decoding: p, as: UTF8.self), kind) else { return false }
+        text.withUTF8 { out.append(contentsOf: $0) }
+        return true
+    }
+
     /// A field kind as `readsFast` checks it, in plain values (no array to retain per cell).
     package struct FastRule: Sendable {
         enum Form: Sendable { case any, uuid, enumeration, boolean, integer, amount, date, timestamp }

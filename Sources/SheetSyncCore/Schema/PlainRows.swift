@@ -10,7 +10,9 @@
 /// words the problem (`WorkbookCheckTests` compares both ways on workbooks with every kind of problem).
 public struct PlainRows: Sendable {
     /// The keys of the rows that load (blank rows not counted), in row order.
-    private var keys: [RowKey?] = []
+    private(set) var keys: [RowKey?] = []
+    /// The data row index of each of `keys`.
+    private(set) var rows: [Int] = []
     private var index = RowKeyIndex()
 
     /// The rows that load.
@@ -47,6 +49,7 @@ public struct PlainRows: Sendable {
 
         var result = PlainRows()
         result.keys.reserveCapacity(table.rowCount)
+        result.rows.reserveCapacity(table.rowCount)
         result.index = RowKeyIndex(capacity: table.rowCount)
         // Raw pointers in the loop: a captured array would be retained for each cell.
         let read = columns.withUnsafeBufferPointer { columns -> Bool in
@@ -86,7 +89,7 @@ public struct PlainRows: Sendable {
                     if !column.isText || Self.hasText(p) { filled |= bit }
                     return true
                 },
-                endOfRow: { _ in
+                endOfRow: { row in
                     defer { (present, filled, at, key, day, year, month) = (0, 0, 0, nil, nil, -1, -1) }
                     guard plain else { return false }
                     if present == 0 { return true }
@@ -97,6 +100,7 @@ public struct PlainRows: Sendable {
                         guard let day, day.year == year, day.month == month else { return Self.stop(&plain) }
                     }
                     result.keys.append(key)
+                    result.rows.append(row)
                     return true
                 })
             return visited && plain

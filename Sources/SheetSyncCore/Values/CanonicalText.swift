@@ -5,7 +5,7 @@
 /// of parsing it through `Character`s and building a new one. Each recognizer answers true only
 /// when the slow, tolerant parser would return exactly the same text; anything else (upper case,
 /// spaces, other formats, non-ASCII) takes the slow path, so behaviour is unchanged.
-enum CanonicalText {
+package enum CanonicalText {
     /// Runs `body` over the string's UTF-8 bytes (contiguous for every native Swift string), or
     /// returns nil when the bytes are not contiguous (a bridged string): the caller's slow path.
     @inline(__always)
@@ -13,7 +13,7 @@ enum CanonicalText {
         s.utf8.withContiguousStorageIfAvailable(body) ?? nil
     }
 
-    @inline(__always) static func isDigit(_ b: UInt8) -> Bool { b &- 48 < 10 }
+    @inline(__always) package static func isDigit(_ b: UInt8) -> Bool { b &- 48 < 10 }
 
     /// An amount as `Amount` writes it from the digits of `p` in `whole` (group commas skipped;
     /// `wholeDigits` of them) and `fraction`: at least one whole digit, at least two fraction digits.
@@ -89,19 +89,27 @@ enum CanonicalText {
 
     /// A real `YYYY-MM-DD` date: its canonical text is itself.
     static func isDate(_ s: String) -> Bool {
-        withBytes(s) { p in p.count == 10 && isoDate(p, 0) != nil } ?? false
+        withBytes(s) { isDate($0) } ?? false
+    }
+
+    /// `isDate` of UTF-8 bytes.
+    package static func isDate(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+        p.count == 10 && isoDate(p, 0) != nil
     }
 
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ` with a real date and time: `Timestamp(iso:)` then `description`
     /// gives it back unchanged.
     static func isTimestamp(_ s: String) -> Bool {
-        withBytes(s) { p in
-            guard p.count == 24, isoDate(p, 0) != nil, p[10] == UInt8(ascii: "T"), p[13] == UInt8(ascii: ":"),
-                p[16] == UInt8(ascii: ":"), p[19] == UInt8(ascii: "."), p[23] == UInt8(ascii: "Z"),
-                let h = digits(p, 11, 2), let m = digits(p, 14, 2), let sec = digits(p, 17, 2), digits(p, 20, 3) != nil
-            else { return false }
-            return h < 24 && m < 60 && sec < 60
-        } ?? false
+        withBytes(s) { isTimestamp($0) } ?? false
+    }
+
+    /// `isTimestamp` of UTF-8 bytes.
+    package static func isTimestamp(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard p.count == 24, isoDate(p, 0) != nil, p[10] == UInt8(ascii: "T"), p[13] == UInt8(ascii: ":"),
+            p[16] == UInt8(ascii: ":"), p[19] == UInt8(ascii: "."), p[23] == UInt8(ascii: "Z"),
+            let h = digits(p, 11, 2), let m = digits(p, 14, 2), let sec = digits(p, 17, 2), digits(p, 20, 3) != nil
+        else { return false }
+        return h < 24 && m < 60 && sec < 60
     }
 
     /// A plain decimal `digits[.digits]` (no sign, grouping, currency or exponent) as canonical
@@ -140,7 +148,7 @@ enum CanonicalText {
     }
 
     /// `plainInteger` of a text's bytes.
-    static func plainInteger(_ p: UnsafeBufferPointer<UInt8>) -> Int? {
+    package static func plainInteger(_ p: UnsafeBufferPointer<UInt8>) -> Int? {
         guard (1...18).contains(p.count) else { return nil }
         return digits(p, 0, p.count)
     }

@@ -58,9 +58,14 @@ struct BaseEntry: Codable, FetchableRecord, PersistableRecord {
         if !RecordJSON.append(record, tab: tab, to: &buffer) {
             buffer.append(contentsOf: try RecordJSON.encode(record.fields, tab: tab).utf8)
         }
+        try save(tab: tab, key: key, fields: buffer, rawHash: rawHash, with: statement)
+    }
+
+    /// Inserts or replaces an entry whose JSON text is `fields`, through a `RawStatement` of `saveSQL`.
+    static func save(tab: Tab, key: String, fields: [UInt8], rawHash: Int64, with statement: RawStatement) throws {
         try statement.bindText(tab.rawValue, at: 1)
         try statement.bindText(key, at: 2)
-        try buffer.withUnsafeBufferPointer { try statement.bindText($0, at: 3) }
+        try fields.withUnsafeBufferPointer { try statement.bindText($0, at: 3) }
         try statement.bindInteger(rawHash, at: 4)
         try statement.step()
     }

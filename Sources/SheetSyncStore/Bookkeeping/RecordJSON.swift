@@ -57,6 +57,20 @@ enum RecordJSON {
         return true
     }
 
+    /// `append(_:tab:to:)` of a record given as its field texts (by schema field index, which is
+    /// the tab's layout order): what a load (`PlainLoad`) writes for each row's base.
+    static func append(_ texts: PlainLoad.FieldTexts, tab: Tab, to out: inout [UInt8]) -> Bool {
+        guard let members = Self.members[tab], texts.count == members.layout.names.count,
+            !(0..<texts.count).contains(where: { texts[$0].contains(0x7F) })
+        else { return false }
+        for (prefix, position) in zip(members.prefixes, members.positions) {
+            out.append(contentsOf: prefix)
+            JSONValue.appendQuoted(utf8: texts[position], to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return true
+    }
+
     /// A tab's members in the encoder's order: the bytes written before each value (`{"name":`
     /// for the first, `,"name":` after) and the value's position in the tab's shared layout.
     private struct Members: Sendable {

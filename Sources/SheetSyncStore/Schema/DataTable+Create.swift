@@ -79,6 +79,45 @@ extension DataTable {
     }
 }
 
+extension DataTable {
+    /// Whether a field's text (as bytes; empty is NULL), bound as `columnValue` binds it, passes
+    /// every CHECK `checks(for:key:)` gives the field, decided in Swift. True only when SQLite would
+    /// agree (`StoreFormTests` puts each kind's edge cases through SQLite's own CHECKs); false also
+    /// for some texts SQLite would take: the caller then lets SQLite decide.
+    static func passesChecks(_ text: UnsafeBufferPointer<UInt8>, _ field: FieldSpec) -> Bool {
+        guard !text.isEmpty else { return true }
+        switch field.kind {
+        case .enumeration(let values):
+            return values.contains { value in value.utf8.elementsEqual(text) }
+        case .boolean:
+            // Bound as 1 or 0, or refused before SQLite sees it.
+            return true
+        case .integer(let range):
+            return CanonicalText.plainInteger(text).map(range.contains) ?? false
+        case .uuid:
+            return RowKey.uuidBits(text) != nil
+        case .date:
+            return CanonicalText.isDate(text)
+        case .timestamp:
+            return CanonicalText.isTimestamp(text)
+        case .amount:
+            // `GLOB '[0-9]*'`, digits and points only, at most one point, not last.
+            guard CanonicalText.isDigit(text[0]), text[text.count - 1] != UInt8(ascii: ".") else { return false }
+            var points = 0
+            for byte in text {
+                if byte == UInt8(ascii: ".") {
+                    points += 1
+                } else if !CanonicalText.isDigit(byte) {
+                    return false
+                }
+            }
+            return points <= 1
+        case .text, .freeText:
+            return true
+        }
+    }
+}
+
 /// GLOB patterns for the canonical texts (GLOB has no repetition, hence the spelled-out classes).
 enum SQLPattern {
     static let digit = "[0-9]"
