@@ -39,8 +39,18 @@ enum FieldTargets {
             for spec in specs {
                 guard let rule = FieldParser.FastRule(spec.kind), FieldParser.readsFast(bytes.assumingMemoryBound(to: UInt8.self), rule)
                 else { continue }
-                guard FieldParser.canonicalFast(.text(text), spec.kind) != nil else {
+                guard let canonical = FieldParser.canonicalFast(.text(text), spec.kind) else {
                     throw PropertyViolation("\(spec.header): '\(text)' reads fast on its bytes, not as text")
+                }
+                // What a first pull's load stores for the cell (`PlainLoad`): the same text. (A CSV
+                // cell is valid UTF-8: the reader refuses any other file.)
+                guard text.utf8.elementsEqual(bytes) else { continue }
+                var loaded: [UInt8] = []
+                guard FieldParser.appendCanonical(bytes.assumingMemoryBound(to: UInt8.self), spec.kind, to: &loaded),
+                    loaded.elementsEqual(canonical.utf8)
+                else {
+                    throw PropertyViolation(
+                        "\(spec.header): '\(text)' loads as '\(String(decoding: loaded, as: UTF8.self))', reads as '\(canonical)'")
                 }
             }
         }
