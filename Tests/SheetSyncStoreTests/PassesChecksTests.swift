@@ -78,4 +78,28 @@ import Testing
             #expect(copy.withUTF8 { DataTable.passesChecks($0, field) }, "\(tab.rawValue).\(name) '\(text)'")
         }
     }
+
+    /// Every text a load can write for a cell that reads fast (`FieldParser.appendCanonical`) passes
+    /// in Swift: a load of plain rows keeps SQLite's CHECKs aside to the end.
+    @Test func whatALoadWritesPasses() {
+        var seen = 0
+        for tab in [Tab.transactions, .receipts] {
+            for field in tab.schema.fields {
+                guard let rule = FieldParser.FastRule(field.kind) else { continue }
+                for text in Self.candidates where !text.isEmpty {
+                    var copy = text
+                    let loaded: [UInt8]? = copy.withUTF8 { p in
+                        guard FieldParser.readsFast(p, rule) else { return nil }
+                        var out: [UInt8] = []
+                        return FieldParser.appendCanonical(p, field.kind, to: &out) ? out : nil
+                    }
+                    guard let loaded else { continue }
+                    seen += 1
+                    let passes = loaded.withUnsafeBufferPointer { DataTable.passesChecks($0, field) }
+                    #expect(passes, "\(tab.rawValue).\(field.name): '\(text)' loads as '\(String(decoding: loaded, as: UTF8.self))'")
+                }
+            }
+        }
+        #expect(seen > 100)
+    }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 import SheetSync
-import SheetSyncCore
-import SheetSyncStore
 import Testing
 import Workbook
+
+@testable import SheetSyncCore
+@testable import SheetSyncStore
 
 /// A pull into an empty store loads plain Transactions and Receipts as read (`PlainLoad`) instead of
 /// planning each row: the store it leaves (every table: rows, base, hashes, dirty marks, state, logs),
@@ -186,11 +187,73 @@ import Workbook
             ("a bad category row", { Self.set(&$0, .categories, row: 1, "type", "bogus") }),
             ("no Receipts file", { $0[.receipts] = nil }),
             ("header only", { $0[.transactions] = [$0[.transactions]![0]] }),
+            // A year the store's CHECK refuses though the row reads: the CHECKs come back on for it.
+            (
+                "year 0",
+                { book in
+                    Self.set(&book, .transactions, row: 3, "date", "0000-03-01")
+                    Self.set(&book, .transactions, row: 3, "year", "0")
+                    Self.set(&book, .transactions, row: 3, "month", "3")
+                }
+            ),
         ]
         for (name, edit) in edits {
             var book = base
             edit(&book)
             try await Self.compare(book, name)
         }
+    }
+
+    /// The sample's Transactions as a load, read from its file.
+    static func transactionsLoad() throws -> PlainLoad {
+        let url = samples.appendingPathComponent("clean/Transactions.csv")
+        let table = try CSVReader.parse(Array(try Data(contentsOf: url)), source: url.lastPathComponent).table
+        let categories: Set<String> = ["Groceries", "Rent", "Dining", "Transport", "Utilities", "Salary", "Gifts"]
+        let plain = try #require(PlainRows.scan(table, schema: Tab.transactions.schema, now: now, categories: categories))
+        return try #require(PlainLoad(table, tab: .transactions, plain: plain, hashes: nil))
+    }
+
+    /// Another SQLite client wrote a transaction between the run's read and its commit: nothing of the
+    /// load is written (the rows are reported as skipped; the next run plans them one by one).
+    @Test func aTabWrittenToDuringTheRunIsNotLoaded() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plain-load-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try LedgerStore(path: folder.appendingPathComponent("s.sqlite").path)
+        let load = try Self.transactionsLoad()
+        let stamp = "2026-01-01T09:00:00.000Z"
+        let other = LedgerRow([
+            "transactionId": "11111111-2222-4333-8444-555555555555", "type": "expense", "date": "2026-01-02", "year": "2026",
+            "month": "1", "amount": "1.00", "category": "Groceries", "createdAt": stamp, "lastModifiedAt": stamp,
+        ])
+        _ = try store.upsert(other, in: .transactions)
+        var commit = StoreCommit()
+        commit.loads[.transactions] = load
+        let outcome = try store.commit(commit)
+        #expect(outcome.skipped[.transactions] == load.keys.sorted())
+        #expect(try store.snapshot().rows[.transactions]?.keys.sorted() == [other["transactionId"]])
+        #expect(try store.snapshot().base[.transactions]?.isEmpty ?? true)
+    }
+
+    /// After a load SQLite checks every write again: the CHECKs were set aside for the load only.
+    @Test func theChecksAreBackAfterALoad() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plain-load-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try LedgerStore(path: folder.appendingPathComponent("s.sqlite").path)
+        let load = try Self.transactionsLoad()
+        var commit = StoreCommit()
+        commit.loads[.transactions] = load
+        #expect(try store.commit(commit).skipped.isEmpty)
+        #expect(try store.snapshot().rows[.transactions]?.count == load.count)
+        #expect(try store.snapshot().base[.transactions]?.count == load.count)
+        let bad = """
+            INSERT INTO transactions (transactionId, type, date, year, month, amount, category, createdAt, lastModifiedAt)
+            VALUES ('22222222-2222-4333-8444-555555555555', 'expense', '2026-01-02', 2026, 1, 'abc', 'Groceries',
+            '2026-01-01T09:00:00.000Z', '2026-01-01T09:00:00.000Z')
+            """
+        #expect(throws: DatabaseError.self) { try store.writer.write { try $0.execute(sql: bad) } }
+        let flag = try store.writer.read { try Int.fetchOne($0, sql: "PRAGMA ignore_check_constraints") }
+        #expect(flag == 0)
     }
 }
