@@ -213,13 +213,18 @@ import Workbook
         return try #require(PlainLoad(table, tab: .transactions, plain: plain, hashes: nil))
     }
 
+    /// A new store in a folder of its own (the caller removes the folder).
+    static func emptyStore() throws -> (LedgerStore, URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plain-load-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return (try LedgerStore(path: folder.appendingPathComponent("s.sqlite").path), folder)
+    }
+
     /// Another SQLite client wrote a transaction between the run's read and its commit: nothing of the
     /// load is written (the rows are reported as skipped; the next run plans them one by one).
     @Test func aTabWrittenToDuringTheRunIsNotLoaded() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plain-load-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (store, folder) = try Self.emptyStore()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try LedgerStore(path: folder.appendingPathComponent("s.sqlite").path)
         let load = try Self.transactionsLoad()
         let stamp = "2026-01-01T09:00:00.000Z"
         let other = LedgerRow([
@@ -237,10 +242,8 @@ import Workbook
 
     /// After a load SQLite checks every write again: the CHECKs were set aside for the load only.
     @Test func theChecksAreBackAfterALoad() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plain-load-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (store, folder) = try Self.emptyStore()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try LedgerStore(path: folder.appendingPathComponent("s.sqlite").path)
         let load = try Self.transactionsLoad()
         var commit = StoreCommit()
         commit.loads[.transactions] = load
