@@ -34,6 +34,7 @@ struct RemoteIndex {
         let schema = state.schema
         var index = RemoteIndex(tab: schema.tab)
         let keyField = FieldSlot(schema.keyField, of: schema.tab)
+        let keysAreIDs = schema.field(named: schema.keyField)?.kind == .uuid
         // The first row of each key goes straight into `rows`; later copies wait in `extra`.
         var extra: [String: [Row]] = [:]
         var order: [String] = []
@@ -45,11 +46,23 @@ struct RemoteIndex {
             case .rejected(let problems):
                 index.reject(row, problems: problems, schema: schema, plan: &plan)
             case .record(var record, var fixes):
-                if let problem = context.validate(record) {
+                // A row the store deleted and the sheet left as the sides agreed on leaves the sheet:
+                // what it points at is not checked (its transaction may go in the same run).
+                let given = record[keyField]
+                let leaving = !given.isEmpty && state.tombstones[given] != nil && state.base[given] == record
+                if !leaving, let problem = context.validate(record) {
                     index.reject(row, problems: [problem], schema: schema, plan: &plan)
                     continue
                 }
-                if record[keyField].isEmpty {
+                if given.isEmpty {
+                    guard keysAreIDs else {
+                        // A name (the key of Categories) cannot be made up.
+                        let problem = FieldProblem(
+                            field: keyField.name, value: "", message: "the row has no \(keyField.name)",
+                            hint: "type the \(keyField.name) it is known by, or delete the row")
+                        index.reject(row, problems: [problem], schema: schema, plan: &plan)
+                        continue
+                    }
                     record[keyField] = context.newID()
                     fixes.insert(keyField.name)
                 }
