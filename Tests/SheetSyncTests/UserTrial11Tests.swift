@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SheetSync
 import SheetSyncCore
 import Testing
 import Workbook
@@ -86,5 +87,45 @@ import Workbook
         #expect(output.contains("name"), "\(output)")
         #expect(try ledger.storeRows(.categories) == before)
         #expect(try Data(contentsOf: url) == fileBefore)
+    }
+
+    /// A pull that finds an old copy of a row deleted since does not say it deleted it from the
+    /// workbook (a pull writes nothing there): it says the next sync or push will, and the next sync does.
+    @Test func aPullSaysTheNextSyncDeletesAnOldCopyAgain() async throws {
+        let ledger = try await Ledger.synced()
+        let lunch = DataSafetyTests.lunch
+        let old = try Data(contentsOf: ledger.workbook.url(.transactions))
+        try CostFollowsChangeTests.sql(ledger, "DELETE FROM transactions WHERE transactionId = '\(lunch)'")
+        #expect(try await ledger.run("sync").status == 0)
+        try old.write(to: ledger.workbook.url(.transactions))
+        let pull = try await ledger.run("pull")
+        #expect(pull.status == 0, "\(pull.stdout)\(pull.stderr)")
+        #expect(!pull.stdout.contains("deleted there again"), "\(pull.stdout)")
+        #expect(pull.stdout.contains("the next sync or push deletes it there again"), "\(pull.stdout)")
+        #expect(try Data(contentsOf: ledger.workbook.url(.transactions)) == old)
+        #expect(try ledger.storeRows(.transactions)[lunch] == nil)
+        let sync = try await ledger.run("sync")
+        #expect(sync.status == 0, "\(sync.stdout)\(sync.stderr)")
+        #expect(try ledger.sheetRows(.transactions)[lunch] == nil)
+    }
+
+    /// A run the mass-delete guard holds back lists, under --verbose, what it held back as such, and
+    /// reports no change done (it did none), in text and in --json.
+    @Test func aHeldBackRunDoesNotReportItsPlanAsDone() async throws {
+        let ledger = try await Ledger.synced()
+        try CostFollowsChangeTests.sql(ledger, "DELETE FROM receipts")
+        let before = try ledger.everyByte().filter { !$0.key.hasPrefix("ledger.sqlite") }
+        let run = try await ledger.run("sync", "--verbose")
+        #expect(run.status == 65, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("nothing was changed"), "\(run.stderr)")
+        let deletes = run.stdout.split(separator: "\n").filter { $0.contains("delete row") }
+        #expect(!deletes.isEmpty && deletes.allSatisfy { $0.hasPrefix("held back: ") }, "\(run.stdout)")
+        #expect(!run.stdout.contains("workbook +0 ~0 -1"), "\(run.stdout)")
+        let json = try await ledger.run("sync", "--json")
+        #expect(json.status == 65)
+        let report = try JSONDecoder().decode(SyncReport.self, from: Data(json.stdout.utf8))
+        #expect(!report.hasChanges, "\(json.stdout)")
+        #expect(report.changes.allSatisfy { $0.hasPrefix("held back: ") }, "\(json.stdout)")
+        #expect(try ledger.everyByte().filter { !$0.key.hasPrefix("ledger.sqlite") } == before)
     }
 }

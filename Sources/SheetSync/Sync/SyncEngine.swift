@@ -119,6 +119,11 @@ public struct SyncEngine: Sendable {
         report.fill(plans: plan.tabs, previous: previous)
         if plan.blocked || options.dryRun {
             report.changes = PlanPrinter.lines(plan.tabs)
+            if plan.blocked && !options.dryRun {
+                // A held-back run changed nothing: its plan is listed as such, and counted as nothing done.
+                report.changes = report.changes.map { "held back: \($0)" }
+                report.heldBack()
+            }
             if !options.dryRun, let held = Self.heldState(report.errors, now: now, recorded: local.state[Self.stateHeld]) {
                 // Nothing else is written, but `status` must not say all is well meanwhile.
                 try store.setState(Self.stateHeld, held)

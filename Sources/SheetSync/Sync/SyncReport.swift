@@ -47,6 +47,15 @@ public struct SyncReport: Codable, Sendable {
         upToDate = false
     }
 
+    /// A run a guard held back whole: no tab changed (its rejections stand).
+    mutating func heldBack() {
+        for (name, tab) in tabs {
+            var kept = TabReport()
+            kept.rejected = tab.rejected
+            tabs[name] = kept
+        }
+    }
+
     public var hasChanges: Bool {
         tabs.values.contains { $0.added + $0.updated + $0.deleted + $0.remote.added + $0.remote.updated + $0.remote.deleted > 0 }
     }

@@ -101,7 +101,7 @@ public enum Reconciler {
         // A sheet row with the key of a row deleted here is decided row by row (an old copy's is deleted again).
         let revivesDeleted = !state.deleted.isEmpty && state.deleted.keys.contains { remote.rows.index(forKey: $0) != nil }
         let baseIsResult = sharedBase && noBase && noLocal && !revivesDeleted
-        let step = Step(state: state, writesBase: !baseIsResult, now: context.now.description)
+        let step = Step(state: state, writesBase: !baseIsResult, now: context.now.description, writesWorkbook: context.givesIDs)
         if baseIsResult {
             if context.listsStoreWrites {
                 step.writeRemoteOnly(KeyOrder.visits(state.base, local, remote.rows, remote.frozen), remote: remote, plan: &plan)
@@ -165,6 +165,9 @@ public enum Reconciler {
         let writesBase: Bool
         /// The time of this read: what an empty `lastModifiedAt` cell reads as.
         let now: String
+        /// Whether the run writes the workbook (`ReconcileContext.givesIDs`): a pull's notes say what
+        /// the next sync or push does there.
+        var writesWorkbook = true
 
         func resolve(key: String, b: LedgerRow?, l: LedgerRow?, r: RemoteIndex.Row?, plan: inout TabPlan) {
             let tab = state.schema.tab
@@ -181,7 +184,8 @@ public enum Reconciler {
                     plan.remoteCounts.deleted += 1
                     plan.notices.append(
                         "\(tab.rawValue) \(key): the workbook has a version of a row deleted since (an old copy saved over it?); "
-                            + "deleted there again (`sheetsync restore \(key)` brings it back)")
+                            + (writesWorkbook ? "deleted there again" : "the next sync or push deletes it there again")
+                            + " (`sheetsync restore \(key)` brings it back)")
                     return
                 }
                 applyLocally(r.record, key: key, plan: &plan)
