@@ -128,4 +128,24 @@ import Workbook
         #expect(report.changes.allSatisfy { $0.hasPrefix("held back: ") }, "\(json.stdout)")
         #expect(try ledger.everyByte().filter { !$0.key.hasPrefix("ledger.sqlite") } == before)
     }
+
+    /// A row rejected for an unknown category is kept in the rejected-row log with its cells as read,
+    /// in column order (the log had none for it).
+    @Test func aRowRejectedForItsCategoryIsLoggedWithItsCells() async throws {
+        let ledger = try await Ledger.synced()
+        var expected: [String] = []
+        try ledger.workbook.edit(.transactions) { table in
+            let column = table.header.firstIndex(of: "category")!
+            table.rows[2][column] = .text("Fod")
+            expected = table.rows[2].map(\.rawText)
+        }
+        let run = try await ledger.run("sync")
+        #expect(run.status == 65, "\(run.stdout)\(run.stderr)")
+        let logged = try await DatabaseQueue(path: ledger.store.path).read { db in
+            try String.fetchAll(db, sql: "SELECT rawCells FROM sync_rejected WHERE message LIKE '%Fod%'")
+        }
+        #expect(logged.count == 1)
+        let cells = try JSONDecoder().decode([String].self, from: Data((logged.first ?? "[]").utf8))
+        #expect(cells == expected, "\(logged)")
+    }
 }

@@ -136,6 +136,7 @@ public struct SyncPlanner: Sendable {
                     stableCopyIDs: purpose == .importing, givesIDs: purpose != .sync(.pull) && purpose != .checking),
                 sharedBase: sharedBase)
             plan.unchanged = scope?.narrowed[tab]?.unchanged ?? UnchangedRows()
+            if let table = workbook[tab] { Self.fillRawCells(&plan.rejections, from: table) }
             plan.rejections += held
             plan.localCounts.rejected = plan.rejections.count
             plan.notices = local.notices + plan.notices
@@ -314,6 +315,17 @@ public struct SyncPlanner: Sendable {
         plan.load = load
         plan.localCounts.added = load.count
         return plan
+    }
+
+    /// A row rejected after it read as a record (an unknown category, a missing transaction) kept no
+    /// cells of its own (`TabReader` lets them go once a row reads): the rejected-row log gets them
+    /// from the table, as read and in column order.
+    static func fillRawCells(_ rejections: inout [Rejection], from table: Table) {
+        for i in rejections.indices where rejections[i].rawCells.isEmpty && rejections[i].row != Rejection.storeRow {
+            let index = rejections[i].row - Table.sheetRowNumber(ofDataRow: 0)
+            guard index >= 0, index < table.rowCount else { continue }
+            rejections[i].rawCells = table.row(index).map(\.rawText)
+        }
     }
 
     /// A transaction typed without an id gets one written by the sync; a copy saved from before that
