@@ -148,4 +148,24 @@ import Workbook
         let cells = try JSONDecoder().decode([String].self, from: Data((logged.first ?? "[]").utf8))
         #expect(cells == expected, "\(logged)")
     }
+
+    /// `--verbose` prints what a real run did row by row, as its help says (it printed only totals; a
+    /// dry run listed the rows).
+    @Test func verboseListsWhatARealRunDidRowByRow() async throws {
+        let ledger = try Ledger.unsynced()
+        let dry = try await ledger.run("pull", "--dry-run")
+        let real = try await ledger.run("pull", "--verbose")
+        #expect(real.status == 0, "\(real.stdout)\(real.stderr)")
+        let added = dry.stdout.split(separator: "\n").filter { $0.hasPrefix("store ") }
+        #expect(added.count == 21, "\(dry.stdout)")
+        #expect(real.stdout.split(separator: "\n").filter { $0.hasPrefix("store ") } == added, "\(real.stdout)")
+        try ledger.workbook.edit(.transactions) { table in table.rows[0][8] = .text("edited by hand") }
+        let sync = try await ledger.run("sync", "--verbose")
+        #expect(sync.status == 0, "\(sync.stdout)\(sync.stderr)")
+        let id = try ledger.workbook.table(.transactions).rows[0][0].rawText
+        let edited = sync.stdout.split(separator: "\n").filter { $0.hasPrefix("store Transactions \(id): ") }
+        #expect(edited.count == 1 && edited[0].contains("→ 'edited by hand'"), "\(sync.stdout)")
+        let quiet = try await ledger.run("sync")
+        #expect(!quiet.stdout.contains("store "), "\(quiet.stdout)")
+    }
 }

@@ -45,7 +45,9 @@ extension Workspace {
         return try await withWorkbook(remote, preview: options.dryRun) { store in
             let receiptProblems = try await uploadQueuedReceipts(store: store, remote: remote, options: options)
             let engine = engine(store: store, remote: remote)
-            var pulled = try await engine.run(SyncOptions(mode: .sync, dryRun: options.dryRun, allowMassDelete: options.allowMassDelete))
+            var pulled = try await engine.run(
+                SyncOptions(
+                    mode: .sync, dryRun: options.dryRun, allowMassDelete: options.allowMassDelete, listsChanges: options.listsChanges))
             pulled.errors += receiptProblems
             guard pulled.errors.isEmpty else { return pulled }
             let made = try materialize(store: store, through: nil, dryRun: options.dryRun)
@@ -54,8 +56,10 @@ extension Workspace {
                 pulled.preview(try queuedReceiptsPreview(store: store, remote: remote, options: options))
                 return pulled
             }
-            var report = try await engine.run(SyncOptions(mode: .sync, allowMassDelete: options.allowMassDelete))
+            var report = try await engine.run(
+                SyncOptions(mode: .sync, allowMassDelete: options.allowMassDelete, listsChanges: options.listsChanges))
             report.command = "sync"
+            if options.listsChanges { report.changes = pulled.changes + made.lines + report.changes }
             let unmade = made.rejected.map { "RecurringRules \($0.id): \($0.message)\($0.hint.isEmpty ? "" : " — \($0.hint)")" }
             report.notices = pulled.notices + made.notices + unmade + report.notices
             report.newlyRejected = max(report.newlyRejected, pulled.newlyRejected)

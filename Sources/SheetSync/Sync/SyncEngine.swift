@@ -10,11 +10,14 @@ public struct SyncOptions: Sendable {
     public var mode: SyncMode
     public var dryRun = false
     public var allowMassDelete = false
+    /// Whether the report lists each row written (`changes`), as a dry run always does: for `--verbose`.
+    public var listsChanges = false
 
-    public init(mode: SyncMode, dryRun: Bool = false, allowMassDelete: Bool = false) {
+    public init(mode: SyncMode, dryRun: Bool = false, allowMassDelete: Bool = false, listsChanges: Bool = false) {
         self.mode = mode
         self.dryRun = dryRun
         self.allowMassDelete = allowMassDelete
+        self.listsChanges = listsChanges
     }
 }
 
@@ -167,6 +170,7 @@ public struct SyncEngine: Sendable {
         }
         try Task.checkCancellation()
         let outcome = try store.commit(commit)
+        if options.listsChanges { report.changes = PlanPrinter.lines(plan.tabs) }
         try store.purgeDeletedRows(before: now.adding(milliseconds: -Int64(Workspace.deletedRowsKeptDays) * 86_400_000).description)
         for (tab, keys) in outcome.skipped where !keys.isEmpty {
             report.notices.append("\(tab.rawValue): \(keys.count) row(s) changed in the store during this run; they sync next run")

@@ -12,7 +12,8 @@ struct TransferOptions: ParsableArguments {
     func run(_ mode: SyncMode) async throws {
         try await global.reporting {
             let workspace = try global.workspace()
-            let report = try await workspace.sync(SyncOptions(mode: mode, dryRun: global.dryRun, allowMassDelete: allowMassDelete))
+            let report = try await workspace.sync(
+                SyncOptions(mode: mode, dryRun: global.dryRun, allowMassDelete: allowMassDelete, listsChanges: global.verbose))
             return Output.report(report, global)
         }
     }
@@ -41,7 +42,9 @@ extension SheetSyncCommand {
                 try await options.global.reporting {
                     let workspace = try options.global.workspace()
                     let report = try await workspace.syncMaterializing(
-                        SyncOptions(mode: .sync, dryRun: options.global.dryRun, allowMassDelete: options.allowMassDelete))
+                        SyncOptions(
+                            mode: .sync, dryRun: options.global.dryRun, allowMassDelete: options.allowMassDelete,
+                            listsChanges: options.global.verbose))
                     return Output.report(report, options.global)
                 }
             } else {
