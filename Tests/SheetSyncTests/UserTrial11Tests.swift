@@ -168,4 +168,21 @@ import Workbook
         let quiet = try await ledger.run("sync")
         #expect(!quiet.stdout.contains("store "), "\(quiet.stdout)")
     }
+
+    /// `--json` gives each rejected row the time it was first seen, as the rejected-row log has it
+    /// (it was empty).
+    @Test func jsonRejectionsSayWhenTheyWereFirstSeen() async throws {
+        let ledger = try await Ledger.synced()
+        try ledger.workbook.edit(.transactions) { table in table.rows[2][table.header.firstIndex(of: "category")!] = .text("Fod") }
+        let first = try await ledger.run("sync", "--json")
+        #expect(first.status == 65)
+        let logged = try await DatabaseQueue(path: ledger.store.path).read { db in
+            try String.fetchOne(db, sql: "SELECT firstSeenAt FROM sync_rejected")
+        }
+        let report = try JSONDecoder().decode(SyncReport.self, from: Data(first.stdout.utf8))
+        #expect(report.rejected.map(\.firstSeenAt) == [try #require(logged)])
+        let again = try await ledger.run("sync", "--json")
+        let later = try JSONDecoder().decode(SyncReport.self, from: Data(again.stdout.utf8))
+        #expect(later.rejected.map(\.firstSeenAt) == [try #require(logged)])
+    }
 }

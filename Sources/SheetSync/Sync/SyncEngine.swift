@@ -119,7 +119,7 @@ public struct SyncEngine: Sendable {
         report.errors += plan.tabErrors.map { describe($0, missing: plan.missingTabs.contains($0.tab)) }
         report.errors += plan.held
         let previous = try store.rejectedRows()
-        report.fill(plans: plan.tabs, previous: previous)
+        report.fill(plans: plan.tabs, previous: previous, now: now)
         if plan.blocked || options.dryRun {
             report.changes = PlanPrinter.lines(plan.tabs)
             if plan.blocked && !options.dryRun {

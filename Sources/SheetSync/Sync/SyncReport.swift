@@ -88,8 +88,11 @@ extension SyncReport {
 
     /// Counts, notices and rejections of planned tabs; `previous` is the rejected-row log as the
     /// last run left it (a rejection not in it is new and makes the run exit 65).
-    mutating func fill(plans: [TabPlan], previous: [Rejection]) {
-        let seen = Set(previous.map(\.identity))
+    /// - Parameter now: when given, a rejection gets the time it was first seen as the rejected-row
+    ///   log keeps it (from `previous`, else `now`).
+    mutating func fill(plans: [TabPlan], previous: [Rejection], now: Timestamp? = nil) {
+        var earlier: [String: String] = [:]
+        for row in previous { earlier[row.identity] = row.firstSeenAt }
         for plan in plans {
             var t = TabReport()
             t.added = plan.localCounts.added
@@ -101,9 +104,11 @@ extension SyncReport {
             tabs[plan.tab.rawValue] = t
             notices += plan.notices
             conflicts += plan.conflicts.count
-            for rejection in plan.rejections {
+            for var rejection in plan.rejections {
+                let seenAt = earlier[rejection.identity]
+                if let now { rejection.firstSeenAt = seenAt ?? now.description }
                 rejected.append(rejection)
-                if !seen.contains(rejection.identity) { newlyRejected += 1 }
+                if seenAt == nil { newlyRejected += 1 }
             }
         }
     }
