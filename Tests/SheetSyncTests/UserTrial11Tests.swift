@@ -185,4 +185,27 @@ import Workbook
         let later = try JSONDecoder().decode(SyncReport.self, from: Data(again.stdout.utf8))
         #expect(later.rejected.map(\.firstSeenAt) == [try #require(logged)])
     }
+
+    /// A transaction deleted from the workbook while a receipt still points at it stays in the store
+    /// (the run exits 65 and says why) instead of leaving the store's receipt pointing at nothing; once
+    /// the receipt row goes too, both are deleted, and `restore` has them.
+    @Test func aTransactionWithAReceiptIsNotDeletedFromUnderIt() async throws {
+        let ledger = try await Self.twoReceipts()
+        let receipt = try #require(ledger.storeRows(.receipts).values.first { $0["transactionId"] == Self.groceries })
+        try ledger.workbook.edit(.transactions) { table in table.rows.removeAll { $0[0].rawText == Self.groceries } }
+        let run = try await ledger.run("sync")
+        #expect(run.status == 65, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains(Self.groceries) && run.stderr.contains(receipt["receiptId"]), "\(run.stderr)")
+        #expect(try ledger.storeRows(.transactions)[Self.groceries] != nil)
+        #expect(try ledger.storeRows(.receipts)[receipt["receiptId"]] == receipt)
+        #expect(try ledger.sheetRows(.transactions)[Self.groceries] == nil)
+        try ledger.workbook.edit(.receipts) { table in table.rows.removeAll { $0[0].rawText == receipt["receiptId"] } }
+        let both = try await ledger.run("sync")
+        #expect(both.status == 0, "\(both.stdout)\(both.stderr)")
+        #expect(try ledger.storeRows(.transactions)[Self.groceries] == nil)
+        #expect(try ledger.storeRows(.receipts)[receipt["receiptId"]] == nil)
+        #expect(try ledger.storeRows(.receipts).values.allSatisfy { try ledger.storeRows(.transactions)[$0["transactionId"]] != nil })
+        let restorable = try await ledger.run("restore", "--list")
+        #expect(restorable.stdout.contains(Self.groceries) && restorable.stdout.contains(receipt["receiptId"]), "\(restorable.stdout)")
+    }
 }

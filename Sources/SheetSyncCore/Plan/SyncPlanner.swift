@@ -202,6 +202,9 @@ public struct SyncPlanner: Sendable {
             if !trips.isEmpty {
                 result.held += trips
                 result.blocked = true
+            } else {
+                // After the guard, which judges the deletes the workbook asked for.
+                Self.keepTransactionsWithReceipts(&result, sheetReceipts: read[.receipts] ?? [], ledger: ledger)
             }
         case .importing:
             result.tabs.removeAll { $0.tab == .settings }
@@ -315,6 +318,31 @@ public struct SyncPlanner: Sendable {
         plan.load = load
         plan.localCounts.added = load.count
         return plan
+    }
+
+    /// A transaction deleted from the workbook while a receipt row that stays in the workbook points
+    /// at it is not deleted from the store: that row (rejected as pointing at a transaction gone from
+    /// the workbook, "the store still has it") would point at nothing for good, and so would the
+    /// store's copy of it. The delete is held back, naming the receipt row, until that row goes too or
+    /// the transaction comes back. (A receipt only the store has is held back from the push instead,
+    /// and `restore` brings its transaction back; a receipt the store deleted leaves the workbook.)
+    static func keepTransactionsWithReceipts(_ result: inout SyncPlan, sheetReceipts: [SheetRow], ledger: LedgerState) {
+        guard let t = result.tabs.firstIndex(where: { $0.tab == .transactions }), !result.tabs[t].localDeletes.isEmpty else { return }
+        let deletedHere = ledger.tombstones[.receipts] ?? [:]
+        var pointing: [String: [String]] = [:]
+        for row in sheetReceipts {
+            guard case .record(let receipt, _) = row.outcome, let key = row.key, deletedHere[key] == nil else { continue }
+            pointing[receipt["transactionId"], default: []].append("\(key) (Receipts row \(row.sheetRowNumber))")
+        }
+        let held = Set(result.tabs[t].localDeletes.map(\.key).filter { pointing[$0] != nil })
+        guard !held.isEmpty else { return }
+        result.tabs[t].keepLocalDeletes(base: ledger.base[.transactions] ?? [:], only: held)
+        for key in held.sorted() {
+            let receipts = (pointing[key] ?? []).sorted().joined(separator: ", ")
+            result.held.append(
+                "Transactions \(key): deleted in the workbook, but receipt \(receipts) still points at it; the store keeps the "
+                    + "transaction until that receipt row is deleted too (or put the transaction back in the workbook)")
+        }
     }
 
     /// A row rejected after it read as a record (an unknown category, a missing transaction) kept no

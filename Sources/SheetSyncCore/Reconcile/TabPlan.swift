@@ -138,8 +138,6 @@ public struct TabPlan: Hashable, Sendable {
     }
     public var changesLocal: Bool { !localUpserts.isEmpty || !localDeletes.isEmpty || (load?.count ?? 0) > 0 }
 
-    /// Keeps every store row this plan would delete, as it is and with its base: for a run that
-    /// must delete nothing from the tab (a row whose key cannot be read, a file cut short).
     /// `deletes` (of `localDeletes`) not carried out: each row stays in the store and goes back to the
     /// workbook, which lost it (`local`: the store's rows, canonical).
     mutating func writeBack(_ deletes: [RowDelete], local: [String: LedgerRow]) {
@@ -155,13 +153,16 @@ public struct TabPlan: Hashable, Sendable {
         localCounts.deleted = localDeletes.count
     }
 
-    public mutating func keepLocalDeletes(base: [String: LedgerRow]) {
-        for delete in localDeletes {
+    /// Keeps every store row this plan would delete (or those of `only`), as it is and with its base:
+    /// for a run that must delete nothing from the tab (a row whose key cannot be read, a file cut
+    /// short), or not these rows (a transaction a receipt still points at).
+    public mutating func keepLocalDeletes(base: [String: LedgerRow], only: Set<String>? = nil) {
+        for delete in localDeletes where only?.contains(delete.key) ?? true {
             if let b = base[delete.key] { self.base[delete.key] = b }
             result[delete.key] = delete.expected
         }
-        localCounts.deleted = 0
-        localDeletes = []
+        localDeletes.removeAll { only?.contains($0.key) ?? true }
+        localCounts.deleted = localDeletes.count
     }
 }
 
