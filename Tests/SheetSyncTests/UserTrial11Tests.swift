@@ -208,4 +208,22 @@ import Workbook
         let restorable = try await ledger.run("restore", "--list")
         #expect(restorable.stdout.contains(Self.groceries) && restorable.stdout.contains(receipt["receiptId"]), "\(restorable.stdout)")
     }
+
+    /// In a folder with neither a workbook nor a store, a command that edits the store refuses (78)
+    /// and creates nothing (`materialize` made a stray store and exited 0; `category add` then worked on it).
+    @Test func editingCommandsRefuseWhereThereIsNoLedger() async throws {
+        let folder = try TestWorkbook.scratch("no-ledger")
+        for command in [
+            ["materialize"], ["category", "add", "Pets"], ["add", "expense", "--amount", "5", "--category", "Dining"],
+            ["restore", "1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9"],
+        ] {
+            let run = try await CLI.run(command, in: folder)
+            #expect(run.status == 78, "\(command): \(run.status) \(run.stdout)\(run.stderr)")
+            #expect(run.stderr.contains("sheetsync init"), "\(command): \(run.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "\(command) created files")
+        }
+        // With a workbook, a first command still starts the store as before.
+        let ledger = try Ledger.unsynced()
+        #expect(try await ledger.run("materialize").status == 0)
+    }
 }

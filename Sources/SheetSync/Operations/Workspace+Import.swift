@@ -80,7 +80,7 @@ extension Workspace {
         let source = try Self.remote(at: path)
         var snapshot = try await source.read()
         snapshot.tables[.settings] = nil
-        return try await withStore(preview: options.dryRun) { store in
+        return try await withStore(preview: options.dryRun, startsLedger: true) { store in
             let local = try store.snapshot()
             var combined = 0
             if options.mergeCategories {

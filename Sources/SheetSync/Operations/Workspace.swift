@@ -29,7 +29,16 @@ public struct Workspace: Sendable {
     /// Opens the store under the run lock and hands it to `body`. A preview (`--dry-run`, or a
     /// command that only reads) works on an in-memory copy instead: the store file is opened
     /// read-only, no store, WAL or lock file is created, and whatever `body` writes is thrown away.
-    public func withStore<T>(preview: Bool = false, _ body: (LedgerStore) async throws -> T) async throws -> T {
+    ///
+    /// A command that only edits the store (`add`, `category`, `materialize`, `restore`, receipts) needs
+    /// a ledger to edit: where there is neither a store nor a workbook it refuses (78) and creates
+    /// nothing. `startsLedger` is for the commands that may begin one (`init`, a first sync or pull of
+    /// a workbook, `import`).
+    public func withStore<T>(preview: Bool = false, startsLedger: Bool = false, _ body: (LedgerStore) async throws -> T) async throws -> T {
+        if !preview, !startsLedger, !FileManager.default.fileExists(atPath: config.store.path) {
+            let remote = try makeRemote()
+            if try await !remote.exists() { throw noLedger(remote) }
+        }
         if preview {
             let path = config.store.path
             let store: LedgerStore
@@ -56,7 +65,7 @@ public struct Workspace: Sendable {
     /// same store exits 75 at once), then a local workbook's (waiting up to `workbookLockWait` for a run
     /// of another store on it). A preview takes neither: it creates no file.
     func withWorkbook<T>(_ remote: any Remote, preview: Bool, _ body: (LedgerStore) async throws -> T) async throws -> T {
-        try await withStore(preview: preview) { store in
+        try await withStore(preview: preview, startsLedger: true) { store in
             guard !preview, let lockFile = remote.lockFile else { return try await body(store) }
             let lock = try RunLock.onWorkbook(lockFile, name: remote.displayName, waiting: workbookLockWait)
             defer { withExtendedLifetime(lock) {} }
@@ -68,11 +77,7 @@ public struct Workspace: Sendable {
     func requireWorkbook(_ remote: any Remote) async throws {
         guard try await !remote.exists() else { return }
         let path = config.store.path
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw SheetSyncError.configuration(
-                "no workbook (\(remote.displayName)) and no store (\(path)) here; run `sheetsync init` to start a new ledger, "
-                    + "or point --config at an existing one")
-        }
+        guard FileManager.default.fileExists(atPath: path) else { throw noLedger(remote) }
         // Only what is known: a store that cannot be read says so rather than "never".
         let lastSync: String
         do {
@@ -83,6 +88,13 @@ public struct Workspace: Sendable {
         throw SheetSyncError.configuration(
             "\(remote.displayName) is missing (the store \(path) last synced with it \(lastSync)); "
                 + "nothing was changed. Put the workbook back or correct the config's remote; `sheetsync init` recreates it from the store")
+    }
+
+    /// Neither `remote` nor the store exists: nothing to work on.
+    private func noLedger(_ remote: any Remote) -> SheetSyncError {
+        .configuration(
+            "no workbook (\(remote.displayName)) and no store (\(config.store.path)) here; run `sheetsync init` to start a new ledger, "
+                + "or point --config at an existing one")
     }
 
     public func makeRemote() throws -> any Remote {
