@@ -226,4 +226,19 @@ import Workbook
         let ledger = try Ledger.unsynced()
         #expect(try await ledger.run("materialize").status == 0)
     }
+
+    /// `category rename` into a name that differs only in case from another category is refused, as
+    /// `category add` refuses it (it made 'Dining' and 'dining'); renaming a category to its own name in
+    /// another case still works.
+    @Test func aRenameIntoAnotherCategorysNameInOtherCaseIsRefused() async throws {
+        let ledger = try await Ledger.synced()
+        let before = try ledger.storeRows(.categories)
+        let run = try await ledger.run("category", "rename", "Groceries", "dining")
+        #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("'Dining' exists already"), "\(run.stderr)")
+        #expect(try ledger.storeRows(.categories) == before)
+        let own = try await ledger.run("category", "rename", "Groceries", "GROCERIES")
+        #expect(own.status == 0, "\(own.stdout)\(own.stderr)")
+        #expect(try ledger.storeRows(.categories)["GROCERIES"] != nil)
+    }
 }

@@ -38,6 +38,13 @@ extension Workspace {
                 throw SheetSyncError(.usage, "no category named '\(old)' (\(hint))")
             }
             let merged = categories.contains { $0["name"] == newName }
+            if !merged, let twin = categories.map({ $0["name"] }).first(where: { $0 != old && $0.lowercased() == newName.lowercased() }) {
+                // As `category add` refuses it; renaming into 'Dining' itself merges.
+                throw SheetSyncError(
+                    .usage,
+                    "'\(twin)' exists already; names differing only in case would confuse every row that names them "
+                        + "(rename into '\(twin)' to merge the two)")
+            }
             let stamp = clock.now().description
             var moved = 0
             try store.write { writer in
