@@ -65,6 +65,17 @@ import Testing
         }
     }
 
+    /// Every sync reads each base key with its row hash: from a covering index, not the table whose
+    /// rows carry the base's JSON (it read 55 MB of a 72 MB store at 100k rows).
+    @Test func baseHashesAreReadFromACoveringIndex() throws {
+        let store = try LedgerStore.inMemory()
+        let plan = try store.writer.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT key, raw_hash FROM sync_base WHERE tab = ?", arguments: ["Transactions"])
+                .map { String(describing: $0["detail"] ?? "") }.joined(separator: "; ")
+        }
+        #expect(plan.contains("COVERING INDEX sync_base_hashes"), "\(plan)")
+    }
+
     @Test func bookkeepingTablesExist() throws {
         let store = try LedgerStore.inMemory()
         #expect(

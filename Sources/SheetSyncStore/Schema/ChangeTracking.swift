@@ -26,6 +26,13 @@ enum ChangeTracking {
         try markAllDirty(db)
     }
 
+    /// Every sync reads each base key with its row hash (`LedgerStore.baseHashes`); from this index
+    /// (it covers the query) instead of the table, whose rows carry the base's JSON: about 6 of 47 MB
+    /// at 100k rows, 8 ms of a 120 ms sync after one store edit (perf stat, median of six).
+    static func createHashIndex(_ db: Database) throws {
+        try db.execute(sql: "CREATE INDEX IF NOT EXISTS sync_base_hashes ON sync_base (tab, key, raw_hash)")
+    }
+
     /// Marks every store row and base entry changed: the next sync reads every row whole.
     static func markAllDirty(_ db: Database) throws {
         let seq = "(SELECT value FROM sync_change_counter)"

@@ -34,6 +34,9 @@ enum StoreMigrations {
         migrator.registerMigration("v4-change-tracking") { db in
             try ChangeTracking.create(db)
         }
+        migrator.registerMigration("v5-base-hash-index") { db in
+            try ChangeTracking.createHashIndex(db)
+        }
         return migrator
     }
 
