@@ -110,7 +110,8 @@ extension DataTable {
                 try statement.bindNull(at: index)
                 continue
             }
-            if column.rule == .text {
+            if column.rule == .text || (column.rule == .key && RowKey.uuidBits(text) != nil) {
+                // A canonical UUID key is its own canonical key.
                 try statement.bindText(text, at: index)
             } else if column.rule == .integer, let number = CanonicalText.plainInteger(text) {
                 try statement.bindInteger(Int64(number), at: index)

@@ -86,13 +86,13 @@ struct DataTable: Sendable {
     }
 
     /// Names the tab and key in SQLite's refusals, so a CHECK failure points at its row.
-    func run(key: String, _ body: () throws -> Void) throws {
+    func run(key: @autoclosure () -> String, _ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as DatabaseError where StoreTrouble(error) == nil {
             // Only a refusal of this row names it; a full disk or a damaged file is the store's
             // trouble, not the row's, and goes up as it is (`LedgerStore.naming` adds the path).
-            throw StoreError.rowRejected(tab: tab, key: key, reason: error.message ?? "\(error.resultCode)")
+            throw StoreError.rowRejected(tab: tab, key: key(), reason: error.message ?? "\(error.resultCode)")
         }
     }
 

@@ -273,7 +273,7 @@ extension LedgerStore {
         let fields = tab.schema.fields
         let keyIndex = DataTable.ColumnPlan.byTab[tab].keyIndex
         try load.forEachRow { texts, hash in
-            let key = String(decoding: texts[keyIndex], as: UTF8.self)
+            let key = texts[keyIndex]
             if let aside, aside.isAside, table.needsFixOnInsert(texts) {
                 // This row needs the fix trigger: it and the rest go through the triggers.
                 statements = nil
@@ -285,7 +285,7 @@ extension LedgerStore {
                 checksAside = false
             }
             let (insert, base) = try prepared()
-            try table.run(key: key) { try table.runInsert(texts, insert) }
+            try table.run(key: String(decoding: key, as: UTF8.self)) { try table.runInsert(texts, insert) }
             json.removeAll(keepingCapacity: true)
             if !RecordJSON.append(texts, tab: tab, to: &json) {
                 let record = SQLTexts.byTab[tab].template.record(texts.strings)

@@ -63,6 +63,14 @@ struct BaseEntry: Codable, FetchableRecord, PersistableRecord {
 
     /// Inserts or replaces an entry whose JSON text is `fields`, through a `RawStatement` of `saveSQL`.
     static func save(tab: Tab, key: String, fields: [UInt8], rawHash: Int64, with statement: RawStatement) throws {
+        var key = key
+        try key.withUTF8 { try save(tab: tab, key: $0, fields: fields, rawHash: rawHash, with: statement) }
+    }
+
+    /// `save` of a key given as its UTF-8 bytes (a load's: no `String` per row).
+    static func save(
+        tab: Tab, key: UnsafeBufferPointer<UInt8>, fields: [UInt8], rawHash: Int64, with statement: RawStatement
+    ) throws {
         try statement.bindText(tab.rawValue, at: 1)
         try statement.bindText(key, at: 2)
         try fields.withUnsafeBufferPointer { try statement.bindText($0, at: 3) }
