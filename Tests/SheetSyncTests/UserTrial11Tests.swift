@@ -241,4 +241,22 @@ import Workbook
         #expect(own.status == 0, "\(own.stdout)\(own.stderr)")
         #expect(try ledger.storeRows(.categories)["GROCERIES"] != nil)
     }
+
+    /// `import --verbose` lists what goes into the store, not fixes to the imported file, which an import
+    /// never writes (it listed `workbook … set …` lines).
+    @Test func importVerboseListsNoWorkbookWrites() async throws {
+        let ledger = try await Ledger.synced()
+        let other = ledger.folder.appendingPathComponent("other")
+        try FileManager.default.copyItem(at: CLI.repoRoot.appendingPathComponent("samples/hand-edited"), to: other)
+        let before = try FileManager.default.contentsOfDirectory(atPath: other.path).sorted().map {
+            try Data(contentsOf: other.appendingPathComponent($0))
+        }
+        let run = try await ledger.run("import", "other", "--verbose")
+        #expect(run.stdout.contains("store Transactions add"), "\(run.stdout)")
+        #expect(!run.stdout.contains("workbook "), "\(run.stdout)")
+        let after = try FileManager.default.contentsOfDirectory(atPath: other.path).sorted().map {
+            try Data(contentsOf: other.appendingPathComponent($0))
+        }
+        #expect(after == before)
+    }
 }

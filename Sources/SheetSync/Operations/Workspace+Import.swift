@@ -122,7 +122,8 @@ extension Workspace {
                 report.notices.append(
                     "Transactions row \(duplicate.row): same content as transaction \(duplicate.id) in the store; skipped")
             }
-            report.changes = PlanPrinter.lines(plan.tabs)
+            // What goes into the store: the file read is never written, so its fixes are not listed.
+            report.changes = PlanPrinter.lines(plan.tabs.map(\.storeSide))
             var result = ImportReport(
                 sync: report, combinedCategories: combined,
                 alreadyImported: deduplicated?.alreadyImported.count ?? 0,

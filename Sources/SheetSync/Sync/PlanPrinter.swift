@@ -38,3 +38,14 @@ enum PlanPrinter {
 
     static func quoted(_ s: String) -> String { "'\(s)'" }
 }
+
+extension TabPlan {
+    /// The plan without its workbook writes, for listing what a run that writes no workbook does.
+    var storeSide: TabPlan {
+        var plan = self
+        plan.remoteUpdates = []
+        plan.remoteAppends = []
+        plan.remoteDeletes = []
+        return plan
+    }
+}
