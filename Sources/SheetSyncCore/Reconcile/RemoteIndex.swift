@@ -49,7 +49,7 @@ struct RemoteIndex {
                 // A row the store deleted and the sheet left as the sides agreed on leaves the sheet:
                 // what it points at is not checked (its transaction may go in the same run).
                 let given = record[keyField]
-                let leaving = !given.isEmpty && state.tombstones[given] != nil && state.base[given] == record
+                let leaving = !state.tombstones.isEmpty && !given.isEmpty && state.tombstones[given] != nil && state.base[given] == record
                 if !leaving, let problem = context.validate(record) {
                     index.reject(row, problems: [problem], schema: schema, plan: &plan)
                     continue
