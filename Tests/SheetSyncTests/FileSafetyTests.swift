@@ -20,6 +20,16 @@ import Workbook
 
     private func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
 
+    private static let start = Timestamp(iso: "2026-03-01T00:00:00.000Z")!
+
+    /// A sync of `workbook` into `store`, its file writes passing `faults`.
+    private static func engine(_ store: LedgerStore, _ workbook: TestWorkbook, _ clock: ManualClock, _ faults: FaultInjector?) -> SyncEngine
+    {
+        SyncEngine(
+            store: store, remote: CSVWorkbookRemote(folder: workbook.folder, faults: faults), clock: clock,
+            newID: { UUID().uuidString.lowercased() })
+    }
+
     private func backups(_ folder: URL, of name: String) throws -> [[UInt8]] {
         let backupFolder = folder.appendingPathComponent(AtomicFile.backupFolderName)
         return try AtomicFile.backups(of: name, in: folder).map { try bytes(backupFolder.appendingPathComponent($0)) }
@@ -36,13 +46,8 @@ import Workbook
 
     @Test func aSaveInTheLastInstantIsLiveAfterTheRunKeptAsBackupAndMergedNextRun() async throws {
         let workbook = TestWorkbook(folder: try CLI.copyOfSample("clean"))
-        let store = try LedgerStore.inMemory()
-        let clock = ManualClock(Timestamp(iso: "2026-03-01T00:00:00.000Z")!)
-        func engine(_ faults: FaultInjector? = nil) -> SyncEngine {
-            SyncEngine(
-                store: store, remote: CSVWorkbookRemote(folder: workbook.folder, faults: faults), clock: clock,
-                newID: { UUID().uuidString.lowercased() })
-        }
+        let (store, clock) = (try LedgerStore.inMemory(), ManualClock(Self.start))
+        func engine(_ faults: FaultInjector? = nil) -> SyncEngine { Self.engine(store, workbook, clock, faults) }
         _ = try await engine().run(SyncOptions(mode: .sync))
         // A row added in the store, to be pushed; the user adds one by hand while that push is written.
         var fromStore = try #require(try store.records(in: .transactions).first)
@@ -77,6 +82,42 @@ import Workbook
         #expect(sheet["3b8d2f40-1c9e-4a57-8e21-6f0b9d4c7a32"]?["note"] == "typed by hand in the last instant")
         let local = Set(try store.records(in: .transactions).map { $0["transactionId"] })
         #expect(local.isSuperset(of: ["7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10", "3b8d2f40-1c9e-4a57-8e21-6f0b9d4c7a32"]))
+    }
+
+    /// The version a sync records is the workbook as it read and wrote it, not as it finds the folder
+    /// afterwards: a save to another tab while the sync writes one must make the next run read it.
+    /// (It recorded the folder as found after the write, so the next run saw "nothing changed" and
+    /// left the saved category out of the store until some other change came.)
+    @Test func aSaveToAnotherTabWhileOneIsWrittenIsReadByTheNextRun() async throws {
+        let workbook = TestWorkbook(folder: try CLI.copyOfSample("clean"))
+        let (store, clock) = (try LedgerStore.inMemory(), ManualClock(Self.start))
+        func engine(_ faults: FaultInjector? = nil) -> SyncEngine { Self.engine(store, workbook, clock, faults) }
+        _ = try await engine().run(SyncOptions(mode: .sync))
+        var edited = try #require(try store.records(in: .transactions).first)
+        edited["note"] = "changed in the store"
+        try store.upsert(edited, in: .transactions)
+        // While Transactions.csv is written, the user saves Categories.csv with a new category.
+        var categories = try workbook.file(.categories)
+        var newRow = categories.table.rows[0]
+        let nameColumn = try #require(workbook.column("name", in: categories.table))
+        newRow[nameColumn] = .text("Saved Meanwhile")
+        for column in newRow.indices where workbook.column("lastModifiedAt", in: categories.table) == column {
+            newRow[column] = .text("2026-03-01T00:00:00Z")
+        }
+        categories.table.rows.append(newRow)
+        let saved = CSVWriter.encode(categories)
+        let categoriesURL = workbook.url(.categories)
+        let save = FaultInjector { step in
+            if step == .tempCreated, (try? Data(contentsOf: categoriesURL)) != Data(saved) { try Data(saved).write(to: categoriesURL) }
+        }
+        _ = try await engine(save).run(SyncOptions(mode: .sync))
+        #expect(try workbook.bytes(.categories) == saved)
+        #expect(try !store.records(in: .categories).contains { $0["name"] == "Saved Meanwhile" })
+
+        _ = try await engine().run(SyncOptions(mode: .sync))
+        #expect(try store.records(in: .categories).contains { $0["name"] == "Saved Meanwhile" })
+        #expect(try workbook.bytes(.categories) == saved)
+        #expect(try workbook.records(.transactions, now: clock.now())[edited["transactionId"]]?["note"] == "changed in the store")
     }
 
     // MARK: a NUL byte inside a cell

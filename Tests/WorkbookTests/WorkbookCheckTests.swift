@@ -104,8 +104,16 @@ import Testing
         let tables = try book.tables()
         let whole = planner().plan(workbook: tables, ledger: LedgerState(rows: [:], base: [:]))
         let expected = shape(whole, Dictionary(uniqueKeysWithValues: whole.tabs.map { ($0.tab, $0.result.count) }))
-        guard let counted = WorkbookCheck.planCounting(tables, planner: planner()) else { return false }
+        let oneByOne = RowParts.$rowsPerPart.withValue(1) {
+            RowParts.$cores.withValue(3) { WorkbookCheck.planCounting(tables, planner: planner()) }
+        }
+        guard let counted = WorkbookCheck.planCounting(tables, planner: planner()) else {
+            #expect(oneByOne == nil, "\(name): counted in parts only")
+            return false
+        }
         let got = shape(counted.plan, counted.loadable)
+        // Rows checked in parts side by side (a row each here) give the same answer.
+        #expect(oneByOne.map { shape($0.plan, $0.loadable) } == got, "\(name): in parts")
         #expect(got == expected, "\(name)")
         return true
     }

@@ -60,6 +60,9 @@ public struct CSVWorkbookRemote: Remote {
         guard case .csv(let files) = snapshot.marks else {
             throw SheetSyncError(.internalError, "\(displayName) was given a snapshot it did not read")
         }
+        // The version written: each file as this sync wrote it, or as it read it. Not read back from
+        // disk: a save to another tab since the read must make the next sync read that tab.
+        var fingerprints = files.mapValues(\.fingerprint)
         for plan in plans where plan.changesRemote {
             try Task.checkCancellation()  // between tabs: a safe point for SIGINT/SIGTERM
             let tab = plan.tab
@@ -71,7 +74,7 @@ public struct CSVWorkbookRemote: Remote {
                 let patch = CSVPatch(format.file, TablePatcher.changes(plan, to: old, schema: tab.schema, typed: false))
             {
                 guard !patch.changesNothing else { continue }
-                try replace(tab, expecting: format.fingerprint) { sink in try patch.write(to: sink) }
+                fingerprints[tab] = try replace(tab, expecting: format.fingerprint) { sink in try patch.write(to: sink) }
                 continue
             }
             let new = TablePatcher.apply(plan, to: old, schema: tab.schema, typed: false)
@@ -79,9 +82,9 @@ public struct CSVWorkbookRemote: Remote {
             let file = CSVFile(
                 table: new, hasBOM: format?.hasBOM ?? false, lineEnding: format?.lineEnding ?? .lf,
                 endsWithNewline: format?.endsWithNewline ?? true)
-            try replace(tab, with: CSVWriter.encode(file), expecting: format?.fingerprint)
+            fingerprints[tab] = try replace(tab, with: CSVWriter.encode(file), expecting: format?.fingerprint)
         }
-        return RemoteWrite(version: try await currentVersion() ?? "")
+        return RemoteWrite(version: Self.version(Tab.allCases.map { fingerprints[$0] }))
     }
 
     public func create(settings: LedgerRow) async throws -> CreatedWorkbook {
@@ -97,14 +100,17 @@ public struct CSVWorkbookRemote: Remote {
         return CreatedWorkbook(remote: self)
     }
 
-    private func replace(_ tab: Tab, with bytes: [UInt8], expecting: FileFingerprint?) throws {
-        try replace(tab, expecting: expecting) { sink in try sink(bytes) }
+    @discardableResult
+    private func replace(_ tab: Tab, with bytes: [UInt8], expecting: FileFingerprint?) throws -> FileFingerprint {
+        try replace(tab, expecting: expecting) { sink in try sink(bytes[...]) }
     }
 
-    private func replace(_ tab: Tab, expecting: FileFingerprint?, chunks: (_ sink: ([UInt8]) throws -> Void) throws -> Void) throws {
+    private func replace(
+        _ tab: Tab, expecting: FileFingerprint?, chunks: (_ sink: (ArraySlice<UInt8>) throws -> Void) throws -> Void
+    ) throws -> FileFingerprint {
         do {
             // Written with write(2), so a full disk is ENOSPC with the path rather than a Foundation error.
-            _ = try AtomicFile.replaceInChunks(
+            return try AtomicFile.replaceInChunks(
                 url(for: tab), expecting: expecting, backupsToKeep: backupsToKeep, faults: faults, chunks: chunks)
         } catch let error as AtomicFileError {
             throw SheetSyncError.replacing(error)

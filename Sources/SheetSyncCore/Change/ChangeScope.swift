@@ -183,25 +183,38 @@ struct KeyedRows {
     /// the table keeps no byte cells. The same values as `Table.rowHash` and the key cell read
     /// through `FieldParser.canonical` (`ChangeScopeTests` compares them).
     static func visit(_ table: Table, seed: UInt64, keyColumn: Int?, keySpec: FieldSpec) -> (hashes: [Int64], keys: [RowKey?])? {
+        // Side by side in parts of rows (`RowParts`), joined in row order.
+        let parts = RowParts.map(table.rowCount) { range -> (hashes: [Int64], keys: [RowKey?])? in
+            var hashes: [Int64] = [], keys: [RowKey?] = []
+            hashes.reserveCapacity(range.count)
+            keys.reserveCapacity(range.count)
+            var builder = RowHash.Builder(seed: seed), column = 0, key: RowKey?
+            let visited = table.visitCells(
+                rows: range,
+                cell: { bytes in
+                    if bytes.isEmpty { builder.addEmpty() } else { builder.addText(bytes) }
+                    if column == keyColumn, !bytes.isEmpty { key = Self.key(bytes, keySpec) }
+                    column += 1
+                    return true
+                },
+                endOfRow: { _ in
+                    hashes.append(builder.value)
+                    keys.append(key)
+                    (builder, column, key) = (RowHash.Builder(seed: seed), 0, nil)
+                    return true
+                })
+            return visited ? (hashes, keys) : nil
+        }
+        guard parts.count > 1 else { return parts.first ?? ([], []) }
         var hashes: [Int64] = [], keys: [RowKey?] = []
         hashes.reserveCapacity(table.rowCount)
         keys.reserveCapacity(table.rowCount)
-        var builder = RowHash.Builder(seed: seed), column = 0, key: RowKey?
-        let visited = table.visitCells(
-            rows: 0..<table.rowCount,
-            cell: { bytes in
-                if bytes.isEmpty { builder.addEmpty() } else { builder.addText(bytes) }
-                if column == keyColumn, !bytes.isEmpty { key = Self.key(bytes, keySpec) }
-                column += 1
-                return true
-            },
-            endOfRow: { _ in
-                hashes.append(builder.value)
-                keys.append(key)
-                (builder, column, key) = (RowHash.Builder(seed: seed), 0, nil)
-                return true
-            })
-        return visited ? (hashes, keys) : nil
+        for part in parts {
+            guard let part else { return nil }
+            hashes += part.hashes
+            keys += part.keys
+        }
+        return (hashes, keys)
     }
 
     /// The key a non-empty text cell of these bytes reads as: a canonical UUID straight from its

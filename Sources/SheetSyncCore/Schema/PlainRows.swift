@@ -41,79 +41,121 @@ public struct PlainRows: Sendable {
         }
         var required: UInt64 = 1 << UInt64(layout.key)
         for i in fields.indices where fields[i].required { required |= 1 << UInt64(i) }
-        let category = categories == nil ? -1 : fields.firstIndex { $0.name == "category" } ?? -1
-        let reference = transactions == nil ? -1 : fields.firstIndex { $0.name == "transactionId" && $0.kind == .uuid } ?? -1
-        let (known, pointed) = (categories ?? [], transactions ?? PlainRows())
-        let dated = schema.tab == .transactions
-        let latest = now.adding(milliseconds: ReconcileContext.futureTolerance).millisecondsSinceEpoch
-
+        let scan = Scan(
+            table: table, columns: columns, layout: layout, required: required,
+            category: categories == nil ? -1 : fields.firstIndex { $0.name == "category" } ?? -1,
+            reference: transactions == nil ? -1 : fields.firstIndex { $0.name == "transactionId" && $0.kind == .uuid } ?? -1,
+            known: categories ?? [], pointed: transactions ?? PlainRows(), dated: schema.tab == .transactions,
+            latest: now.adding(milliseconds: ReconcileContext.futureTolerance).millisecondsSinceEpoch)
+        // The rows' cells are checked side by side in parts; the keys then go into one index in row
+        // order, which finds a key twice across parts as well as within one.
+        let parts = RowParts.map(table.rowCount) { scan.part($0) }
         var result = PlainRows()
         result.keys.reserveCapacity(table.rowCount)
         result.rows.reserveCapacity(table.rowCount)
         result.index = RowKeyIndex(capacity: table.rowCount)
-        // Raw pointers in the loop: a captured array would be retained for each cell.
-        let read = columns.withUnsafeBufferPointer { columns -> Bool in
-            // The row being visited. `present`: its cells with any bytes (a row without is blank);
-            // `filled`: its fields with a value.
-            var present: UInt64 = 0, filled: UInt64 = 0, at = 0, plain = true
-            var key: RowKey?, day: LocalDate?, year = -1, month = -1
-            let visited = table.visitCells(
-                rows: 0..<table.rowCount,
-                cell: { p in
-                    defer { at += 1 }
-                    guard at < columns.count, !p.isEmpty, let column = columns[at] else { return true }
-                    let f = column.field
-                    let bit: UInt64 = 1 << UInt64(f)
-                    present |= bit
-                    switch f {
-                    case layout.key:
-                        guard let read = CanonicalText.uuidKey(p) else { return Self.stop(&plain) }
-                        key = read
-                    case reference:
-                        guard let read = CanonicalText.uuidKey(p), pointed.contains(read) else { return Self.stop(&plain) }
-                    case layout.lastModifiedAt:
-                        guard let time = Timestamp.milliseconds(iso: p), time <= latest else { return Self.stop(&plain) }
-                    case layout.date where dated:
-                        // `readsFast` of a date, keeping the day.
-                        guard let read = CanonicalText.anyLocalDate(p) else { return Self.stop(&plain) }
-                        day = read
-                    default:
-                        guard FieldParser.readsFast(p, column.rule) else { return Self.stop(&plain) }
-                        if f == category, !known.contains(Self.trimmed(p)) { return Self.stop(&plain) }
-                        if dated {
-                            if f == layout.year { year = CanonicalText.plainInteger(p) ?? -1 }
-                            if f == layout.month { month = CanonicalText.plainInteger(p) ?? -1 }
-                        }
-                    }
-                    // A text field of blanks only reads as empty.
-                    if !column.isText || Self.hasText(p) { filled |= bit }
-                    return true
-                },
-                endOfRow: { row in
-                    defer { (present, filled, at, key, day, year, month) = (0, 0, 0, nil, nil, -1, -1) }
-                    guard plain else { return false }
-                    if present == 0 { return true }
-                    guard filled & required == required, let key,
-                        result.index.insert(result.keys.count, key: key, in: result.keys) == nil
-                    else { return Self.stop(&plain) }
-                    if dated {
-                        guard let day, day.year == year, day.month == month else { return Self.stop(&plain) }
-                    }
-                    result.keys.append(key)
-                    result.rows.append(row)
-                    return true
-                })
-            return visited && plain
+        for part in parts {
+            guard let part else { return nil }
+            for (key, row) in zip(part.keys, part.rows) {
+                guard result.index.insert(result.keys.count, key: key, in: result.keys) == nil else { return nil }
+                result.keys.append(key)
+                result.rows.append(row)
+            }
         }
-        guard read else { return nil }
         if table.lastRowUnterminated, table.rowCount > 0, table.row(table.rowCount - 1).count < table.header.count {
             return nil  // `CutShortFile`'s case
         }
         return result
     }
 
+    /// The rows of one part that load, before their keys are checked against each other's.
+    private struct Part: Sendable {
+        var keys: [RowKey] = []
+        var rows: [Int] = []
+    }
+
+    /// What every part is checked against: read only, shared by the parts.
+    private struct Scan: Sendable {
+        let table: Table
+        let columns: [Column?]
+        let layout: RowLayout
+        /// The fields a row must fill, as bits.
+        let required: UInt64
+        /// The field that names a category, and the one that points at a transaction (-1: none).
+        let category: Int
+        let reference: Int
+        let known: Set<String>
+        let pointed: PlainRows
+        /// Transactions: `year` and `month` must match `date`.
+        let dated: Bool
+        /// The latest `lastModifiedAt` that is not clamped, in milliseconds.
+        let latest: Int64
+
+        /// The rows of `range` that load, or nil when one of them is not plain.
+        func part(_ range: Range<Int>) -> Part? {
+            var part = Part()
+            part.keys.reserveCapacity(range.count)
+            part.rows.reserveCapacity(range.count)
+            let (layout, required, category, reference, dated, latest) = (layout, required, category, reference, dated, latest)
+            let (known, pointed) = (known, pointed)
+            // Raw pointers in the loop: a captured array would be retained for each cell.
+            let read = columns.withUnsafeBufferPointer { columns -> Bool in
+                // The row being visited. `present`: its cells with any bytes (a row without is blank);
+                // `filled`: its fields with a value.
+                var present: UInt64 = 0, filled: UInt64 = 0, at = 0, plain = true
+                var key: RowKey?, day: LocalDate?, year = -1, month = -1
+                let visited = table.visitCells(
+                    rows: range,
+                    cell: { p in
+                        defer { at += 1 }
+                        guard at < columns.count, !p.isEmpty, let column = columns[at] else { return true }
+                        let f = column.field
+                        let bit: UInt64 = 1 << UInt64(f)
+                        present |= bit
+                        switch f {
+                        case layout.key:
+                            guard let read = CanonicalText.uuidKey(p) else { return PlainRows.stop(&plain) }
+                            key = read
+                        case reference:
+                            guard let read = CanonicalText.uuidKey(p), pointed.contains(read) else { return PlainRows.stop(&plain) }
+                        case layout.lastModifiedAt:
+                            guard let time = Timestamp.milliseconds(iso: p), time <= latest else { return PlainRows.stop(&plain) }
+                        case layout.date where dated:
+                            // `readsFast` of a date, keeping the day.
+                            guard let read = CanonicalText.anyLocalDate(p) else { return PlainRows.stop(&plain) }
+                            day = read
+                        default:
+                            guard FieldParser.readsFast(p, column.rule) else { return PlainRows.stop(&plain) }
+                            if f == category, !known.contains(PlainRows.trimmed(p)) { return PlainRows.stop(&plain) }
+                            if dated {
+                                if f == layout.year { year = CanonicalText.plainInteger(p) ?? -1 }
+                                if f == layout.month { month = CanonicalText.plainInteger(p) ?? -1 }
+                            }
+                        }
+                        // A text field of blanks only reads as empty.
+                        if !column.isText || PlainRows.hasText(p) { filled |= bit }
+                        return true
+                    },
+                    endOfRow: { row in
+                        defer { (present, filled, at, key, day, year, month) = (0, 0, 0, nil, nil, -1, -1) }
+                        guard plain else { return false }
+                        if present == 0 { return true }
+                        guard filled & required == required, let key else { return PlainRows.stop(&plain) }
+                        if dated {
+                            guard let day, day.year == year, day.month == month else { return PlainRows.stop(&plain) }
+                        }
+                        part.keys.append(key)
+                        part.rows.append(row)
+                        return true
+                    })
+                return visited && plain
+            }
+            return read ? part : nil
+        }
+    }
+
     /// A column a field reads.
-    private struct Column {
+    private struct Column: Sendable {
         var field: Int
         var rule: FieldParser.FastRule
         var isText: Bool

@@ -41,74 +41,131 @@ struct CSVParser {
             hasBOM = true
             i = 3
         }
-        var header: [String]?
-        var rows: [[Cell]] = []
-        var dataRows = 0
-        var lineEnding: CSVLineEnding?
-        var endsWithNewline = false
         // NUL bytes cannot reach the store intact (SQLite's C strings end at them), so a row holding
         // one is refused; one scan of the whole file keeps that check off the common path.
         let hasNUL = p.baseAddress.map { memchr($0, 0, n) != nil } ?? false
-        var refused: [Int: CSVError] = [:]
-        var records: [Range<Int>] = []
-        // Cells are made for the header, and for every row only when there are no bytes to keep.
-        let keepsCells = owner == nil
-        while i < n {
-            let recordStart = i
-            let first = p[i]
-            var cells: [Cell] = []
-            let makesCells = keepsCells || header == nil
-            if first != Self.cr && first != Self.lf {
-                var column = 0
-                while true {
-                    let start = i
-                    let span = try field()
-                    column += 1
-                    if makesCells { cells.append(cell(span)) }
-                    if hasNUL, let header, refused[dataRows] == nil, let nul = firstNUL(in: start..<i) {
-                        let name = column <= header.count ? header[column - 1] : nil
-                        refused[dataRows] = error(.nulByte(column: column, header: name), at: nul)
-                    }
-                    if i < n && p[i] == Self.comma {
-                        i += 1
-                        continue
-                    }
-                    break
-                }
+        var read = Records()
+        while i < n && read.header == nil { try readRecord(into: &read, hasNUL: hasNUL) }
+        if !hasNUL, let header = read.header, let parts = partsRead(header: header) {
+            for part in parts {
+                read.ranges += part.ranges
+                read.dataRows += part.ranges.count
+                if read.lineEnding == nil { read.lineEnding = part.lineEnding }
+                read.endsWithNewline = part.endsWithNewline
             }
-            records.append(recordStart..<i)
-            if i < n {
-                let ending = consumeLineEnding()
-                if lineEnding == nil { lineEnding = ending }
-                endsWithNewline = true
-            } else {
-                endsWithNewline = false
-            }
-            if header == nil {
-                header = cells.map(\.rawText)
-                headerWidth = cells.count
-            } else {
-                if keepsCells { rows.append(cells) }
-                dataRows += 1
-            }
-            record += 1
+            i = n
         }
+        while i < n { try readRecord(into: &read, hasNUL: hasNUL) }
         var table: Table
-        if let owner, !records.isEmpty {
-            table = Table(header: header ?? [], source: CSVRows(bytes: owner, records: records.dropFirst(), width: headerWidth))
+        if let owner, !read.ranges.isEmpty {
+            table = Table(header: read.header ?? [], source: CSVRows(bytes: owner, records: read.ranges.dropFirst(), width: headerWidth))
         } else {
-            table = Table(header: header ?? [], rows: rows)
+            table = Table(header: read.header ?? [], rows: read.rows)
         }
         table.damagedRows = damage
-        table.refusedRows = refused.mapValues(\.fieldProblem)
+        table.refusedRows = read.refused.mapValues(\.fieldProblem)
         var file = CSVFile(
             table: table,
             hasBOM: hasBOM,
-            lineEnding: lineEnding ?? .lf,
-            endsWithNewline: endsWithNewline
+            lineEnding: read.lineEnding ?? .lf,
+            endsWithNewline: read.endsWithNewline
         )
-        file.recordRanges = records
+        file.recordRanges = read.ranges
         return file
+    }
+
+    /// What reading records gathers.
+    private struct Records {
+        var header: [String]?
+        /// The data rows' cells, when the parser keeps no bytes.
+        var rows: [[Cell]] = []
+        var dataRows = 0
+        /// Every record's range, the header's first; line endings excluded.
+        var ranges: [Range<Int>] = []
+        var lineEnding: CSVLineEnding?
+        var endsWithNewline = false
+        var refused: [Int: CSVError] = [:]
+    }
+
+    /// Reads the record at `i` and the line ending after it.
+    private mutating func readRecord(into read: inout Records, hasNUL: Bool) throws {
+        let n = p.count
+        let recordStart = i
+        let first = p[i]
+        var cells: [Cell] = []
+        // Cells are made for the header, and for every row only when there are no bytes to keep.
+        let keepsCells = owner == nil
+        let makesCells = keepsCells || read.header == nil
+        if first != Self.cr && first != Self.lf {
+            var column = 0
+            while true {
+                let start = i
+                let span = try field()
+                column += 1
+                if makesCells { cells.append(cell(span)) }
+                if hasNUL, let header = read.header, read.refused[read.dataRows] == nil, let nul = firstNUL(in: start..<i) {
+                    let name = column <= header.count ? header[column - 1] : nil
+                    read.refused[read.dataRows] = error(.nulByte(column: column, header: name), at: nul)
+                }
+                if i < n && p[i] == Self.comma {
+                    i += 1
+                    continue
+                }
+                break
+            }
+        }
+        read.ranges.append(recordStart..<i)
+        if i < n {
+            let ending = consumeLineEnding()
+            if read.lineEnding == nil { read.lineEnding = ending }
+            read.endsWithNewline = true
+        } else {
+            read.endsWithNewline = false
+        }
+        if read.header == nil {
+            read.header = cells.map(\.rawText)
+            headerWidth = cells.count
+        } else {
+            if keepsCells { read.rows.append(cells) }
+            read.dataRows += 1
+        }
+        record += 1
+    }
+
+    /// The records from `i` to the end, read side by side in parts cut after a line feed
+    /// (`RowParts.byteRanges`); nil when the file is small, or any part does not end exactly where the
+    /// next begins (a quoted field holds the line feed a cut was made after) or finds anything to
+    /// report: the caller then reads on from `i` in one pass, which words every problem with its row
+    /// and line number as it must.
+    private func partsRead(header: [String]) -> [PartRecords]? {
+        guard let owner, let base = p.baseAddress else { return nil }
+        let cuts = RowParts.byteRanges(from: i, to: p.count) { at in
+            memchr(base + at, Int32(Self.lf), p.count - at).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) + 1 }
+        }
+        guard cuts.count > 1 else { return nil }
+        let (source, width, record) = (source, headerWidth, record)
+        let parts = RowParts.run(cuts.count) { k -> PartRecords? in
+            owner.withUnsafeBufferPointer { p in
+                var parser = CSVParser(bytes: p, source: source, owner: owner)
+                (parser.i, parser.headerWidth, parser.record) = (cuts[k].lowerBound, width, record)
+                var read = Records(header: header)
+                let end = cuts[k].upperBound
+                while parser.i < end {
+                    guard (try? parser.readRecord(into: &read, hasNUL: false)) != nil else { return nil }
+                }
+                guard parser.i == end, parser.damage.isEmpty else { return nil }
+                return PartRecords(ranges: read.ranges, lineEnding: read.lineEnding, endsWithNewline: read.endsWithNewline)
+            }
+        }
+        let read = parts.compactMap { $0 }
+        return read.count == cuts.count ? read : nil
+    }
+
+    /// The records of one part read side by side.
+    private struct PartRecords: Sendable {
+        var ranges: [Range<Int>]
+        var lineEnding: CSVLineEnding?
+        var endsWithNewline: Bool
     }
 
     /// The offset of the first NUL byte in `range`, if any.

@@ -30,28 +30,56 @@ public struct CSVPatch {
         deleted.isEmpty && changes.appendedRows.isEmpty && edits.keys.allSatisfy { newCells(of: $0) == nil }
     }
 
-    /// Hands the new file to `sink` in chunks of about `chunkSize` bytes.
-    public func write(chunkSize: Int = CSVStreamWriter.defaultChunkSize, to sink: ([UInt8]) throws -> Void) rethrows {
+    /// Hands the new file to `sink` in chunks: runs of unchanged rows as slices of the bytes read
+    /// (not copied), everything else encoded into chunks of about `chunkSize` bytes.
+    public func write(chunkSize: Int = CSVStreamWriter.defaultChunkSize, to sink: (ArraySlice<UInt8>) throws -> Void) rethrows {
         var out: [UInt8] = []
         out.reserveCapacity(min(chunkSize, source.count) + 4096)
         var encoder = CSVRecordEncoder(lineEnding: old.lineEnding)
+        let ending = old.lineEnding.bytes
+        // The unchanged rows waiting to go out as one slice of `source`.
+        var run = 0..<0
+        func flush() throws {
+            if !out.isEmpty {
+                try sink(out[...])
+                out.removeAll(keepingCapacity: true)
+            }
+            if !run.isEmpty { try sink(source[run]) }
+            run = 0..<0
+        }
         if old.hasBOM { CSVRecordEncoder.appendBOM(into: &out) }
         encoder.appendRecord(bytes: source[old.recordRanges[0]], isBlank: old.table.header.isEmpty, into: &out)
         for index in 0..<old.table.rowCount where !deleted.contains(index) {
             let record = old.recordRanges[index + 1]
             if let cells = newCells(of: index) {
+                if !run.isEmpty { try flush() }
                 encoder.appendRecord(cells, into: &out)
+            } else if record.lowerBound >= ending.count,
+                source[(record.lowerBound - ending.count)..<record.lowerBound].elementsEqual(ending)
+            {
+                // The line ending before it and the row, as the encoder would put them: copied as read.
+                let bytes = (record.lowerBound - ending.count)..<record.upperBound
+                if run.isEmpty || run.upperBound != bytes.lowerBound {
+                    try flush()
+                    run = bytes
+                } else {
+                    run = run.lowerBound..<bytes.upperBound
+                }
+                encoder.appendedRecord(isBlank: record.isEmpty)
+                continue
             } else {
+                if !run.isEmpty { try flush() }
                 encoder.appendRecord(bytes: source[record], isBlank: record.isEmpty, into: &out)
             }
             if out.count >= chunkSize {
-                try sink(out)
+                try sink(out[...])
                 out.removeAll(keepingCapacity: true)
             }
         }
+        try flush()
         for row in changes.appendedRows { encoder.appendRecord(row, into: &out) }
         encoder.finish(endsWithNewline: old.endsWithNewline, into: &out)
-        if !out.isEmpty { try sink(out) }
+        if !out.isEmpty { try sink(out[...]) }
     }
 
     /// Row `index` with its changed cells set (padded to reach them); nil when it has none or they

@@ -39,6 +39,13 @@ struct CSVRecordEncoder {
         out.append(contentsOf: bytes)
     }
 
+    /// Counts a record that went out without this encoder, with the line ending before it: a row
+    /// copied as read (`CSVPatch`).
+    mutating func appendedRecord(isBlank: Bool) {
+        recordCount += 1
+        lastRecordWasBlank = isBlank
+    }
+
     /// Ends the output: a final line ending when asked for, and always after a last blank
     /// row, which would otherwise vanish (a lone blank header is the empty file and needs none).
     mutating func finish(endsWithNewline: Bool, into out: inout [UInt8]) {

@@ -136,7 +136,9 @@ public enum AtomicFile {
         faults: FaultInjector? = nil,
         now: Date = Date()
     ) throws -> FileFingerprint {
-        try replaceInChunks(url, expecting: expecting, backupsToKeep: backupsToKeep, faults: faults, now: now) { sink in try sink(bytes) }
+        try replaceInChunks(url, expecting: expecting, backupsToKeep: backupsToKeep, faults: faults, now: now) { sink in
+            try sink(bytes[...])
+        }
     }
 
     /// Replaces `url` with the chunks `produce` hands to the sink it is given, each written as it
@@ -149,7 +151,7 @@ public enum AtomicFile {
         backupsToKeep: Int = 5,
         faults: FaultInjector? = nil,
         now: Date = Date(),
-        chunks produce: (_ sink: ([UInt8]) throws -> Void) throws -> Void
+        chunks produce: (_ sink: (ArraySlice<UInt8>) throws -> Void) throws -> Void
     ) throws -> FileFingerprint {
         // Hashed as it is written: the new file's fingerprint without reading it back.
         var hash = ContentHash.Stream()

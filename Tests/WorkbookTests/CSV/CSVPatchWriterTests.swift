@@ -51,9 +51,29 @@ import Testing
         changes.appendedRows = [[.text("5")]]
         let patch = try #require(CSVPatch(old, changes))
         var chunks: [[UInt8]] = []
-        patch.write(chunkSize: chunkSize) { chunks.append($0) }
+        patch.write(chunkSize: chunkSize) { chunks.append(Array($0)) }
         #expect(chunks.joined().elementsEqual(try #require(CSVWriter.encode(patching: old, with: changes))))
-        #expect(chunks.dropLast().allSatisfy { $0.count >= chunkSize })
+        #expect(!chunks.contains { $0.isEmpty })
+    }
+
+    /// Unchanged rows go out as slices of the bytes read, a run of them at a time; a row whose line
+    /// ending before it is not the file's (the first one read) is written with the file's, as a
+    /// whole rewrite writes it, so the new file's line endings are the file's throughout.
+    @Test func runsOfUnchangedRowsAreCopiedWithTheFilesLineEnding() throws {
+        let old = try Self.read("id,note\r\n1,a\n2,\"b\"\r\n3,c\r\n\r\n4,d\n5,e\r\n")
+        var changes = TableChanges()
+        changes.cells = [CellChange(row: 3, column: 1, key: "", cell: .text("blank no more"))]
+        var chunks: [ArraySlice<UInt8>] = []
+        try #require(CSVPatch(old, changes)).write { chunks.append($0) }
+        let text = String(decoding: chunks.joined(), as: UTF8.self)
+        #expect(text == "id,note\r\n1,a\r\n2,\"b\"\r\n3,c\r\n,blank no more\r\n4,d\r\n5,e\r\n")
+        #expect(chunks.contains { String(decoding: $0, as: UTF8.self) == "\r\n3,c" })
+        // With nothing changed, rows 3, the blank one and 4 (each read after a CRLF, one after the
+        // other) go out as one slice; the bytes are the whole rewrite's.
+        var none: [ArraySlice<UInt8>] = []
+        try #require(CSVPatch(old, TableChanges())).write { none.append($0) }
+        #expect(String(decoding: none.joined(), as: UTF8.self) == "id,note\r\n1,a\r\n2,\"b\"\r\n3,c\r\n\r\n4,d\r\n5,e\r\n")
+        #expect(none.contains { String(decoding: $0, as: UTF8.self) == "\r\n3,c\r\n\r\n4,d" })
     }
 
     @Test func aNewColumnOrBytesNotKeptLeaveItToTheWholeEncoding() throws {

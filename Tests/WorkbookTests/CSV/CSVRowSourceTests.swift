@@ -67,11 +67,50 @@ import Testing
         let keyColumn = table.header.firstIndex(of: "transactionId") ?? 0
         let visited = try #require(KeyedRows.visit(table, seed: seed, keyColumn: keyColumn, keySpec: spec))
         #expect(visited.hashes == (0..<table.rowCount).map { table.rowHash($0, seed: seed) })
+        // In parts side by side (a row or two each), joined in row order: the same.
+        for cores in [2, 3, 7] {
+            let inParts = RowParts.$rowsPerPart.withValue(1) {
+                RowParts.$cores.withValue(cores) { KeyedRows.visit(table, seed: seed, keyColumn: keyColumn, keySpec: spec) }
+            }
+            #expect(inParts?.hashes == visited.hashes && inParts?.keys == visited.keys, "\(cores) parts")
+        }
         let keys = (0..<table.rowCount).map { row -> RowKey? in
             guard case .success(let text) = FieldParser.canonical(table.cell(row: row, column: keyColumn), spec), !text.isEmpty
             else { return nil }
             return RowKey(text)
         }
         #expect(visited.keys == keys)
+    }
+
+    /// A file read in parts side by side, each cut after a line feed, is the file read in one pass:
+    /// the same records, line endings, damaged and refused rows, and the same error where there is
+    /// one, whatever the cut lands in (a quoted field holding a line feed, a CRLF, a blank line).
+    @Test(
+        arguments: texts + [
+            "id,note\n" + (1...40).map { "\($0),\"line\nbreak \($0)\"\n" }.joined(),
+            "id,note\r\n" + (1...40).map { "\($0),x\($0)\r\n\r\n" }.joined(),
+            "id,a,b,c,d\n" + (1...30).map { "\($0),x,y,z,w\n" }.joined() + "99,\"open\n1,2,3,4,5\n6,7,8,9,0\n",
+            "id,note\n" + (1...30).map { "\($0),x\n" }.joined() + "31,\"never closed\n32,y\n",
+            "id,note\n" + (1...30).map { "\($0),caf\u{E9}\n" }.joined() + "31,\u{FF}\n",
+            "id,note\n" + (1...30).map { "\($0),x" }.joined(separator: "\n"),
+        ])
+    func aFileReadInPartsIsTheFileReadInOnePass(_ text: String) throws {
+        let bytes: [UInt8] = text.unicodeScalars.contains("\u{FF}") ? Array(text.utf8).map { $0 == 0xC3 ? 0xFF : $0 } : Array(text.utf8)
+        let whole = Result { try CSVReader.parse(bytes, source: "t.csv") }
+        for cores in [2, 3, 5, 16] {
+            let parts = RowParts.$bytesPerPart.withValue(1) {
+                RowParts.$cores.withValue(cores) { Result { try CSVReader.parse(bytes, source: "t.csv") } }
+            }
+            switch (whole, parts) {
+            case (.success(let a), .success(let b)):
+                #expect(a.recordRanges == b.recordRanges && a.table == b.table, "\(cores) parts")
+                #expect(a.lineEnding == b.lineEnding && a.endsWithNewline == b.endsWithNewline && a.hasBOM == b.hasBOM)
+                #expect(a.table.damagedRows == b.table.damagedRows && a.table.refusedRows == b.table.refusedRows)
+            case (.failure(let a), .failure(let b)):
+                #expect("\(a)" == "\(b)", "\(cores) parts")
+            default:
+                Issue.record("\(cores) parts: \(whole) vs \(parts)")
+            }
+        }
     }
 }

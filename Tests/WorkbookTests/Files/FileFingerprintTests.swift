@@ -62,7 +62,7 @@ import Testing
         try withAtomicTestFolder { folder in
             let url = folder.appendingPathComponent("T.csv")
             let pieces = [Array("id,note\n".utf8), Array(repeating: 0x61, count: 70_001), Array("\n1,x\n".utf8)]
-            let fingerprint = try AtomicFile.replaceInChunks(url, expecting: nil) { sink in for piece in pieces { try sink(piece) } }
+            let fingerprint = try AtomicFile.replaceInChunks(url, expecting: nil) { sink in for piece in pieces { try sink(piece[...]) } }
             #expect(try FileFingerprint.of(url) == fingerprint)
             #expect(fingerprint.size == Int64(pieces.map(\.count).reduce(0, +)))
         }
