@@ -155,8 +155,9 @@ struct KeyedRows {
         // First rows of keys seen again: cleared once every row is in, so that a third copy still
         // finds the first while the index is built.
         var repeated: [Int] = []
+        let marksRows = !table.damagedRows.isEmpty || !table.refusedRows.isEmpty
         for i in 0..<table.rowCount {
-            guard table.damagedRows[i] == nil, table.refusedRows[i] == nil, let keyColumn else { continue }
+            guard !marksRows || (table.damagedRows[i] == nil && table.refusedRows[i] == nil), let keyColumn else { continue }
             let read: RowKey?
             if let fromBytes {
                 read = fromBytes.keys[i]

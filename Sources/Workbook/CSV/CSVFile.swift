@@ -58,6 +58,8 @@ public struct CSVFile: Hashable, Sendable {
     /// part of equality; nil for a file not read from bytes kept in memory.
     public var source: [UInt8]?
     var recordRanges: [Range<Int>] = []
+    /// Every record separator in `source` is `lineEnding`: a run of rows is then one slice of it.
+    var lineEndingsUniform = false
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(table.header)

@@ -50,7 +50,9 @@ struct CSVParser {
             for part in parts {
                 read.ranges += part.ranges
                 read.dataRows += part.ranges.count
+                if let ending = part.lineEnding, ending != (read.lineEnding ?? ending) { read.mixedEndings = true }
                 if read.lineEnding == nil { read.lineEnding = part.lineEnding }
+                read.mixedEndings = read.mixedEndings || part.mixedEndings
                 read.endsWithNewline = part.endsWithNewline
             }
             i = n
@@ -71,6 +73,7 @@ struct CSVParser {
             endsWithNewline: read.endsWithNewline
         )
         file.recordRanges = read.ranges
+        file.lineEndingsUniform = !read.mixedEndings
         return file
     }
 
@@ -83,6 +86,8 @@ struct CSVParser {
         /// Every record's range, the header's first; line endings excluded.
         var ranges: [Range<Int>] = []
         var lineEnding: CSVLineEnding?
+        /// A separator other than `lineEnding` was found.
+        var mixedEndings = false
         var endsWithNewline = false
         var refused: [Int: CSVError] = [:]
     }
@@ -117,7 +122,7 @@ struct CSVParser {
         read.ranges.append(recordStart..<i)
         if i < n {
             let ending = consumeLineEnding()
-            if read.lineEnding == nil { read.lineEnding = ending }
+            if read.lineEnding == nil { read.lineEnding = ending } else if ending != read.lineEnding { read.mixedEndings = true }
             read.endsWithNewline = true
         } else {
             read.endsWithNewline = false
@@ -154,7 +159,9 @@ struct CSVParser {
                     guard (try? parser.readRecord(into: &read, hasNUL: false)) != nil else { return nil }
                 }
                 guard parser.i == end, parser.damage.isEmpty else { return nil }
-                return PartRecords(ranges: read.ranges, lineEnding: read.lineEnding, endsWithNewline: read.endsWithNewline)
+                return PartRecords(
+                    ranges: read.ranges, lineEnding: read.lineEnding, mixedEndings: read.mixedEndings, endsWithNewline: read.endsWithNewline
+                )
             }
         }
         let read = parts.compactMap { $0 }
@@ -165,6 +172,7 @@ struct CSVParser {
     private struct PartRecords: Sendable {
         var ranges: [Range<Int>]
         var lineEnding: CSVLineEnding?
+        var mixedEndings: Bool
         var endsWithNewline: Bool
     }
 

@@ -37,49 +37,63 @@ public struct CSVPatch {
         out.reserveCapacity(min(chunkSize, source.count) + 4096)
         var encoder = CSVRecordEncoder(lineEnding: old.lineEnding)
         let ending = old.lineEnding.bytes
-        // The unchanged rows waiting to go out as one slice of `source`.
-        var run = 0..<0
-        func flush() throws {
-            if !out.isEmpty {
-                try sink(out[...])
-                out.removeAll(keepingCapacity: true)
+        func flushEncoded(atLeast size: Int) throws {
+            guard !out.isEmpty, out.count >= size else { return }
+            try sink(out[...])
+            out.removeAll(keepingCapacity: true)
+        }
+        // A slice of the bytes read, after whatever was encoded before it.
+        func emit(_ run: Range<Int>) throws {
+            guard !run.isEmpty else { return }
+            try flushEncoded(atLeast: 1)
+            try sink(source[run])
+        }
+        // Rows `rows`, none changed, each with the line ending before it as the encoder would put it:
+        // copied from the bytes read, as one slice when every separator is the file's.
+        func copy(_ rows: Range<Int>) throws {
+            guard let first = rows.first, let last = rows.last else { return }
+            if old.lineEndingsUniform {
+                encoder.appendedRecords(rows.count, lastIsBlank: old.recordRanges[last + 1].isEmpty)
+                return try emit((old.recordRanges[first + 1].lowerBound - ending.count)..<old.recordRanges[last + 1].upperBound)
             }
-            if !run.isEmpty { try sink(source[run]) }
-            run = 0..<0
+            var run = 0..<0
+            for index in rows {
+                let record = old.recordRanges[index + 1]
+                let start = record.lowerBound - ending.count
+                guard start >= 0, source[start..<record.lowerBound].elementsEqual(ending) else {
+                    // Read after another separator: written with the file's, as a whole rewrite writes it.
+                    try emit(run)
+                    run = 0..<0
+                    encoder.appendRecord(bytes: source[record], isBlank: record.isEmpty, into: &out)
+                    try flushEncoded(atLeast: chunkSize)
+                    continue
+                }
+                if run.isEmpty || run.upperBound != start {
+                    try emit(run)
+                    run = start..<record.upperBound
+                } else {
+                    run = run.lowerBound..<record.upperBound
+                }
+                encoder.appendedRecords(1, lastIsBlank: record.isEmpty)
+            }
+            try emit(run)
         }
         if old.hasBOM { CSVRecordEncoder.appendBOM(into: &out) }
         encoder.appendRecord(bytes: source[old.recordRanges[0]], isBlank: old.table.header.isEmpty, into: &out)
-        for index in 0..<old.table.rowCount where !deleted.contains(index) {
-            let record = old.recordRanges[index + 1]
-            if let cells = newCells(of: index) {
-                if !run.isEmpty { try flush() }
-                encoder.appendRecord(cells, into: &out)
-            } else if record.lowerBound >= ending.count,
-                source[(record.lowerBound - ending.count)..<record.lowerBound].elementsEqual(ending)
-            {
-                // The line ending before it and the row, as the encoder would put them: copied as read.
-                let bytes = (record.lowerBound - ending.count)..<record.upperBound
-                if run.isEmpty || run.upperBound != bytes.lowerBound {
-                    try flush()
-                    run = bytes
-                } else {
-                    run = run.lowerBound..<bytes.upperBound
-                }
-                encoder.appendedRecord(isBlank: record.isEmpty)
-                continue
-            } else {
-                if !run.isEmpty { try flush() }
-                encoder.appendRecord(bytes: source[record], isBlank: record.isEmpty, into: &out)
-            }
-            if out.count >= chunkSize {
-                try sink(out[...])
-                out.removeAll(keepingCapacity: true)
-            }
+        // The rows the plan deletes or changes, in order; every row between them is copied.
+        let touched = Set(edits.keys.filter { newCells(of: $0) != nil }).union(deleted).sorted()
+        var next = 0
+        for index in touched where index < old.table.rowCount {
+            try copy(next..<index)
+            next = index + 1
+            guard !deleted.contains(index), let cells = newCells(of: index) else { continue }
+            encoder.appendRecord(cells, into: &out)
+            try flushEncoded(atLeast: chunkSize)
         }
-        try flush()
+        try copy(next..<old.table.rowCount)
         for row in changes.appendedRows { encoder.appendRecord(row, into: &out) }
         encoder.finish(endsWithNewline: old.endsWithNewline, into: &out)
-        if !out.isEmpty { try sink(out[...]) }
+        try flushEncoded(atLeast: 1)
     }
 
     /// Row `index` with its changed cells set (padded to reach them); nil when it has none or they

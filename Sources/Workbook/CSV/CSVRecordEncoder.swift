@@ -39,11 +39,12 @@ struct CSVRecordEncoder {
         out.append(contentsOf: bytes)
     }
 
-    /// Counts a record that went out without this encoder, with the line ending before it: a row
-    /// copied as read (`CSVPatch`).
-    mutating func appendedRecord(isBlank: Bool) {
-        recordCount += 1
-        lastRecordWasBlank = isBlank
+    /// Counts `count` records that went out without this encoder, each with the line ending before
+    /// it: rows copied as read (`CSVPatch`).
+    mutating func appendedRecords(_ count: Int, lastIsBlank: Bool) {
+        guard count > 0 else { return }
+        recordCount += count
+        lastRecordWasBlank = lastIsBlank
     }
 
     /// Ends the output: a final line ending when asked for, and always after a last blank

@@ -74,9 +74,11 @@ extension AtomicFile {
                 placed = true
                 return
             }
-            guard try FileFingerprint.of(URL(fileURLWithPath: target)) == expecting else {
-                throw AtomicFileError.changedSinceRead(path: target)
-            }
+            // With the size and modification time it was read with, the file is exchanged unread: what
+            // the exchange brings out is read and checked whole (`settleExchange`), and a save found
+            // there goes back in place. Anything else is checked whole here first.
+            let looksAsRead = canExchange && FileFingerprint.hasSizeAndTime(of: expecting, path: target)
+            if !looksAsRead { try checkAsRead(expecting) }
             if canExchange {
                 try reach(.checked)
                 if sheetsync_exchange(newVersion, target) == 0 {
@@ -85,8 +87,16 @@ extension AtomicFile {
                     return try settleExchange(expecting: expecting, reach)
                 }
                 guard Self.cannotDo(errno) else { throw POSIXFile.failure("exchange the new version with", target) }
+                if looksAsRead { try checkAsRead(expecting) }
             }
             try linkThenRename(expecting: expecting, reach, placed: &placed)
+        }
+
+        /// The target's whole content still what was read.
+        private func checkAsRead(_ expecting: FileFingerprint) throws {
+            guard try FileFingerprint.of(URL(fileURLWithPath: target)) == expecting else {
+                throw AtomicFileError.changedSinceRead(path: target)
+            }
         }
 
         /// What was exchanged out is at `newVersion`: the previous version (kept), or a save that

@@ -69,6 +69,14 @@ public struct FileFingerprint: Hashable, Sendable, CustomStringConvertible {
             contentHash: hash.finish(last: UnsafeRawBufferPointer(rebasing: buffer[0..<filled])))
     }
 
+    /// Whether the file at `path` has the size and modification time of `fingerprint` (its content
+    /// not read); false when it cannot be looked at.
+    static func hasSizeAndTime(of fingerprint: FileFingerprint, path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return Int64(info.st_size) == fingerprint.size && POSIXFile.modificationNanoseconds(info) == fingerprint.modificationTimeNanoseconds
+    }
+
     /// Whether both fingerprints describe the same bytes, whatever their modification times.
     public func hasSameContent(as other: FileFingerprint) -> Bool {
         size == other.size && contentHash == other.contentHash

@@ -56,6 +56,18 @@ import Testing
         #expect(!chunks.contains { $0.isEmpty })
     }
 
+    /// In a file whose every separator is the first one, the rows between two changed ones go out
+    /// as one slice of the bytes read.
+    @Test func aFileWithOneLineEndingIsCopiedInOneSliceAroundEachChange() throws {
+        let old = try Self.read("id,note\n1,a\n2,\"b, c\"\n\n3,d\n4,e\n5,f")
+        var changes = TableChanges()
+        changes.cells = [CellChange(row: 3, column: 1, key: "3", cell: .text("D"))]
+        changes.deletedRows = [5]
+        var chunks: [String] = []
+        try #require(CSVPatch(old, changes)).write { chunks.append(String(decoding: $0, as: UTF8.self)) }
+        #expect(chunks == ["id,note", "\n1,a\n2,\"b, c\"\n", "\n3,D", "\n4,e"])
+    }
+
     /// Unchanged rows go out as slices of the bytes read, a run of them at a time; a row whose line
     /// ending before it is not the file's (the first one read) is written with the file's, as a
     /// whole rewrite writes it, so the new file's line endings are the file's throughout.

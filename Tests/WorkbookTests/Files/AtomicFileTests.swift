@@ -86,8 +86,19 @@ import Testing
             let before = try FileFingerprint.of(url)
             try url.writeTestBytes(Array("a,2\n".utf8))
             try url.setTestModificationDate(stamp)
-            #expect(throws: AtomicFileError.self) { try AtomicFile.replace(url, with: new, expecting: before) }
+            #expect(throws: AtomicFileError.changedSinceRead(path: url.resolvingSymlinksInPath().path)) {
+                try AtomicFile.replace(url, with: new, expecting: before)
+            }
             #expect(try url.testBytes == Array("a,2\n".utf8))
+            // Size and time as read: the file was exchanged unread, the content check on what came out
+            // found the save and put it back; nothing of the attempt is left but a backup of that save.
+            #expect(folder.testTempFiles.isEmpty)
+            let backups = AtomicFile.backups(of: "T.csv", in: folder)
+            #expect(
+                try backups.allSatisfy {
+                    try folder.appendingPathComponent(AtomicFile.backupFolderName).appendingPathComponent($0).testBytes
+                        == Array("a,2\n".utf8)
+                })
         }
     }
 
