@@ -12,13 +12,40 @@ extension LedgerStore {
     /// A snapshot of only what a sync needs, in one read transaction: `scope` sees what the store
     /// knows cheaply (base keys with their row hashes, dirty keys, tombstones) and names the rows
     /// to leave out; a narrowed tab's rows and base are loaded only for its `keysToLoad`.
-    public func snapshot(scope: (ChangeIndex) -> ChangeScope) throws -> (StoreSnapshot, ChangeScope) {
-        try writer.read { db in try withoutActuallyEscaping(scope) { try Self.read(db, scope: $0) } }
+    ///
+    /// `ahead`: the base hashes read earlier (`readBaseHashes()`, while the workbook was read), used
+    /// when nothing was written to the store since; otherwise they are read again here.
+    public func snapshot(scope: (ChangeIndex) -> ChangeScope, ahead: BaseHashesRead? = nil) throws -> (StoreSnapshot, ChangeScope) {
+        try writer.read { db in try withoutActuallyEscaping(scope) { try Self.read(db, scope: $0, ahead: ahead) } }
+    }
+
+    /// Every base key with its row hash, read ahead of `snapshot(scope:ahead:)` on another thread.
+    public struct BaseHashesRead: Sendable {
+        let hashes: [Tab: BaseHashes]
+        let stamp: Stamp
+    }
+
+    /// What changes whenever anyone writes to the store: SQLite's count of other connections'
+    /// commits (`PRAGMA data_version`) and of this connection's changes.
+    struct Stamp: Equatable, Sendable {
+        var dataVersion: Int64
+        var totalChanges: Int64
+
+        init(_ db: Database) throws {
+            dataVersion = try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? -1
+            totalChanges = Int64(sqlite3_total_changes64(db.sqliteConnection))
+        }
+    }
+
+    public func readBaseHashes() throws -> BaseHashesRead {
+        try writer.read { db in BaseHashesRead(hashes: try Self.baseHashes(db), stamp: try Stamp(db)) }
     }
 
     /// The snapshot read inside one transaction; without `scope` every row is loaded and the change
     /// index (every base key's hash, the dirty keys) is not read at all.
-    private static func read(_ db: Database, scope: ((ChangeIndex) -> ChangeScope)?) throws -> (StoreSnapshot, ChangeScope) {
+    private static func read(
+        _ db: Database, scope: ((ChangeIndex) -> ChangeScope)?, ahead: BaseHashesRead? = nil
+    ) throws -> (StoreSnapshot, ChangeScope) {
         var tombstones: [Tab: [String: String]] = Dictionary(uniqueKeysWithValues: Tab.allCases.map { ($0, [:]) })
         for entry in try TombstoneEntry.fetchAll(db) {
             tombstones[entry.tab, default: [:]][entry.key] = entry.deletedAt
@@ -28,7 +55,8 @@ extension LedgerStore {
         if let scope {
             chosen = scope(
                 ChangeIndex(
-                    baseHashes: try Self.baseHashes(db), dirty: try Self.dirtyKeys(db),
+                    baseHashes: try ahead.flatMap { try $0.stamp == Stamp(db) ? $0.hashes : nil } ?? Self.baseHashes(db),
+                    dirty: try Self.dirtyKeys(db),
                     tombstones: tombstones.mapValues { Set($0.keys) },
                     renamesPending: state.keys.contains { $0.hasPrefix(LedgerState.renamePrefix) }))
         }

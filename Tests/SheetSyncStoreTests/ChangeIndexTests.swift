@@ -43,4 +43,40 @@ import Testing
         #expect(transactionKeys.filter { if case .uuid = $0 { true } else { false } } == [RowKey(Self.lower)])
         #expect(index.baseHashes[.categories]?.keys.contains(.text("Café ☕️")) == true)
     }
+
+    /// The index with base hashes read ahead (`readBaseHashes`, while the workbook is read).
+    static func index(_ store: LedgerStore, ahead: LedgerStore.BaseHashesRead) throws -> ChangeIndex {
+        var seen: ChangeIndex?
+        _ = try store.snapshot(
+            scope: { index in
+                seen = index
+                return ChangeScope()
+            }, ahead: ahead)
+        return try #require(seen)
+    }
+
+    /// Base hashes read ahead are used only while nothing was written to the store since, by this
+    /// connection or another: otherwise the snapshot reads them again.
+    @Test func baseHashesReadAheadAreUsedOnlyWhileTheStoreIsUnchanged() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ahead-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("s.sqlite").path
+        let store = try LedgerStore(path: path)
+        try store.execute("INSERT INTO sync_base (tab, key, fields, raw_hash) VALUES ('Transactions', ?, '{}', 11)", [Self.lower])
+        // Unchanged: what was read ahead is what the snapshot hands on (a made-up hash shows it).
+        let ahead = try store.readBaseHashes()
+        #expect(ahead.hashes[.transactions]?[Self.lower] == 11)
+        let madeUp = LedgerStore.BaseHashesRead(hashes: [.transactions: BaseHashes([Self.lower: 99])], stamp: ahead.stamp)
+        #expect(try Self.index(store, ahead: madeUp).baseHashes[.transactions]?[Self.lower] == 99)
+        // Written through this connection since: read again.
+        try store.execute("UPDATE sync_base SET raw_hash = 12")
+        #expect(try Self.index(store, ahead: madeUp).baseHashes[.transactions]?[Self.lower] == 12)
+        // Written by another connection (another process's sync) since: read again.
+        let now = try store.readBaseHashes()
+        let other = try LedgerStore(path: path)
+        try other.execute("UPDATE sync_base SET raw_hash = 13")
+        let stale = LedgerStore.BaseHashesRead(hashes: now.hashes, stamp: now.stamp)
+        #expect(try Self.index(store, ahead: stale).baseHashes[.transactions]?[Self.lower] == 13)
+    }
 }

@@ -88,6 +88,9 @@ public struct SyncEngine: Sendable {
             report.rejected = try store.rejectedRows()
             return report
         }
+        // The store's base hashes are read while the workbook is: a thread of its own for what is
+        // otherwise the wait for the files (used only if nothing writes to the store meanwhile).
+        async let ahead = try? store.readBaseHashes()
         let snapshot: RemoteSnapshot
         do {
             snapshot = try await remote.read()
@@ -103,7 +106,7 @@ public struct SyncEngine: Sendable {
         report.notices += snapshot.notices
         // Cost follows change: rows both sides left as the base are neither loaded nor parsed.
         let narrowing = { (index: ChangeIndex) in ChangeScope.find(workbook: snapshot.tables, index: index) }
-        var (local, scope) = try store.snapshot(scope: narrowing)
+        var (local, scope) = try store.snapshot(scope: narrowing, ahead: await ahead)
         let now = clock.now()
         let remoteSettings = SyncPlanner.settingsRecord(in: snapshot.tables, now: now, bound: local.state[Self.stateDataset])
         try checkDataset(remoteSettings, state: local.state)
