@@ -16,7 +16,21 @@ enum CSVTargets {
             return
         }
         try same(lazy.table, eager.table)
+        try inParts(bytes, lazy)
         for (table, schema, rows) in readTabs(lazy.table) { try plainRowsLoadAsTheyAre(table, rows: rows, schema: schema) }
+    }
+
+    /// The file read in parts side by side (cut after every few bytes, as a big file is cut after
+    /// every MiB) is the file read in one pass.
+    static func inParts(_ bytes: UnsafeRawBufferPointer, _ whole: CSVFile) throws(PropertyViolation) {
+        let parts = RowParts.$bytesPerPart.withValue(1) {
+            RowParts.$cores.withValue(3) { try? CSVReader.parse(Array(bytes), source: "Fuzz.csv") }
+        }
+        guard let parts else { throw PropertyViolation("read in parts, the file is refused; in one pass it reads") }
+        guard parts == whole, parts.table == whole.table, parts.table.damagedRows == whole.table.damagedRows,
+            parts.table.refusedRows == whole.table.refusedRows, parts.source == whole.source,
+            CSVWriter.encode(patching: parts, with: TableChanges()) == CSVWriter.encode(patching: whole, with: TableChanges())
+        else { throw PropertyViolation("read in parts, the file reads otherwise than in one pass") }
     }
 
     static func same(_ lazy: Table, _ eager: Table) throws(PropertyViolation) {
