@@ -1,3 +1,5 @@
+import SheetSyncCore
+
 #if canImport(Glibc)
     // On Linux the members of `struct stat` and `timespec` come from a header that whichever of
     // CoreFoundation and Dispatch loaded it first owns (it depends on the build), so both are imported.
@@ -102,6 +104,12 @@ enum POSIXFile {
         // Not zero-filled first: `read` writes every byte that is kept.
         var buffer = [UInt8](unsafeUninitializedCapacity: max(sizeHint, 0) + 1) { _, initialized in initialized = max(sizeHint, 0) + 1 }
         var count = 0
+        // A big file from its start is read in parts side by side: the copy and the page faults of a
+        // fresh buffer are most of reading it. What it holds past `sizeHint` (it grew) is read after.
+        if sizeHint > 0, lseek(fd, 0, SEEK_CUR) == 0 {
+            count = readInParts(fd, into: &buffer, size: sizeHint)
+            if count > 0, lseek(fd, off_t(count), SEEK_SET) != off_t(count) { count = 0 }
+        }
         while true {
             if count == buffer.count {
                 buffer.append(contentsOf: repeatElement(0, count: max(buffer.count, 65_536)))
@@ -119,6 +127,32 @@ enum POSIXFile {
         }
         buffer.removeSubrange(count...)
         return buffer
+    }
+
+    /// The first `size` bytes of the file read in parts side by side (`RowParts.byteRanges`) with
+    /// `pread`, which leaves the file's offset alone: `size` when every part was read whole, else 0
+    /// (one part or a short or failed read: the caller reads the file in one pass from its start).
+    private static func readInParts(_ fd: Int32, into buffer: inout [UInt8], size: Int) -> Int {
+        let parts = RowParts.byteRanges(from: 0, to: size) { $0 }
+        guard parts.count > 1, buffer.count >= size else { return 0 }
+        return buffer.withUnsafeMutableBytes { raw -> Int in
+            // The address as a number, to hand to the parts: each writes only its own bytes of the
+            // buffer, which outlives them (they all end before `run` returns).
+            guard let address = raw.baseAddress.map({ UInt(bitPattern: $0) }) else { return 0 }
+            let read = RowParts.run(parts.count) { k -> Int in
+                guard let base = UnsafeMutableRawPointer(bitPattern: address) else { return -1 }
+                let part = parts[k]
+                var done = 0
+                while done < part.count {
+                    let got = pread(fd, base + part.lowerBound + done, part.count - done, off_t(part.lowerBound + done))
+                    if got < 0 && errno == EINTR { continue }
+                    if got <= 0 { break }
+                    done += got
+                }
+                return done
+            }
+            return zip(read, parts).allSatisfy { $0 == $1.count } ? size : 0
+        }
     }
 
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {

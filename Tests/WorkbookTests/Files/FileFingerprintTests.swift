@@ -1,4 +1,5 @@
 import Foundation
+import SheetSyncCore
 import Testing
 
 @testable import Workbook
@@ -123,5 +124,22 @@ import Testing
         #expect(AtomicFile.Backups.timestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T000000Z")
         #expect(AtomicFile.Backups.timestamp(Date(timeIntervalSince1970: 1_795_303_880.923_4)) == "2026-11-21T233120Z")
         #expect(AtomicFile.Backups.timestamp(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T235959Z")
+    }
+
+    /// A file read in parts side by side (cut every few bytes here, every MiB in use) is the file:
+    /// the same bytes and fingerprint as a read in one pass.
+    @Test func aFileReadInPartsIsTheFile() throws {
+        try withAtomicTestFolder { folder in
+            let url = folder.appendingPathComponent("T.csv")
+            let bytes = (0..<10_007).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+            try url.writeTestBytes(bytes)
+            for cores in [2, 3, 8] {
+                let read = try RowParts.$bytesPerPart.withValue(100) {
+                    try RowParts.$cores.withValue(cores) { try FileSnapshot.read(url) }
+                }
+                #expect(read?.bytes == bytes, "\(cores) parts")
+                #expect(read?.fingerprint == (try FileFingerprint.of(url)))
+            }
+        }
     }
 }
