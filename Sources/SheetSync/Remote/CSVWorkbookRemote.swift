@@ -34,7 +34,9 @@ public struct CSVWorkbookRemote: Remote {
         try Self.version(Tab.allCases.map { try FileFingerprint.of(url(for: $0)) })
     }
 
-    public func read() async throws -> RemoteSnapshot {
+    public func read() async throws -> RemoteSnapshot { try await read(keyingRows: false) }
+
+    public func read(keyingRows: Bool) async throws -> RemoteSnapshot {
         guard FileManager.default.fileExists(atPath: folder.path) else {
             throw SheetSyncError.configuration("CSV workbook folder \(folder.path) does not exist")
         }
@@ -43,7 +45,8 @@ public struct CSVWorkbookRemote: Remote {
         for tab in Tab.allCases {
             // The fingerprint of exactly the bytes parsed: a save in between cannot slip through.
             let read: (file: CSVFile, fingerprint: FileFingerprint)?
-            do { read = try CSVReader.readIfPresent(url(for: tab)) } catch {
+            let keying = keyingRows ? { RowKeying(header: $0, schema: tab.schema) } : nil
+            do { read = try CSVReader.readIfPresent(url(for: tab), keying: keying) } catch {
                 throw SheetSyncError.data("\(error)").causedBy(error)
             }
             guard let (read, fingerprint) = read else { continue }

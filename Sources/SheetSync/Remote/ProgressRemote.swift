@@ -14,9 +14,11 @@ struct ProgressRemote: Remote {
     func location(of tab: Tab) -> String { base.location(of: tab) }
     func currentVersion() async throws -> String? { try await base.currentVersion() }
 
-    func read() async throws -> RemoteSnapshot {
+    func read() async throws -> RemoteSnapshot { try await read(keyingRows: false) }
+
+    func read(keyingRows: Bool) async throws -> RemoteSnapshot {
         report("reading \(base.displayName)…")
-        let snapshot = try await base.read()
+        let snapshot = try await base.read(keyingRows: keyingRows)
         let rows = snapshot.tables.values.reduce(0) { $0 + $1.rowCount }
         report("reconciling \(rows) rows…")
         return snapshot

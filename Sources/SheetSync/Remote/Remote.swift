@@ -105,6 +105,9 @@ public protocol Remote: Sendable {
     /// The workbook's version without reading it whole, when the backend can tell cheaply.
     func currentVersion() async throws -> String?
     func read() async throws -> RemoteSnapshot
+    /// `read()`, with every row's hash and key worked out while it is read where the backend keeps
+    /// rows as bytes (`Table.keyedRows`; CSV): what a sync's change scope would visit the rows again for.
+    func read(keyingRows: Bool) async throws -> RemoteSnapshot
     /// Carries out the plans on the workbook as it was read in `snapshot`. Writes nothing when no plan
     /// changes the remote.
     func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> RemoteWrite
@@ -113,6 +116,8 @@ public protocol Remote: Sendable {
 }
 
 extension Remote {
+    public func read(keyingRows: Bool) async throws -> RemoteSnapshot { try await read() }
+
     public var maxCellCharacters: Int? { nil }
     public var lockFile: URL? { nil }
 }

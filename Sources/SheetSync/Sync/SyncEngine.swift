@@ -93,7 +93,7 @@ public struct SyncEngine: Sendable {
         async let ahead = try? store.readBaseHashes()
         let snapshot: RemoteSnapshot
         do {
-            snapshot = try await remote.read()
+            snapshot = try await remote.read(keyingRows: true)
         } catch let error as SheetSyncError where error.exitCode == .dataError {
             // A tab file that cannot be read at all (not UTF-8, a quote never closed) stops the run: `status`
             // must say so meanwhile, as for any run that held changes back.

@@ -135,17 +135,14 @@ struct KeyedRows {
     var readable: Bool
 
     init(_ table: Table, schema: TabSchema) {
-        let seed = RowHash.seed(header: table.header)
+        let keying = RowKeying(header: table.header, schema: schema)
         keys = Array(repeating: nil, count: table.rowCount)
         self.table = table
-        // Safe to drop the error: a header the reader refuses makes the tab read whole, and the
-        // planner reports that same error.
         let map = try? ColumnMap(header: table.header, schema: schema)
-        let keySpec = schema.field(named: schema.keyField)
-        let keyColumn = keySpec == nil ? nil : map?.columns[schema.keyField]
+        let (keySpec, keyColumn) = (keying.keySpec, keying.keyColumn)
         // Hashed and keyed from the reader's own form: an unchanged row is never decoded into strings.
-        let fromBytes = keySpec.flatMap { Self.visit(table, seed: seed, keyColumn: keyColumn, keySpec: $0) }
-        hashes = fromBytes?.hashes ?? (0..<table.rowCount).map { table.rowHash($0, seed: seed) }
+        let fromBytes = keySpec == nil ? nil : Self.visit(table, keying: keying)
+        hashes = fromBytes?.hashes ?? (0..<table.rowCount).map { table.rowHash($0, seed: keying.seed) }
         guard table.rowCount <= RowKeyIndex.maxRows, map != nil, let keySpec else {
             readable = false
             return
@@ -180,28 +177,28 @@ struct KeyedRows {
     /// The row of a readable, unrepeated key.
     func row(of key: RowKey) -> Int? { index.row(of: key, in: keys) }
 
-    /// Every row's hash and key (as the key cell reads), in one visit of each row's bytes; nil when
-    /// the table keeps no byte cells. The same values as `Table.rowHash` and the key cell read
-    /// through `FieldParser.canonical` (`ChangeScopeTests` compares them).
-    static func visit(_ table: Table, seed: UInt64, keyColumn: Int?, keySpec: FieldSpec) -> (hashes: [Int64], keys: [RowKey?])? {
+    /// Every row's hash and key (as the key cell reads), in one visit of each row's bytes, or as the
+    /// reader worked them out while it read (`Table.keyedRows`); nil when the table keeps no byte
+    /// cells. The same values as `Table.rowHash` and the key cell read through
+    /// `FieldParser.canonical` (`ChangeScopeTests`, `CSVRowSourceTests` compare them).
+    static func visit(_ table: Table, keying: RowKeying) -> (hashes: [Int64], keys: [RowKey?])? {
+        if let read = table.keyedRows, read.keying == keying, read.hashes.count == table.rowCount { return (read.hashes, read.keys) }
         // Side by side in parts of rows (`RowParts`), joined in row order.
         let parts = RowParts.map(table.rowCount) { range -> (hashes: [Int64], keys: [RowKey?])? in
             var hashes: [Int64] = [], keys: [RowKey?] = []
             hashes.reserveCapacity(range.count)
             keys.reserveCapacity(range.count)
-            var builder = RowHash.Builder(seed: seed), column = 0, key: RowKey?
+            var row = RowKeying.Row(keying)
             let visited = table.visitCells(
                 rows: range,
                 cell: { bytes in
-                    if bytes.isEmpty { builder.addEmpty() } else { builder.addText(bytes) }
-                    if column == keyColumn, !bytes.isEmpty { key = Self.key(bytes, keySpec) }
-                    column += 1
+                    row.add(bytes)
                     return true
                 },
                 endOfRow: { _ in
-                    hashes.append(builder.value)
+                    let (hash, key) = row.finish(keying)
+                    hashes.append(hash)
                     keys.append(key)
-                    (builder, column, key) = (RowHash.Builder(seed: seed), 0, nil)
                     return true
                 })
             return visited ? (hashes, keys) : nil
@@ -216,15 +213,6 @@ struct KeyedRows {
             keys += part.keys
         }
         return (hashes, keys)
-    }
-
-    /// The key a non-empty text cell of these bytes reads as: a canonical UUID straight from its
-    /// bits, any other text through the field parser; nil when it does not read or reads empty.
-    private static func key(_ bytes: UnsafeBufferPointer<UInt8>, _ spec: FieldSpec) -> RowKey? {
-        if let (high, low) = RowKey.uuidBits(bytes), spec.kind == .uuid { return .uuid(high, low) }
-        guard case .success(let text) = FieldParser.canonical(.text(String(decoding: bytes, as: UTF8.self)), spec), !text.isEmpty
-        else { return nil }
-        return RowKey(text)
     }
 }
 

@@ -17,12 +17,16 @@ public protocol RowSource: Sendable {
     func visitCells(
         rows: Range<Int>, cell: (UnsafeBufferPointer<UInt8>) -> Bool, endOfRow: (Int) -> Bool
     ) -> Bool
+    /// Every row's hash and key as the reader worked them out while reading, when it did.
+    var keyedRows: KeyedRowHashes? { get }
 }
 
 extension RowSource {
     public func visitCells(
         rows: Range<Int>, cell: (UnsafeBufferPointer<UInt8>) -> Bool, endOfRow: (Int) -> Bool
     ) -> Bool { false }
+
+    public var keyedRows: KeyedRowHashes? { nil }
 }
 
 /// A neutral sheet: a header row and data rows, as read from CSV, XLSX or Sheets.
@@ -121,6 +125,13 @@ public struct Table: Hashable, Sendable {
     ) -> Bool {
         guard case .source(let decoded) = storage else { return false }
         return decoded.source.visitCells(rows: rows, cell: cell, endOfRow: endOfRow)
+    }
+
+    /// Every row's hash and key as the reader worked them out while reading (`RowKeying`); nil when
+    /// it did not, or the rows were changed since.
+    public var keyedRows: KeyedRowHashes? {
+        guard case .source(let decoded) = storage else { return nil }
+        return decoded.source.keyedRows
     }
 
     /// The sheet row number (1-based, header is row 1) of data row `index`.

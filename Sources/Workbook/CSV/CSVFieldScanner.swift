@@ -131,11 +131,13 @@ final class CSVRows: RowSource {
     private let records: ArraySlice<Range<Int>>
     /// The header's width: what a row's cells reserve room for.
     private let width: Int
+    let keyedRows: KeyedRowHashes?
 
-    init(bytes: [UInt8], records: ArraySlice<Range<Int>>, width: Int) {
+    init(bytes: [UInt8], records: ArraySlice<Range<Int>>, width: Int, keyed: KeyedRowHashes? = nil) {
         self.bytes = bytes
         self.records = records
         self.width = width
+        keyedRows = keyed
     }
 
     var count: Int { records.count }

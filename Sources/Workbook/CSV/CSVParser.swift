@@ -27,6 +27,8 @@ struct CSVParser {
     private var headerWidth = 0
     /// Data rows whose quoting looks broken, by index, with what is wrong.
     private var damage: [Int: String] = [:]
+    /// How to hash and key each data row while it is read (kept rows only), once the header is known.
+    private var keying: RowKeying?
 
     init(bytes: UnsafeBufferPointer<UInt8>, source: String, owner: [UInt8]? = nil) {
         self.p = bytes
@@ -34,7 +36,10 @@ struct CSVParser {
         self.owner = owner
     }
 
-    mutating func run() throws -> CSVFile {
+    /// Reads the file. `keying`, given the header, says how to hash and key each data row as it is
+    /// read (`RowKeying`), for a parser that keeps the rows as bytes: what a sync would otherwise
+    /// visit every row's bytes again for.
+    mutating func run(keying makeKeying: (([String]) -> RowKeying?)? = nil) throws -> CSVFile {
         let n = p.count
         var hasBOM = false
         if n >= 3, p[0] == 0xEF, p[1] == 0xBB, p[2] == 0xBF {
@@ -46,9 +51,12 @@ struct CSVParser {
         let hasNUL = p.baseAddress.map { memchr($0, 0, n) != nil } ?? false
         var read = Records()
         while i < n && read.header == nil { try readRecord(into: &read, hasNUL: hasNUL) }
+        if owner != nil, let header = read.header { keying = makeKeying?(header) }
         if !hasNUL, let header = read.header, let parts = partsRead(header: header) {
             for part in parts {
                 read.ranges += part.ranges
+                read.hashes += part.hashes
+                read.keys += part.keys
                 read.dataRows += part.ranges.count
                 if let ending = part.lineEnding, ending != (read.lineEnding ?? ending) { read.mixedEndings = true }
                 if read.lineEnding == nil { read.lineEnding = part.lineEnding }
@@ -60,7 +68,10 @@ struct CSVParser {
         while i < n { try readRecord(into: &read, hasNUL: hasNUL) }
         var table: Table
         if let owner, !read.ranges.isEmpty {
-            table = Table(header: read.header ?? [], source: CSVRows(bytes: owner, records: read.ranges.dropFirst(), width: headerWidth))
+            let keyed = keying.map { KeyedRowHashes(keying: $0, hashes: read.hashes, keys: read.keys) }
+            table = Table(
+                header: read.header ?? [], source: CSVRows(bytes: owner, records: read.ranges.dropFirst(), width: headerWidth, keyed: keyed)
+            )
         } else {
             table = Table(header: read.header ?? [], rows: read.rows)
         }
@@ -88,6 +99,9 @@ struct CSVParser {
         var lineEnding: CSVLineEnding?
         /// A separator other than `lineEnding` was found.
         var mixedEndings = false
+        /// Each data row's hash and key, when the parser keys rows.
+        var hashes: [Int64] = []
+        var keys: [RowKey?] = []
         var endsWithNewline = false
         var refused: [Int: CSVError] = [:]
     }
@@ -101,6 +115,7 @@ struct CSVParser {
         // Cells are made for the header, and for every row only when there are no bytes to keep.
         let keepsCells = owner == nil
         let makesCells = keepsCells || read.header == nil
+        var row = read.header == nil ? nil : keying.map(RowKeying.Row.init)
         if first != Self.cr && first != Self.lf {
             var column = 0
             while true {
@@ -108,6 +123,7 @@ struct CSVParser {
                 let span = try field()
                 column += 1
                 if makesCells { cells.append(cell(span)) }
+                if row != nil { add(span, to: &row) }
                 if hasNUL, let header = read.header, read.refused[read.dataRows] == nil, let nul = firstNUL(in: start..<i) {
                     let name = column <= header.count ? header[column - 1] : nil
                     read.refused[read.dataRows] = error(.nulByte(column: column, header: name), at: nul)
@@ -120,6 +136,10 @@ struct CSVParser {
             }
         }
         read.ranges.append(recordStart..<i)
+        if row != nil, let keying, let (hash, key) = row?.finish(keying) {
+            read.hashes.append(hash)
+            read.keys.append(key)
+        }
         if i < n {
             let ending = consumeLineEnding()
             if read.lineEnding == nil { read.lineEnding = ending } else if ending != read.lineEnding { read.mixedEndings = true }
@@ -148,11 +168,11 @@ struct CSVParser {
             memchr(base + at, Int32(Self.lf), p.count - at).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) + 1 }
         }
         guard cuts.count > 1 else { return nil }
-        let (source, width, record) = (source, headerWidth, record)
+        let (source, width, record, keying) = (source, headerWidth, record, keying)
         let parts = RowParts.run(cuts.count) { k -> PartRecords? in
             owner.withUnsafeBufferPointer { p in
                 var parser = CSVParser(bytes: p, source: source, owner: owner)
-                (parser.i, parser.headerWidth, parser.record) = (cuts[k].lowerBound, width, record)
+                (parser.i, parser.headerWidth, parser.record, parser.keying) = (cuts[k].lowerBound, width, record, keying)
                 var read = Records(header: header)
                 let end = cuts[k].upperBound
                 while parser.i < end {
@@ -160,8 +180,8 @@ struct CSVParser {
                 }
                 guard parser.i == end, parser.damage.isEmpty else { return nil }
                 return PartRecords(
-                    ranges: read.ranges, lineEnding: read.lineEnding, mixedEndings: read.mixedEndings, endsWithNewline: read.endsWithNewline
-                )
+                    ranges: read.ranges, hashes: read.hashes, keys: read.keys, lineEnding: read.lineEnding,
+                    mixedEndings: read.mixedEndings, endsWithNewline: read.endsWithNewline)
             }
         }
         let read = parts.compactMap { $0 }
@@ -171,6 +191,8 @@ struct CSVParser {
     /// The records of one part read side by side.
     private struct PartRecords: Sendable {
         var ranges: [Range<Int>]
+        var hashes: [Int64]
+        var keys: [RowKey?]
         var lineEnding: CSVLineEnding?
         var mixedEndings: Bool
         var endsWithNewline: Bool
@@ -197,6 +219,17 @@ struct CSVParser {
         i = end
         if span.high >= 0x80 { try validate(start..<end) }
         return span
+    }
+
+    /// The field's decoded bytes into the row's hash and key.
+    private mutating func add(_ span: CSVFieldSpan, to row: inout RowKeying.Row?) {
+        if span.isVerbatim {
+            row?.add(UnsafeBufferPointer(rebasing: p[span.content]))
+            return
+        }
+        var kept = row
+        CSVFieldScanner.decode(span, p, scratch: &scratch) { kept?.add($0) }
+        row = kept
     }
 
     private mutating func cell(_ span: CSVFieldSpan) -> Cell {

@@ -13,12 +13,13 @@ public enum CSVReader {
         return try parser.run()
     }
 
-    /// Parses `bytes`; `source` names the file in error messages, e.g. `Transactions.csv`.
-    public static func parse(_ bytes: [UInt8], source: String) throws -> CSVFile {
+    /// Parses `bytes`; `source` names the file in error messages, e.g. `Transactions.csv`. `keying`,
+    /// given the header, says how to hash and key every row as it is read (`Table.keyedRows`).
+    public static func parse(_ bytes: [UInt8], source: String, keying: (([String]) -> RowKeying?)? = nil) throws -> CSVFile {
         // The rows stay as these bytes (shared, not copied) and are decoded when asked for.
         var file = try bytes.withUnsafeBufferPointer { pointer in
             var parser = CSVParser(bytes: pointer, source: source, owner: bytes)
-            return try parser.run()
+            return try parser.run(keying: keying)
         }
         file.source = bytes  // shared, not copied: a rewrite copies unchanged rows from it
         return file
@@ -37,7 +38,9 @@ public enum CSVReader {
     ///
     /// Prefer this to `FileFingerprint.of` followed by `read(contentsOf:)`: a save between
     /// those two calls would pair a fingerprint with content it does not describe.
-    public static func readIfPresent(_ url: URL) throws -> (file: CSVFile, fingerprint: FileFingerprint)? {
+    public static func readIfPresent(
+        _ url: URL, keying: (([String]) -> RowKeying?)? = nil
+    ) throws -> (file: CSVFile, fingerprint: FileFingerprint)? {
         let name = url.lastPathComponent
         let snapshot: FileSnapshot?
         do {
@@ -47,6 +50,6 @@ public enum CSVReader {
             throw CSVError(file: url.path, problem: .unreadable(reason: error.reason))
         }
         guard let snapshot else { return nil }
-        return (try parse(snapshot.bytes, source: name), snapshot.fingerprint)
+        return (try parse(snapshot.bytes, source: name, keying: keying), snapshot.fingerprint)
     }
 }

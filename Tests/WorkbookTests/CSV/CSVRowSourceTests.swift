@@ -65,13 +65,13 @@ import Testing
         let spec = Tab.transactions.schema.fields[0]
         let seed = RowHash.seed(header: table.header)
         let keyColumn = table.header.firstIndex(of: "transactionId") ?? 0
-        let visited = try #require(KeyedRows.visit(table, seed: seed, keyColumn: keyColumn, keySpec: spec))
+        let keying = RowKeying(seed: seed, keyColumn: keyColumn, keySpec: spec)
+        #expect(table.keyedRows == nil)
+        let visited = try #require(KeyedRows.visit(table, keying: keying))
         #expect(visited.hashes == (0..<table.rowCount).map { table.rowHash($0, seed: seed) })
         // In parts side by side (a row or two each), joined in row order: the same.
         for cores in [2, 3, 7] {
-            let inParts = RowParts.$rowsPerPart.withValue(1) {
-                RowParts.$cores.withValue(cores) { KeyedRows.visit(table, seed: seed, keyColumn: keyColumn, keySpec: spec) }
-            }
+            let inParts = RowParts.$rowsPerPart.withValue(1) { RowParts.$cores.withValue(cores) { KeyedRows.visit(table, keying: keying) } }
             #expect(inParts?.hashes == visited.hashes && inParts?.keys == visited.keys, "\(cores) parts")
         }
         let keys = (0..<table.rowCount).map { row -> RowKey? in
@@ -80,6 +80,30 @@ import Testing
             return RowKey(text)
         }
         #expect(visited.keys == keys)
+        // Worked out while the file is read (in one pass, and in parts side by side): the same again.
+        for cores in [1, 2, 5] {
+            let read = try RowParts.$bytesPerPart.withValue(1) {
+                try RowParts.$cores.withValue(cores) {
+                    try CSVReader.parse(Array(text.utf8), source: "t.csv", keying: { _ in keying }).table
+                }
+            }
+            let keyed = try #require(read.keyedRows, "\(cores) parts")
+            #expect(keyed.keying == keying && keyed.hashes == visited.hashes && keyed.keys == visited.keys, "\(cores) parts")
+            #expect(KeyedRows.visit(read, keying: keying).map { $0.hashes == visited.hashes && $0.keys == visited.keys } == true)
+        }
+    }
+
+    /// Rows hashed and keyed while read are used only for the keying they were worked out with, and
+    /// not once the table's rows are changed.
+    @Test func rowsKeyedWhileReadAreUsedOnlyAsTheyWereRead() throws {
+        let text = "transactionId,note\nc09ca393-0084-5db0-a1be-912f4bec2b3d,a\n"
+        let schema = Tab.transactions.schema
+        var table = try CSVReader.parse(Array(text.utf8), source: "t.csv", keying: { RowKeying(header: $0, schema: schema) }).table
+        #expect(table.keyedRows?.keying == RowKeying(header: table.header, schema: schema))
+        let other = RowKeying(seed: 7, keyColumn: 1, keySpec: schema.fields[0])
+        #expect(KeyedRows.visit(table, keying: other)?.hashes == [table.rowHash(0, seed: 7)])
+        table.rows[0][1] = .text("changed")
+        #expect(table.keyedRows == nil)
     }
 
     /// A file read in parts side by side, each cut after a line feed, is the file read in one pass:
