@@ -106,7 +106,7 @@ public protocol Remote: Sendable {
     func currentVersion() async throws -> String?
     func read() async throws -> RemoteSnapshot
     /// `read()`, with every row's hash and key worked out while it is read where the backend keeps
-    /// rows as bytes (`Table.keyedRows`; CSV): what a sync's change scope would visit the rows again for.
+    /// rows as bytes (`Table.takeKeyedRows`; CSV): what a sync's change scope would visit the rows again for.
     func read(keyingRows: Bool) async throws -> RemoteSnapshot
     /// Carries out the plans on the workbook as it was read in `snapshot`. Writes nothing when no plan
     /// changes the remote.

@@ -136,53 +136,57 @@ struct KeyedRows {
 
     init(_ table: Table, schema: TabSchema) {
         let keying = RowKeying(header: table.header, schema: schema)
-        keys = Array(repeating: nil, count: table.rowCount)
         self.table = table
         let map = try? ColumnMap(header: table.header, schema: schema)
         let (keySpec, keyColumn) = (keying.keySpec, keying.keyColumn)
         // Hashed and keyed from the reader's own form: an unchanged row is never decoded into strings.
-        let fromBytes = keySpec == nil ? nil : Self.visit(table, keying: keying)
+        var fromBytes = keySpec == nil ? nil : Self.visit(table, keying: keying)
         hashes = fromBytes?.hashes ?? (0..<table.rowCount).map { table.rowHash($0, seed: keying.seed) }
-        guard table.rowCount <= RowKeyIndex.maxRows, map != nil, let keySpec else {
-            readable = false
+        // The keys as read become the kept array, cleared in place where a row's key does not count
+        // (a damaged, refused or repeated row): `fromBytes` lets go first, so nothing is copied.
+        var read = fromBytes?.keys ?? []
+        fromBytes = nil
+        guard table.rowCount <= RowKeyIndex.maxRows, map != nil, let keySpec, let keyColumn else {
+            keys = Array(repeating: nil, count: table.rowCount)
+            readable = keySpec != nil && map != nil && table.rowCount <= RowKeyIndex.maxRows
             return
         }
         readable = true
+        let parsed = read.count != table.rowCount
+        if parsed { read = Array(repeating: nil, count: table.rowCount) }
         index = RowKeyIndex(capacity: table.rowCount)
         // First rows of keys seen again: cleared once every row is in, so that a third copy still
         // finds the first while the index is built.
         var repeated: [Int] = []
         let marksRows = !table.damagedRows.isEmpty || !table.refusedRows.isEmpty
         for i in 0..<table.rowCount {
-            guard !marksRows || (table.damagedRows[i] == nil && table.refusedRows[i] == nil), let keyColumn else { continue }
-            let read: RowKey?
-            if let fromBytes {
-                read = fromBytes.keys[i]
-            } else if case .success(let text) = FieldParser.canonical(table.cell(row: i, column: keyColumn), keySpec), !text.isEmpty {
-                read = RowKey(text)
-            } else {
-                read = nil
-            }
-            guard let key = read else { continue }
-            if let first = index.insert(i, key: key, in: keys) {
-                // A key twice is the reconciler's case to report: no row of it is left out.
-                repeated.append(first)
+            guard !marksRows || (table.damagedRows[i] == nil && table.refusedRows[i] == nil) else {
+                read[i] = nil
                 continue
             }
-            keys[i] = key
+            if parsed, case .success(let text) = FieldParser.canonical(table.cell(row: i, column: keyColumn), keySpec), !text.isEmpty {
+                read[i] = RowKey(text)
+            }
+            guard let key = read[i] else { continue }
+            if let first = index.insert(i, key: key, in: read) {
+                // A key twice is the reconciler's case to report: no row of it is left out.
+                repeated.append(first)
+                read[i] = nil
+            }
         }
-        for first in repeated { keys[first] = nil }
+        for first in repeated { read[first] = nil }
+        keys = read
     }
 
     /// The row of a readable, unrepeated key.
     func row(of key: RowKey) -> Int? { index.row(of: key, in: keys) }
 
     /// Every row's hash and key (as the key cell reads), in one visit of each row's bytes, or as the
-    /// reader worked them out while it read (`Table.keyedRows`); nil when the table keeps no byte
+    /// reader worked them out while it read (`Table.takeKeyedRows`); nil when the table keeps no byte
     /// cells. The same values as `Table.rowHash` and the key cell read through
     /// `FieldParser.canonical` (`ChangeScopeTests`, `CSVRowSourceTests` compare them).
     static func visit(_ table: Table, keying: RowKeying) -> (hashes: [Int64], keys: [RowKey?])? {
-        if let read = table.keyedRows, read.keying == keying, read.hashes.count == table.rowCount { return (read.hashes, read.keys) }
+        if let read = table.takeKeyedRows(), read.keying == keying, read.hashes.count == table.rowCount { return (read.hashes, read.keys) }
         // Side by side in parts of rows (`RowParts`), joined in row order.
         let parts = RowParts.map(table.rowCount) { range -> (hashes: [Int64], keys: [RowKey?])? in
             var hashes: [Int64] = [], keys: [RowKey?] = []

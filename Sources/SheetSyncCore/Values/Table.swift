@@ -17,8 +17,9 @@ public protocol RowSource: Sendable {
     func visitCells(
         rows: Range<Int>, cell: (UnsafeBufferPointer<UInt8>) -> Bool, endOfRow: (Int) -> Bool
     ) -> Bool
-    /// Every row's hash and key as the reader worked them out while reading, when it did.
-    var keyedRows: KeyedRowHashes? { get }
+    /// Every row's hash and key as the reader worked them out while reading, when it did: handed
+    /// over once (the next call answers nil), so that the one who takes them owns the arrays.
+    func takeKeyedRows() -> KeyedRowHashes?
 }
 
 extension RowSource {
@@ -26,7 +27,7 @@ extension RowSource {
         rows: Range<Int>, cell: (UnsafeBufferPointer<UInt8>) -> Bool, endOfRow: (Int) -> Bool
     ) -> Bool { false }
 
-    public var keyedRows: KeyedRowHashes? { nil }
+    public func takeKeyedRows() -> KeyedRowHashes? { nil }
 }
 
 /// A neutral sheet: a header row and data rows, as read from CSV, XLSX or Sheets.
@@ -127,11 +128,12 @@ public struct Table: Hashable, Sendable {
         return decoded.source.visitCells(rows: rows, cell: cell, endOfRow: endOfRow)
     }
 
-    /// Every row's hash and key as the reader worked them out while reading (`RowKeying`); nil when
-    /// it did not, or the rows were changed since.
-    public var keyedRows: KeyedRowHashes? {
+    /// Every row's hash and key as the reader worked them out while reading (`RowKeying`), handed
+    /// over once (every copy of the table shares them); nil when it did not, they were taken, or the
+    /// rows were changed since.
+    public func takeKeyedRows() -> KeyedRowHashes? {
         guard case .source(let decoded) = storage else { return nil }
-        return decoded.source.keyedRows
+        return decoded.source.takeKeyedRows()
     }
 
     /// The sheet row number (1-based, header is row 1) of data row `index`.

@@ -1,4 +1,5 @@
 import SheetSyncCore
+import Synchronization
 
 /// Where one CSV field lies in the bytes: the one scan shared by the parser (which validates the
 /// whole file once) and `CSVRows` (which decodes a row again when it is asked for).
@@ -131,16 +132,23 @@ final class CSVRows: RowSource {
     private let records: ArraySlice<Range<Int>>
     /// The header's width: what a row's cells reserve room for.
     private let width: Int
-    let keyedRows: KeyedRowHashes?
+    /// Every row's hash and key worked out while reading, until the change scope takes them.
+    private let keyed: Mutex<KeyedRowHashes?>
 
     init(bytes: [UInt8], records: ArraySlice<Range<Int>>, width: Int, keyed: KeyedRowHashes? = nil) {
         self.bytes = bytes
         self.records = records
         self.width = width
-        keyedRows = keyed
+        self.keyed = Mutex(keyed)
     }
 
     var count: Int { records.count }
+
+    func takeKeyedRows() -> KeyedRowHashes? {
+        keyed.withLock { kept in
+            defer { kept = nil }; return kept
+        }
+    }
 
     func row(_ index: Int) -> [Cell] {
         var cells: [Cell] = []

@@ -14,7 +14,7 @@ public enum CSVReader {
     }
 
     /// Parses `bytes`; `source` names the file in error messages, e.g. `Transactions.csv`. `keying`,
-    /// given the header, says how to hash and key every row as it is read (`Table.keyedRows`).
+    /// given the header, says how to hash and key every row as it is read (`Table.takeKeyedRows`).
     public static func parse(_ bytes: [UInt8], source: String, keying: (([String]) -> RowKeying?)? = nil) throws -> CSVFile {
         // The rows stay as these bytes (shared, not copied) and are decoded when asked for.
         var file = try bytes.withUnsafeBufferPointer { pointer in

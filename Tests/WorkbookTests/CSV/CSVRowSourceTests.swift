@@ -66,7 +66,7 @@ import Testing
         let seed = RowHash.seed(header: table.header)
         let keyColumn = table.header.firstIndex(of: "transactionId") ?? 0
         let keying = RowKeying(seed: seed, keyColumn: keyColumn, keySpec: spec)
-        #expect(table.keyedRows == nil)
+        #expect(table.takeKeyedRows() == nil)
         let visited = try #require(KeyedRows.visit(table, keying: keying))
         #expect(visited.hashes == (0..<table.rowCount).map { table.rowHash($0, seed: seed) })
         // In parts side by side (a row or two each), joined in row order: the same.
@@ -87,23 +87,33 @@ import Testing
                     try CSVReader.parse(Array(text.utf8), source: "t.csv", keying: { _ in keying }).table
                 }
             }
-            let keyed = try #require(read.keyedRows, "\(cores) parts")
+            let keyed = try #require(read.takeKeyedRows(), "\(cores) parts")
             #expect(keyed.keying == keying && keyed.hashes == visited.hashes && keyed.keys == visited.keys, "\(cores) parts")
-            #expect(KeyedRows.visit(read, keying: keying).map { $0.hashes == visited.hashes && $0.keys == visited.keys } == true)
+            // The change scope's visit takes them (handed over once) and gives the same.
+            let again = try CSVReader.parse(Array(text.utf8), source: "t.csv", keying: { _ in keying }).table
+            #expect(KeyedRows.visit(again, keying: keying).map { $0.hashes == visited.hashes && $0.keys == visited.keys } == true)
+            #expect(again.takeKeyedRows() == nil)
         }
     }
 
-    /// Rows hashed and keyed while read are used only for the keying they were worked out with, and
-    /// not once the table's rows are changed.
+    /// Rows hashed and keyed while read are handed over once, used only for the keying they were
+    /// worked out with, and not once the table's rows are changed.
     @Test func rowsKeyedWhileReadAreUsedOnlyAsTheyWereRead() throws {
         let text = "transactionId,note\nc09ca393-0084-5db0-a1be-912f4bec2b3d,a\n"
         let schema = Tab.transactions.schema
-        var table = try CSVReader.parse(Array(text.utf8), source: "t.csv", keying: { RowKeying(header: $0, schema: schema) }).table
-        #expect(table.keyedRows?.keying == RowKeying(header: table.header, schema: schema))
+        func read() throws -> Table {
+            try CSVReader.parse(Array(text.utf8), source: "t.csv", keying: { RowKeying(header: $0, schema: schema) }).table
+        }
+        let once = try read()
+        #expect(once.takeKeyedRows()?.keying == RowKeying(header: once.header, schema: schema))
+        #expect(once.takeKeyedRows() == nil)
         let other = RowKeying(seed: 7, keyColumn: 1, keySpec: schema.fields[0])
+        let table = try read()
         #expect(KeyedRows.visit(table, keying: other)?.hashes == [table.rowHash(0, seed: 7)])
-        table.rows[0][1] = .text("changed")
-        #expect(table.keyedRows == nil)
+        var changed = try read()
+        changed.rows[0][1] = .text("changed")
+        #expect(changed.takeKeyedRows() == nil)
+        #expect(KeyedRows(changed, schema: schema).hashes == [changed.rowHash(0, seed: RowHash.seed(header: changed.header))])
     }
 
     /// A file read in parts side by side, each cut after a line feed, is the file read in one pass:
