@@ -148,6 +148,38 @@ import Workbook
         #expect(try bytes(url) == text)
     }
 
+    /// A carriage return on its own inside an unquoted cell of a file whose lines end with LF (or
+    /// CRLF) ended the row there: the part before it read as a short row, which the store took (the
+    /// note cut, later fields emptied) and the next push wrote back cut, and the rest read as a row of
+    /// its own. Both parts are now held back, naming the row and line, and nothing changes.
+    @Test func aStrayCarriageReturnInACellHoldsItsRowBackAndCutsNothing() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        let url = folder.appendingPathComponent("Transactions.csv")
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        let id = "1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9"
+        let store = folder.appendingPathComponent("sheetsync.sqlite")
+        #expect(try notes(store)[id] == "Lunch with Sam")
+        var text = try bytes(url)
+        let lunch = Array("Lunch with Sam".utf8)
+        let at = try #require((0...(text.count - lunch.count)).first { Array(text[$0..<$0 + lunch.count]) == lunch })
+        text.insert(0x0D, at: at + 5)  // "Lunch\r with Sam"
+        try Data(text).write(to: url)
+
+        for _ in 0..<2 {
+            let run = try await CLI.run(["sync"], in: folder)
+            #expect(run.status == 65, "\(run.stdout)\(run.stderr)")
+            #expect(run.stderr.contains("Transactions: 2 row(s) with broken quoting or a stray line break"), "\(run.stderr)")
+            #expect(try bytes(url) == text)
+            #expect(try notes(store)[id] == "Lunch with Sam")
+        }
+        // `check` names both parts, row and line, and what to do.
+        let check = try await CLI.run(["check", folder.path], in: folder)
+        #expect(check.status == 65, "\(check.stdout)\(check.stderr)")
+        let said = check.stdout + check.stderr
+        #expect(said.contains("Transactions row 3: a carriage return (\\r) on its own inside this row (line 3)"), "\(said)")
+        #expect(said.contains("Transactions row 4: this row is the rest of row 3"), "\(said)")
+    }
+
     @Test func theCSVReaderRefusesOnlyTheRowWithANULAndReadsTheRest() throws {
         let text = Array("id,note\n1,fine\n2,bad\u{0}cell\n3,\"bell\u{7}, tab\t and \u{1F}\"\n".utf8)
         let file = try CSVReader.parse(text, source: "Transactions.csv")

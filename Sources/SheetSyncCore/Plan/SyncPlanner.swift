@@ -164,7 +164,7 @@ public struct SyncPlanner: Sendable {
                 plan.keepLocalDeletes(base: ledger.base[tab] ?? [:])
                 if damaged > 0 {
                     result.held.append(
-                        "\(tab.rawValue): \(damaged) row(s) with broken quoting; nothing of the tab was "
+                        "\(tab.rawValue): \(damaged) row(s) with broken quoting or a stray line break; nothing of the tab was "
                             + "deleted and it is not written until they are fixed")
                 }
                 if let cutRow { result.held.append(CutShortFile.held(tab, row: cutRow)) }

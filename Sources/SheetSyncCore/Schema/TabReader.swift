@@ -103,7 +103,7 @@ public enum TabReader {
             let cells = table.row(index)
             if let damage = table.damagedRows[index] {
                 // No key is trusted from a damaged row: the tab deletes nothing this run.
-                let problem = FieldProblem(field: "", value: "", message: damage, hint: "fix the quotes in this row")
+                let problem = FieldProblem(field: "", value: "", message: damage, hint: "fix this row in the file")
                 rows.append(SheetRow(index: index, cells: cells, outcome: .rejected([problem]), key: nil))
                 continue
             }

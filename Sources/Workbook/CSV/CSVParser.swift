@@ -29,6 +29,8 @@ struct CSVParser {
     private var damage: [Int: String] = [:]
     /// How to hash and key each data row while it is read (kept rows only), once the header is known.
     private var keying: RowKeying?
+    /// The data row a stray carriage return cut short: the next row is its rest.
+    private var cutByCR: Int?
 
     init(bytes: UnsafeBufferPointer<UInt8>, source: String, owner: [UInt8]? = nil) {
         self.p = bytes
@@ -52,7 +54,7 @@ struct CSVParser {
         var read = Records()
         while i < n && read.header == nil { try readRecord(into: &read, hasNUL: hasNUL) }
         if owner != nil, let header = read.header { keying = makeKeying?(header) }
-        if !hasNUL, let header = read.header, let parts = partsRead(header: header) {
+        if !hasNUL, let header = read.header, let parts = partsRead(header: header, lineEnding: read.lineEnding) {
             for part in parts {
                 read.ranges += part.ranges
                 read.hashes += part.hashes
@@ -140,10 +142,28 @@ struct CSVParser {
             read.hashes.append(hash)
             read.keys.append(key)
         }
+        let index = read.dataRows
+        if read.header != nil, let cut = cutByCR {
+            damage[index] =
+                "this row is the rest of row \(Table.sheetRowNumber(ofDataRow: cut)), which a carriage return (\\r) on its "
+                + "own cut in two; remove that character and the two are one row again"
+            cutByCR = nil
+        }
         if i < n {
+            let lineStart = recordStart
             let ending = consumeLineEnding()
             if read.lineEnding == nil { read.lineEnding = ending } else if ending != read.lineEnding { read.mixedEndings = true }
             read.endsWithNewline = true
+            // A lone CR in a file whose lines end with LF or CRLF, with more of the line after it, is a stray
+            // character inside a cell (pasted from another program), not the end of the row: read as one, it
+            // cuts the row short, and the store would take the cut row. Both parts are held back instead.
+            // (CR CR LF, which some writers put at every line end, has nothing after the CR but the line end.)
+            if ending == .cr, read.header != nil, read.lineEnding != .cr, i < n, p[i] != Self.cr, p[i] != Self.lf {
+                damage[index] =
+                    "a carriage return (\\r) on its own inside this row (line \(line(at: lineStart))) ends it early, and the rest "
+                    + "of it reads as the next row; remove that character (many editors show it as ^M)"
+                cutByCR = index
+            }
         } else {
             read.endsWithNewline = false
         }
@@ -162,7 +182,9 @@ struct CSVParser {
     /// next begins (a quoted field holds the line feed a cut was made after) or finds anything to
     /// report: the caller then reads on from `i` in one pass, which words every problem with its row
     /// and line number as it must.
-    private func partsRead(header: [String]) -> [PartRecords]? {
+    ///
+    /// `lineEnding`: the file's, as the header's line ended: each part judges its line ends by it.
+    private func partsRead(header: [String], lineEnding: CSVLineEnding?) -> [PartRecords]? {
         guard let owner, let base = p.baseAddress else { return nil }
         let cuts = RowParts.byteRanges(from: i, to: p.count) { at in
             memchr(base + at, Int32(Self.lf), p.count - at).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) + 1 }
@@ -173,7 +195,7 @@ struct CSVParser {
             owner.withUnsafeBufferPointer { p in
                 var parser = CSVParser(bytes: p, source: source, owner: owner)
                 (parser.i, parser.headerWidth, parser.record, parser.keying) = (cuts[k].lowerBound, width, record, keying)
-                var read = Records(header: header)
+                var read = Records(header: header, lineEnding: lineEnding)
                 let end = cuts[k].upperBound
                 while parser.i < end {
                     guard (try? parser.readRecord(into: &read, hasNUL: false)) != nil else { return nil }

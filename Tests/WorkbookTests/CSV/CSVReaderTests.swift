@@ -41,6 +41,23 @@ import Testing
         #expect(!file.endsWithNewline)
     }
 
+    /// In a file whose lines end with LF or CRLF, a lone CR with more of the line after it is a stray
+    /// character that cuts a row in two: both parts are marked damaged (held back), never read as rows.
+    /// A CR just before the line end (CR CR LF, as some writers end every line) or at the very end of
+    /// the file cuts nothing, and a file whose lines end with CR reads as before.
+    @Test func aStrayCarriageReturnInsideARowMarksBothPartsDamaged() throws {
+        let cut = try parse("id,note\n1,Lunch\r with Sam,x\n2,fine\n")
+        #expect(cut.table.rows.count == 3)
+        #expect(cut.table.damagedRows[0]?.contains("carriage return (\\r) on its own inside this row (line 2)") == true)
+        #expect(cut.table.damagedRows[1]?.contains("the rest of row 2") == true)
+        #expect(cut.table.damagedRows[2] == nil)
+        let crlf = try parse("id,note\r\n1,a\rb\r\n2,c\r\n")
+        #expect(crlf.table.damagedRows.keys.sorted() == [0, 1])
+        for harmless in ["id,note\r\r\n1,a\r\r\n2,b\r\r\n", "id,note\n1,a\n2,b\r", "id,note\r1,a\r2,b\r", "id,note\n1,\"a\rb\"\n"] {
+            #expect(try parse(harmless).table.damagedRows.isEmpty, "\(harmless.debugDescription)")
+        }
+    }
+
     @Test func lineEndingIsTheFirstOneOutsideQuotesAndLfWhenThereIsNone() throws {
         #expect(try parse("\"x\r\ny\"\na\r\n").lineEnding == .lf)
         #expect(try parse("only,header").lineEnding == .lf)

@@ -127,6 +127,10 @@ import Testing
             "id,note\n" + (1...30).map { "\($0),x\n" }.joined() + "31,\"never closed\n32,y\n",
             "id,note\n" + (1...30).map { "\($0),caf\u{E9}\n" }.joined() + "31,\u{FF}\n",
             "id,note\n" + (1...30).map { "\($0),x" }.joined(separator: "\n"),
+            "id,note\n" + (1...30).map { "\($0),x\($0 % 7 == 0 ? "\r y" : "")" }.joined(separator: "\n") + "\n",
+            "id,note\r\n" + (1...30).map { "\($0),x\($0 % 9 == 0 ? "\r\r" : "")" }.joined(separator: "\r\n"),
+            // In two parts the second starts with the row a stray CR cuts: judged by the file's line end.
+            "id,note\n1," + String(repeating: "a", count: 100) + "\n2,x\r y\n3,z\n",
         ])
     func aFileReadInPartsIsTheFileReadInOnePass(_ text: String) throws {
         let bytes: [UInt8] = text.unicodeScalars.contains("\u{FF}") ? Array(text.utf8).map { $0 == 0xC3 ? 0xFF : $0 } : Array(text.utf8)
