@@ -8,29 +8,8 @@ import Workbook
 struct TestWorkbook {
     let folder: URL
 
-    /// A new scratch folder (on tmpfs when there is one, so fsyncs are cheap).
-    static func scratch(_ name: String = "case") throws -> URL {
-        let url = runFolder.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    /// Where scratch folders live: tmpfs when there is one.
-    private static let scratchRoot =
-        FileManager.default.fileExists(atPath: "/dev/shm") ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
-
-    /// This test process's folder of scratch folders, removed when the process exits. A run's
-    /// folder holds about 170 MB, which on tmpfs is memory: runs that ended without removing theirs
-    /// (killed, crashed) are swept when the next run starts.
-    private static let runFolder: URL = {
-        let prefix = "sheetsync-tests-"
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: scratchRoot.path)) ?? [] where name.hasPrefix(prefix) {
-            guard let pid = Int32(name.dropFirst(prefix.count)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(at: scratchRoot.appendingPathComponent(name))
-        }
-        atexit { try? FileManager.default.removeItem(at: TestWorkbook.scratchRoot.appendingPathComponent("sheetsync-tests-\(getpid())")) }
-        return scratchRoot.appendingPathComponent("\(prefix)\(getpid())")
-    }()
+    /// A new scratch folder (`ScratchFolders`: on tmpfs when there is one, removed at exit).
+    static func scratch(_ name: String = "case") throws -> URL { try ScratchFolders.make(name) }
 
     func url(_ tab: Tab) -> URL { folder.appendingPathComponent("\(tab.rawValue).csv") }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SheetSyncCore
+import TestSupport
 
 @testable import Workbook
 
@@ -78,9 +79,7 @@ struct PartSet {
 
     /// Writes the parts to a fresh temporary file and returns its URL.
     func write(named fileName: String = "book.xlsx") throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xlsx-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let url = folder.appendingPathComponent(fileName)
+        let url = try ScratchFolders.make("xlsx").appendingPathComponent(fileName)
         let writer = try PackageWriter(url: url)
         for (name, data) in parts { try writer.add(name, data: data) }
         try writer.finish()
@@ -102,9 +101,7 @@ struct PartSet {
 enum XLSXTestFiles {
     /// A path named `name` in a fresh scratch folder.
     static func scratch(_ name: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xlsx-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.appendingPathComponent(name)
+        try ScratchFolders.make("xlsx").appendingPathComponent(name)
     }
 
     /// A committed fixture workbook.
