@@ -9,7 +9,8 @@ public struct CSVPatch {
     private let old: CSVFile
     private let source: [UInt8]
     private let changes: TableChanges
-    private let edits: [Int: [CellChange]]
+    /// Each row the changes leave otherwise than it was, with its new cells.
+    private let changed: [Int: [Cell]]
     private let deleted: Set<Int>
 
     /// Nil when `old` kept no bytes or the header changes: the caller encodes the whole table.
@@ -20,14 +21,16 @@ public struct CSVPatch {
         self.old = old
         self.source = source
         self.changes = changes
-        edits = Dictionary(grouping: changes.cells, by: \.row)
         deleted = Set(changes.deletedRows)
+        var changed: [Int: [Cell]] = [:]
+        for (row, edits) in Dictionary(grouping: changes.cells, by: \.row) { changed[row] = Self.newCells(edits, of: row, in: old.table) }
+        self.changed = changed
     }
 
     /// Whether the new file's bytes are the old file's: no row deleted or added, and every changed
     /// cell already held its new value.
     public var changesNothing: Bool {
-        deleted.isEmpty && changes.appendedRows.isEmpty && edits.keys.allSatisfy { newCells(of: $0) == nil }
+        deleted.isEmpty && changes.appendedRows.isEmpty && changed.isEmpty
     }
 
     /// Hands the new file to `sink` in chunks: runs of unchanged rows as slices of the bytes read
@@ -81,12 +84,12 @@ public struct CSVPatch {
         if old.hasBOM { CSVRecordEncoder.appendBOM(into: &out) }
         encoder.appendRecord(bytes: source[old.recordRanges[0]], isBlank: old.table.header.isEmpty, into: &out)
         // The rows the plan deletes or changes, in order; every row between them is copied.
-        let touched = Set(edits.keys.filter { newCells(of: $0) != nil }).union(deleted).sorted()
+        let touched = Set(changed.keys).union(deleted).sorted()
         var next = 0
         for index in touched where index < old.table.rowCount {
             try copy(next..<index)
             next = index + 1
-            guard !deleted.contains(index), let cells = newCells(of: index) else { continue }
+            guard !deleted.contains(index), let cells = changed[index] else { continue }
             encoder.appendRecord(cells, into: &out)
             try flushEncoded(atLeast: chunkSize)
         }
@@ -98,9 +101,8 @@ public struct CSVPatch {
 
     /// Row `index` with its changed cells set (padded to reach them); nil when it has none or they
     /// leave it as it was.
-    private func newCells(of index: Int) -> [Cell]? {
-        guard let rowEdits = edits[index] else { return nil }
-        let before = old.table.row(index)
+    private static func newCells(_ rowEdits: [CellChange], of index: Int, in table: Table) -> [Cell]? {
+        let before = table.row(index)
         var cells = before
         for edit in rowEdits {
             if cells.count <= edit.column { cells += Array(repeating: .empty, count: edit.column + 1 - cells.count) }
