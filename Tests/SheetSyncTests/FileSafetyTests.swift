@@ -172,6 +172,11 @@ import Workbook
             #expect(try bytes(url) == text)
             #expect(try notes(store)[id] == "Lunch with Sam")
         }
+        // A dry run says the same and changes not one byte of the workbook or the store.
+        let storeBytes = try bytes(store)
+        let dry = try await CLI.run(["sync", "--dry-run"], in: folder)
+        #expect(dry.status == 65, "\(dry.stdout)\(dry.stderr)")
+        #expect(try bytes(url) == text && bytes(store) == storeBytes)
         // `check` names both parts, row and line, and what to do.
         let check = try await CLI.run(["check", folder.path], in: folder)
         #expect(check.status == 65, "\(check.stdout)\(check.stderr)")
