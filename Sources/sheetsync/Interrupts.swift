@@ -26,13 +26,15 @@ enum Interrupts {
     /// signal stopped it.
     static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let received = Received()
-        let work = Task { try await body() }
+        // The handlers are in place before the run starts: a signal at its first step is a stop, never
+        // the default action's kill.
+        let work = Mutex<Task<T, any Error>?>(nil)
         let sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 if received.signal.compareExchange(expected: 0, desired: number, ordering: .relaxed).exchanged {
-                    work.cancel()
+                    work.withLock { $0?.cancel() }
                 } else {
                     // Asked twice: stop now, the way a crash would (the next run cleans up after it).
                     _exit(128 + number)
@@ -46,8 +48,15 @@ enum Interrupts {
             signal(SIGINT, SIG_DFL)
             signal(SIGTERM, SIG_DFL)
         }
+        let started = work.withLock { task in
+            let started = Task { try await body() }
+            task = started
+            return started
+        }
+        // A signal that came before the task existed cancels it now.
+        if received.signal.load(ordering: .relaxed) != 0 { started.cancel() }
         do {
-            return try await work.value
+            return try await started.value
         } catch is CancellationError {
             let number = received.signal.load(ordering: .relaxed)
             throw number != 0 ? failure(number) : CancellationError()

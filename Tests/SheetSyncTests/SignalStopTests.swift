@@ -126,25 +126,40 @@ import Workbook
 }
 
 extension SignalStopTests {
-    /// A run waiting for another run's workbook lock stops at a signal (it waited the whole two minutes,
-    /// past systemd's stop timeout: a user trial), having changed nothing.
+    /// A run waiting for another run's workbook lock stops at a signal instead of waiting out the whole
+    /// two minutes (past systemd's stop timeout), having changed nothing. The test waits on events, never
+    /// on the clock: the signal is sent once the run holds the lock file open (it is then in its wait),
+    /// and a run that ignored the signal would end after its wait with 75 and "in use", not 143.
     @Test func aSignalWhileWaitingForTheWorkbookLockStopsTheRunAtOnce() async throws {
         let folder = try await CLI.storesSharingASample(["a"])
         let before = try Data(contentsOf: folder.appendingPathComponent("Transactions.csv"))
-        let holder = open(folder.appendingPathComponent(".sheetsync.lock").path, O_RDWR | O_CREAT, 0o644)
+        let lockPath = folder.appendingPathComponent(".sheetsync.lock").path
+        let holder = open(lockPath, O_RDWR | O_CREAT, 0o644)
         #expect(holder >= 0 && flock(holder, LOCK_EX) == 0)
         defer { close(holder) }
         let launch = try CLI.launch(["sync", "--config", "a.json"], in: folder, environment: [:])
         let ended = AsyncStream<Void> { continuation in launch.process.terminationHandler = { _ in continuation.finish() } }
         try launch.process.run()
-        try await Task.sleep(for: .milliseconds(700))
+        let pid = launch.process.processIdentifier
+        while launch.process.isRunning, !Self.process(pid, holdsOpen: lockPath) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         #expect(launch.process.isRunning, "the run waits for the lock")
-        let sent = ContinuousClock.now
-        kill(launch.process.processIdentifier, SIGTERM)
+        kill(pid, SIGTERM)
         for await _ in ended {}
         let run = try launch.finish()
         #expect(run.status == 143, "\(run.stderr)")
-        #expect(ContinuousClock.now - sent < .seconds(10))
+        #expect(run.stderr.contains("SIGTERM") && !run.stderr.contains("in use"), "\(run.stderr)")
         #expect(try Data(contentsOf: folder.appendingPathComponent("Transactions.csv")) == before)
+    }
+
+    /// Whether process `pid` has `path` open (its `/proc/PID/fd` links).
+    static func process(_ pid: Int32, holdsOpen path: String) -> Bool {
+        let fds = "/proc/\(pid)/fd"
+        let links = (try? FileManager.default.contentsOfDirectory(atPath: fds)) ?? []
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return links.contains { link in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: fds + "/" + link)) == target
+        }
     }
 }
