@@ -55,8 +55,10 @@ public struct CSVWorkbookRemote: Remote {
             tables[tab] = file.table
             marks[tab] = CSVReadMark(fingerprint: fingerprint, file: file)
         }
-        return RemoteSnapshot(
+        var snapshot = RemoteSnapshot(
             tables: tables, version: Self.version(Tab.allCases.map { marks[$0]?.fingerprint }), marks: .csv(marks))
+        snapshot.savedAt = marks.mapValues { Timestamp(modificationOf: $0.fingerprint) }
+        return snapshot
     }
 
     public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> RemoteWrite {

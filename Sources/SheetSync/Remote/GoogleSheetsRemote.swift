@@ -42,14 +42,15 @@ public struct GoogleSheetsRemote: Remote {
         return id
     }
 
-    public func currentVersion() async throws -> String? { try await driveVersion(of: try requireId(), announcing: false) }
+    public func currentVersion() async throws -> String? { try await driveVersion(of: try requireId(), announcing: false)?.version }
 
-    /// The spreadsheet's Drive `version`, or nil when Drive metadata is out of reach. Said once per run
-    /// (by the read that falls back to the content digest), not at every look.
-    private func driveVersion(of id: String, announcing: Bool) async throws -> String? {
+    /// The spreadsheet's Drive `version` and `modifiedTime`, or nil when Drive metadata is out of reach.
+    /// Said once per run (by the read that falls back to the content digest), not at every look.
+    private func driveVersion(of id: String, announcing: Bool) async throws -> (version: String?, modified: Timestamp?)? {
         do {
             // DriveFile needs the id to parse; asking for it costs nothing.
-            return try await drive.getFile(id: id, fields: "id,version").version
+            let file = try await drive.getFile(id: id, fields: "id,version,modifiedTime")
+            return (file.version, file.modifiedTime.flatMap(Timestamp.init(iso:)))
         } catch let error as GoogleAPIError {
             if case .api(let details) = error, [403, 404].contains(details.httpStatus) {
                 // drive.file reaches only files sheetsync created: a linked spreadsheet is read every run.
@@ -63,7 +64,8 @@ public struct GoogleSheetsRemote: Remote {
 
     public func read() async throws -> RemoteSnapshot {
         let id = try requireId()
-        let version = try await driveVersion(of: id, announcing: true)
+        let drive = try await driveVersion(of: id, announcing: true)
+        let version = drive?.version
         do {
             var present = Tab.allCases
             let ranges: [ValueRange]
@@ -84,8 +86,10 @@ public struct GoogleSheetsRemote: Remote {
                 tables[tab] = Table(header: rows.first?.map(\.rawText) ?? [], rows: Array(rows.dropFirst()))
                 hasher.add(tab.rawValue, rows)
             }
-            return RemoteSnapshot(
+            var snapshot = RemoteSnapshot(
                 tables: tables, version: version ?? "content:" + hasher.value, marks: .google(versionFromDrive: version != nil))
+            if let modified = drive?.modified { snapshot.savedAt = tables.mapValues { _ in modified } }
+            return snapshot
         } catch let error as GoogleAPIError {
             throw GoogleRemoteErrors.map(error)
         }
@@ -95,8 +99,6 @@ public struct GoogleSheetsRemote: Remote {
         let id = try requireId()
         let changing = plans.filter(\.changesRemote)
         guard !changing.isEmpty else { return RemoteWrite(version: snapshot.version) }
-        // Without Drive metadata (seen at the read) the version is a content digest: not asked again.
-        let driveVersions = snapshot.marks == .google(versionFromDrive: true)
         do {
             let layout = try await SheetLayout.verify(spreadsheetId: id, tabs: changing.map(\.tab), snapshot: snapshot, sheets: sheets)
             var write = SheetWrite(limit: maxRequestBytes)
@@ -111,43 +113,79 @@ public struct GoogleSheetsRemote: Remote {
                 }
             }
             try await checkCellLimit(of: write, layout: layout, spreadsheetId: id)
-            // Edits a person made since the read are merged by the next run only if it reads the sheet, so the
-            // version after this write counts as synced only when nobody else wrote since the read.
-            let untouched = driveVersions ? try await currentVersion().map { $0 == snapshot.version } ?? false : false
-            try await send(write, spreadsheetId: id, replacingGuards: layout.writeGuards)
-            guard untouched else { return RemoteWrite(version: "") }
-            return RemoteWrite(version: try await currentVersion() ?? "")
+            try await send(write, spreadsheetId: id, layout: layout, snapshot: snapshot)
+            // The version recorded is the one read, never one asked for after the write: another writer's
+            // change made while this write was on its way (or waiting for a retry) is in any later version,
+            // which this run never read. So the next run reads the sheet once and finds its own write there.
+            return RemoteWrite(version: snapshot.version)
         } catch let error as GoogleAPIError {
             throw GoogleRemoteErrors.map(error)
         }
     }
 
-    /// Sends the write in batches of at most `maxRequestBytes`, in order, each opening with a fresh write
-    /// guard. A failure stops the run before the store records anything: what earlier batches wrote is
-    /// whole rows, which the next run reads back and finds equal to the store's.
-    private func send(_ write: SheetWrite, spreadsheetId id: String, replacingGuards oldGuards: [Int]) async throws {
-        var previous = oldGuards
+    /// Sends the write in batches of at most `maxRequestBytes`, in order, each opening with a swap of the
+    /// write token (`SheetRequests.writeGuard`). A failure stops the run before the store records
+    /// anything: what earlier batches wrote is whole rows, which the next run reads back and finds equal
+    /// to the store's.
+    ///
+    /// A batch is aimed at row positions verified just before the first one is sent (`SheetLayout`);
+    /// another sheetsync's write since then moved the token, and the batch is refused whole (75, the next
+    /// run merges). A batch that must be sent again (a 429 or 5xx, a lost answer) is re-sent only when
+    /// its first attempt did not apply and the key columns still read as they did at that verification:
+    /// a row a person inserted, deleted or sorted while the batch waited would put its values on another
+    /// row, so the run then stops (75) and the next run reads the sheet afresh. A later batch's positions
+    /// depend on the earlier ones, so it is not re-sent at all: the next run carries on.
+    private func send(_ write: SheetWrite, spreadsheetId id: String, layout: SheetLayout, snapshot: RemoteSnapshot) async throws {
+        var previous = layout.writeToken
+        var legacy = layout.writeGuards
         let batches = write.batches(limit: maxRequestBytes)
         for (number, batch) in batches.enumerated() {
-            let guardId = Int.random(in: 1...Int(Int32.max))
-            let guarded = SheetRequests.writeGuard(id: guardId, replacing: previous).map { $0.serialized() } + batch
-            do {
-                _ = try await sheets.batchUpdate(spreadsheetId: id, serializedRequests: guarded, guardedAgainstRepeats: true)
-            } catch GoogleAPIError.api(let details) where details.httpStatus == 400 {
-                // A re-sent batch that Google had applied is refused whole (its guard exists already): then this
-                // part is written and the next one follows. Any other 400 is a refusal of the write itself.
-                guard try await guardExists(guardId, spreadsheetId: id) else { throw GoogleAPIError.api(details) }
-                logger.info("part \(number + 1) of the write was applied before its answer was lost")
+            let token = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+            let guarded = SheetRequests.writeGuard(token: token, replacing: previous, legacy: legacy).map { $0.serialized() } + batch
+            let part = batches.count > 1 ? "part \(number + 1) of \(batches.count) of " : ""
+            let stillAimed: @Sendable () async throws -> Void = {
+                // Applied before its answer was lost: the repeat is refused whole (the token moved), harmlessly.
+                if try await writeToken(spreadsheetId: id) == token { return }
+                guard number == 0 else {
+                    throw SheetSyncError.temporary(
+                        "\(part)the write to the spreadsheet failed and was not re-sent (its rows' positions depend on the parts "
+                            + "before it); what was written is whole rows, nothing was recorded, the next run carries on")
+                }
+                let now = try await SheetLayout.verify(spreadsheetId: id, tabs: layout.verifiedTabs, snapshot: snapshot, sheets: sheets)
+                guard now.keyColumns == layout.keyColumns, now.sheetIds == layout.sheetIds else {
+                    throw SheetSyncError.temporary(
+                        "rows of the spreadsheet were inserted, deleted or sorted while \(part)the write waited to be re-sent; it was "
+                            + "not re-sent (it would have landed on other rows), nothing was recorded, the next run merges")
+                }
             }
-            previous = [guardId]
+            do {
+                _ = try await RetryingTransport.$beforeResending.withValue(stillAimed) {
+                    try await sheets.batchUpdate(spreadsheetId: id, serializedRequests: guarded, guardedAgainstRepeats: true)
+                }
+            } catch GoogleAPIError.api(let details) where details.httpStatus == 400 {
+                // Refused whole: applied already (its answer lost, then sent again), or the token moved.
+                let now = try await writeToken(spreadsheetId: id)
+                if now == token {
+                    logger.info("\(part)the write was applied before its answer was lost")
+                } else if now != previous {
+                    throw SheetSyncError.temporary(
+                        "another sheetsync run wrote the spreadsheet while \(part)this run's write was on its way; it was refused "
+                            + "whole (it would have landed on rows that run moved), nothing was recorded, the next run merges")
+                } else {
+                    throw GoogleAPIError.api(details)
+                }
+            }
+            previous = token
+            legacy = []
             if batches.count > 1 { logger.info("wrote part \(number + 1) of \(batches.count) to the spreadsheet") }
         }
     }
 
-    /// Whether the write guard with this id is in the spreadsheet (its batch was applied).
-    private func guardExists(_ guardId: Int, spreadsheetId id: String) async throws -> Bool {
-        let answer = try await sheets.get(spreadsheetId: id, fields: "developerMetadata(metadataId)")
-        return (answer["developerMetadata"]?.arrayValue ?? []).contains { $0["metadataId"]?.intValue == guardId }
+    /// The write token's value now (nil: there is none).
+    private func writeToken(spreadsheetId id: String) async throws -> String? {
+        let answer = try await sheets.get(spreadsheetId: id, fields: "developerMetadata(metadataId,metadataValue)")
+        let entry = (answer["developerMetadata"]?.arrayValue ?? []).first { $0["metadataId"]?.intValue == SheetRequests.writeTokenId }
+        return entry?["metadataValue"]?.stringValue
     }
 
     /// Refuses, before anything is sent, a write that would take the spreadsheet past Google's 10 million

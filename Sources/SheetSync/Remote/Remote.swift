@@ -15,6 +15,9 @@ public struct RemoteSnapshot: Sendable {
     public var rewritesCanonically = false
     /// What the backend noted while reading, so `apply` can refuse to write over a save made since.
     public var marks: ReadMarks
+    /// When each tab was last saved, as its file or Drive says: the best evidence of when a hand edit
+    /// found in it was made (a tab absent here: unknown, and the time of the read stands in).
+    public var savedAt: [Tab: Timestamp] = [:]
 
     public init(tables: [Tab: Table], version: String, notices: [String] = [], marks: ReadMarks = .none) {
         self.tables = tables

@@ -50,12 +50,19 @@ struct SheetLayout {
 
     var sheetIds: [Tab: Int] = [:]
     var tabs: [Tab: TabLayout] = [:]
-    /// Metadata ids of the write guards earlier batches left (see `SheetRequests.writeGuard`).
+    /// Metadata ids of write guards of the older kind (one random id per batch) left in the spreadsheet.
     var writeGuards: [Int] = []
+    /// The write token's value as read (nil: none yet), see `SheetRequests.writeGuard`.
+    var writeToken: String?
+    /// The tabs verified, and each one's key column as read (header first): the positions a write is
+    /// aimed at hold while these read the same.
+    var verifiedTabs: [Tab] = []
+    var keyColumns: [Tab: [String]] = [:]
 
     /// One `spreadsheets.get` of the changed tabs' key columns and sheet properties.
     static func verify(spreadsheetId: String, tabs: [Tab], snapshot: RemoteSnapshot, sheets: SheetsClient) async throws -> SheetLayout {
         var layout = SheetLayout()
+        layout.verifiedTabs = tabs
         var keyColumns: [Tab: Int] = [:]
         var ranges: [String] = []
         for tab in tabs {
@@ -72,11 +79,16 @@ struct SheetLayout {
         }
         let answer = try await sheets.get(
             spreadsheetId: spreadsheetId,
-            fields: "developerMetadata(metadataId,metadataKey),"
+            fields: "developerMetadata(metadataId,metadataKey,metadataValue),"
                 + "sheets(properties(sheetId,title,gridProperties(rowCount,columnCount)),data(rowData(values(effectiveValue))))",
             ranges: ranges, includeGridData: true)
-        layout.writeGuards = (answer["developerMetadata"]?.arrayValue ?? []).compactMap { entry in
-            entry["metadataKey"]?.stringValue == SheetRequests.writeGuardKey ? entry["metadataId"]?.intValue : nil
+        for entry in answer["developerMetadata"]?.arrayValue ?? [] where entry["metadataKey"]?.stringValue == SheetRequests.writeGuardKey {
+            guard let id = entry["metadataId"]?.intValue else { continue }
+            if id == SheetRequests.writeTokenId {
+                layout.writeToken = entry["metadataValue"]?.stringValue
+            } else {
+                layout.writeGuards.append(id)
+            }
         }
         for sheet in answer["sheets"]?.arrayValue ?? [] {
             guard let title = sheet["properties"]?["title"]?.stringValue, let tab = Tab(rawValue: title),
@@ -101,6 +113,7 @@ struct SheetLayout {
                 let value = row["values"]?.arrayValue?.first?["effectiveValue"]
                 return (value?["stringValue"]?.stringValue ?? value?["numberValue"]?.numberText ?? "").trimmingCharacters(in: .whitespaces)
             }
+            layout.keyColumns[tab] = now
             let header = now.first ?? ""
             guard header.lowercased() == table.header[column].trimmingCharacters(in: .whitespaces).lowercased() else {
                 throw SheetSyncError.temporary(
@@ -190,16 +203,26 @@ enum SheetRequests {
     }
 
     static let writeGuardKey = "sheetsync.write"
+    /// The metadata id of the write token: one per spreadsheet, whatever machine writes.
+    static let writeTokenId = 1_937_000_001
 
-    /// Requests that make a batch fail if it is sent twice: the transport re-sends a request answered with
-    /// a 5xx, which Google may have applied, and applying row deletes and inserts twice would hit other rows.
-    /// The batch creates metadata with a fresh id, so a repeat is refused whole; the previous guards go.
-    static func writeGuard(id: Int, replacing old: [Int]) -> [JSONValue] {
+    /// Requests that open every write batch: a compare-and-swap of the spreadsheet's write token, which
+    /// Google's batch atomicity makes a condition on the whole batch. The token (developer metadata with a
+    /// fixed id) is deleted only if it still holds `previous`, the value this run read where it verified
+    /// its rows' positions (or its own previous batch left), and created anew with `token`: if anything
+    /// else changed it meanwhile (another machine's sheetsync wrote, or this batch was applied already and
+    /// is being sent again), the create finds the id taken and the whole batch is refused, nothing of it
+    /// applied. So no batch lands on positions another sheetsync write has moved, and no batch applies
+    /// twice. Guards of the older kind (`legacy`) go.
+    static func writeGuard(token: String, replacing previous: String?, legacy: [Int] = []) -> [JSONValue] {
+        func delete(_ lookup: JSONValue) -> JSONValue { ["deleteDeveloperMetadata": ["dataFilter": ["developerMetadataLookup": lookup]]] }
+        var requests = legacy.map { delete(["metadataId": .integer($0)]) }
+        if let previous { requests.append(delete(["metadataId": .integer(writeTokenId), "metadataValue": .string(previous)])) }
         let create: JSONValue = [
-            "metadataId": .integer(id), "metadataKey": .string(writeGuardKey), "location": ["spreadsheet": true], "visibility": "DOCUMENT",
+            "metadataId": .integer(writeTokenId), "metadataKey": .string(writeGuardKey), "metadataValue": .string(token),
+            "location": ["spreadsheet": true], "visibility": "DOCUMENT",
         ]
-        return old.map { ["deleteDeveloperMetadata": ["dataFilter": ["developerMetadataLookup": ["metadataId": .integer($0)]]]] }
-            + [["createDeveloperMetadata": ["developerMetadata": create]]]
+        return requests + [["createDeveloperMetadata": ["developerMetadata": create]]]
     }
 
     /// A tab the spreadsheet lacks: added with a grid big enough for its header and rows (a new sheet is

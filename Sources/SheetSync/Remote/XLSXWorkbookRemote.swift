@@ -76,6 +76,7 @@ public struct XLSXWorkbookRemote: Remote {
             tables: tables, version: Self.version(fingerprint), notices: contents.warnings,
             marks: .xlsx(fingerprint: fingerprint, sheetNames: names))
         snapshot.rewritesCanonically = tables.contains { XLSXRetyping.hasRetypable($0.value, schema: $0.key.schema) }
+        snapshot.savedAt = tables.mapValues { _ in Timestamp(modificationOf: fingerprint) }
         return snapshot
     }
 
@@ -156,5 +157,12 @@ public struct XLSXWorkbookRemote: Remote {
 
     static func version(_ fingerprint: FileFingerprint) -> String {
         String(fingerprint.contentHash, radix: 16) + ":" + String(fingerprint.size)
+    }
+}
+
+extension Timestamp {
+    /// A file's modification time, to the millisecond.
+    init(modificationOf fingerprint: FileFingerprint) {
+        self.init(millisecondsSinceEpoch: fingerprint.modificationTimeNanoseconds / 1_000_000)
     }
 }

@@ -115,6 +115,7 @@ public struct SyncEngine: Sendable {
         }
         var planner = SyncPlanner(purpose: .sync(options.mode), allowMassDelete: options.allowMassDelete, now: now, newID: newID)
         planner.loadsPlainRows = loadsPlainRows
+        planner.savedAt = snapshot.savedAt
         var plan = planner.plan(workbook: snapshot.tables, ledger: local.ledger, scope: scope)
         if options.mode != .pull, let limit = remote.maxCellCharacters {
             OverlongValues.holdBack(&plan.tabs, limit: limit, base: local.base)
@@ -161,6 +162,14 @@ public struct SyncEngine: Sendable {
             if local.state[Self.stateHeld] != nil { commit.state[Self.stateHeld] = .some(nil) }
         } else if let held = Self.heldState(report.errors, now: now, recorded: local.state[Self.stateHeld]) {
             commit.state[Self.stateHeld] = held
+        }
+        let writtenBack = local.ledger.writtenBack
+        for tabPlan in plan.tabs {
+            // A row written back once after an older copy lacked it is remembered until it is deleted.
+            for key in tabPlan.writtenBack { commit.state[LedgerState.writtenBackKey(tabPlan.tab, key)] = .some(now.description) }
+            for delete in tabPlan.localDeletes where writtenBack[tabPlan.tab]?.contains(delete.key) == true {
+                commit.state[LedgerState.writtenBackKey(tabPlan.tab, delete.key)] = .some(nil)
+            }
         }
         if options.mode != .pull && plan.converges {
             // The rename reached every sheet row: later rows with the old name are unknown again. Not while a

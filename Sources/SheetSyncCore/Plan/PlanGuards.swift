@@ -48,7 +48,14 @@ enum StaleCopyGuard {
     static let modified = "lastModifiedAt"
 
     /// Rewrites `plan` so the newer rows go back to the workbook; returns the message, or nil.
-    static func apply(to plan: inout TabPlan, remote: [SheetRow], base: [String: LedgerRow], local: [String: LedgerRow]) -> String? {
+    ///
+    /// One row alone, newer than everything in the copy, is written back too (a row cron added while
+    /// the file was open in a spreadsheet program, which the person's save lacks), once: `writtenBack`
+    /// holds the rows written back so, whose absence in a later read is a delete meant (the person
+    /// deleted the newest row on purpose, and again after it came back).
+    static func apply(
+        to plan: inout TabPlan, remote: [SheetRow], base: [String: LedgerRow], local: [String: LedgerRow], writtenBack: Set<String>
+    ) -> String? {
         guard !plan.localDeletes.isEmpty else { return nil }
         var newest = ""
         var regressions = 0
@@ -63,16 +70,21 @@ enum StaleCopyGuard {
         // A workbook tab with no rows at all is the mass-delete guard's case.
         guard !newest.isEmpty else { return nil }
         let late = plan.localDeletes.filter { (base[$0.key]?[modified] ?? "") > newest }
-        guard late.count >= 2 || (late.count == 1 && regressions > 0) else { return nil }
+        let alone = late.count == 1 && regressions == 0
+        guard late.count >= 2 || (late.count == 1 && (regressions > 0 || !writtenBack.contains(late[0].key))) else { return nil }
         let older = plan.localDeletes.count - late.count
         plan.writeBack(plan.localDeletes, local: local)
+        if alone { plan.writtenBack = late.map(\.key) }
         let ids = late.map(\.key).sorted()
         let shown = ids.prefix(10).joined(separator: ", ") + (ids.count > 10 ? ", …" : "")
         let alsoOlder = older > 0 ? " It also lacks \(older) older row(s), kept the same way." : ""
         return "\(plan.tab.rawValue): the workbook looks like an older copy saved over the file (or one cut short): it lacks "
             + "\(late.count) row(s) created or changed after its newest lastModifiedAt (\(newest)): \(shown).\(alsoOlder) "
-            + "None were deleted from the store; all are written back to the workbook. If you deleted them on purpose, "
-            + "delete them again and run with --allow-mass-delete (`sheetsync restore` brings back any row a run deleted)"
+            + "None were deleted from the store; all are written back to the workbook. If you deleted "
+            + (alone
+                ? "it on purpose, delete it again: the next sync deletes it"
+                : "them on purpose, delete them again and run with --allow-mass-delete")
+            + " (`sheetsync restore` brings back any row a run deleted)"
     }
 }
 

@@ -21,6 +21,14 @@ public struct LedgerState: Sendable {
     public var renames: [String: String]
     /// Key → `lastModifiedAt` of rows deleted from the store and kept for `restore` (`TabState.deleted`).
     public var deleted: [Tab: [String: String]] = [:]
+    /// Rows an older copy saved over the workbook lacked, alone, and that a run wrote back
+    /// (`StaleCopyGuard`): absent again, their delete is meant.
+    public var writtenBack: [Tab: Set<String>] = [:]
+
+    /// The store's `sync_state` keys of rows written back after an older copy lacked them alone.
+    public static let writtenBackPrefix = "writtenBack:"
+    /// The `sync_state` key of a row written back after an older copy lacked it alone.
+    public static func writtenBackKey(_ tab: Tab, _ key: String) -> String { writtenBackPrefix + tab.rawValue + ":" + key }
 
     /// The store's `sync_state` keys of pending category renames start with this.
     public static let renamePrefix = "categoryRename:"
@@ -64,6 +72,8 @@ public struct SyncPlanner: Sendable {
     public var allowMassDelete: Bool
     public var now: Timestamp
     public var newID: @Sendable () -> String
+    /// When each tab was last saved, as the remote tells (`ReconcileContext.savedAt`).
+    public var savedAt: [Tab: Timestamp] = [:]
     /// False only in tests: plans without the reconciler's shared base, to show it changes nothing.
     var sharedBase = true
     /// False only in tests: a pull plans plain rows one by one instead of loading them (`PlainLoad`),
@@ -129,24 +139,18 @@ public struct SyncPlanner: Sendable {
                 schema: tab.schema, base: ledger.base[tab] ?? [:], local: local.rows,
                 localAsRead: ledger.rows[tab] ?? [:], tombstones: ledger.tombstones[tab] ?? [:],
                 remote: rows, heldLocal: Set(held.map(\.id)), deleted: ledger.deleted[tab] ?? [:])
-            var plan = Reconciler.plan(
-                state,
-                context: ReconcileContext(
-                    now: now, newID: newID, validate: checks.validator(for: tab), listsStoreWrites: purpose != .checking,
-                    stableCopyIDs: purpose == .importing, givesIDs: purpose != .sync(.pull) && purpose != .checking),
-                sharedBase: sharedBase)
+            var context = ReconcileContext(
+                now: now, newID: newID, validate: checks.validator(for: tab), listsStoreWrites: purpose != .checking,
+                stableCopyIDs: purpose == .importing, givesIDs: purpose != .sync(.pull) && purpose != .checking)
+            context.savedAt = savedAt[tab]
+            var plan = Reconciler.plan(state, context: context, sharedBase: sharedBase)
             plan.unchanged = scope?.narrowed[tab]?.unchanged ?? UnchangedRows()
             if let table = workbook[tab] { Self.fillRawCells(&plan.rejections, from: table) }
             plan.rejections += held
             plan.localCounts.rejected = plan.rejections.count
             plan.notices = local.notices + plan.notices
             if tab == .categories { plan.notices += CategoryCheck.caseVariantNotes(result: plan.result, base: ledger.base[tab] ?? [:]) }
-            if case .sync = purpose, !allowMassDelete {
-                StaleCopyGuard.apply(to: &plan, remote: rows, base: ledger.base[tab] ?? [:], local: local.rows).map {
-                    result.held.append($0)
-                }
-            }
-            // A category that appears as another goes (a rename typed into the tab) is the rename flow's:
+            // First (its message names what to do): a category that appears as another goes (a rename typed into the tab) is the rename flow's:
             // its rows are rejected with the `category rename` hint.
             if tab == .categories, case .sync = purpose, !plan.localDeletes.isEmpty,
                 !plan.result.keys.contains(where: { (ledger.base[tab] ?? [:])[$0] == nil })
@@ -154,6 +158,13 @@ public struct SyncPlanner: Sendable {
                 let named = Set(
                     [Tab.transactions, .recurringRules].flatMap { (ledger.rows[$0] ?? [:]).values.map { $0["category"] } })
                 CategoryCheck.keepInUse(&plan, local: local.rows, named: named).map { result.held.append($0) }
+            }
+            if case .sync = purpose, !allowMassDelete {
+                StaleCopyGuard.apply(
+                    to: &plan, remote: rows, base: ledger.base[tab] ?? [:], local: local.rows, writtenBack: ledger.writtenBack[tab] ?? []
+                ).map {
+                    result.held.append($0)
+                }
             }
             let damaged = workbook[tab]?.damagedRows.count ?? 0
             if damaged > 0 || cutRow != nil {

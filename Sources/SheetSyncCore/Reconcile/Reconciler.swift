@@ -70,6 +70,21 @@ public struct ReconcileContext: Sendable {
         return UUIDv5.make(namespace: UUIDv5.sheetsyncNamespace, name: name)
     }
 
+    /// When the tab read was last saved (its file's modification time, the spreadsheet's Drive time),
+    /// where the remote tells: the best evidence of when a hand edit found in it was made.
+    public var savedAt: Timestamp?
+
+    /// The `lastModifiedAt` of a hand edit to a row whose time still reads `baseStamp`: when its tab was
+    /// last saved, where known, else the time of this read. Never earlier than the base's time (it is a
+    /// newer version than the one both sides agreed on) nor later than now. Stamped with the read's
+    /// time, a hand edit would beat a store edit made after it but before the sync, and a merged row
+    /// another machine wrote (its content changed under a time seen before) would beat a later edit.
+    func handEditTime(after baseStamp: String) -> String {
+        guard var time = savedAt else { return now.description }
+        if let base = Timestamp(iso: baseStamp), time <= base { time = base.adding(milliseconds: 1) }
+        return min(time, now).description
+    }
+
     /// How far in the future a `lastModifiedAt` may be before it is clamped to now.
     public static let futureTolerance: Int64 = 5 * 60 * 1000
 }

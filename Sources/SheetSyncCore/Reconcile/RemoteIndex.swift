@@ -176,9 +176,15 @@ struct RemoteIndex {
         let modified = Reconciler.modified
         let rowStamp = row.record[modified], baseStamp = base[modified]
         if rowStamp == baseStamp {
-            // Content changed but its timestamp did not: a hand edit, modified when first seen.
-            row.record[modified] = context.now.description
+            // Content changed but its timestamp did not: a hand edit (or a merge another machine wrote),
+            // as late as its tab's last save.
+            row.record[modified] = context.handEditTime(after: baseStamp)
             row.fixes.insert(modified)
+        } else if rowStamp < baseStamp, row.record.namedValues.allSatisfy({ $0.0 == modified || $0.1 == base[$0.0] }) {
+            // Only the time is older, the content the same: another machine whose clock is behind clamped
+            // a time that was in its future. Taken as it is, so that the machines agree after one round
+            // instead of each writing its own time back on every run.
+            return row
         } else if rowStamp < baseStamp {
             // An older version than the one both sides agreed on: a restored backup or stale copy.
             for (name, value) in row.record.namedValues where value != base[name] && name != modified {

@@ -111,6 +111,8 @@ public struct TabPlan: Hashable, Sendable {
     public var base: [String: LedgerRow] = [:]
     /// Keys whose tombstones can go (the remote has caught up).
     public var clearedTombstones: [String] = []
+    /// Rows an older copy lacked, alone, written back by this plan (`StaleCopyGuard`).
+    public var writtenBack: [String] = []
     public var conflicts: [Conflict] = []
     public var rejections: [Rejection] = []
     public var notices: [String] = []

@@ -41,6 +41,11 @@ extension SheetsEmulator {
                 return ["version": .number(version(of: id) ?? 0)]
             }
         }
+        if path.count == 2, path[0] == "gates" {
+            // A request held on a gate (fault kind "hold") goes on once the gate is opened.
+            if method == "POST" { open(gate: path[1]) }
+            return ["held": .bool(isHeld(at: path[1]))]
+        }
         switch (method, path) {
         case ("GET", ["health"]):
             return ["ok": true, "baseURL": .string(baseURL)]
@@ -142,11 +147,13 @@ extension SheetsEmulator {
         case "status": return .status(body["status"]?.integerValue ?? 503, retryAfter: body["retryAfter"]?.integerValue)
         case "rateLimitExceeded": return .rateLimitExceeded
         case "delay": return .delay(.milliseconds(body["delayMs"]?.integerValue ?? 1000))
+        case "hold": return .hold(gate: body["gate"]?.stringValue ?? "gate")
         case "drop": return .dropConnection
         case "reset": return .resetConnection
         case "truncate": return .truncateBody(keepingBytes: body["keepBytes"]?.integerValue ?? 10)
         case "echo": return .echoRequest
-        case let other: throw EmulatorError("unknown fault kind '\(other)' (status, rateLimitExceeded, delay, drop, reset, truncate, echo)")
+        case let other:
+            throw EmulatorError("unknown fault kind '\(other)' (status, rateLimitExceeded, delay, hold, drop, reset, truncate, echo)")
         }
     }
 }

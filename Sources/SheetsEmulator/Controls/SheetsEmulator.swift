@@ -114,6 +114,18 @@ public final class SheetsEmulator: Sendable {
         injectFault(fault, at: .requestNumber(number), phase: phase)
     }
 
+    /// Opens a gate: requests held on it (`EmulatorFault.hold`) go on, and later ones pass at once.
+    public func open(gate: String) {
+        world.withLock { _ = $0.openGates.insert(gate) }
+    }
+
+    /// Whether a request is waiting at the gate of this name (it was admitted and holds there).
+    public func isHeld(at gate: String) -> Bool {
+        world.read { world in
+            !world.openGates.contains(gate) && world.log.contains { $0.fault == .hold(gate: gate) && $0.status == nil }
+        }
+    }
+
     /// Disarms every fault not yet played.
     public func clearFaults() {
         world.withLock { $0.faults = [] }

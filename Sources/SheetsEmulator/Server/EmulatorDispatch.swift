@@ -40,9 +40,8 @@ extension SheetsEmulator {
         let (number, armed) = world.withLock { $0.admit(request, endpoint: route.endpoint) }
         var outcome: EmulatorOutcome
         if let armed, armed.phase == .beforeEffect {
-            if case .delay(let duration) = armed.fault {
-                // A delay a test armed; cancelled (the server stopping), the request is only answered sooner.
-                try? await Task.sleep(for: duration)
+            if armed.fault.waits {
+                await wait(armed.fault)
                 outcome = .respond(world.withLock { Self.handle(request, route: route, catalog: catalog, world: &$0) })
             } else {
                 // The answer the request would have had, computed on a scratch copy so nothing changes.
@@ -54,9 +53,8 @@ extension SheetsEmulator {
             let response = world.withLock { Self.handle(request, route: route, catalog: catalog, world: &$0) }
             outcome = .respond(response)
             if let armed {
-                if case .delay(let duration) = armed.fault {
-                    // A delay a test armed; cancelled (the server stopping), the request is only answered sooner.
-                    try? await Task.sleep(for: duration)
+                if armed.fault.waits {
+                    await wait(armed.fault)
                 } else {
                     outcome = Self.outcome(of: armed.fault, replacing: response, request: request)
                 }
@@ -87,6 +85,21 @@ extension SheetsEmulator {
         return .unknown(pathKnown: pathKnown)
     }
 
+    /// Plays a fault that only waits (a delay, a hold). Cancelled (the server stopping), the request
+    /// is only answered sooner.
+    private func wait(_ fault: EmulatorFault) async {
+        switch fault {
+        case .delay(let duration):
+            try? await Task.sleep(for: duration)
+        case .hold(let gate):
+            while !Task.isCancelled, !world.read({ $0.openGates.contains(gate) }) {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+        default:
+            break
+        }
+    }
+
     static func outcome(of fault: EmulatorFault, replacing response: EmulatorResponse, request: EmulatorRequest) -> EmulatorOutcome {
         switch fault {
         case .echoRequest:
@@ -98,7 +111,7 @@ extension SheetsEmulator {
         case .dropConnection: return .drop(reset: false)
         case .resetConnection: return .drop(reset: true)
         case .truncateBody(let keep): return .truncate(response, keepingBytes: max(0, min(keep, response.body.count - 1)))
-        case .delay: return .respond(response)
+        case .delay, .hold: return .respond(response)
         }
     }
 

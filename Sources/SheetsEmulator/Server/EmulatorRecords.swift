@@ -66,6 +66,9 @@ public enum EmulatorFault: Sendable, Equatable {
     case rateLimitExceeded
     /// Wait this long (real time), then go on normally.
     case delay(Duration)
+    /// Wait until a test opens the gate of this name (`SheetsEmulator.open(gate:)`), then go on
+    /// normally: another writer acts at an exact point of a run, whatever the machine's load.
+    case hold(gate: String)
     /// Close the connection without answering.
     case dropConnection
     /// Abort the connection with a TCP reset.
@@ -75,6 +78,16 @@ public enum EmulatorFault: Sendable, Equatable {
     /// Answer 400 with an error message quoting the whole request (headers and body), as a careless
     /// proxy or custom endpoint might: secrets in the request come back in the error text.
     case echoRequest
+}
+
+extension EmulatorFault {
+    /// Whether the fault only makes the request wait (it is then answered normally).
+    var waits: Bool {
+        switch self {
+        case .delay, .hold: return true
+        default: return false
+        }
+    }
 }
 
 /// When a fault plays relative to the request's effect on the emulator's state.

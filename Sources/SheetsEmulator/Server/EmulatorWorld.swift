@@ -89,6 +89,8 @@ struct EmulatorWorld: Sendable {
     var log: [EmulatorRequestRecord] = []
     var violations: [DiscoveryViolation] = []
     var faults: [ArmedFault] = []
+    /// Gates opened by `SheetsEmulator.open(gate:)`: a `hold` fault on one of them goes on.
+    var openGates: Set<String> = []
     /// Whether service accounts are refused Drive storage, as Google refuses them (off: the old, kinder Drive).
     var serviceAccountStorageRefused = false
     var baseURL = "http://127.0.0.1"

@@ -83,7 +83,7 @@ final class GoogleTestBed: Sendable {
     func store() throws -> LedgerStore { try LedgerStore(path: storeURL.path) }
 
     /// A remote over the emulator built as `sheetsync` builds it, but in-process: retries never sleep for real.
-    func remote(policy: RetryPolicy = RetryPolicy(totalBudget: 30), clock: ManualAPIClock = ManualAPIClock(now: Date())) throws
+    func remote(policy: RetryPolicy = RetryPolicy(totalBudget: 30), clock: any APIClock = ManualAPIClock(now: Date())) throws
         -> GoogleSheetsRemote
     {
         let credentials = try GoogleCredentials.load(path: credentialsURL.path)

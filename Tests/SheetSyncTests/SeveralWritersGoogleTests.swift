@@ -1,0 +1,194 @@
+import Foundation
+import GoogleAPI
+import SheetSync
+import SheetSyncCore
+import SheetSyncStore
+import SheetsEmulator
+import Synchronization
+import Testing
+
+/// One spreadsheet with several writers: two machines' stores and a person editing in the browser, each
+/// acting at an exact point of another's run (a gate held in the emulator, or the wait before a retry),
+/// never at a moment guessed with the clock.
+@Suite struct SeveralWritersGoogleTests {
+    /// Two machines (two stores) on one spreadsheet, both synced with the seeded ledger.
+    struct TwoMachines {
+        let a: GoogleTestBed
+        let b: GoogleTestBed
+        let keys: [String]
+
+        static func start(_ name: String) async throws -> TwoMachines {
+            let a = try await GoogleTestBed.start(name + "-a")
+            let keys = try GoogleSeed.ledger(in: a, transactions: 4, ids: SeededIDs(seed: 31))
+            let b = try await GoogleTestBed.start(name + "-b", sharing: a)
+            try b.writeConfig(spreadsheetId: try a.spreadsheetId())
+            let machines = TwoMachines(a: a, b: b, keys: keys)
+            _ = try await machines.sync(a)
+            _ = try await machines.sync(b)
+            return machines
+        }
+
+        @discardableResult
+        func sync(_ bed: GoogleTestBed, clock: any APIClock = ManualAPIClock(now: Date())) async throws -> SyncReport {
+            try await bed.sync(try bed.remote(clock: clock))
+        }
+
+        func finish() async {
+            await b.finish()
+            await a.finish()
+        }
+    }
+
+    /// A waits for its write to be answered while a person types into the sheet and B syncs: the version
+    /// A saw after its write already held both, unread, and A said "up to date" for ever after. Now
+    /// A's next run reads them. (B's write, made after A verified its rows, also moved the write token:
+    /// A's write is refused whole, 75, and its next run writes it.)
+    @Test func changesOthersMakeWhileAWriteWaitsAreReadByTheNextRun() async throws {
+        let machines = try await TwoMachines.start("g-writers-wait")
+        let (a, b) = (machines.a, machines.b)
+        try GoogleSeed.storeTransactions(a, count: 1, ids: SeededIDs(seed: 41), note: { _ in "from a" })
+        try GoogleSeed.storeTransactions(b, count: 1, ids: SeededIDs(seed: 42), note: { _ in "from b" })
+        let id = try a.spreadsheetId(), note = try a.column("note", in: .transactions)
+        let typed = try #require(try a.rowIndex(of: machines.keys[1], in: .transactions))
+        for withMachine in [false, true] {
+            // Something of A's own to write in each round.
+            if withMachine { try GoogleSeed.storeTransactions(a, count: 1, ids: SeededIDs(seed: 43), note: { _ in "from a again" }) }
+            a.emulator.resetCounters()
+            a.emulator.injectFault(.hold(gate: "a-write-\(withMachine)"), at: .endpoint("sheets.spreadsheets.batchUpdate", occurrence: 1))
+            let first = Task { try await machines.sync(a) }
+            while !a.emulator.isHeld(at: "a-write-\(withMachine)") { try await Task.sleep(for: .milliseconds(10)) }
+            if withMachine {
+                try await machines.sync(b)
+            } else {
+                try a.emulator.typeCell(
+                    spreadsheetId: id, tab: Tab.transactions.rawValue, at: GoogleTestBed.a1(row: typed, column: note),
+                    text: "typed meanwhile")
+            }
+            a.emulator.open(gate: "a-write-\(withMachine)")
+            var outcome: Int32 = 0
+            do { _ = try await first.value } catch let error as SheetSyncError { outcome = error.exitCode.rawValue }
+            #expect(outcome == (withMachine ? 75 : 0))
+            let second = try await machines.sync(a)
+            #expect(!second.upToDate, "the version A recorded held a change A never read")
+            if withMachine { try await machines.sync(a) }
+            let sheet = try a.sheetRecords(.transactions), store = try a.storeRecords(.transactions)
+            #expect(store == sheet, "A's store lacks what others wrote: \(Set(sheet.keys).subtracting(store.keys))")
+            #expect(store[machines.keys[1]]?["note"] == "typed meanwhile")
+            if withMachine { #expect(Set(sheet.values.map { $0["note"] }).isSuperset(of: ["from a", "from b"])) }
+        }
+        await machines.finish()
+    }
+
+    /// A person deletes a row while sheetsync's write waits for its retry (429/503 with Retry-After):
+    /// the retry is never sent to positions read before the delete, so the edit lands on its own row
+    /// and the row below keeps its values, in the sheet and in both stores.
+    @Test(arguments: [503, 429])
+    func aRowDeletedWhileAWriteWaitsForItsRetryPutsNoValueOnAnotherRow(status: Int) async throws {
+        let machines = try await TwoMachines.start("g-writers-retry-\(status)")
+        let a = machines.a
+        let (edited, below) = (machines.keys[2], machines.keys[3])
+        let store = try a.store()
+        var row = try #require(try store.records(in: .transactions).first { $0["transactionId"] == edited })
+        row["note"] = "edited in the store"
+        row["amount"] = "999.99"
+        row["lastModifiedAt"] = "2026-02-02T00:00:00.000Z"
+        try store.upsert(row, in: .transactions)
+        let belowBefore = try #require(try a.sheetRecords(.transactions)[below])
+
+        a.emulator.resetCounters()
+        a.emulator.injectFault(.status(status, retryAfter: 6), at: .endpoint("sheets.spreadsheets.batchUpdate", occurrence: 1))
+        let id = try a.spreadsheetId()
+        // The person deletes data row 1 while the write waits the 6 s Google asked for.
+        let person = WhileWaiting(seconds: 5) {
+            try? a.emulator.deleteRow(spreadsheetId: id, tab: Tab.transactions.rawValue, at: 1)
+        }
+        var outcome: Int32 = 0
+        do {
+            try await machines.sync(a, clock: person)
+        } catch let error as SheetSyncError {
+            outcome = error.exitCode.rawValue
+        }
+        #expect(person.acted, "the write was never retried")
+        #expect(outcome == 0 || outcome == 75)
+
+        let sheet = try a.sheetRecords(.transactions)
+        #expect(sheet[below] == belowBefore, "the row below took the edit: \(sheet[below].map { "\($0)" } ?? "gone")")
+        #expect(sheet[machines.keys[0]] == nil, "the person's delete stands")
+        // The next runs converge on both machines with nothing misplaced.
+        for bed in [a, machines.b, a] { try await machines.sync(bed) }
+        let final = try a.sheetRecords(.transactions)
+        #expect(final[edited]?["note"] == "edited in the store" && final[edited]?["amount"] == "999.99")
+        #expect(final[below] == belowBefore)
+        #expect(try a.storeRecords(.transactions) == final)
+        #expect(try machines.b.storeRecords(.transactions) == final)
+        await machines.finish()
+    }
+}
+
+extension SeveralWritersGoogleTests {
+    /// A's write is on its way (its row positions verified) when B's sync deletes a row above A's edit:
+    /// A's write must not land on the row below. It is refused whole (the sheetsync write token B moved),
+    /// the run says so (75), and the next runs converge with every value on its own row.
+    @Test func anotherMachinesWriteBetweenAVerifyAndAWriteIsNeverOverwrittenByPosition() async throws {
+        let machines = try await TwoMachines.start("g-writers-race")
+        let (a, b) = (machines.a, machines.b)
+        let (first, edited, below) = (machines.keys[0], machines.keys[2], machines.keys[3])
+        let storeA = try a.store()
+        var row = try #require(try storeA.records(in: .transactions).first { $0["transactionId"] == edited })
+        row["note"] = "edited on a"
+        row["lastModifiedAt"] = "2026-02-02T00:00:00.000Z"
+        try storeA.upsert(row, in: .transactions)
+        try b.store().delete(key: first, in: .transactions)
+        let belowBefore = try #require(try a.sheetRecords(.transactions)[below])
+
+        a.emulator.resetCounters()
+        a.emulator.injectFault(.hold(gate: "a-write"), at: .endpoint("sheets.spreadsheets.batchUpdate", occurrence: 1))
+        let run = Task { try await machines.sync(a) }
+        while !a.emulator.isHeld(at: "a-write") { try await Task.sleep(for: .milliseconds(10)) }
+        try await machines.sync(b)
+        #expect(try a.sheetRecords(.transactions)[first] == nil, "B's delete is in the sheet")
+        a.emulator.open(gate: "a-write")
+        var outcome: Int32 = 0
+        do { _ = try await run.value } catch let error as SheetSyncError { outcome = error.exitCode.rawValue }
+        #expect(outcome == 0 || outcome == 75)
+        #expect(try a.sheetRecords(.transactions)[below] == belowBefore, "A's edit landed on the row below")
+
+        for bed in [a, b, a] { try await machines.sync(bed) }
+        let sheet = try a.sheetRecords(.transactions)
+        #expect(sheet[edited]?["note"] == "edited on a")
+        #expect(sheet[below] == belowBefore)
+        #expect(sheet[first] == nil)
+        #expect(try a.storeRecords(.transactions) == sheet)
+        #expect(try b.storeRecords(.transactions) == sheet)
+        await machines.finish()
+    }
+}
+
+/// A test clock whose first sleep of at least `seconds` (a wait Google asked for) lets another writer act
+/// first; time moves on at once, as with `ManualAPIClock`.
+final class WhileWaiting: APIClock, Sendable {
+    private let threshold: Double
+    private let action: @Sendable () -> Void
+    private let clock = ManualAPIClock(now: Date())
+    private let done = Mutex(false)
+
+    init(seconds: Double, _ action: @escaping @Sendable () -> Void) {
+        threshold = seconds
+        self.action = action
+    }
+
+    var acted: Bool { done.withLock { $0 } }
+
+    func now() -> Date { clock.now() }
+
+    func sleep(seconds: Double) async throws {
+        if seconds >= threshold,
+            done.withLock({ was in
+                defer { was = true }; return !was
+            })
+        {
+            action()
+        }
+        try await clock.sleep(seconds: seconds)
+    }
+}

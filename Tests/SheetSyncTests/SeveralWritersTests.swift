@@ -1,0 +1,261 @@
+import Foundation
+import SheetSync
+import SheetSyncCore
+import SheetSyncStore
+import Testing
+import Workbook
+
+/// Several writers on one CSV workbook: two machines' stores, each with its own clock, and a person
+/// editing the files by hand. Each machine's writes leave the files with that machine's time, as a real
+/// file system does, so that what a sync takes from a file's time is what it would take on a real pair
+/// of machines.
+@Suite struct SeveralWritersTests {
+    /// A store that syncs the shared workbook with its own clock.
+    struct Machine {
+        let store: LedgerStore
+        let clock: ManualClock
+        let book: URL
+
+        @discardableResult
+        func sync() async throws -> SyncReport {
+            let before = try SharedBook.bytes(book)
+            let report = try await SyncEngine(store: store, remote: CSVWorkbookRemote(folder: book), clock: clock, defaultTimeZone: "UTC")
+                .run(SyncOptions(mode: .sync))
+            for (tab, bytes) in try SharedBook.bytes(book) where before[tab] != bytes {
+                try SharedBook.touch(book.appendingPathComponent(tab.rawValue + ".csv"), at: clock.now())
+            }
+            return report
+        }
+
+        /// A store edit (as `sheetsync` commands make them), stamped with this machine's now.
+        func edit(_ key: String, _ fields: [String: String]) throws {
+            var row = try #require(try store.records(in: .transactions).first { $0["transactionId"] == key })
+            for (name, value) in fields { row[name] = value }
+            row["lastModifiedAt"] = clock.now().description
+            try store.upsert(row, in: .transactions)
+        }
+
+        func rows() throws -> [String: LedgerRow] {
+            Dictionary(uniqueKeysWithValues: try store.records(in: .transactions).map { ($0["transactionId"], $0) })
+        }
+    }
+
+    /// The shared workbook folder.
+    struct SharedBook {
+        let folder: URL
+        var book: URL { folder.appendingPathComponent("book") }
+        static let key = "c09ca393-0084-5db0-a1be-912f4bec2b3d"
+
+        static func make() throws -> SharedBook {
+            let folder = try TestWorkbook.scratch("several-writers")
+            try FileManager.default.copyItem(
+                at: CLI.repoRoot.appendingPathComponent("samples").appendingPathComponent("clean"),
+                to: folder.appendingPathComponent("book"))
+            return SharedBook(folder: folder)
+        }
+
+        func machine(_ name: String, clock: ManualClock) throws -> Machine {
+            Machine(store: try LedgerStore(path: folder.appendingPathComponent(name + ".sqlite").path), clock: clock, book: book)
+        }
+
+        static func bytes(_ book: URL) throws -> [Tab: Data] {
+            var out: [Tab: Data] = [:]
+            for tab in Tab.allCases { out[tab] = try Data(contentsOf: book.appendingPathComponent(tab.rawValue + ".csv")) }
+            return out
+        }
+
+        static func touch(_ file: URL, at time: Timestamp) throws {
+            try FileManager.default.setAttributes([.modificationDate: time.date], ofItemAtPath: file.path)
+        }
+
+        /// A person's edit of one cell of the row with `key`, saved at `time`.
+        func handEdit(_ key: String, replacing old: String, with new: String, at time: Timestamp) throws {
+            let file = book.appendingPathComponent("Transactions.csv")
+            let text = try String(contentsOf: file, encoding: .utf8)
+            var lines = text.components(separatedBy: "\n")
+            let at = try #require(lines.firstIndex { $0.hasPrefix(key) })
+            let edited = lines[at].replacingOccurrences(of: "," + old + ",", with: "," + new + ",")
+            try #require(edited != lines[at], "no cell '\(old)' in \(lines[at])")
+            lines[at] = edited
+            try Data(lines.joined(separator: "\n").utf8).write(to: file)
+            try Self.touch(file, at: time)
+        }
+
+        func sheet() throws -> [String: LedgerRow] {
+            try TestWorkbook(folder: book).records(.transactions, now: Timestamp(millisecondsSinceEpoch: 0))
+        }
+    }
+
+    static let start = Timestamp(iso: "2026-06-01T00:00:00.000Z")!
+
+    /// The shared workbook with one machine's store, synced once.
+    static func oneMachineSynced() async throws -> (SharedBook, ManualClock, Machine) {
+        let shared = try SharedBook.make()
+        let clock = ManualClock(start)
+        let machine = try shared.machine("a", clock: clock)
+        try await machine.sync()
+        return (shared, clock, machine)
+    }
+
+    /// A edits the note, B the amount; both sync; then B edits the note again and both sync. B's later
+    /// note stands: the row A merged (A's note under B's time) is not taken by B for a hand edit made
+    /// at its sync, which would beat B's later edit.
+    @Test func aMergedRowDoesNotBeatALaterEditOnTheOtherMachine() async throws {
+        let shared = try SharedBook.make()
+        let clock = ManualClock(Self.start)
+        let a = try shared.machine("a", clock: clock), b = try shared.machine("b", clock: clock)
+        try await a.sync()
+        try await b.sync()
+        let key = SharedBook.key
+        clock.advance(milliseconds: 60_000)
+        try a.edit(key, ["note": "a's note"])
+        clock.advance(milliseconds: 60_000)
+        try b.edit(key, ["amount": "60.00"])
+        clock.advance(milliseconds: 60_000)
+        try await b.sync()
+        clock.advance(milliseconds: 60_000)
+        try await a.sync()
+        #expect(try shared.sheet()[key]?["note"] == "a's note")
+        clock.advance(milliseconds: 60_000)
+        try b.edit(key, ["note": "b's later note"])
+        clock.advance(milliseconds: 60_000)
+        try await b.sync()
+        clock.advance(milliseconds: 60_000)
+        try await a.sync()
+
+        let sheet = try shared.sheet()
+        #expect(sheet[key]?["note"] == "b's later note")
+        #expect(sheet[key]?["amount"] == "60.00")
+        #expect(try a.rows() == sheet)
+        #expect(try b.rows() == sheet)
+    }
+
+    /// A person edits a cell, then (before any sync) the store edits the same field: the store's edit is
+    /// the later one and wins; the hand edit is kept in the conflict log.
+    @Test func aHandEditLosesToAStoreEditMadeAfterItBeforeTheSync() async throws {
+        let (shared, clock, a) = try await Self.oneMachineSynced()
+        let key = SharedBook.key
+        clock.advance(milliseconds: 60_000)
+        try shared.handEdit(key, replacing: "Market", with: "typed by hand", at: clock.now())
+        clock.advance(milliseconds: 60_000)
+        try a.edit(key, ["note": "stored later"])
+        clock.advance(milliseconds: 60_000)
+        let report = try await a.sync()
+
+        #expect(try shared.sheet()[key]?["note"] == "stored later")
+        #expect(try a.rows()[key]?["note"] == "stored later")
+        #expect(report.conflicts == 1)
+        #expect(try a.store.conflicts(limit: 5).contains { $0.key == key && $0.losingValue == "typed by hand" })
+    }
+
+    /// The other order: the hand edit is the later one and wins, as before.
+    @Test func aHandEditWinsOverAStoreEditMadeBeforeIt() async throws {
+        let (shared, clock, a) = try await Self.oneMachineSynced()
+        let key = SharedBook.key
+        clock.advance(milliseconds: 60_000)
+        try a.edit(key, ["note": "stored first"])
+        clock.advance(milliseconds: 60_000)
+        try shared.handEdit(key, replacing: "Market", with: "typed later", at: clock.now())
+        clock.advance(milliseconds: 60_000)
+        try await a.sync()
+
+        #expect(try shared.sheet()[key]?["note"] == "typed later")
+        #expect(try a.rows()[key]?["note"] == "typed later")
+    }
+
+    /// Two machines whose clocks are a day apart (either way round) agree within two rounds, and then
+    /// no run writes the workbook: no file, no backup.
+    @Test(arguments: [Int64(86_400_000), -86_400_000])
+    func clocksADayApartConvergeAndThenWriteNothing(skew: Int64) async throws {
+        let shared = try SharedBook.make()
+        let clockA = ManualClock(Self.start.adding(milliseconds: skew)), clockB = ManualClock(Self.start)
+        let a = try shared.machine("a", clock: clockA), b = try shared.machine("b", clock: clockB)
+        try await a.sync()
+        try await b.sync()
+        let key = SharedBook.key
+        func tick() {
+            clockA.advance(milliseconds: 60_000)
+            clockB.advance(milliseconds: 60_000)
+        }
+        tick()
+        try a.edit(key, ["note": "from a"])
+        tick()
+        try b.edit("1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9", ["note": "from b"])
+        for _ in 1...2 {
+            tick()
+            try await a.sync()
+            tick()
+            try await b.sync()
+        }
+        let settled = try SharedBook.bytes(shared.book)
+        let backups = try Self.files(under: shared.book)
+        for round in 1...3 {
+            tick()
+            let ra = try await a.sync()
+            tick()
+            let rb = try await b.sync()
+            #expect(try SharedBook.bytes(shared.book) == settled, "round \(round) rewrote the workbook")
+            #expect(ra.notices.isEmpty && rb.notices.isEmpty, "round \(round): \(ra.notices) \(rb.notices)")
+        }
+        #expect(try Self.files(under: shared.book) == backups, "backups made by runs that changed nothing")
+        let sheet = try shared.sheet()
+        #expect(sheet[key]?["note"] == "from a")
+        #expect(sheet["1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9"]?["note"] == "from b")
+        #expect(try a.rows() == sheet)
+        #expect(try b.rows() == sheet)
+    }
+
+    /// The workbook is open in a spreadsheet program; cron adds a row (`sheetsync add`, then a sync);
+    /// the person changes one amount and saves their copy, which lacks that row. The next sync keeps the
+    /// row in the store and writes it back, says so once (held back, 65), and takes the person's amount.
+    /// Deleted again by hand, the row goes: a second delete is meant.
+    @Test func anOldCopySavedOverTheWorkbookDoesNotDeleteARowAddedAfterItWasOpened() async throws {
+        let (shared, clock, a) = try await Self.oneMachineSynced()
+        let file = shared.book.appendingPathComponent("Transactions.csv")
+        let opened = try String(contentsOf: file, encoding: .utf8)
+        clock.advance(milliseconds: 60_000)
+        var added = try #require(try a.rows()[SharedBook.key])
+        let addedKey = "5f0d3c1e-9a7b-4c2d-8e6f-0a1b2c3d4e5f"
+        added["transactionId"] = addedKey
+        added["note"] = "rent, added by cron"
+        added["createdAt"] = clock.now().description
+        added["lastModifiedAt"] = clock.now().description
+        try a.store.upsert(added, in: .transactions)
+        try await a.sync()
+        #expect(try shared.sheet()[addedKey] != nil)
+        clock.advance(milliseconds: 60_000)
+        // The person's save: the copy they opened, with one amount changed.
+        let saved = opened.replacingOccurrences(of: ",54.20,", with: ",55.20,")
+        try #require(saved != opened)
+        try Data(saved.utf8).write(to: file)
+        try SharedBook.touch(file, at: clock.now())
+        clock.advance(milliseconds: 60_000)
+
+        let caught = try await a.sync()
+        #expect(caught.errors.contains { $0.contains(addedKey) && $0.contains("older copy") }, "\(caught.errors)")
+        let sheet = try shared.sheet()
+        #expect(sheet[addedKey]?["note"] == "rent, added by cron")
+        #expect(sheet[SharedBook.key]?["amount"] == "55.20")
+        #expect(try a.rows() == sheet)
+        clock.advance(milliseconds: 60_000)
+        let next = try await a.sync()
+        #expect(next.errors.isEmpty && next.notices.isEmpty, "said once: \(next.errors) \(next.notices)")
+        #expect(try shared.sheet() == sheet)
+
+        // Deleted again by hand: meant, and done.
+        clock.advance(milliseconds: 60_000)
+        let now = try String(contentsOf: file, encoding: .utf8)
+        let without = now.components(separatedBy: "\n").filter { !$0.hasPrefix(addedKey) }.joined(separator: "\n")
+        try Data(without.utf8).write(to: file)
+        try SharedBook.touch(file, at: clock.now())
+        clock.advance(milliseconds: 60_000)
+        let deleted = try await a.sync()
+        #expect(deleted.errors.isEmpty, "\(deleted.errors)")
+        #expect(try a.rows()[addedKey] == nil)
+        #expect(try shared.sheet()[addedKey] == nil)
+    }
+
+    static func files(under folder: URL) throws -> [String] {
+        (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).sorted()
+    }
+}
