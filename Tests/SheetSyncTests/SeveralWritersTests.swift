@@ -259,3 +259,37 @@ import Workbook
         (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).sorted()
     }
 }
+
+/// A category renamed on one machine travels with the sync: the other machine's rows that still name
+/// the old name (added there before it synced) take the new one, instead of being held (65) until the
+/// rename is made there too.
+@Suite struct RenameTravelsTests {
+    @Test(arguments: [false, true])
+    func aCategoryRenamedOnOneMachineRenamesTheOtherMachinesNewRows(intoAnExistingOne: Bool) async throws {
+        let folder = try await CLI.storesSharingASample()
+        let added = try await CLI.run(
+            ["add", "expense", "--amount", "9.00", "--category", "Dining", "--note", "b's dinner", "--config", "b.json"], in: folder)
+        #expect(added.status == 0, "\(added.stderr)")
+        let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let new = intoAnExistingOne ? "Groceries" : "Eating out"
+        let rename = try await CLI.run(["category", "rename", "Dining", new, "--config", "a.json"], in: folder)
+        #expect(rename.status == 0, "\(rename.stderr)")
+        #expect(try await CLI.run(["sync", "--config", "a.json"], in: folder).status == 0)
+
+        let b = try await CLI.run(["sync", "--config", "b.json"], in: folder)
+        #expect(b.status == 0, "\(b.stderr)")
+        #expect((b.stdout + b.stderr).contains("'Dining'") && (b.stdout + b.stderr).contains(new), "\(b.stdout)\(b.stderr)")
+        let a = try await CLI.run(["sync", "--config", "a.json"], in: folder)
+        #expect(a.status == 0, "\(a.stderr)")
+        let workbook = TestWorkbook(folder: folder)
+        let sheet = try workbook.records(.transactions, now: Timestamp(millisecondsSinceEpoch: 0))
+        #expect(sheet[id]?["category"] == new)
+        #expect(!sheet.values.contains { $0["category"] == "Dining" })
+        #expect(try workbook.records(.categories, now: Timestamp(millisecondsSinceEpoch: 0))["Dining"] == nil)
+        for name in ["a", "b"] {
+            let store = try LedgerStore(path: folder.appendingPathComponent("\(name).sqlite").path)
+            #expect(try store.records(in: .transactions).first { $0["transactionId"] == id }?["category"] == new, "store \(name)")
+            #expect(try store.records(in: .categories).contains { $0["name"] == "Dining" } == false, "store \(name)")
+        }
+    }
+}

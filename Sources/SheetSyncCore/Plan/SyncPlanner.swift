@@ -105,6 +105,7 @@ public struct SyncPlanner: Sendable {
             ledger.base[.settings] = [:]
         }
         var checks = CrossTabChecks(ledger: ledger)
+        var renamedElsewhere: [String: String] = [:]
         for tab in Self.order {
             if loadable.contains(tab) {
                 if let plan = plainLoad(tab, workbook: workbook, scope: scope, checks: checks) {
@@ -118,6 +119,7 @@ public struct SyncPlanner: Sendable {
             let cutRow = workbook[tab].flatMap { CutShortFile.mark(&rows, table: $0) }
             checks.applyRenames(&rows, tab: tab)
             var local = canonicalLocal(tab, ledger: ledger)
+            local.notices += RenamesElsewhere.follow(renamedElsewhere, tab: tab, local: &local.rows, base: ledger.base[tab] ?? [:])
             if purpose == .importing { Self.keepGivenValuesOnly(&rows, store: local.rows) }
             if tab == .transactions, case .sync = purpose { Self.readoptLostIDs(&rows, local: local.rows) }
             if CrossTabChecks.namesCategory(tab), !ledger.renames.isEmpty {
@@ -152,11 +154,16 @@ public struct SyncPlanner: Sendable {
             if tab == .categories { plan.notices += CategoryCheck.caseVariantNotes(result: plan.result, base: ledger.base[tab] ?? [:]) }
             // First (its message names what to do): a category that appears as another goes (a rename typed into the tab) is the rename flow's:
             // its rows are rejected with the `category rename` hint.
+            if tab == .categories, case .sync = purpose {
+                renamedElsewhere = RenamesElsewhere.find(categories: plan, base: ledger.base, sheet: read)
+            }
             if tab == .categories, case .sync = purpose, !plan.localDeletes.isEmpty,
                 !plan.result.keys.contains(where: { (ledger.base[tab] ?? [:])[$0] == nil })
             {
                 let named = Set(
-                    [Tab.transactions, .recurringRules].flatMap { (ledger.rows[$0] ?? [:]).values.map { $0["category"] } })
+                    [Tab.transactions, .recurringRules].flatMap { (ledger.rows[$0] ?? [:]).values.map { $0["category"] } }
+                )
+                .subtracting(renamedElsewhere.keys)
                 CategoryCheck.keepInUse(&plan, local: local.rows, named: named).map { result.held.append($0) }
             }
             if case .sync = purpose, !allowMassDelete {
