@@ -44,10 +44,12 @@ import Testing
         return push
     }
 
+    /// The reads: the tabs, their key columns just before the write, and the changed tabs after it
+    /// (the check that every write landed on its row).
     @Test(arguments: [1, 50])
-    func changedRowsCostAtMostTwoSheetsReadsAndTwoWrites(changed: Int) async throws {
+    func changedRowsCostAtMostThreeSheetsReadsAndTwoWrites(changed: Int) async throws {
         let push = try await Self.push(rows: 60, changed: changed)
-        #expect(push.sheetsReads <= 2, "\(push.log)")
+        #expect(push.sheetsReads <= 3, "\(push.log)")
         #expect(push.writes >= 1 && push.writes <= 2, "\(push.log)")
     }
 
@@ -58,6 +60,6 @@ import Testing
         // Row numbers get a digit or two longer in the larger sheet; nothing else may grow.
         #expect(large1.batchUpdateBytes <= small1.batchUpdateBytes + 16)
         #expect(large50.batchUpdateBytes <= small50.batchUpdateBytes + 50 * 2 * 4)
-        #expect(large50.sheetsReads <= 2 && large50.writes <= 2)
+        #expect(large50.sheetsReads <= 3 && large50.writes <= 2)
     }
 }

@@ -164,6 +164,53 @@ extension SeveralWritersGoogleTests {
     }
 }
 
+extension SeveralWritersGoogleTests {
+    /// The window Google leaves: a person moves rows after sheetsync verified where its rows are and
+    /// before Google applies the write (held here at that exact point). The write is read back: what
+    /// landed on another row goes back to what that row held, and the edit goes to its own row, in the
+    /// same run, which says so.
+    @Test(arguments: ["insert", "delete", "sort"])
+    func aRowMovedByHandJustBeforeAWriteAppliesIsPutRightInTheSameRun(move: String) async throws {
+        let machines = try await TwoMachines.start("g-writers-window-\(move)")
+        let a = machines.a
+        let edited = machines.keys[2]
+        let store = try a.store()
+        var row = try #require(try store.records(in: .transactions).first { $0["transactionId"] == edited })
+        row["note"] = "edited in the store"
+        row["lastModifiedAt"] = "2026-02-02T00:00:00.000Z"
+        try store.upsert(row, in: .transactions)
+        let before = try a.sheetRecords(.transactions)
+        let id = try a.spreadsheetId(), tab = Tab.transactions.rawValue
+
+        a.emulator.resetCounters()
+        a.emulator.injectFault(.hold(gate: "window"), at: .endpoint("sheets.spreadsheets.batchUpdate", occurrence: 1))
+        let run = Task { try await machines.sync(a) }
+        while !a.emulator.isHeld(at: "window") { try await Task.sleep(for: .milliseconds(10)) }
+        switch move {
+        case "insert":
+            try a.emulator.insertRow(spreadsheetId: id, tab: tab, at: 1, typed: ["", "expense", "2026-02-21", "", "", "4.5", "Fun"])
+        case "delete": try a.emulator.deleteRow(spreadsheetId: id, tab: tab, at: 1)
+        default: try a.emulator.sortTab(spreadsheetId: id, tab: tab, byColumn: try a.column("amount", in: .transactions), ascending: false)
+        }
+        a.emulator.open(gate: "window")
+        let report = try await run.value
+        #expect(report.notices.contains { $0.contains("moved while this run wrote") }, "\(report.notices)")
+
+        let sheet = try a.sheetRecords(.transactions)
+        #expect(sheet[edited]?["note"] == "edited in the store")
+        for (key, was) in before where key != edited && (move != "delete" || key != machines.keys[0]) {
+            #expect(sheet[key] == was, "\(key) took values meant for another row")
+        }
+        if move == "insert" {
+            #expect(!sheet.values.contains { $0["transactionId"] != edited && $0["note"] == "edited in the store" })
+        }
+        for bed in [a, machines.b] { try await machines.sync(bed) }
+        #expect(try a.storeRecords(.transactions) == a.sheetRecords(.transactions))
+        #expect(try machines.b.storeRecords(.transactions) == a.sheetRecords(.transactions))
+        await machines.finish()
+    }
+}
+
 /// A test clock whose first sleep of at least `seconds` (a wait Google asked for) lets another writer act
 /// first; time moves on at once, as with `ManualAPIClock`.
 final class WhileWaiting: APIClock, Sendable {

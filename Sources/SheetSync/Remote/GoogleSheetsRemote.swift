@@ -7,11 +7,14 @@ import SheetSyncCore
 /// A Google Sheets spreadsheet (Sheets API v4) with its Drive folder.
 ///
 /// Costs per sync: one `values.batchGet` reads all five tabs; before writing, one `spreadsheets.get`
-/// re-reads the key columns (and the tabs' sheet ids) so that rows inserted, deleted or sorted by hand
-/// in between are found by key, never written by stale position; then one `spreadsheets.batchUpdate`
-/// carries every change (cell updates with RAW values, row deletes, row inserts). So at most 2 reads
-/// and 1 write, whatever the number of changed rows. A quiet cron run costs one Drive `files.get` of
-/// the spreadsheet's `version` (where Drive metadata is reachable).
+/// re-reads the key columns (and the tabs' sheet ids and the write token) so that rows inserted, deleted
+/// or sorted by hand in between are found by key, never written by stale position; then one
+/// `spreadsheets.batchUpdate` carries every change (cell updates with RAW values, row deletes, row
+/// inserts), opening with a compare-and-swap of the write token; then one `values.batchGet` of the
+/// changed tabs checks that every write landed on its row (`WrittenRowsCheck`). So at most 3 reads and 1
+/// write, whatever the number of changed rows. A quiet cron run costs one Drive `files.get` of the
+/// spreadsheet's `version` (where Drive metadata is reachable). docs/several-writers.md says what this
+/// guarantees with other writers at work.
 public struct GoogleSheetsRemote: Remote {
     public let sheets: SheetsClient
     public let drive: DriveClient
@@ -83,7 +86,7 @@ public struct GoogleSheetsRemote: Remote {
             var hasher = ContentDigest()
             for (tab, range) in zip(present, ranges) {
                 let rows = range.values.map { $0.map(SheetCells.cell(from:)) }
-                tables[tab] = Table(header: rows.first?.map(\.rawText) ?? [], rows: Array(rows.dropFirst()))
+                tables[tab] = Self.table(rows)
                 hasher.add(tab.rawValue, rows)
             }
             var snapshot = RemoteSnapshot(
@@ -95,6 +98,11 @@ public struct GoogleSheetsRemote: Remote {
         }
     }
 
+    /// A tab's values as read: the first row is the header.
+    static func table(_ rows: [[Cell]]) -> Table {
+        Table(header: rows.first?.map(\.rawText) ?? [], rows: Array(rows.dropFirst()))
+    }
+
     public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> RemoteWrite {
         let id = try requireId()
         let changing = plans.filter(\.changesRemote)
@@ -102,22 +110,25 @@ public struct GoogleSheetsRemote: Remote {
         do {
             let layout = try await SheetLayout.verify(spreadsheetId: id, tabs: changing.map(\.tab), snapshot: snapshot, sheets: sheets)
             var write = SheetWrite(limit: maxRequestBytes)
+            var written: [Tab: TableChanges] = [:]
             for plan in changing {
                 let tab = plan.tab
                 let table = snapshot.tables[tab] ?? Table(header: [])
                 let changes = TablePatcher.changes(plan, to: table, schema: tab.schema, typed: true)
                 if let sheetId = layout.sheetIds[tab] {
                     try SheetRequests.add(changes, tab: tab, sheetId: sheetId, layout: layout.tabs[tab], to: &write)
+                    written[tab] = changes
                 } else {
                     SheetRequests.addSheet(tab: tab, changes: changes, index: Tab.allCases.firstIndex(of: tab) ?? 0, to: &write)
                 }
             }
             try await checkCellLimit(of: write, layout: layout, spreadsheetId: id)
             try await send(write, spreadsheetId: id, layout: layout, snapshot: snapshot)
+            let notices = try await checkWritten(written, snapshot: snapshot, spreadsheetId: id)
             // The version recorded is the one read, never one asked for after the write: another writer's
             // change made while this write was on its way (or waiting for a retry) is in any later version,
             // which this run never read. So the next run reads the sheet once and finds its own write there.
-            return RemoteWrite(version: snapshot.version)
+            return RemoteWrite(version: snapshot.version, notices: notices)
         } catch let error as GoogleAPIError {
             throw GoogleRemoteErrors.map(error)
         }
@@ -179,6 +190,59 @@ public struct GoogleSheetsRemote: Remote {
             legacy = []
             if batches.count > 1 { logger.info("wrote part \(number + 1) of \(batches.count) to the spreadsheet") }
         }
+    }
+
+    /// Reads the changed tabs back after a write and puts right what landed on other rows
+    /// (`WrittenRowsCheck`): a person who moved rows in the moments before Google applied the write.
+    /// The repair is a write like any other (verified positions, the write token), checked the same
+    /// way; rows still moving after two repairs stop the run (75) before the store records anything.
+    private func checkWritten(_ written: [Tab: TableChanges], snapshot: RemoteSnapshot, spreadsheetId id: String) async throws
+        -> [String]
+    {
+        let tabs = Tab.allCases.filter { written[$0].map { !$0.cells.isEmpty || !$0.deletedRows.isEmpty } ?? false }
+        guard !tabs.isEmpty else { return [] }
+        var notices: [String] = []
+        for attempt in 0...2 {
+            let ranges = try await sheets.batchGetValues(spreadsheetId: id, ranges: tabs.map { A1.wholeSheet($0.rawValue) })
+            var now = snapshot
+            var repairs: [Tab: TableChanges] = [:]
+            for (tab, range) in zip(tabs, ranges) {
+                let table = Self.table(range.values.map { $0.map(SheetCells.cell(from:)) })
+                now.tables[tab] = table
+                guard let before = snapshot.tables[tab], let changes = written[tab],
+                    let repair = WrittenRowsCheck.repairs(before: before, written: changes, now: table, schema: tab.schema)
+                else { continue }
+                repairs[tab] = repair
+            }
+            guard !repairs.isEmpty else { return notices }
+            let names = repairs.keys.map(\.rawValue).sorted().joined(separator: ", ")
+            guard attempt < 2 else {
+                throw SheetSyncError.temporary(
+                    "rows of tab(s) \(names) kept moving while this run wrote them; what it wrote may sit on other rows there: "
+                        + "nothing was recorded, the next run merges (its conflict log keeps any value it replaces)")
+            }
+            let cells = repairs.values.reduce(0) { $0 + $1.cells.count + $1.deletedRows.count + $1.appendedRows.count }
+            let cleared = repairs.sorted { $0.key.rawValue < $1.key.rawValue }.flatMap { tab, changes in
+                Set(changes.cells.filter(\.key.isEmpty).map(\.row)).sorted().map {
+                    "\(tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: $0))"
+                }
+            }
+            notices.append(
+                "rows of tab(s) \(names) moved while this run wrote them (a row inserted, deleted or sorted meanwhile): "
+                    + "\(cells) change(s) put what landed on other rows back"
+                    + (cleared.isEmpty
+                        ? ""
+                        : "; cells of \(cleared.joined(separator: ", ")) (a row without an id) took values meant for other rows and were "
+                            + "emptied: check what was typed there"))
+            let layout = try await SheetLayout.verify(spreadsheetId: id, tabs: Array(repairs.keys), snapshot: now, sheets: sheets)
+            var write = SheetWrite(limit: maxRequestBytes)
+            for (tab, changes) in repairs {
+                guard let sheetId = layout.sheetIds[tab] else { continue }
+                try SheetRequests.add(changes, tab: tab, sheetId: sheetId, layout: layout.tabs[tab], to: &write)
+            }
+            try await send(write, spreadsheetId: id, layout: layout, snapshot: now)
+        }
+        return notices
     }
 
     /// The write token's value now (nil: there is none).

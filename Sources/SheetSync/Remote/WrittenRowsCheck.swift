@@ -1,0 +1,133 @@
+import Foundation
+import SheetSyncCore
+
+/// The check after a write to a spreadsheet: the changed tabs read back, every cell the write meant for
+/// a row found on that row, and what landed elsewhere put back.
+///
+/// Google offers no conditional writes: a write is aimed at row positions verified just before it is
+/// sent, and a person who inserts, deletes or sorts rows in the moments before Google applies it moves
+/// another row into a position it aims at. Such a write is told by what it left: a row it meant to
+/// change that does not hold the values written, a row it meant to delete still there. Then the cells it
+/// put on other rows (a value written for one row found on another, which held something else when
+/// read) get their values as read back, the meant values go to their rows, a row deleted in place of
+/// another comes back as read, and the meant delete is made. Pure: the remote reads and writes.
+enum WrittenRowsCheck {
+    /// The changes that put the write right on `now` (its rows indexed as in `now`), or nil when every
+    /// row holds what the write meant. `before` is the table the write was planned on, `written` what
+    /// it changed there. A tab the write gave new columns or a new header is not checked.
+    static func repairs(before: Table, written: TableChanges, now: Table, schema: TabSchema) -> TableChanges? {
+        guard written.newColumns.isEmpty, let map = try? ColumnMap(header: before.header, schema: schema),
+            let keyColumn = map.columns[schema.keyField], let nowMap = try? ColumnMap(header: now.header, schema: schema),
+            let nowKeyColumn = nowMap.columns[schema.keyField]
+        else { return nil }
+        let columnNow = columnsNow(before: before.header, now: now.header)
+        let rowsBefore = byKey(before, keyColumn: keyColumn)
+        var rowsNow: [String: [Int]] = [:]
+        for (index, row) in now.rows.enumerated() {
+            let key = keyText(row, keyColumn: nowKeyColumn)
+            if !key.isEmpty { rowsNow[key, default: []].append(index) }
+        }
+        var repair = TableChanges()
+        // Cells of rows that had their key when read (a row given its id by this write is not followed).
+        let meant = written.cells.filter { change in
+            change.column != keyColumn && !change.key.isEmpty && change.row < before.rows.count
+                && keyText(before.rows[change.row], keyColumn: keyColumn) == change.key.lowercased()
+        }
+        var missed = false
+        for change in meant {
+            guard let column = columnNow[change.column] else { continue }
+            guard let at = rowsNow[change.key.lowercased()] else {
+                // Gone: deleted meanwhile (the delete stands); what was meant for it may be on another row.
+                missed = true
+                continue
+            }
+            guard at.count == 1, !same(cell(now.rows[at[0]], column), change.cell) else { continue }
+            missed = true
+            repair.cells.append(CellChange(row: at[0], column: column, key: change.key, cell: change.cell))
+        }
+        if missed {
+            // Each row once, each column the write changed: a value meant for another row, which this row
+            // did not hold when read, landed here. (A row the write meant to change in that column is
+            // judged by its own value above.)
+            var meantByColumn: [Int: (keys: Set<String>, values: [String: CellChange])] = [:]
+            for change in meant {
+                guard let column = columnNow[change.column] else { continue }
+                meantByColumn[column, default: ([], [:])].keys.insert(change.key.lowercased())
+                meantByColumn[column, default: ([], [:])].values[valueKey(change.cell)] = change
+            }
+            for (index, row) in now.rows.enumerated() {
+                let key = keyText(row, keyColumn: nowKeyColumn)
+                for (column, meantHere) in meantByColumn where !meantHere.keys.contains(key) {
+                    let here = cell(row, column)
+                    guard !here.isEmpty, let change = meantHere.values[valueKey(here)] else { continue }
+                    if key.isEmpty {
+                        // A row without a key (blank, or typed meanwhile): what it held there is unknown; the
+                        // value meant for another row goes (the caller names the row).
+                        repair.cells.append(CellChange(row: index, column: column, key: "", cell: .empty))
+                    } else if let was = rowsBefore[key], !same(cell(was, change.column), change.cell) {
+                        repair.cells.append(CellChange(row: index, column: column, key: key, cell: cell(was, change.column)))
+                    }
+                }
+            }
+        }
+        let meantGone = Set(written.deletedRows.filter { $0 < before.rows.count }.map { keyText(before.rows[$0], keyColumn: keyColumn) })
+            .subtracting([""])
+        let stillThere = meantGone.filter { rowsNow[$0] != nil }
+        if !stillThere.isEmpty {
+            repair.deletedRows += stillThere.flatMap { rowsNow[$0] ?? [] }.sorted()
+            let lost = rowsBefore.keys.filter { !meantGone.contains($0) && rowsNow[$0] == nil }.sorted()
+            repair.appendedRows += lost.compactMap { key in
+                rowsBefore[key].map { was in
+                    now.header.indices.map { column in
+                        columnBefore(column, before: before.header, now: now.header).map { cell(was, $0) } ?? .empty
+                    }
+                }
+            }
+        }
+        repair.cells = Array(Set(repair.cells)).sorted { ($0.row, $0.column) < ($1.row, $1.column) }
+        return repair.isEmpty ? nil : repair
+    }
+
+    /// Whether two cells hold the same value (numbers and dates by value: a serial written reads back
+    /// as a number).
+    static func same(_ a: Cell, _ b: Cell) -> Bool { valueKey(a) == valueKey(b) }
+
+    /// The value `same` compares, as a dictionary key.
+    static func valueKey(_ cell: Cell) -> String {
+        switch cell {
+        case .number(let text), .dateSerial(let text): return Double(text).map { "n\($0)" } ?? "t" + text
+        default: return cell.isEmpty ? "" : "t" + cell.rawText
+        }
+    }
+
+    private static func cell(_ row: [Cell], _ column: Int) -> Cell { column < row.count ? row[column] : .empty }
+
+    private static func keyText(_ row: [Cell], keyColumn: Int) -> String {
+        cell(row, keyColumn).rawText.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    private static func byKey(_ table: Table, keyColumn: Int) -> [String: [Cell]] {
+        var out: [String: [Cell]] = [:]
+        for row in table.rows {
+            let key = keyText(row, keyColumn: keyColumn)
+            if !key.isEmpty, out[key] == nil { out[key] = row }
+        }
+        return out
+    }
+
+    private static func name(_ header: String) -> String { header.trimmingCharacters(in: .whitespaces).lowercased() }
+
+    /// Column index as read → column index now, matched by header text.
+    private static func columnsNow(before: [String], now: [String]) -> [Int: Int] {
+        var out: [Int: Int] = [:]
+        for (index, header) in before.enumerated() where !name(header).isEmpty {
+            if let at = now.firstIndex(where: { name($0) == name(header) }) { out[index] = at }
+        }
+        return out
+    }
+
+    private static func columnBefore(_ column: Int, before: [String], now: [String]) -> Int? {
+        guard column < now.count, !name(now[column]).isEmpty else { return nil }
+        return before.firstIndex { name($0) == name(now[column]) }
+    }
+}

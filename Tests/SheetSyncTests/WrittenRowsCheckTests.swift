@@ -1,0 +1,78 @@
+import Foundation
+import SheetSyncCore
+import Testing
+
+@testable import SheetSync
+
+/// The check after a spreadsheet write, on tables: what a write that landed on moved rows left, and the
+/// changes that put it right.
+@Suite struct WrittenRowsCheckTests {
+    static let header = TablePatcher.newHeader(Tab.transactions.schema)
+    static let note = header.firstIndex(of: "note")!
+
+    static func row(_ key: String, note: String) -> [Cell] {
+        header.map { name in
+            switch name {
+            case "transactionId": return key.isEmpty ? .empty : .text(key)
+            case "note": return .text(note)
+            case "amount": return .number("1.5")
+            default: return .empty
+            }
+        }
+    }
+
+    static func table(_ rows: [[Cell]]) -> Table { Table(header: header, rows: rows) }
+
+    static var edit: TableChanges {
+        var changes = TableChanges()
+        changes.cells = [CellChange(row: 1, column: note, key: "b", cell: .text("new b"))]
+        return changes
+    }
+
+    @Test func aWriteThatLandedOnItsRowNeedsNothing() {
+        let before = Self.table([Self.row("a", note: "a"), Self.row("b", note: "b")])
+        let now = Self.table([Self.row("a", note: "a"), Self.row("b", note: "new b")])
+        #expect(WrittenRowsCheck.repairs(before: before, written: Self.edit, now: now, schema: Tab.transactions.schema) == nil)
+    }
+
+    @Test func aValueOnTheRowAboveGoesBackAndTheEditGoesToItsRow() throws {
+        // Row "a" was deleted after the verification, then a row "z" inserted at the top: the edit meant
+        // for "b" (data row 1) landed on "a"'s successor at that position.
+        let before = Self.table([Self.row("a", note: "a"), Self.row("b", note: "b")])
+        let now = Self.table([Self.row("z", note: "z"), Self.row("c", note: "new b"), Self.row("b", note: "b")])
+        var withC = before
+        withC.rows.append(Self.row("c", note: "c"))
+        let repair = try #require(WrittenRowsCheck.repairs(before: withC, written: Self.edit, now: now, schema: Tab.transactions.schema))
+        #expect(
+            Set(repair.cells) == [
+                CellChange(row: 2, column: Self.note, key: "b", cell: .text("new b")),
+                CellChange(row: 1, column: Self.note, key: "c", cell: .text("c")),
+            ])
+        #expect(repair.deletedRows.isEmpty && repair.appendedRows.isEmpty)
+    }
+
+    @Test func aValueOnARowWithoutAnIdIsEmptied() throws {
+        let before = Self.table([Self.row("a", note: "a"), Self.row("b", note: "b")])
+        let now = Self.table([Self.row("a", note: "a"), Self.row("", note: "new b"), Self.row("b", note: "b")])
+        let repair = try #require(WrittenRowsCheck.repairs(before: before, written: Self.edit, now: now, schema: Tab.transactions.schema))
+        #expect(repair.cells.contains(CellChange(row: 1, column: Self.note, key: "", cell: .empty)))
+        #expect(repair.cells.contains(CellChange(row: 2, column: Self.note, key: "b", cell: .text("new b"))))
+    }
+
+    @Test func aDeleteThatTookAnotherRowBringsItBackAndDeletesTheOneMeant() throws {
+        var delete = TableChanges()
+        delete.deletedRows = [1]
+        let before = Self.table([Self.row("a", note: "a"), Self.row("b", note: "b"), Self.row("c", note: "c")])
+        let now = Self.table([Self.row("a", note: "a"), Self.row("b", note: "b")])
+        let repair = try #require(WrittenRowsCheck.repairs(before: before, written: delete, now: now, schema: Tab.transactions.schema))
+        #expect(repair.deletedRows == [1])
+        #expect(repair.appendedRows == [Self.row("c", note: "c")])
+    }
+
+    @Test func numbersAndDatesCompareByValue() {
+        #expect(WrittenRowsCheck.same(.number("12.50"), .number("12.5")))
+        #expect(WrittenRowsCheck.same(.dateSerial("46023"), .number("46023")))
+        #expect(!WrittenRowsCheck.same(.text("12.5"), .number("12.50")))
+        #expect(WrittenRowsCheck.same(.text(""), .empty))
+    }
+}
