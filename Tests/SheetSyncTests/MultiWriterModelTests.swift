@@ -1,0 +1,567 @@
+import Foundation
+import SheetSync
+import SheetSyncCore
+import SheetSyncStore
+import TestSupport
+import Testing
+import Workbook
+
+/// The randomized multi-writer model: two or three machines, each with a store and a clock of its own,
+/// and a person editing `Transactions.csv` by hand, all on one CSV workbook folder (a copy of
+/// `samples/clean`). A case runs two to four rounds of seeded random actions in random order — a
+/// machine edits a note or an amount in its store, adds a row or deletes one; the person edits a note
+/// or an amount cell, types a row without an id, deletes a row or sorts the rows; a machine syncs —
+/// with all clocks moving on together by 1–120 s between actions, a third of the machines' clocks up to
+/// two minutes off (so no two clocks are five minutes apart, the future tolerance). Every edit writes a
+/// value no other edit writes, so a value tells which row it was written for. Rows a receipt points at
+/// are never deleted (such a delete is held back, by design, until the receipt row goes too, and the
+/// model does not edit receipts); at most six deletes a case keep clear of the mass-delete guard. Then
+/// every machine syncs in turn, twice over (`SHEETSYNC_MULTIWRITER_PASSES` sets how many times), and:
+///
+/// 1. **Convergence.** The sheet's transactions and every store's are equal, row for row and field
+///    for field; no store holds a rejected row.
+/// 2. **No value on another row, no stray or lost row.** Every row's note and amount were written for
+///    that row (or are its original), and its other fields are those it was created with. Every row in
+///    the file has an id and loads, once; every id is one a writer made (a sample row, a store's add,
+///    or the one id a typed row was given); every row nobody deleted is still there, typed rows too.
+/// 3. **No update lost unseen; an edit beats a delete it did not see.** A delete sees the note and
+///    amount its deleter's copy held, and every value those overwrote, however many edits back. For
+///    each row and field, every edit no delete saw holds the final value, or was overwritten by a
+///    writer who saw it (a store edit of the row holding it, a hand edit of the cell showing it), or
+///    lost a conflict and is in some store's conflict log; the final value is not one such an edit
+///    overwrote; and a row is not gone while such an edit stands (neither overwritten nor a logged
+///    loser). Which of two edits made without seeing each other wins is not asserted: a hand edit
+///    takes the time of the last save before the sync that reads it (or, read by a machine that missed
+///    the row's last version, that version's time), so the later stamp can lose; the log keeps it.
+/// 4. **Quiet.** One more sync by every machine changes no byte of the workbook and no store row.
+///
+/// Invariant 2 is also checked on the sheet and the syncing store after every sync. A run may end with
+/// 65 (rows held back, such as a newest row an "older copy" lacked) or 75; anything else fails the
+/// case. A case stops at its first violation and records its actions;
+/// `SHEETSYNC_MULTIWRITER_SEED=<seed> SHEETSYNC_MULTIWRITER_CASES=1` replays it
+/// (`SHEETSYNC_MULTIWRITER_CASES` alone sets the number of cases; `SHEETSYNC_MULTIWRITER_DUMP=1` adds
+/// every side's rows after each sync to the actions). A shard stops after three failed cases
+/// (`SHEETSYNC_MULTIWRITER_MAX_FAILURES` sets how many).
+@Suite struct MultiWriterModelTests {
+    /// 100 cases by default, in four shards that run in parallel.
+    @Test(arguments: 0..<4)
+    func machinesAndAPersonOnOneCSVWorkbookConverge(shard: Int) async throws {
+        let env = ProcessInfo.processInfo.environment
+        let cases = Int(env["SHEETSYNC_MULTIWRITER_CASES"] ?? "") ?? 100
+        let first = UInt64(env["SHEETSYNC_MULTIWRITER_SEED"] ?? "") ?? 20_260_601
+        let maxFailures = Int(env["SHEETSYNC_MULTIWRITER_MAX_FAILURES"] ?? "") ?? 3
+        var failures = 0
+        for i in stride(from: shard, to: cases, by: 4) {
+            let seed = first &+ UInt64(i)
+            // Long CPU-bound work: let other tests' tasks onto the cooperative threads between cases.
+            await Task.yield()
+            var model = try MultiWriterCase(seed: seed)
+            do {
+                try await model.run()
+            } catch {
+                failures += 1
+                let actions = model.trace.joined(separator: "\n")
+                Issue.record(
+                    "multi-writer case failed — replay with SHEETSYNC_MULTIWRITER_SEED=\(seed) SHEETSYNC_MULTIWRITER_CASES=1: \(error)\nactions:\n\(actions)"
+                )
+            }
+            model.remove()
+            if failures >= maxFailures { break }
+        }
+    }
+}
+
+struct MultiWriterViolation: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// One seeded case of `MultiWriterModelTests`.
+struct MultiWriterCase {
+    /// A value written to a field of a row: by a store edit (stamped with that machine's clock), a
+    /// machine's add, a hand edit or a typed row (stamped with the person's save time).
+    struct Edit {
+        let field: String
+        let value: String
+        let stamp: Timestamp
+        /// The person's clock at the edit: the order things happened in.
+        let real: Timestamp
+        let by: String
+        /// The value the writer's copy held and this edit overwrote (nil for a new row).
+        let replaced: String?
+    }
+
+    /// A row the person typed without an id, waiting for the sync that gives it one.
+    struct TypedRow {
+        let note: String
+        let amount: String
+        let fixed: [String: String]
+        let at: Timestamp
+    }
+
+    static let start = Timestamp(iso: "2026-06-01T00:00:00.000Z")!
+    /// Fields a row's writers change (or sync fills in); the others keep what the row was created with.
+    static let changing: Set<String> = ["transactionId", "note", "amount", "createdAt", "lastModifiedAt"]
+    /// At most this many deletes per case: far from the mass-delete guard (more than 10 rows and half).
+    static let maxDeletes = 6
+
+    let seed: UInt64
+    var rng: SeededRandom
+    let ids: SeededIDs
+    let shared: SeveralWritersTests.SharedBook
+    let person: MultiWriterPerson
+    var machines: [MultiWriterMachine] = []
+    var counter = 0
+    var deletes = 0
+    var trace: [String] = []
+    /// Per row: the fields that never change.
+    var fixed: [String: [String: String]] = [:]
+    /// Per row and field: every value written for it.
+    var written: [String: [String: Set<String>]] = [:]
+    var edits: [String: [Edit]] = [:]
+    /// A delete of a row, and the note and amount the deleter's copy held.
+    struct Delete {
+        let at: Timestamp
+        let by: String
+        let saw: [String]
+    }
+
+    /// Per row: its deletes, by anyone.
+    var deleted: [String: [Delete]] = [:]
+    /// Rows typed without an id, by their note.
+    var typed: [String: TypedRow] = [:]
+    /// Rows a receipt points at: not deleted (a delete is then held back until the receipt row goes, by
+    /// design, and the model does not edit receipts).
+    var withReceipts: Set<String> = []
+
+    init(seed: UInt64) throws {
+        self.seed = seed
+        rng = SeededRandom(seed: seed)
+        ids = SeededIDs(seed: seed)
+        shared = try SeveralWritersTests.SharedBook.make()
+        person = MultiWriterPerson(clock: ManualClock(Self.start), book: shared.book)
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: shared.folder) }
+
+    func fail(_ message: String) -> MultiWriterViolation { MultiWriterViolation(description: message) }
+
+    // MARK: the case
+
+    mutating func run() async throws {
+        let names = ["a", "b", "c"]
+        for name in names.prefix(Int.random(in: 2...3, using: &rng)) {
+            let skew = Int.random(in: 0..<3, using: &rng) == 0 ? Int64.random(in: -120_000...120_000, using: &rng) : 0
+            let clock = ManualClock(Self.start.adding(milliseconds: skew))
+            let machine = try shared.machine(name, clock: clock)
+            machines.append(MultiWriterMachine(name: name, store: machine.store, clock: clock, book: shared.book, ids: ids))
+            trace.append("machine \(name), clock \(skew >= 0 ? "+" : "")\(Double(skew) / 1000) s")
+        }
+        for (key, row) in try shared.sheet().sorted(by: { $0.key < $1.key }) {
+            fixed[key] = Self.fixedFields(row)
+            written[key] = ["note": [row["note"]], "amount": [row["amount"]]]
+        }
+        withReceipts = Set(
+            try TestWorkbook(folder: shared.book).records(.receipts, now: Self.start).values.map { $0["transactionId"] })
+        for i in machines.indices {
+            tick()
+            try await sync(i)
+        }
+        enum Action {
+            case edit
+            case sync(Int)
+        }
+        for round in 1...Int.random(in: 2...4, using: &rng) {
+            trace.append("round \(round)")
+            var actions = Array(repeating: Action.edit, count: Int.random(in: 2...7, using: &rng))
+            for i in machines.indices {
+                actions += Array(repeating: .sync(i), count: Int.random(in: 0...2, using: &rng))
+            }
+            actions.shuffle(using: &rng)
+            for action in actions {
+                tick()
+                switch action {
+                case .edit: try await randomEdit()
+                case .sync(let i): try await sync(i)
+                }
+            }
+        }
+        trace.append("converging")
+        let passes = Int(ProcessInfo.processInfo.environment["SHEETSYNC_MULTIWRITER_PASSES"] ?? "") ?? 2
+        for _ in 1...max(passes, 1) {
+            for i in machines.indices {
+                tick()
+                try await sync(i)
+            }
+        }
+        try checkConverged()
+        try checkRows()
+        try checkNoLostUpdate()
+        trace.append("quiet round")
+        let settled = try SeveralWritersTests.SharedBook.bytes(shared.book)
+        let stores = try machines.map { try $0.rows() }
+        for i in machines.indices {
+            tick()
+            try await sync(i)
+            for (tab, bytes) in try SeveralWritersTests.SharedBook.bytes(shared.book) where settled[tab] != bytes {
+                throw fail(
+                    "invariant 4 (quiet): \(machines[i].name)'s sync after convergence rewrote \(tab.rawValue).csv:\n"
+                        + "before:\n\(String(decoding: settled[tab] ?? Data(), as: UTF8.self))\nafter:\n\(String(decoding: bytes, as: UTF8.self))"
+                )
+            }
+            for (j, machine) in machines.enumerated() where try machine.rows() != stores[j] {
+                throw fail("invariant 4 (quiet): \(machines[i].name)'s sync after convergence changed \(machine.name)'s store")
+            }
+        }
+    }
+
+    /// All clocks move on together.
+    mutating func tick() {
+        let step = Int64.random(in: 1000...120_000, using: &rng)
+        person.clock.advance(milliseconds: step)
+        for machine in machines { machine.clock.advance(milliseconds: step) }
+    }
+
+    /// A time as seconds after the start on the person's clock.
+    static func t(_ time: Timestamp) -> String {
+        "t+\(Double(time.millisecondsSinceEpoch - start.millisecondsSinceEpoch) / 1000)s"
+    }
+
+    static func short(_ key: String) -> String { String(key.prefix(8)) }
+
+    static func fixedFields(_ row: LedgerRow) -> [String: String] {
+        row.fields.filter { !changing.contains($0.key) }
+    }
+
+    /// A value no other edit writes: a note naming its row, or an amount.
+    mutating func newValue(_ field: String, for key: String) -> String {
+        counter += 1
+        return field == "note" ? "n-\(Self.short(key))-\(counter)" : String(format: "%d.%02d", 100 + counter, counter % 100)
+    }
+
+    mutating func record(_ key: String, _ field: String, _ value: String, replacing old: String?, stamp: Timestamp, by: String) {
+        written[key, default: [:]][field, default: []].insert(value)
+        edits[key, default: []].append(
+            Edit(field: field, value: value, stamp: stamp, real: person.clock.now(), by: by, replaced: old))
+    }
+
+    // MARK: edits
+
+    mutating func randomEdit() async throws {
+        let who = Int.random(in: 0...machines.count, using: &rng)
+        let what = Int.random(in: 0..<10, using: &rng)
+        if who == machines.count {
+            switch what {
+            case 0..<5: try handEdit()
+            case 5..<7: try handTypedRow()
+            case 7..<9 where deletes < Self.maxDeletes: try handDelete()
+            case 9: try handSort()
+            default: try handEdit()
+            }
+        } else {
+            switch what {
+            case 0..<6: try storeEdit(machines[who])
+            case 6..<8: try storeAdd(machines[who])
+            case _ where deletes < Self.maxDeletes: try storeDelete(machines[who])
+            default: try storeEdit(machines[who])
+            }
+        }
+    }
+
+    mutating func storeEdit(_ machine: MultiWriterMachine) throws {
+        let rows = try machine.store.records(in: .transactions)
+        guard !rows.isEmpty else { return }
+        var row = rows[Int.random(in: rows.indices, using: &rng)]
+        let key = row["transactionId"], field = Bool.random(using: &rng) ? "note" : "amount"
+        let value = newValue(field, for: key), now = machine.clock.now(), old = row[field]
+        row[field] = value
+        row["lastModifiedAt"] = now.description
+        try machine.store.upsert(row, in: .transactions)
+        record(key, field, value, replacing: old, stamp: now, by: machine.name)
+        trace.append("\(Self.t(person.clock.now())) \(machine.name) edits \(field) of \(Self.short(key)) to \(value) (stamp \(now))")
+    }
+
+    mutating func storeAdd(_ machine: MultiWriterMachine) throws {
+        let rows = try machine.store.records(in: .transactions)
+        guard !rows.isEmpty else { return }
+        var row = rows[Int.random(in: rows.indices, using: &rng)]
+        let key = ids.next(), now = machine.clock.now()
+        let note = newValue("note", for: key), amount = newValue("amount", for: key)
+        row["transactionId"] = key
+        row["note"] = note
+        row["amount"] = amount
+        row["recurringRuleId"] = ""
+        row["createdAt"] = now.description
+        row["lastModifiedAt"] = now.description
+        try machine.store.upsert(row, in: .transactions)
+        fixed[key] = Self.fixedFields(row)
+        record(key, "note", note, replacing: nil, stamp: now, by: machine.name)
+        record(key, "amount", amount, replacing: nil, stamp: now, by: machine.name)
+        trace.append("\(Self.t(person.clock.now())) \(machine.name) adds \(Self.short(key)) (\(note), \(amount)) (stamp \(now))")
+    }
+
+    mutating func storeDelete(_ machine: MultiWriterMachine) throws {
+        let rows = try machine.store.records(in: .transactions).filter { !withReceipts.contains($0["transactionId"]) }
+        guard !rows.isEmpty else { return }
+        let row = rows[Int.random(in: rows.indices, using: &rng)], key = row["transactionId"]
+        try machine.store.delete(key: key, in: .transactions)
+        deletes += 1
+        deleted[key, default: []].append(Delete(at: person.clock.now(), by: machine.name, saw: [row["note"], row["amount"]]))
+        trace.append("\(Self.t(person.clock.now())) \(machine.name) deletes \(Self.short(key))")
+    }
+
+    mutating func handEdit() throws {
+        let table = try person.table()
+        let keys = table.rows.map { MultiWriterPerson.cell($0, "transactionId", in: table) }.filter { !$0.isEmpty }
+        guard !keys.isEmpty else { return }
+        let key = keys[Int.random(in: keys.indices, using: &rng)], field = Bool.random(using: &rng) ? "note" : "amount"
+        let value = newValue(field, for: key), old = try shared.sheet()[key]?[field]
+        try person.save { table in
+            for i in table.rows.indices where MultiWriterPerson.cell(table.rows[i], "transactionId", in: table) == key {
+                table.rows[i] = MultiWriterPerson.setting(table.rows[i], field, value, in: table)
+            }
+        }
+        record(key, field, value, replacing: old, stamp: person.clock.now(), by: "person")
+        trace.append("\(Self.t(person.clock.now())) person sets \(field) of \(Self.short(key)) to \(value)")
+    }
+
+    mutating func handTypedRow() throws {
+        let table = try person.table()
+        let keys = table.rows.map { MultiWriterPerson.cell($0, "transactionId", in: table) }.filter { fixed[$0] != nil }
+        guard !keys.isEmpty else { return }
+        let template = keys[Int.random(in: keys.indices, using: &rng)]
+        let at = Int.random(in: 0...table.rows.count, using: &rng)
+        counter += 1
+        let note = "h-\(counter)", amount = newValue("amount", for: "")
+        var fields = fixed[template]!
+        fields["recurringRuleId"] = ""
+        typed[note] = TypedRow(note: note, amount: amount, fixed: fields, at: person.clock.now())
+        try person.save { table in
+            guard var row = table.rows.first(where: { MultiWriterPerson.cell($0, "transactionId", in: table) == template }) else { return }
+            for (name, value) in [
+                ("transactionId", ""), ("createdAt", ""), ("lastModifiedAt", ""), ("recurringRuleId", ""), ("note", note),
+                ("amount", amount),
+            ] {
+                row = MultiWriterPerson.setting(row, name, value, in: table)
+            }
+            table.rows.insert(row, at: min(at, table.rows.count))
+        }
+        trace.append("\(Self.t(person.clock.now())) person types a row at \(at) (\(note), \(amount)) like \(Self.short(template))")
+    }
+
+    mutating func handDelete() throws {
+        let table = try person.table()
+        let rows = table.rows.indices.filter { !withReceipts.contains(MultiWriterPerson.cell(table.rows[$0], "transactionId", in: table)) }
+        guard !rows.isEmpty else { return }
+        let at = rows[Int.random(in: rows.indices, using: &rng)]
+        let key = MultiWriterPerson.cell(table.rows[at], "transactionId", in: table)
+        let note = MultiWriterPerson.cell(table.rows[at], "note", in: table)
+        let saw = try shared.sheet()[key].map { [$0["note"], $0["amount"]] } ?? []
+        try person.save { $0.rows.remove(at: at) }
+        if key.isEmpty {
+            typed.removeValue(forKey: note)
+            trace.append("\(Self.t(person.clock.now())) person deletes the typed row \(note) (no id yet)")
+        } else {
+            deletes += 1
+            deleted[key, default: []].append(Delete(at: person.clock.now(), by: "person", saw: saw))
+            trace.append("\(Self.t(person.clock.now())) person deletes \(Self.short(key))")
+        }
+    }
+
+    mutating func handSort() throws {
+        let column = ["note", "amount", "date"][Int.random(in: 0..<3, using: &rng)]
+        try person.save { table in
+            let t = table
+            table.rows.sort {
+                (MultiWriterPerson.cell($0, column, in: t), MultiWriterPerson.cell($0, "transactionId", in: t))
+                    < (MultiWriterPerson.cell($1, column, in: t), MultiWriterPerson.cell($1, "transactionId", in: t))
+            }
+        }
+        trace.append("\(Self.t(person.clock.now())) person sorts by \(column)")
+    }
+
+    // MARK: syncing
+
+    mutating func sync(_ i: Int) async throws {
+        let machine = machines[i]
+        let outcome = try await machine.sync()
+        trace.append("\(Self.t(person.clock.now())) \(machine.name) syncs (clock \(machine.clock.now())): \(outcome.summary)")
+        if case .stopped(let error) = outcome, error.exitCode != .dataError && error.exitCode != .temporaryFailure {
+            throw fail("\(machine.name)'s sync failed with \(error.exitCode.rawValue): \(error.message)")
+        }
+        if ProcessInfo.processInfo.environment["SHEETSYNC_MULTIWRITER_DUMP"] != nil { try dump() }
+        try bindTypedRows(in: try shared.sheet(), where: "the sheet")
+        for other in machines { try bindTypedRows(in: try other.rows(), where: "\(other.name)'s store") }
+        try checkValues(in: try shared.sheet(), where: "the sheet")
+        try checkValues(in: try machine.rows(), where: "\(machine.name)'s store")
+    }
+
+    /// Gives the rows typed without an id the ids sync gave them; any other unknown id is a stray row.
+    mutating func bindTypedRows(in rows: [String: LedgerRow], where place: String) throws {
+        for (key, row) in rows.sorted(by: { $0.key < $1.key }) where !key.isEmpty && fixed[key] == nil {
+            guard let typedRow = typed.removeValue(forKey: row["note"]) else {
+                throw fail("invariant 2 (stray row): \(place) has a row \(key) no writer made: \(row.fields.sorted { $0.key < $1.key })")
+            }
+            fixed[key] = typedRow.fixed
+            written[key] = ["note": [typedRow.note], "amount": [typedRow.amount]]
+            edits[key] = ["note", "amount"].map {
+                Edit(
+                    field: $0, value: $0 == "note" ? typedRow.note : typedRow.amount, stamp: typedRow.at, real: typedRow.at,
+                    by: "person", replaced: nil)
+            }
+            trace.append("  the typed row \(typedRow.note) has id \(key) (\(place))")
+        }
+    }
+
+    // MARK: checks
+
+    /// Invariant 2 for some rows: every value was written for its row, every other field is the row's own.
+    func checkValues(in rows: [String: LedgerRow], where place: String) throws {
+        for (key, row) in rows.sorted(by: { $0.key < $1.key }) {
+            guard let own = fixed[key] else { throw fail("invariant 2 (stray row): \(place) has a row \(key) no writer made") }
+            for field in ["note", "amount"] where written[key]?[field]?.contains(row[field]) != true {
+                throw fail(
+                    "invariant 2 (value on another row): \(place) has \(field) '\(row[field])' on \(key), written for it: "
+                        + "\(written[key]?[field]?.sorted() ?? [])\n\(describe(key))")
+            }
+            let now = Self.fixedFields(row)
+            guard now == own else {
+                throw fail(
+                    "invariant 2 (fields changed): \(place) has \(key) as \(now.sorted { $0.key < $1.key }), made as \(own.sorted { $0.key < $1.key })"
+                )
+            }
+        }
+    }
+
+    /// Invariant 1: the sheet and every store agree, nothing is rejected, every file row loads.
+    func checkConverged() throws {
+        let sheet = try shared.sheet()
+        for machine in machines {
+            let rows = try machine.rows()
+            for key in Set(rows.keys).union(sheet.keys).sorted() where rows[key] != sheet[key] {
+                throw fail(
+                    "invariant 1 (convergence): \(machine.name)'s store and the sheet differ on \(key):\n"
+                        + "store \(rows[key].map(Self.show) ?? "-")\nsheet \(sheet[key].map(Self.show) ?? "-")\n\(describe(key))")
+            }
+            let rejected = try machine.store.rejectedRows()
+            if !rejected.isEmpty { throw fail("invariant 1 (convergence): \(machine.name) holds rejected rows \(rejected)") }
+        }
+        let table = try person.table()
+        let ids = table.rows.map { MultiWriterPerson.cell($0, "transactionId", in: table) }
+        if ids.contains("") || Set(ids).count != ids.count || ids.count != sheet.count {
+            throw fail("invariant 2 (stray row): Transactions.csv has \(ids.count) rows, ids \(ids.sorted()), \(sheet.count) load")
+        }
+    }
+
+    /// Invariant 2 on the converged sheet (values on their rows, no stray row, no row lost), and
+    /// invariant 3 on the rows gone: an edit no delete saw, still standing, keeps its row.
+    func checkRows() throws {
+        let sheet = try shared.sheet()
+        try checkValues(in: sheet, where: "the sheet")
+        let lost = try losingValues()
+        for key in fixed.keys.sorted() where sheet[key] == nil {
+            guard deleted[key] != nil else {
+                throw fail("invariant 2 (lost row): nobody deleted \(key), and it is gone\n\(describe(key))")
+            }
+            // An edit overwritten since, or logged as a conflict's loser, has had its say.
+            let overwritten = Set((edits[key] ?? []).compactMap(\.replaced))
+            if let edit = unseen(key).first(where: { !lost.contains(key + "\u{0}" + $0.value) && !overwritten.contains($0.value) }) {
+                throw fail(
+                    "invariant 3 (an edit beats a delete): no delete of \(key) saw \(edit.by)'s \(edit.field) '\(edit.value)', "
+                        + "and the row is gone\n\(describe(key))")
+            }
+        }
+        if let lost = typed.keys.sorted().first {
+            throw fail("invariant 2 (lost row): the row typed as \(lost) was not deleted, and is not in the sheet")
+        }
+    }
+
+    /// Invariant 3 on the rows still there: of the edits no delete saw (`unseen`), each value is the
+    /// final one, or was overwritten by a writer who saw it, or lost a conflict and is in a store's
+    /// conflict log; and the final value is not one of them overwrote.
+    func checkNoLostUpdate() throws {
+        let sheet = try shared.sheet()
+        let lost = try losingValues()
+        for (key, row) in sheet.sorted(by: { $0.key < $1.key }) {
+            let unseen = unseen(key)
+            for field in ["note", "amount"] {
+                let made = unseen.filter { $0.field == field }
+                let overwritten = Set(made.compactMap(\.replaced))
+                if overwritten.contains(row[field]) {
+                    throw fail(
+                        "invariant 3 (overwritten value back): \(key) has \(field) '\(row[field])', which a later edit overwrote\n\(describe(key))"
+                    )
+                }
+                for edit in made
+                where edit.value != row[field] && !overwritten.contains(edit.value) && !lost.contains(key + "\u{0}" + edit.value) {
+                    throw fail(
+                        "invariant 3 (lost update): \(key) has \(field) '\(row[field])'; the edit by \(edit.by) at \(Self.t(edit.real)) "
+                            + "(stamp \(edit.stamp)) wrote '\(edit.value)', which nobody overwrote, and no conflict log has it\n\(describe(key))"
+                    )
+                }
+            }
+        }
+    }
+
+    /// Every side's rows, one line a row (the trace shows them after each sync with
+    /// `SHEETSYNC_MULTIWRITER_DUMP=1`).
+    mutating func dump() throws {
+        var sides = [("sheet", try shared.sheet())]
+        for machine in machines { sides.append((machine.name, try machine.rows())) }
+        for (name, rows) in sides {
+            for (key, row) in rows.sorted(by: { $0.key < $1.key }) {
+                trace.append("    \(name) \(Self.short(key)): \(Self.show(row))")
+            }
+        }
+    }
+
+    /// The row's edits no delete of it saw (all of them when nobody deleted it): neither values a
+    /// deleter's copy held nor values those overwrote, however many edits back.
+    func unseen(_ key: String) -> [Edit] {
+        let all = edits[key] ?? []
+        var seen = Set((deleted[key] ?? []).flatMap(\.saw))
+        while true {
+            let more = Set(all.filter { seen.contains($0.value) }.compactMap(\.replaced)).subtracting(seen)
+            if more.isEmpty { break }
+            seen.formUnion(more)
+        }
+        return all.filter { !seen.contains($0.value) }
+    }
+
+    /// Every store's conflict log: key and losing value.
+    func losingValues() throws -> Set<String> {
+        var lost: Set<String> = []
+        for machine in machines {
+            for conflict in try machine.store.conflicts(limit: 10_000) { lost.insert(conflict.key + "\u{0}" + conflict.losingValue) }
+        }
+        return lost
+    }
+
+    static func show(_ row: LedgerRow) -> String {
+        "note '\(row["note"].replacingOccurrences(of: "\n", with: "\\n"))' amount \(row["amount"]) lastModifiedAt \(row["lastModifiedAt"])"
+    }
+
+    /// What every side holds of a row, its edits and its conflicts.
+    func describe(_ key: String) -> String {
+        var lines: [String] = []
+        let sheet = try? shared.sheet()
+        lines.append("  sheet: \(sheet?[key].map(Self.show) ?? "-")")
+        for machine in machines {
+            let row = (try? machine.rows())?[key]
+            lines.append("  \(machine.name): \(row.map(Self.show) ?? "-")")
+            for c in (try? machine.store.conflicts(limit: 10_000)) ?? [] where c.key == key {
+                lines.append(
+                    "    \(machine.name) logged: \(c.field) '\(c.losingValue)' (\(c.losingModifiedAt)) lost to '\(c.winningValue)' (\(c.winningModifiedAt))"
+                )
+            }
+        }
+        for edit in edits[key] ?? [] {
+            lines.append(
+                "  edit at \(Self.t(edit.real)) by \(edit.by): \(edit.field) '\(edit.replaced ?? "-")' -> '\(edit.value)' stamp \(edit.stamp)"
+            )
+        }
+        for delete in deleted[key] ?? [] {
+            lines.append("  deleted at \(Self.t(delete.at)) by \(delete.by), whose copy held \(delete.saw)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
