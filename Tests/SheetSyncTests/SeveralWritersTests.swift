@@ -255,6 +255,78 @@ import Workbook
         #expect(try shared.sheet()[addedKey] == nil)
     }
 
+    /// A row one machine deleted comes back from another (an older copy, to that machine), a person edits
+    /// it, and the first machine deletes it again as a version of a row it deleted: the person's edit is
+    /// kept in the conflict log, never gone unlogged.
+    @Test func aRowDeletedAgainKeepsWhatItHeldInTheConflictLog() async throws {
+        let shared = try SharedBook.make()
+        let clock = ManualClock(Self.start)
+        let x = try shared.machine("x", clock: clock), y = try shared.machine("y", clock: clock)
+        try await x.sync()
+        try await y.sync()
+        let key = SharedBook.key
+        clock.advance(milliseconds: 60_000)
+        try x.edit(key, ["amount": "60.00"])
+        for machine in [x, y] {
+            clock.advance(milliseconds: 60_000)
+            try await machine.sync()
+        }
+        clock.advance(milliseconds: 60_000)
+        _ = try x.store.delete(key: key, in: .transactions)
+        try await x.sync()
+        clock.advance(milliseconds: 60_000)
+        try await y.sync()
+        try #require(try shared.sheet()[key] != nil, "y wrote the newest row back")
+        clock.advance(milliseconds: 60_000)
+        try shared.handEdit(key, replacing: "Market", with: "typed after it came back", at: clock.now())
+        clock.advance(milliseconds: 60_000)
+        try await x.sync()
+
+        #expect(try shared.sheet()[key] == nil)
+        #expect(try x.store.conflicts(limit: 50).contains { $0.key == key && $0.losingValue == "typed after it came back" })
+    }
+
+    /// A transaction one store deletes while a receipt row in the workbook points at it stays in the
+    /// workbook, held back with the receipt named (65), as the other store keeps it: no store holds a row
+    /// the others have let go for ever. Once the receipt row goes too, the transaction goes everywhere.
+    @Test func aTransactionAReceiptPointsAtIsHeldAlikeOnTheMachineThatDeletedIt() async throws {
+        let shared = try SharedBook.make()
+        let clock = ManualClock(Self.start)
+        let x = try shared.machine("x", clock: clock), y = try shared.machine("y", clock: clock)
+        try await x.sync()
+        try await y.sync()
+        let receipts = try TestWorkbook(folder: shared.book).records(.receipts, now: Self.start)
+        let receipt = try #require(receipts.values.sorted { $0["receiptId"] < $1["receiptId"] }.first)
+        let key = receipt["transactionId"]
+        clock.advance(milliseconds: 60_000)
+        _ = try x.store.delete(key: key, in: .transactions)
+        let held = try await x.sync()
+        #expect(held.errors.contains { $0.contains(key) && $0.contains(receipt["receiptId"]) }, "\(held.errors)")
+        #expect(try shared.sheet()[key] != nil, "the workbook keeps the transaction while the receipt points at it")
+        clock.advance(milliseconds: 60_000)
+        let other = try await y.sync()
+        #expect(other.errors.isEmpty, "\(other.errors)")
+        #expect(try y.rows()[key] != nil)
+
+        // The receipt pointed at another transaction by hand: the transaction goes from the workbook and
+        // from both stores.
+        clock.advance(milliseconds: 60_000)
+        let file = shared.book.appendingPathComponent("Receipts.csv")
+        let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n").map { line in
+            guard line.hasPrefix(receipt["receiptId"]) else { return line }
+            var fields = line.components(separatedBy: ",")
+            fields[1] = SharedBook.key
+            return fields.joined(separator: ",")
+        }
+        try Data(lines.joined(separator: "\n").utf8).write(to: file)
+        for machine in [x, y, x, y] {
+            clock.advance(milliseconds: 60_000)
+            try await machine.sync()
+        }
+        #expect(try shared.sheet()[key] == nil)
+        #expect(try x.rows()[key] == nil && y.rows()[key] == nil)
+    }
+
     static func files(under folder: URL) throws -> [String] {
         (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).sorted()
     }

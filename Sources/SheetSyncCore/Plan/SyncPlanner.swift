@@ -344,22 +344,39 @@ public struct SyncPlanner: Sendable {
     /// store's copy of it. The delete is held back, naming the receipt row, until that row goes too or
     /// the transaction comes back. (A receipt only the store has is held back from the push instead,
     /// and `restore` brings its transaction back; a receipt the store deleted leaves the workbook.)
+    ///
+    /// The other way round alike: a transaction deleted in the store while such a receipt row points at
+    /// it stays in the workbook (its tombstone waits), so that no machine's store is left holding it
+    /// for ever while the others and the workbook have let it go.
     static func keepTransactionsWithReceipts(_ result: inout SyncPlan, sheetReceipts: [SheetRow], ledger: LedgerState) {
-        guard let t = result.tabs.firstIndex(where: { $0.tab == .transactions }), !result.tabs[t].localDeletes.isEmpty else { return }
+        guard let t = result.tabs.firstIndex(where: { $0.tab == .transactions }),
+            !result.tabs[t].localDeletes.isEmpty || !result.tabs[t].remoteDeletes.isEmpty
+        else { return }
         let deletedHere = ledger.tombstones[.receipts] ?? [:]
         var pointing: [String: [String]] = [:]
         for row in sheetReceipts {
             guard case .record(let receipt, _) = row.outcome, let key = row.key, deletedHere[key] == nil else { continue }
             pointing[receipt["transactionId"], default: []].append("\(key) (Receipts row \(row.sheetRowNumber))")
         }
+        guard !pointing.isEmpty else { return }
+        let base = ledger.base[.transactions] ?? [:]
         let held = Set(result.tabs[t].localDeletes.map(\.key).filter { pointing[$0] != nil })
-        guard !held.isEmpty else { return }
-        result.tabs[t].keepLocalDeletes(base: ledger.base[.transactions] ?? [:], only: held)
-        for key in held.sorted() {
+        if !held.isEmpty { result.tabs[t].keepLocalDeletes(base: base, only: held) }
+        let kept = Set(result.tabs[t].remoteDeletes.map(\.key).filter { pointing[$0] != nil })
+        if !kept.isEmpty {
+            result.tabs[t].remoteDeletes.removeAll { kept.contains($0.key) }
+            result.tabs[t].remoteCounts.deleted = result.tabs[t].remoteDeletes.count
+            result.tabs[t].clearedTombstones.removeAll { kept.contains($0) }
+            for key in kept { result.tabs[t].base[key] = base[key] }
+        }
+        for key in held.union(kept).sorted() {
             let receipts = (pointing[key] ?? []).sorted().joined(separator: ", ")
             result.held.append(
-                "Transactions \(key): deleted in the workbook, but receipt \(receipts) still points at it; the store keeps the "
-                    + "transaction until that receipt row is deleted too (or put the transaction back in the workbook)")
+                held.contains(key)
+                    ? "Transactions \(key): deleted in the workbook, but receipt \(receipts) still points at it; the store keeps the "
+                        + "transaction until that receipt row is deleted too (or put the transaction back in the workbook)"
+                    : "Transactions \(key): deleted in the store, but receipt \(receipts) in the workbook still points at it; the "
+                        + "workbook keeps the transaction until that receipt row is deleted too (or `sheetsync restore \(key)`)")
         }
     }
 

@@ -197,6 +197,14 @@ public enum Reconciler {
                     // brought it back. Deleted there again; an edit made after the delete would be newer.
                     plan.remoteDeletes.append(SheetRowDelete(index: r.index, key: key))
                     plan.remoteCounts.deleted += 1
+                    // What that version holds goes to the conflict log: an edit another writer made without
+                    // seeing the delete (or a hand edit, which keeps the row's time) is never gone unlogged.
+                    for (name, value) in r.record.namedValues where !value.isEmpty && name != Reconciler.modified {
+                        plan.conflicts.append(
+                            Conflict(
+                                tab: tab, key: key, field: name, losingValue: value, winningValue: "",
+                                losingModifiedAt: r.record[Reconciler.modified], winningModifiedAt: gone))
+                    }
                     plan.notices.append(
                         "\(tab.rawValue) \(key): the workbook has a version of a row deleted since (an old copy saved over it?); "
                             + (writesWorkbook ? "deleted there again" : "the next sync or push deletes it there again")
