@@ -255,35 +255,26 @@ import Workbook
         #expect(try shared.sheet()[addedKey] == nil)
     }
 
-    /// A row one machine deleted comes back from another (an older copy, to that machine), a person edits
-    /// it, and the first machine deletes it again as a version of a row it deleted: the person's edit is
-    /// kept in the conflict log, never gone unlogged.
+    /// A row this store deleted comes back in an older copy of the workbook that a person edited (a hand
+    /// edit keeps the row's time): deleted again as a version of a row deleted here, what it held is kept
+    /// in the conflict log, never gone unlogged.
     @Test func aRowDeletedAgainKeepsWhatItHeldInTheConflictLog() async throws {
-        let shared = try SharedBook.make()
-        let clock = ManualClock(Self.start)
-        let x = try shared.machine("x", clock: clock), y = try shared.machine("y", clock: clock)
-        try await x.sync()
-        try await y.sync()
+        let (shared, clock, x) = try await Self.oneMachineSynced()
         let key = SharedBook.key
-        clock.advance(milliseconds: 60_000)
-        try x.edit(key, ["amount": "60.00"])
-        for machine in [x, y] {
-            clock.advance(milliseconds: 60_000)
-            try await machine.sync()
-        }
+        let file = shared.book.appendingPathComponent("Transactions.csv")
+        let copy = try String(contentsOf: file, encoding: .utf8)
         clock.advance(milliseconds: 60_000)
         _ = try x.store.delete(key: key, in: .transactions)
         try await x.sync()
+        try #require(try shared.sheet()[key] == nil)
         clock.advance(milliseconds: 60_000)
-        try await y.sync()
-        try #require(try shared.sheet()[key] != nil, "y wrote the newest row back")
-        clock.advance(milliseconds: 60_000)
-        try shared.handEdit(key, replacing: "Market", with: "typed after it came back", at: clock.now())
+        try Data(copy.replacingOccurrences(of: ",Market,", with: ",typed into the old copy,").utf8).write(to: file)
+        try SharedBook.touch(file, at: clock.now())
         clock.advance(milliseconds: 60_000)
         try await x.sync()
 
         #expect(try shared.sheet()[key] == nil)
-        #expect(try x.store.conflicts(limit: 50).contains { $0.key == key && $0.losingValue == "typed after it came back" })
+        #expect(try x.store.conflicts(limit: 50).contains { $0.key == key && $0.losingValue == "typed into the old copy" })
     }
 
     /// A transaction one store deletes while a receipt row in the workbook points at it stays in the
@@ -325,6 +316,36 @@ import Workbook
         }
         #expect(try shared.sheet()[key] == nil)
         #expect(try x.rows()[key] == nil && y.rows()[key] == nil)
+    }
+
+    /// One machine adds a row and later deletes it: the other machine takes the delete (its store never
+    /// added that row to the workbook, so its absence is no older copy's), exit 0, nothing written back.
+    @Test func aRowAnotherMachineAddedAndDeletedIsDeletedHereWithoutAHold() async throws {
+        let shared = try SharedBook.make()
+        let clock = ManualClock(Self.start)
+        let x = try shared.machine("x", clock: clock), y = try shared.machine("y", clock: clock)
+        try await x.sync()
+        try await y.sync()
+        clock.advance(milliseconds: 60_000)
+        var added = try #require(try x.rows()[SharedBook.key])
+        let addedKey = "6a1e2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b"
+        added["transactionId"] = addedKey
+        added["createdAt"] = clock.now().description
+        added["lastModifiedAt"] = clock.now().description
+        try x.store.upsert(added, in: .transactions)
+        for machine in [x, y] {
+            clock.advance(milliseconds: 60_000)
+            try await machine.sync()
+        }
+        #expect(try y.rows()[addedKey] != nil)
+        clock.advance(milliseconds: 60_000)
+        _ = try x.store.delete(key: addedKey, in: .transactions)
+        try await x.sync()
+        clock.advance(milliseconds: 60_000)
+        let report = try await y.sync()
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(try y.rows()[addedKey] == nil)
+        #expect(try shared.sheet()[addedKey] == nil)
     }
 
     static func files(under folder: URL) throws -> [String] {

@@ -19,10 +19,12 @@ extension StoreSnapshot {
         }
         var ledger = LedgerState(rows: rows, base: base, tombstones: tombstones, renames: renames)
         ledger.deleted = deleted
-        for key in state.keys where key.hasPrefix(LedgerState.writtenBackPrefix) {
-            let parts = key.dropFirst(LedgerState.writtenBackPrefix.count).split(separator: ":", maxSplits: 1)
-            guard parts.count == 2, let tab = Tab(rawValue: String(parts[0])) else { continue }
-            ledger.writtenBack[tab, default: []].insert(String(parts[1]))
+        for (prefix, set) in [(LedgerState.writtenBackPrefix, \LedgerState.writtenBack), (LedgerState.appendedHerePrefix, \.appendedHere)] {
+            for key in state.keys where key.hasPrefix(prefix) {
+                let parts = key.dropFirst(prefix.count).split(separator: ":", maxSplits: 1)
+                guard parts.count == 2, let tab = Tab(rawValue: String(parts[0])) else { continue }
+                ledger[keyPath: set][tab, default: []].insert(String(parts[1]))
+            }
         }
         return ledger
     }

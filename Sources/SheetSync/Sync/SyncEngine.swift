@@ -163,14 +163,7 @@ public struct SyncEngine: Sendable {
         } else if let held = Self.heldState(report.errors, now: now, recorded: local.state[Self.stateHeld]) {
             commit.state[Self.stateHeld] = held
         }
-        let writtenBack = local.ledger.writtenBack
-        for tabPlan in plan.tabs {
-            // A row written back once after an older copy lacked it is remembered until it is deleted.
-            for key in tabPlan.writtenBack { commit.state[LedgerState.writtenBackKey(tabPlan.tab, key)] = .some(now.description) }
-            for delete in tabPlan.localDeletes where writtenBack[tabPlan.tab]?.contains(delete.key) == true {
-                commit.state[LedgerState.writtenBackKey(tabPlan.tab, delete.key)] = .some(nil)
-            }
-        }
+        Self.rememberRows(plan.tabs, ledger: local.ledger, state: local.state, now: now, into: &commit)
         if options.mode != .pull && plan.converges {
             // The rename reached every sheet row: later rows with the old name are unknown again. Not while a
             // rejected row still names the old one: it is moved too once it is fixed.
@@ -200,6 +193,36 @@ public struct SyncEngine: Sendable {
         ExitArena.keep((snapshot, local, plan, commit))
         return report
     }
+
+    /// Rows this run added to the workbook a few at a time are remembered for `appendedHereDays`, and a
+    /// row written back once after an older copy lacked it until it is deleted (`StaleCopyGuard`).
+    static func rememberRows(
+        _ plans: [TabPlan], ledger: LedgerState, state: [String: String], now: Timestamp, into commit: inout StoreCommit
+    ) {
+        for tabPlan in plans {
+            let tab = tabPlan.tab
+            for key in tabPlan.writtenBack { commit.state[LedgerState.writtenBackKey(tab, key)] = .some(now.description) }
+            if tabPlan.remoteAppends.count <= appendedHereAtMost, tabPlan.tab != .settings {
+                let keyField = tab.schema.keyField
+                for row in tabPlan.remoteAppends { commit.state[LedgerState.appendedHereKey(tab, row[keyField])] = .some(now.description) }
+            }
+            for delete in tabPlan.localDeletes {
+                if ledger.writtenBack[tab]?.contains(delete.key) == true {
+                    commit.state[LedgerState.writtenBackKey(tab, delete.key)] = .some(nil)
+                }
+                if ledger.appendedHere[tab]?.contains(delete.key) == true {
+                    commit.state[LedgerState.appendedHereKey(tab, delete.key)] = .some(nil)
+                }
+            }
+        }
+        let oldest = now.adding(milliseconds: -Int64(appendedHereDays) * 86_400_000).description
+        for (key, value) in state where key.hasPrefix(LedgerState.appendedHerePrefix) && value < oldest { commit.state[key] = .some(nil) }
+    }
+
+    /// The most rows one run adds to a tab and still remembers as its own (a first push is no editor's
+    /// old copy's business), and for how long.
+    static let appendedHereAtMost = 50
+    static let appendedHereDays = 30
 
     /// The `stateHeld` text for `reasons`, or nil when `recorded` already says the same (its time,
     /// when the hold began, is kept).

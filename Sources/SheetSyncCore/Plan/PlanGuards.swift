@@ -50,11 +50,13 @@ enum StaleCopyGuard {
     /// Rewrites `plan` so the newer rows go back to the workbook; returns the message, or nil.
     ///
     /// One row alone, newer than everything in the copy, is written back too (a row cron added while
-    /// the file was open in a spreadsheet program, which the person's save lacks), once: `writtenBack`
-    /// holds the rows written back so, whose absence in a later read is a delete meant (the person
-    /// deleted the newest row on purpose, and again after it came back).
+    /// the file was open in a spreadsheet program, which the person's save lacks), once, where this
+    /// store's own run added it to the workbook (`appendedHere`; a row another machine added and then
+    /// deleted is its delete): `writtenBack` holds the rows written back so, whose absence in a later
+    /// read is a delete meant (the person deleted the newest row on purpose, and again after it came back).
     static func apply(
-        to plan: inout TabPlan, remote: [SheetRow], base: [String: LedgerRow], local: [String: LedgerRow], writtenBack: Set<String>
+        to plan: inout TabPlan, remote: [SheetRow], base: [String: LedgerRow], local: [String: LedgerRow], writtenBack: Set<String>,
+        appendedHere: Set<String>
     ) -> String? {
         guard !plan.localDeletes.isEmpty else { return nil }
         var newest = ""
@@ -71,7 +73,10 @@ enum StaleCopyGuard {
         guard !newest.isEmpty else { return nil }
         let late = plan.localDeletes.filter { (base[$0.key]?[modified] ?? "") > newest }
         let alone = late.count == 1 && regressions == 0
-        guard late.count >= 2 || (late.count == 1 && (regressions > 0 || !writtenBack.contains(late[0].key))) else { return nil }
+        guard
+            late.count >= 2
+                || (late.count == 1 && (regressions > 0 || (appendedHere.contains(late[0].key) && !writtenBack.contains(late[0].key))))
+        else { return nil }
         let older = plan.localDeletes.count - late.count
         plan.writeBack(plan.localDeletes, local: local)
         if alone { plan.writtenBack = late.map(\.key) }

@@ -136,9 +136,13 @@ import Testing
     /// added it while the file was open) looks exactly like the newest row deleted on purpose. It is
     /// written back once (held, saying so); once written back so, its absence is a delete.
     @Test func theOneNewestRowMissingIsWrittenBackOnceThenDeleted() {
-        let (_, ledger) = Self.agreed(6) { $0 == 5 ? RC.t2 : RC.t0 }
+        var (_, ledger) = Self.agreed(6) { $0 == 5 ? RC.t2 : RC.t0 }
         var workbook = Self.agreed(0).workbook
         workbook[.transactions] = Self.table(.transactions, (0..<5).map { RC.transaction(Self.ids[$0]) })
+        // A row another store added (and deleted): a delete here.
+        #expect(Self.plan(workbook, ledger).held.isEmpty)
+        // A row this store added to the workbook itself: written back once.
+        ledger.appendedHere[.transactions] = [Self.ids[5]]
         let first = Self.plan(workbook, ledger)
         #expect(first.held.first?.contains("delete it again") == true)
         #expect(Self.tab(first, .transactions)?.localDeletes.isEmpty == true)
