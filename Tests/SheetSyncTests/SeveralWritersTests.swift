@@ -11,7 +11,7 @@ import Workbook
 /// of machines.
 @Suite struct SeveralWritersTests {
     /// A store that syncs the shared workbook with its own clock.
-    struct Machine {
+    struct Machine: StoreWithClock {
         let store: LedgerStore
         let clock: ManualClock
         let book: URL
@@ -27,17 +27,6 @@ import Workbook
             return report
         }
 
-        /// A store edit (as `sheetsync` commands make them), stamped with this machine's now.
-        func edit(_ key: String, _ fields: [String: String]) throws {
-            var row = try #require(try store.records(in: .transactions).first { $0["transactionId"] == key })
-            for (name, value) in fields { row[name] = value }
-            row["lastModifiedAt"] = clock.now().description
-            try store.upsert(row, in: .transactions)
-        }
-
-        func rows() throws -> [String: LedgerRow] {
-            Dictionary(uniqueKeysWithValues: try store.records(in: .transactions).map { ($0["transactionId"], $0) })
-        }
     }
 
     /// The shared workbook folder.
@@ -384,5 +373,26 @@ import Workbook
             #expect(try store.records(in: .transactions).first { $0["transactionId"] == id }?["category"] == new, "store \(name)")
             #expect(try store.records(in: .categories).contains { $0["name"] == "Dining" } == false, "store \(name)")
         }
+    }
+}
+
+/// A machine's store and clock, as the several-writers tests drive them.
+protocol StoreWithClock {
+    var store: LedgerStore { get }
+    var clock: ManualClock { get }
+}
+
+extension StoreWithClock {
+    /// A store edit (as `sheetsync` commands make them), stamped with this machine's now.
+    func edit(_ key: String, _ fields: [String: String]) throws {
+        var row = try #require(try store.records(in: .transactions).first { $0["transactionId"] == key })
+        for (name, value) in fields { row[name] = value }
+        row["lastModifiedAt"] = clock.now().description
+        try store.upsert(row, in: .transactions)
+    }
+
+    /// The store's transactions by id.
+    func rows() throws -> [String: LedgerRow] {
+        Dictionary(uniqueKeysWithValues: try store.records(in: .transactions).map { ($0["transactionId"], $0) })
     }
 }

@@ -8,7 +8,7 @@ import Workbook
 /// The several-writers rules on an `.xlsx` workbook: two machines' stores, each with its own clock, on
 /// one file (each machine's write leaves the file with that machine's time, as a file system does).
 @Suite struct SeveralWritersXLSXTests {
-    struct Machine {
+    struct Machine: StoreWithClock {
         let store: LedgerStore
         let clock: ManualClock
         let file: URL
@@ -22,16 +22,6 @@ import Workbook
             return report
         }
 
-        func edit(_ key: String, _ fields: [String: String]) throws {
-            var row = try #require(try store.records(in: .transactions).first { $0["transactionId"] == key })
-            for (name, value) in fields { row[name] = value }
-            row["lastModifiedAt"] = clock.now().description
-            try store.upsert(row, in: .transactions)
-        }
-
-        func rows() throws -> [String: LedgerRow] {
-            Dictionary(uniqueKeysWithValues: try store.records(in: .transactions).map { ($0["transactionId"], $0) })
-        }
     }
 
     /// The clean sample as one `.xlsx` file, beside which the stores live.

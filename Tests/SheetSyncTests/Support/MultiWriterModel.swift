@@ -6,7 +6,7 @@ import Workbook
 
 /// One machine of the multi-writer model (`MultiWriterModelTests`): a store of its own, a clock of its
 /// own, and the shared CSV workbook folder.
-struct MultiWriterMachine {
+struct MultiWriterMachine: StoreWithClock {
     let name: String
     let store: LedgerStore
     let clock: ManualClock
@@ -48,10 +48,6 @@ struct MultiWriterMachine {
         return outcome
     }
 
-    /// The store's transactions by id.
-    func rows() throws -> [String: LedgerRow] {
-        Dictionary(uniqueKeysWithValues: try store.records(in: .transactions).map { ($0["transactionId"], $0) })
-    }
 }
 
 /// The person of the multi-writer model: edits `Transactions.csv` as a spreadsheet program saves it,
