@@ -119,6 +119,72 @@ import Workbook
         #expect(try b.rows() == sheet)
     }
 
+    /// A edits the amount, B the note; B syncs, then A merges the two. The merged row is a version of
+    /// its own, dated after both edits: B takes it as it is (its content under B's own time would look
+    /// like a hand edit, which B would date again and write back, and the machines would not settle).
+    @Test func aMergedRowIsTakenAsItIsByTheMachineWhoseEditItMerged() async throws {
+        let shared = try SharedBook.make()
+        let clock = ManualClock(Self.start)
+        let a = try shared.machine("a", clock: clock), b = try shared.machine("b", clock: clock)
+        try await a.sync()
+        try await b.sync()
+        let key = SharedBook.key
+        clock.advance(milliseconds: 60_000)
+        try a.edit(key, ["amount": "60.00"])
+        clock.advance(milliseconds: 60_000)
+        try b.edit(key, ["note": "b's note"])
+        let bEdit = clock.now().description
+        clock.advance(milliseconds: 60_000)
+        try await b.sync()
+        clock.advance(milliseconds: 60_000)
+        try await a.sync()
+        let merged = try #require(try shared.sheet()[key])
+        #expect(merged["note"] == "b's note" && merged["amount"] == "60.00")
+        #expect(merged["lastModifiedAt"] > bEdit)
+        let settled = try SharedBook.bytes(shared.book)
+        clock.advance(milliseconds: 60_000)
+        try await b.sync()
+
+        #expect(try SharedBook.bytes(shared.book) == settled)
+        #expect(try b.rows()[key] == merged)
+        #expect(try a.rows()[key] == merged)
+    }
+
+    /// C edits a row's note in its store; the person changes the row's amount by hand, A syncs that, and
+    /// then the person deletes the row. C's edit, which the delete did not see, brings the row back (an
+    /// edit beats a delete). A, whose last version of the row is the one the person deleted, takes the
+    /// row as C brought it back: it does not write the deleted version back as if the row were an old copy.
+    @Test func aRowAnEditBroughtBackIsTakenByAMachineThatKnewTheDeletedVersion() async throws {
+        let shared = try SharedBook.make()
+        let clock = ManualClock(Self.start)
+        let a = try shared.machine("a", clock: clock), c = try shared.machine("c", clock: clock)
+        try await a.sync()
+        try await c.sync()
+        let key = "1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9"
+        clock.advance(milliseconds: 60_000)
+        try c.edit(key, ["note": "c's note"])
+        clock.advance(milliseconds: 60_000)
+        try shared.handEdit(key, replacing: "18.75", with: "19.00", at: clock.now())
+        clock.advance(milliseconds: 60_000)
+        try await a.sync()
+        #expect(try a.rows()[key]?["amount"] == "19.00")
+        clock.advance(milliseconds: 60_000)
+        try TestWorkbook(folder: shared.book).edit(.transactions) { table in
+            table.rows.removeAll { $0.first?.rawText == key }
+        }
+        try SharedBook.touch(shared.book.appendingPathComponent("Transactions.csv"), at: clock.now())
+        clock.advance(milliseconds: 60_000)
+        try await c.sync()
+        let back = try #require(try shared.sheet()[key])
+        #expect(back["note"] == "c's note" && back["amount"] == "18.75")
+        clock.advance(milliseconds: 60_000)
+        try await a.sync()
+
+        #expect(try shared.sheet()[key] == back)
+        #expect(try a.rows()[key] == back)
+        #expect(try c.rows()[key] == back)
+    }
+
     /// A person edits a cell, then (before any sync) the store edits the same field: the store's edit is
     /// the later one and wins; the hand edit is kept in the conflict log.
     @Test func aHandEditLosesToAStoreEditMadeAfterItBeforeTheSync() async throws {

@@ -77,8 +77,7 @@ public struct ReconcileContext: Sendable {
     /// The `lastModifiedAt` of a hand edit to a row whose time still reads `baseStamp`: when its tab was
     /// last saved, where known, else the time of this read. Never earlier than the base's time (it is a
     /// newer version than the one both sides agreed on) nor later than now. Stamped with the read's
-    /// time, a hand edit would beat a store edit made after it but before the sync, and a merged row
-    /// another machine wrote (its content changed under a time seen before) would beat a later edit.
+    /// time, a hand edit would beat a store edit made after it but before the sync.
     func handEditTime(after baseStamp: String) -> String {
         guard var time = savedAt else { return now.description }
         if let base = Timestamp(iso: baseStamp), time <= base { time = base.adding(milliseconds: 1) }
@@ -246,7 +245,12 @@ public enum Reconciler {
                     plan.localDeletes.append(RowDelete(key: key, expected: state.localAsRead[key] ?? l))
                     plan.localCounts.deleted += 1
                 } else {
-                    push(l, key: key, plan: &plan)
+                    // Edited here, deleted there: the edit wins and the row comes back, as a version made
+                    // now. Under its edit's time, a machine that knew the version the delete removed (a
+                    // later one) would take it for an old copy and write the deleted version back.
+                    var back = l
+                    if back[Reconciler.modified] < now { back[Reconciler.modified] = now }
+                    push(back, key: key, plan: &plan)
                 }
             case (let b?, let l?, let r?):
                 let x = Reconciler.merge(base: b, local: l, remote: r.record, key: key, tab: tab, plan: &plan)
@@ -344,8 +348,19 @@ public enum Reconciler {
                 }
             }
         }
-        x[modified] = max(l[modified], r[modified])
-        return derive(x, tab: tab)
+        x = derive(x, tab: tab)
+        x[modified] = mergedTime(x, newer: localWins ? l : r)
+        return x
+    }
+
+    /// A merge that is the newer side's row is that row, time and all. One that mixes both sides is a
+    /// version nobody wrote: it is dated a millisecond after the newer side, so that every machine sees a
+    /// newer version than the one it knew (its content under a time a machine knew would read as a hand
+    /// edit, dated again there), and no edit made after both sides is beaten by it.
+    static func mergedTime(_ x: LedgerRow, newer: LedgerRow) -> String {
+        let time = newer[modified]
+        if x.namedValues.allSatisfy({ $0.0 == modified || $0.1 == newer[$0.0] }) { return time }
+        return Timestamp(iso: time)?.adding(milliseconds: 1).description ?? time
     }
 
     /// No base: the later row wins whole; its rival's differing values are logged.

@@ -176,8 +176,8 @@ struct RemoteIndex {
         let modified = Reconciler.modified
         let rowStamp = row.record[modified], baseStamp = base[modified]
         if rowStamp == baseStamp {
-            // Content changed but its timestamp did not: a hand edit (or a merge another machine wrote),
-            // as late as its tab's last save.
+            // Content changed but its timestamp did not: a hand edit, as late as its tab's last save (a
+            // merge another machine wrote is dated after both its sides, so it is not one).
             row.record[modified] = context.handEditTime(after: baseStamp)
             row.fixes.insert(modified)
         } else if rowStamp < baseStamp, row.record.namedValues.allSatisfy({ $0.0 == modified || $0.1 == base[$0.0] }) {

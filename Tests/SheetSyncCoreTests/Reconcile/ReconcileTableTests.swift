@@ -128,7 +128,8 @@ import Testing
         let merged = plan.result["Food"]
         #expect(merged?["emoji"] == "🍔")
         #expect(merged?["colorHex"] == "#00ff00")
-        #expect(merged?["lastModifiedAt"] == RC.t2)
+        // A version neither side wrote: dated just after the newer side, never as late as the merge's now.
+        #expect(merged?["lastModifiedAt"] == "2026-01-03T00:00:00.001Z" && RC.t2 == "2026-01-03T00:00:00.000Z")
         #expect(plan.conflicts.isEmpty)
         #expect(plan.localUpserts.count == 1 && plan.remoteUpdates.count == 1)
     }
@@ -189,8 +190,21 @@ import Testing
         let b = RC.category("Food")
         let l = RC.category("Food", emoji: "🍔", modified: RC.t1)
         let plan = RC.plan(base: [b], local: [l], remote: [])
-        #expect(plan.remoteAppends == [l])
+        // It comes back as a version made by this run: dated now, in the sheet and the store alike.
+        var back = l
+        back["lastModifiedAt"] = RC.now.description
+        #expect(plan.remoteAppends == [back])
+        #expect(plan.localUpserts.map(\.record) == [back])
         #expect(plan.localDeletes.isEmpty)
+    }
+
+    @Test func aMergeThatIsTheNewerSideKeepsItsTime() {
+        let b = RC.category("Food")
+        let l = RC.category("Food", emoji: "🍔", modified: RC.t1)
+        let r = RC.category("Food", emoji: "🍕", modified: RC.t2)
+        let plan = RC.plan(base: [b], local: [l], remote: [r])
+        #expect(plan.result["Food"] == r)
+        #expect(plan.conflicts.map(\.losingValue) == ["🍔"])
     }
 
     @Test func firstSyncWithoutBaseIsAUnionByKeyWithLastWriteWins() {
