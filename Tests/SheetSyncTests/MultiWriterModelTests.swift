@@ -7,10 +7,11 @@ import Testing
 import Workbook
 
 /// The randomized multi-writer model: two or three machines, each with a store and a clock of its own,
-/// and a person editing `Transactions.csv` by hand, all on one CSV workbook folder (a copy of
-/// `samples/clean`). A case runs two to four rounds of seeded random actions in random order — a
+/// and a person editing the Transactions tab by hand, all on one workbook: a CSV folder or an `.xlsx`
+/// file, each a copy of `samples/clean` (the person's saves rewrite the file as a spreadsheet program does). A case runs two to four rounds of seeded random actions in random order — a
 /// machine edits a note or an amount in its store, adds a row or deletes one; the person edits a note
-/// or an amount cell, types a row without an id, deletes a row or sorts the rows; a machine syncs —
+/// or an amount cell, types a row without an id, deletes a row or sorts the rows; a machine syncs, or
+/// its sync is killed at a random step of its file replacements (as `kill -9` would leave the disk) —
 /// with all clocks moving on together by 1–120 s between actions, a third of the machines' clocks up to
 /// two minutes off (so no two clocks are five minutes apart, the future tolerance). Every edit writes a
 /// value no other edit writes, so a value tells which row it was written for. Rows a receipt points at
@@ -40,34 +41,40 @@ import Workbook
 /// case. A case stops at its first violation and records its actions;
 /// `SHEETSYNC_MULTIWRITER_SEED=<seed> SHEETSYNC_MULTIWRITER_CASES=1` replays it
 /// (`SHEETSYNC_MULTIWRITER_CASES` alone sets the number of cases; `SHEETSYNC_MULTIWRITER_DUMP=1` adds
-/// every side's rows after each sync to the actions). A shard stops after three failed cases
+/// every side's rows after each sync to the actions; `SHEETSYNC_MULTIWRITER_KIND=csv` or `xlsx` runs one
+/// kind of workbook only). A shard stops after three failed cases
 /// (`SHEETSYNC_MULTIWRITER_MAX_FAILURES` sets how many).
 @Suite struct MultiWriterModelTests {
-    /// 100 cases by default, in four shards that run in parallel.
-    @Test(arguments: 0..<4)
-    func machinesAndAPersonOnOneCSVWorkbookConverge(shard: Int) async throws {
+    /// 100 cases by default on each kind of workbook, in four shards that run in parallel.
+    @Test(arguments: ModelWorkbook.Kind.allCases, 0..<4)
+    func machinesAndAPersonOnOneWorkbookConverge(kind: ModelWorkbook.Kind, shard: Int) async throws {
         let env = ProcessInfo.processInfo.environment
         let cases = Int(env["SHEETSYNC_MULTIWRITER_CASES"] ?? "") ?? 100
         let first = UInt64(env["SHEETSYNC_MULTIWRITER_SEED"] ?? "") ?? 20_260_601
         let maxFailures = Int(env["SHEETSYNC_MULTIWRITER_MAX_FAILURES"] ?? "") ?? 3
-        var failures = 0
+        if let only = env["SHEETSYNC_MULTIWRITER_KIND"], only != kind.rawValue { return }
+        var failures = 0, kills = 0, shardCases = 0
         for i in stride(from: shard, to: cases, by: 4) {
             let seed = first &+ UInt64(i)
             // Long CPU-bound work: let other tests' tasks onto the cooperative threads between cases.
             await Task.yield()
-            var model = try MultiWriterCase(seed: seed)
+            var model = try await MultiWriterCase(seed: seed, kind: kind)
             do {
                 try await model.run()
             } catch {
                 failures += 1
                 let actions = model.trace.joined(separator: "\n")
                 Issue.record(
-                    "multi-writer case failed — replay with SHEETSYNC_MULTIWRITER_SEED=\(seed) SHEETSYNC_MULTIWRITER_CASES=1: \(error)\nactions:\n\(actions)"
+                    "multi-writer case failed on \(kind.rawValue) — replay with SHEETSYNC_MULTIWRITER_SEED=\(seed) SHEETSYNC_MULTIWRITER_CASES=1: \(error)\nactions:\n\(actions)"
                 )
             }
-            model.remove()
+            await model.remove()
+            kills += model.kills
+            shardCases += 1
             if failures >= maxFailures { break }
         }
+        // The kills are part of what the model checks: a shard of some size has seen some.
+        #expect(shardCases < 20 || kills > 0, "no sync of \(shardCases) cases was killed")
     }
 }
 
@@ -107,11 +114,13 @@ struct MultiWriterCase {
     let seed: UInt64
     var rng: SeededRandom
     let ids: SeededIDs
-    let shared: SeveralWritersTests.SharedBook
+    let workbook: ModelWorkbook
     let person: MultiWriterPerson
     var machines: [MultiWriterMachine] = []
     var counter = 0
     var deletes = 0
+    /// Syncs killed part-way (some kills come too late to stop a run that writes little).
+    var kills = 0
     var trace: [String] = []
     /// Per row: the fields that never change.
     var fixed: [String: [String: String]] = [:]
@@ -133,15 +142,18 @@ struct MultiWriterCase {
     /// design, and the model does not edit receipts).
     var withReceipts: Set<String> = []
 
-    init(seed: UInt64) throws {
+    init(seed: UInt64, kind: ModelWorkbook.Kind) async throws {
         self.seed = seed
         rng = SeededRandom(seed: seed)
         ids = SeededIDs(seed: seed)
-        shared = try SeveralWritersTests.SharedBook.make()
-        person = MultiWriterPerson(clock: ManualClock(Self.start), book: shared.book)
+        workbook = try await ModelWorkbook.make(kind, start: Self.start)
+        person = MultiWriterPerson(clock: ManualClock(Self.start), workbook: workbook)
     }
 
-    func remove() { try? FileManager.default.removeItem(at: shared.folder) }
+    func remove() async { await workbook.remove() }
+
+    /// The Transactions rows the workbook holds now, by key.
+    func sheet() throws -> [String: LedgerRow] { try workbook.records(.transactions) }
 
     func fail(_ message: String) -> MultiWriterViolation { MultiWriterViolation(description: message) }
 
@@ -152,16 +164,14 @@ struct MultiWriterCase {
         for name in names.prefix(Int.random(in: 2...3, using: &rng)) {
             let skew = Int.random(in: 0..<3, using: &rng) == 0 ? Int64.random(in: -120_000...120_000, using: &rng) : 0
             let clock = ManualClock(Self.start.adding(milliseconds: skew))
-            let machine = try shared.machine(name, clock: clock)
-            machines.append(MultiWriterMachine(name: name, store: machine.store, clock: clock, book: shared.book, ids: ids))
+            machines.append(MultiWriterMachine(name: name, store: try workbook.store(name), clock: clock, workbook: workbook, ids: ids))
             trace.append("machine \(name), clock \(skew >= 0 ? "+" : "")\(Double(skew) / 1000) s")
         }
-        for (key, row) in try shared.sheet().sorted(by: { $0.key < $1.key }) {
+        for (key, row) in try sheet().sorted(by: { $0.key < $1.key }) {
             fixed[key] = Self.fixedFields(row)
             written[key] = ["note": [row["note"]], "amount": [row["amount"]]]
         }
-        withReceipts = Set(
-            try TestWorkbook(folder: shared.book).records(.receipts, now: Self.start).values.map { $0["transactionId"] })
+        withReceipts = Set(try workbook.records(.receipts).values.map { $0["transactionId"] })
         for i in machines.indices {
             tick()
             try await sync(i)
@@ -169,12 +179,14 @@ struct MultiWriterCase {
         enum Action {
             case edit
             case sync(Int)
+            case kill(Int)
         }
         for round in 1...Int.random(in: 2...4, using: &rng) {
             trace.append("round \(round)")
             var actions = Array(repeating: Action.edit, count: Int.random(in: 2...7, using: &rng))
             for i in machines.indices {
                 actions += Array(repeating: .sync(i), count: Int.random(in: 0...2, using: &rng))
+                if Int.random(in: 0..<4, using: &rng) == 0 { actions.append(.kill(i)) }
             }
             actions.shuffle(using: &rng)
             for action in actions {
@@ -182,6 +194,7 @@ struct MultiWriterCase {
                 switch action {
                 case .edit: try await randomEdit()
                 case .sync(let i): try await sync(i)
+                case .kill(let i): try await sync(i, killedAt: Int.random(in: 1...(workbook.kind == .csv ? 24 : 8), using: &rng))
                 }
             }
         }
@@ -197,15 +210,15 @@ struct MultiWriterCase {
         try checkRows()
         try checkNoLostUpdate()
         trace.append("quiet round")
-        let settled = try SeveralWritersTests.SharedBook.bytes(shared.book)
+        let settled = try workbook.bytes()
         let stores = try machines.map { try $0.rows() }
         for i in machines.indices {
             tick()
             try await sync(i)
-            for (tab, bytes) in try SeveralWritersTests.SharedBook.bytes(shared.book) where settled[tab] != bytes {
+            for (file, bytes) in try workbook.bytes() where settled[file] != bytes {
                 throw fail(
-                    "invariant 4 (quiet): \(machines[i].name)'s sync after convergence rewrote \(tab.rawValue).csv:\n"
-                        + "before:\n\(String(decoding: settled[tab] ?? Data(), as: UTF8.self))\nafter:\n\(String(decoding: bytes, as: UTF8.self))"
+                    "invariant 4 (quiet): \(machines[i].name)'s sync after convergence rewrote \(file):\n"
+                        + "before:\n\(String(decoding: settled[file] ?? Data(), as: UTF8.self))\nafter:\n\(String(decoding: bytes, as: UTF8.self))"
                 )
             }
             for (j, machine) in machines.enumerated() where try machine.rows() != stores[j] {
@@ -218,6 +231,7 @@ struct MultiWriterCase {
     mutating func tick() {
         let step = Int64.random(in: 1000...120_000, using: &rng)
         person.clock.advance(milliseconds: step)
+        workbook.advance(milliseconds: step)
         for machine in machines { machine.clock.advance(milliseconds: step) }
     }
 
@@ -314,12 +328,8 @@ struct MultiWriterCase {
         let keys = table.rows.map { MultiWriterPerson.cell($0, "transactionId", in: table) }.filter { !$0.isEmpty }
         guard !keys.isEmpty else { return }
         let key = keys[Int.random(in: keys.indices, using: &rng)], field = Bool.random(using: &rng) ? "note" : "amount"
-        let value = newValue(field, for: key), old = try shared.sheet()[key]?[field]
-        try person.save { table in
-            for i in table.rows.indices where MultiWriterPerson.cell(table.rows[i], "transactionId", in: table) == key {
-                table.rows[i] = MultiWriterPerson.setting(table.rows[i], field, value, in: table)
-            }
-        }
+        let value = newValue(field, for: key), old = try sheet()[key]?[field]
+        try person.make(.type(key: key, column: field, text: value))
         record(key, field, value, replacing: old, stamp: person.clock.now(), by: "person")
         trace.append("\(Self.t(person.clock.now())) person sets \(field) of \(Self.short(key)) to \(value)")
     }
@@ -335,16 +345,11 @@ struct MultiWriterCase {
         var fields = fixed[template]!
         fields["recurringRuleId"] = ""
         typed[note] = TypedRow(note: note, amount: amount, fixed: fields, at: person.clock.now())
-        try person.save { table in
-            guard var row = table.rows.first(where: { MultiWriterPerson.cell($0, "transactionId", in: table) == template }) else { return }
-            for (name, value) in [
-                ("transactionId", ""), ("createdAt", ""), ("lastModifiedAt", ""), ("recurringRuleId", ""), ("note", note),
-                ("amount", amount),
-            ] {
-                row = MultiWriterPerson.setting(row, name, value, in: table)
-            }
-            table.rows.insert(row, at: min(at, table.rows.count))
-        }
+        var cells: [String: String] = [:]
+        for field in Tab.transactions.schema.fields { cells[field.header] = fields[field.name] }
+        cells["note"] = note
+        cells["amount"] = amount
+        try person.make(.insertRow(at: at, cells: cells))
         trace.append("\(Self.t(person.clock.now())) person types a row at \(at) (\(note), \(amount)) like \(Self.short(template))")
     }
 
@@ -355,8 +360,8 @@ struct MultiWriterCase {
         let at = rows[Int.random(in: rows.indices, using: &rng)]
         let key = MultiWriterPerson.cell(table.rows[at], "transactionId", in: table)
         let note = MultiWriterPerson.cell(table.rows[at], "note", in: table)
-        let saw = try shared.sheet()[key].map { [$0["note"], $0["amount"]] } ?? []
-        try person.save { $0.rows.remove(at: at) }
+        let saw = try sheet()[key].map { [$0["note"], $0["amount"]] } ?? []
+        try person.make(.deleteRow(at: at))
         if key.isEmpty {
             typed.removeValue(forKey: note)
             trace.append("\(Self.t(person.clock.now())) person deletes the typed row \(note) (no id yet)")
@@ -369,29 +374,25 @@ struct MultiWriterCase {
 
     mutating func handSort() throws {
         let column = ["note", "amount", "date"][Int.random(in: 0..<3, using: &rng)]
-        try person.save { table in
-            let t = table
-            table.rows.sort {
-                (MultiWriterPerson.cell($0, column, in: t), MultiWriterPerson.cell($0, "transactionId", in: t))
-                    < (MultiWriterPerson.cell($1, column, in: t), MultiWriterPerson.cell($1, "transactionId", in: t))
-            }
-        }
+        try person.make(.sort(column: column))
         trace.append("\(Self.t(person.clock.now())) person sorts by \(column)")
     }
 
     // MARK: syncing
 
-    mutating func sync(_ i: Int) async throws {
+    /// A machine's sync; with `killedAt`, one killed at that step of its file replacements.
+    mutating func sync(_ i: Int, killedAt: Int? = nil) async throws {
         let machine = machines[i]
-        let outcome = try await machine.sync()
+        let outcome = try await machine.sync(killedAt: killedAt)
+        if case .killed = outcome { kills += 1 }
         trace.append("\(Self.t(person.clock.now())) \(machine.name) syncs (clock \(machine.clock.now())): \(outcome.summary)")
         if case .stopped(let error) = outcome, error.exitCode != .dataError && error.exitCode != .temporaryFailure {
             throw fail("\(machine.name)'s sync failed with \(error.exitCode.rawValue): \(error.message)")
         }
         if ProcessInfo.processInfo.environment["SHEETSYNC_MULTIWRITER_DUMP"] != nil { try dump() }
-        try bindTypedRows(in: try shared.sheet(), where: "the sheet")
+        try bindTypedRows(in: try sheet(), where: "the sheet")
         for other in machines { try bindTypedRows(in: try other.rows(), where: "\(other.name)'s store") }
-        try checkValues(in: try shared.sheet(), where: "the sheet")
+        try checkValues(in: try sheet(), where: "the sheet")
         try checkValues(in: try machine.rows(), where: "\(machine.name)'s store")
     }
 
@@ -416,7 +417,8 @@ struct MultiWriterCase {
 
     /// Invariant 2 for some rows: every value was written for its row, every other field is the row's own.
     func checkValues(in rows: [String: LedgerRow], where place: String) throws {
-        for (key, row) in rows.sorted(by: { $0.key < $1.key }) {
+        // A typed row waits for its id until a sync gets that far (one killed before may not have).
+        for (key, row) in rows.sorted(by: { $0.key < $1.key }) where !key.isEmpty {
             guard let own = fixed[key] else { throw fail("invariant 2 (stray row): \(place) has a row \(key) no writer made") }
             for field in ["note", "amount"] where written[key]?[field]?.contains(row[field]) != true {
                 throw fail(
@@ -434,7 +436,7 @@ struct MultiWriterCase {
 
     /// Invariant 1: the sheet and every store agree, nothing is rejected, every file row loads.
     func checkConverged() throws {
-        let sheet = try shared.sheet()
+        let sheet = try sheet()
         for machine in machines {
             let rows = try machine.rows()
             for key in Set(rows.keys).union(sheet.keys).sorted() where rows[key] != sheet[key] {
@@ -448,14 +450,14 @@ struct MultiWriterCase {
         let table = try person.table()
         let ids = table.rows.map { MultiWriterPerson.cell($0, "transactionId", in: table) }
         if ids.contains("") || Set(ids).count != ids.count || ids.count != sheet.count {
-            throw fail("invariant 2 (stray row): Transactions.csv has \(ids.count) rows, ids \(ids.sorted()), \(sheet.count) load")
+            throw fail("invariant 2 (stray row): the Transactions tab has \(ids.count) rows, ids \(ids.sorted()), \(sheet.count) load")
         }
     }
 
     /// Invariant 2 on the converged sheet (values on their rows, no stray row, no row lost), and
     /// invariant 3 on the rows gone: an edit no delete saw, still standing, keeps its row.
     func checkRows() throws {
-        let sheet = try shared.sheet()
+        let sheet = try sheet()
         try checkValues(in: sheet, where: "the sheet")
         let lost = try losingValues()
         for key in fixed.keys.sorted() where sheet[key] == nil {
@@ -479,7 +481,7 @@ struct MultiWriterCase {
     /// final one, or was overwritten by a writer who saw it, or lost a conflict and is in a store's
     /// conflict log; and the final value is not one of them overwrote.
     func checkNoLostUpdate() throws {
-        let sheet = try shared.sheet()
+        let sheet = try sheet()
         let lost = try losingValues()
         for (key, row) in sheet.sorted(by: { $0.key < $1.key }) {
             let unseen = unseen(key)
@@ -505,7 +507,7 @@ struct MultiWriterCase {
     /// Every side's rows, one line a row (the trace shows them after each sync with
     /// `SHEETSYNC_MULTIWRITER_DUMP=1`).
     mutating func dump() throws {
-        var sides = [("sheet", try shared.sheet())]
+        var sides = [("sheet", try sheet())]
         for machine in machines { sides.append((machine.name, try machine.rows())) }
         for (name, rows) in sides {
             for (key, row) in rows.sorted(by: { $0.key < $1.key }) {
@@ -543,7 +545,7 @@ struct MultiWriterCase {
     /// What every side holds of a row, its edits and its conflicts.
     func describe(_ key: String) -> String {
         var lines: [String] = []
-        let sheet = try? shared.sheet()
+        let sheet = try? sheet()
         lines.append("  sheet: \(sheet?[key].map(Self.show) ?? "-")")
         for machine in machines {
             let row = (try? machine.rows())?[key]

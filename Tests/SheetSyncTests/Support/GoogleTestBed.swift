@@ -31,13 +31,16 @@ final class GoogleTestBed: Sendable {
 
     /// Starts the emulator (or shares `other`'s, and its account) and writes credentials and a config without
     /// `spreadsheetId` (so `init` creates one). `retryBudget` keeps retried runs short.
-    static func start(_ name: String, retryBudget: Double = 2, sharing other: GoogleTestBed? = nil) async throws -> GoogleTestBed {
+    /// `now` freezes a new emulator's clock at that instant (its Drive times then follow `advanceClock(by:)`).
+    static func start(_ name: String, retryBudget: Double = 2, sharing other: GoogleTestBed? = nil, now: Date? = nil) async throws
+        -> GoogleTestBed
+    {
         let bed: GoogleTestBed
         if let other {
             bed = GoogleTestBed(
                 emulator: other.emulator, folder: try TestWorkbook.scratch(name), account: other.account, ownsEmulator: false)
         } else {
-            let emulator = try SheetsEmulator()
+            let emulator = try SheetsEmulator(now: now)
             _ = try await emulator.start(port: 0)
             bed = GoogleTestBed(
                 emulator: emulator, folder: try TestWorkbook.scratch(name), account: try emulator.makeServiceAccount(),
