@@ -10,7 +10,8 @@ import Workbook
 /// and a person editing the Transactions tab by hand, all on one workbook: a CSV folder or an `.xlsx`
 /// file, each a copy of `samples/clean` (the person's saves rewrite the file as a spreadsheet program does). A case runs two to four rounds of seeded random actions in random order — a
 /// machine edits a note or an amount in its store, adds a row or deletes one; the person edits a note
-/// or an amount cell, types a row without an id, deletes a row or sorts the rows; a machine syncs, or
+/// or an amount cell, types a cell's value again in another form (an amount without its trailing zeros),
+/// types a row without an id, deletes a row or sorts the rows; a machine syncs, or
 /// its sync is killed at a random step of its file replacements (as `kill -9` would leave the disk) —
 /// with all clocks moving on together by 1–120 s between actions, a third of the machines' clocks up to
 /// two minutes off (so no two clocks are five minutes apart, the future tolerance). Every edit writes a
@@ -265,7 +266,8 @@ struct MultiWriterCase {
         let what = Int.random(in: 0..<10, using: &rng)
         if who == machines.count {
             switch what {
-            case 0..<5: try handEdit()
+            case 0..<4: try handEdit()
+            case 4: try handRetype()
             case 5..<7: try handTypedRow()
             case 7..<9 where deletes < Self.maxDeletes: try handDelete()
             case 9: try handSort()
@@ -332,6 +334,21 @@ struct MultiWriterCase {
         try person.make(.type(key: key, column: field, text: value))
         record(key, field, value, replacing: old, stamp: person.clock.now(), by: "person")
         trace.append("\(Self.t(person.clock.now())) person sets \(field) of \(Self.short(key)) to \(value)")
+    }
+
+    /// The person types a cell's value again, the way people type it: the same note, an amount without
+    /// its trailing zeros. Not an edit: nothing may change because of it.
+    mutating func handRetype() throws {
+        let rows = try sheet()
+        guard let key = rows.keys.sorted().randomElement(using: &rng), let row = rows[key] else { return }
+        let field = Bool.random(using: &rng) ? "note" : "amount"
+        var text = row[field]
+        if field == "amount", text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        try person.make(.type(key: key, column: field, text: text))
+        trace.append("\(Self.t(person.clock.now())) person retypes \(field) of \(Self.short(key)) as \(text)")
     }
 
     mutating func handTypedRow() throws {
