@@ -46,11 +46,15 @@ import Workbook
 /// kind of workbook only). A shard stops after three failed cases
 /// (`SHEETSYNC_MULTIWRITER_MAX_FAILURES` sets how many).
 @Suite struct MultiWriterModelTests {
-    /// 100 cases by default on each kind of workbook, in four shards that run in parallel.
+    /// The cases the suite runs of each kind of workbook (a Google case costs the most: an emulator of
+    /// its own, every request through HTTP); `SHEETSYNC_MULTIWRITER_CASES` sets one number for every kind.
+    static let defaultCases: [ModelWorkbook.Kind: Int] = [.csv: 150, .xlsx: 80, .google: 40]
+
+    /// The cases of each kind of workbook, in four shards that run in parallel.
     @Test(arguments: ModelWorkbook.Kind.allCases, 0..<4)
     func machinesAndAPersonOnOneWorkbookConverge(kind: ModelWorkbook.Kind, shard: Int) async throws {
         let env = ProcessInfo.processInfo.environment
-        let cases = Int(env["SHEETSYNC_MULTIWRITER_CASES"] ?? "") ?? 100
+        let cases = Int(env["SHEETSYNC_MULTIWRITER_CASES"] ?? "") ?? Self.defaultCases[kind] ?? 0
         let first = UInt64(env["SHEETSYNC_MULTIWRITER_SEED"] ?? "") ?? 20_260_601
         let maxFailures = Int(env["SHEETSYNC_MULTIWRITER_MAX_FAILURES"] ?? "") ?? 3
         if let only = env["SHEETSYNC_MULTIWRITER_KIND"], only != kind.rawValue { return }

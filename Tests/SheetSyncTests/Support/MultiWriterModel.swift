@@ -55,7 +55,8 @@ struct ModelWorkbook {
                 tabs: try Tab.allCases.map { tab in
                     let table = try csv.table(tab)
                     let rows = [table.header] + table.rows.map { $0.map(\.rawText) }
-                    return EmulatedTab(name: tab.rawValue, typed: rows, rowCount: max(1000, rows.count + 100))
+                    // A small grid (as a spreadsheet made through the API has): every read renders all of it.
+                    return EmulatedTab(name: tab.rawValue, typed: rows, rowCount: rows.count + 40, columnCount: table.header.count + 2)
                 })
             try bed.writeConfig(spreadsheetId: id)
             try FileManager.default.removeItem(at: shared.book)
