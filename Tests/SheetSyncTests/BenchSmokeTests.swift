@@ -2,9 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Keeps `bench/run.sh` working (issue 13, deliverable 6): a CI-sized run of the whole benchmark
+/// Keeps `bench/run.sh` working: a CI-sized run of the whole benchmark
 /// (2,000 rows, one timed run per command, the reference tools that are installed) against the
-/// `sheetsync` built beside the tests, and every row of issue 13's table in its `results.json`.
+/// `sheetsync` built beside the tests, and every row of BENCHMARKS.md's table in its `results.json`.
 /// Times are not asserted: the machine decides them, not the code.
 @Suite struct BenchSmokeTests {
     /// What the script needs besides sheetsync: hyperfine times, GNU time measures peak RSS, python3
@@ -14,7 +14,7 @@ import Testing
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/time") && ExternalTools.executable("bash") != nil
     }
 
-    /// The rows of issue 13's table (and the two kept from earlier issues), by their id in results.json.
+    /// The rows of BENCHMARKS.md's table, by their id in results.json.
     static let tableRows = [
         "check-csv/csv-reader", "check-csv/polars", "check-xlsx/calamine", "pull/sqlite3-import",
         "hand-edit-sync/check-csv", "store-edit-sync/check-csv", "rss:pull", "rss:hand-edit-sync",

@@ -37,7 +37,7 @@ import Testing
 
     /// An id with a full-width digit (typed with an input method) is rejected by `check` and `sync`
     /// alike (65), and the other rows sync; it was read as a UUID, the store's CHECK refused it and
-    /// every sync stopped with an internal error, exit 1 (a user trial).
+    /// every sync stopped with an internal error, exit 1.
     @Test func anIdWithAFullWidthDigitIsRejectedNotAnInternalError() async throws {
         let folder = try CLI.copyOfSample("clean")
         let file = folder.appendingPathComponent("Transactions.csv")
@@ -57,7 +57,7 @@ import Testing
     }
 
     /// What a sync would do on its own (a clock clamped, a copy given an id) is noted by `check` too, as
-    /// by `sync` (unless --quiet); only `--json` and `--verbose` showed it (a user trial).
+    /// by `sync` (unless --quiet); only `--json` and `--verbose` showed it.
     @Test func checkNotesWhatTheSyncWouldDoOnItsOwn() async throws {
         let folder = try CLI.copyOfSample("clean")
         let file = folder.appendingPathComponent("Transactions.csv")
@@ -80,7 +80,7 @@ import Testing
     }
 
     /// Two fields with the same kind of problem give their hint once ("type a whole number; type a
-    /// whole number", a user trial).
+    /// whole number").
     @Test func aRejectionSaysEachHintOnce() async throws {
         let folder = try CLI.copyOfSample("clean")
         let file = folder.appendingPathComponent("Transactions.csv")

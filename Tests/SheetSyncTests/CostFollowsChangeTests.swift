@@ -4,7 +4,7 @@ import SheetSyncCore
 import Testing
 import Workbook
 
-/// A sync reads, parses and reconciles only the rows that changed (Issue 13), through the binary on
+/// A sync reads, parses and reconciles only the rows that changed, through the binary on
 /// the sample ledger: what each side holds after, and the same outcome as reading every row.
 @Suite struct CostFollowsChangeTests {
     static let lunch = DataSafetyTests.lunch

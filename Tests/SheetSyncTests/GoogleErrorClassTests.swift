@@ -3,7 +3,7 @@ import Testing
 
 @testable import SheetSync
 
-/// Google's refusals as exit codes, decided in one place on kind and status (issue 12, item 4): only what
+/// Google's refusals as exit codes, decided in one place on kind and status: only what
 /// may succeed later is temporary (75); a refused row or tab is 65; credentials, permissions and a
 /// missing spreadsheet are 78. Each message quotes Google and says what to do.
 @Suite struct GoogleErrorClassTests {

@@ -6,8 +6,8 @@ import SheetSyncStore
 import SheetsEmulator
 import Testing
 
-/// Google mode against the real service's limits (issue 12), each row of the issue's table against the
-/// emulator with those limits on: payload size, grid size, cell size, spreadsheet size, permanent errors.
+/// Google mode against the real service's limits, each against the emulator with those limits on:
+/// payload size, grid size, cell size, spreadsheet size, permanent errors.
 @Suite struct GoogleLimitsTests {
     /// A linked ledger spreadsheet without transactions, pulled into a new store.
     static func emptyLedger(_ name: String, tabs: [Tab] = Tab.allCases, maxRequestBytes: Int? = nil) async throws -> GoogleTestBed {

@@ -3,7 +3,7 @@ import Testing
 
 /// A push to a dressed-up workbook (number formats, bold header, a filled row, a Total column of
 /// formulas, a Summary sheet, a comment, a hyperlink, merged cells, validation, conditional
-/// formats, an autofilter) changes the cells that changed and nothing else (issue 11).
+/// formats, an autofilter) changes the cells that changed and nothing else.
 @Suite struct XLSXPatchPushTests {
     static let sheet = "xl/worksheets/sheet1.xml"
     static let summary = "xl/worksheets/sheet6.xml"

@@ -26,7 +26,7 @@ public struct RestoreReport: Codable, Sendable {
 }
 
 extension Workspace {
-    /// How long deleted rows are kept for `restore` (DESIGN §4: at least 90 days).
+    /// How long deleted rows are kept for `restore` (at least 90 days).
     static let deletedRowsKeptDays = 90
 
     /// Deleted rows kept for restore, newest first (`since`: an ISO date or timestamp).

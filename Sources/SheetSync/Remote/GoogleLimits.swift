@@ -1,4 +1,4 @@
-/// Google's documented limits that shape how sheetsync writes (DESIGN §5).
+/// Google's documented limits that shape how sheetsync writes.
 public enum GoogleLimits {
     /// Google's advice for one request body; the default size of a write request.
     public static let defaultRequestBytes = 2_000_000

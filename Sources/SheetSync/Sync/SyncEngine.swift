@@ -21,7 +21,7 @@ public struct SyncOptions: Sendable {
     }
 }
 
-/// Pulls, pushes or syncs one store with one remote workbook (DESIGN §4). The caller holds the run lock.
+/// Pulls, pushes or syncs one store with one remote workbook (docs/several-writers.md says how rows reconcile). The caller holds the run lock.
 public struct SyncEngine: Sendable {
     public let store: LedgerStore
     public let remote: any Remote

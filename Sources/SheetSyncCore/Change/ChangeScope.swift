@@ -80,7 +80,7 @@ public struct BaseHashes: Hashable, Sendable {
     }
 }
 
-/// Which rows a sync must read, parse and reconcile: cost follows change (Issue 13).
+/// Which rows a sync must read, parse and reconcile: cost follows change.
 ///
 /// A row is left out only when its sheet cells hash to what the base recorded, the store has not
 /// touched its key and its key occurs once. A tab is narrowed only when nothing in it can change the

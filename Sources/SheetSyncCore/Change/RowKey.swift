@@ -1,8 +1,8 @@
 /// A row's key in 16 bytes of payload when it can be: the text of a canonical UUID (36 characters,
 /// lowercase hex, dashes at 8, 13, 18 and 23) is held as its 128 bits, any other text as itself.
 ///
-/// Per-row key state for a million rows is then a flat array instead of a million heap strings
-/// (Issue 13). Injective by construction, so a compact key never makes two different keys one: a
+/// Per-row key state for a million rows is then a flat array instead of a million heap strings.
+/// Injective by construction, so a compact key never makes two different keys one: a
 /// text is held as bits only when formatting the bits gives that very text back, and every other
 /// text (upper case, braces, category names, odd ids) stays a `String`. Two keys are therefore
 /// equal exactly when their texts are equal as `String`s.

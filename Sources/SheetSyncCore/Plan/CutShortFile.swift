@@ -1,6 +1,6 @@
 /// A workbook file cut off part-way through a save or copy: its last row has no line end after it
-/// and is short of cells or unreadable. The rows after the cut are missing, not deleted (DESIGN §4:
-/// a tab with a row rejected for its structure deletes nothing), so the cut row is rejected and the
+/// and is short of cells or unreadable. The rows after the cut are missing, not deleted (a
+/// tab with a row rejected for its structure deletes nothing), so the cut row is rejected and the
 /// tab only feeds the store this run: nothing of it is deleted and the file is not written.
 enum CutShortFile {
     /// The data row index of the cut row, with that row in `rows` now rejected; nil when `table` does

@@ -1,5 +1,5 @@
 /// Recurring instances a store made from a stale copy of its rules that the workbook shows as made
-/// and deleted since (DESIGN §6: an instance deleted by hand is never created again, on any machine).
+/// and deleted since (an instance deleted by hand is never created again, on any machine).
 ///
 /// A store that last synced before another machine materialized an occurrence still has the rule's
 /// old `lastGeneratedDate`, so its own `materialize` makes that occurrence again, under the same
@@ -22,7 +22,7 @@ enum DeletedInstances {
         let (ruleSlot, dateSlot) = (FieldSlot("recurringRuleId", of: .transactions), FieldSlot("date", of: .transactions))
         let (createdSlot, modifiedSlot) = (FieldSlot("createdAt", of: .transactions), FieldSlot("lastModifiedAt", of: .transactions))
         // Only a row as `materialize` made it (both times its occurrence's midnight): one edited or
-        // restored in the store since is a local change, which wins over the delete (DESIGN §4).
+        // restored in the store since is a local change, which wins over the delete.
         // Read by position, the key hashed last: a sync of every row walks them all.
         for (key, row) in local where !row[ruleSlot].isEmpty && row[modifiedSlot] == row[createdSlot] && base[key] == nil {
             let rule = row[ruleSlot].lowercased(), date = row[dateSlot]

@@ -1,6 +1,6 @@
 /// The rows of a tab that a pull into an empty store loads exactly as read (`PlainRows`), kept as
 /// the table's bytes: the store takes each row's field texts straight from its cells, in key order,
-/// with no record, no `String` per cell and no reconcile per row (issue 13's first pull).
+/// with no record, no `String` per cell and no reconcile per row (a first pull of a large workbook).
 ///
 /// The planner makes one only for a pull, and only for a tab whose store table, base, tombstones and
 /// kept deleted rows are all empty and whose rows are all plain: then planning each row would give

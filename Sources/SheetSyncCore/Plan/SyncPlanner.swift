@@ -71,7 +71,7 @@ public struct SyncPlan: Sendable {
     public var converges: Bool { tabErrors.isEmpty && held.isEmpty && !blocked }
 }
 
-/// Plans a run from values (DESIGN §4): reads each tab tolerantly, reconciles the tabs in dependency
+/// Plans a run from values: reads each tab tolerantly, reconciles the tabs in dependency
 /// order with the cross-tab checks, restricts to the run's direction and applies every guard (missing
 /// tab, emptied tab, mass delete, stale copy). Pure: the time and new ids are passed in.
 public struct SyncPlanner: Sendable {

@@ -88,7 +88,7 @@ public struct ReconcileContext: Sendable {
     public static let futureTolerance: Int64 = 5 * 60 * 1000
 }
 
-/// The three-way reconcile of DESIGN §4: base, local and remote rows in, a plan out. Pure.
+/// The three-way reconcile (docs/several-writers.md): base, local and remote rows in, a plan out. Pure.
 public enum Reconciler {
     static let modified = "lastModifiedAt"
     static let created = "createdAt"
@@ -339,7 +339,7 @@ public enum Reconciler {
             } else {
                 var (winner, loser) = localWins ? (l, r) : (r, l)
                 if tab == .recurringRules, name == Self.progress, loser[name] > winner[name] {
-                    // A rule's progress only moves forward (DESIGN §6): the later date, whichever row is newer.
+                    // A rule's progress only moves forward: the later date, whichever row is newer.
                     (winner, loser) = (loser, winner)
                 }
                 x[name] = winner[name]

@@ -125,8 +125,8 @@ struct RemoteIndex {
     }
 
     /// A known row's times as the base has them where the sheet only shows them differently: a time
-    /// the spreadsheet saved to the second, minute or day (not an older copy: DESIGN §3 leaves such a
-    /// cell as written), and an emptied time, which for a row already seen means the base's (written
+    /// the spreadsheet saved to the second, minute or day (not an older copy; such a
+    /// cell is left as written), and an emptied time, which for a row already seen means the base's (written
     /// back), not the time of this read: an emptied `createdAt` keeps when the row was first seen, and
     /// an emptied `lastModifiedAt` alone is no edit (with other changes, the row is a hand edit).
     private func readTimesAsBase(_ row: inout Row, base: LedgerRow, now: String) {

@@ -3,7 +3,7 @@ import Foundation
 /// Turns recurring rules into the transactions due through a date: a pure function of the
 /// rules, the ids that already exist, the date and the dataset's time zone.
 ///
-/// Decisions (DESIGN §6):
+/// Decisions:
 /// - **Determinism.** An instance's `transactionId` is `UUIDv5(sheetsyncNamespace,
 ///   "<recurringRuleId>/<YYYY-MM-DD>")`; its `createdAt` and `lastModifiedAt` are the occurrence
 ///   date at 00:00 in `timeZone`, so any later edit by a person wins over a re-materialization.

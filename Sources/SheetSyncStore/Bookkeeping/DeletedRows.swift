@@ -133,7 +133,7 @@ extension LedgerStore {
         }
     }
 
-    /// Forgets deleted rows older than `cutoff` (DESIGN §4 keeps them at least 90 days).
+    /// Forgets deleted rows older than `cutoff` (`restore` keeps them at least 90 days).
     public func purgeDeletedRows(before cutoff: String) throws {
         try writing { try $0.execute(sql: "DELETE FROM \(DeletedRows.table) WHERE deletedAt < ?", arguments: [cutoff]) }
     }

@@ -1,7 +1,7 @@
 import GRDB
 import SheetSyncCore
 
-/// What lets a sync read only what changed (Issue 13): `sync_dirty` holds the key of every store row
+/// What lets a sync read only what changed: `sync_dirty` holds the key of every store row
 /// written or deleted since the last sync by anyone but the engine (kept by the counting triggers,
 /// with the change counter's value as `seq`), and `sync_base.raw_hash` the `RowHash` of the sheet row
 /// that reads as each base (0: none recorded).

@@ -5,8 +5,9 @@ import SheetSyncCore
 import Testing
 import Workbook
 
-/// What session 11's user trial found, each through the binary with both sides' contents checked.
-@Suite struct UserTrial11Tests {
+/// Receipts and their transactions, rejected rows and what a run reports, each through the binary with
+/// both sides' contents checked.
+@Suite struct ReceiptsRejectionsAndReportsTests {
     static let groceries = "d0330d34-4aee-5839-975f-88e2125b8df1"
 
     /// The synced sample with a second receipt (of another transaction), so that deleting one is not
