@@ -40,7 +40,7 @@ for path in xlsx:
 
 # XLSX parts: selector byte (FuzzPackage.Part order) + the part's XML, taken from the fixtures.
 selectors = [("worksheets/sheet", 0), ("sharedStrings.xml", 1), ("styles.xml", 2), ("xl/workbook.xml", 3),
-             ("xl/_rels/workbook.xml.rels", 4)]
+             ("xl/_rels/workbook.xml.rels", 4), ("_rels/.rels", 5)]
 seen = set()
 for path in xlsx:
     try:
@@ -54,6 +54,42 @@ for path in xlsx:
                 if len(data) <= 16384 and data not in seen:
                     seen.add(data)
                     put("xlsx-part", bytes([sel]) + data)
+
+# Package relationships sheetsync follows and ones it leaves alone (issue 30): LibreOffice's customXml link
+# outside the package, an officeDocument link that climbs out, an external one, a .xlsb's binary workbook.
+PKG = "http://schemas.openxmlformats.org/package/2006/relationships"
+OFF = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+def rels(*items):
+    body = "".join('<Relationship Id="%s" Type="%s/%s" Target="%s"%s/>' % (i, OFF, t, target, extra)
+                   for i, t, target, extra in items)
+    return '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="%s">%s</Relationships>' % (PKG, body)
+for r in [rels(("rId1", "officeDocument", "xl/workbook.xml", ""), ("rId5", "customXml", "../customXml/item1.xml", "")),
+          rels(("rId1", "officeDocument", "../xl/workbook.xml", "")),
+          rels(("rId1", "officeDocument", "/xl/workbook.xml", ""), ("rId2", "hyperlink", "http://example.com/", ' TargetMode="External"')),
+          rels(("rId1", "officeDocument", "xl/workbook.bin", ""))]:
+    put("xlsx-part", bytes([5]) + r.encode())
+put("xlsx-part", bytes([4]) + rels(("rId1", "worksheet", "worksheets/sheet1.xml", ""),
+                                   ("rId2", "customXml", "../../customXml/item1.xml", ""),
+                                   ("rId3", "styles", "styles.xml", "")).encode())
+# Parts that hold no XML (libxml2's "Document is empty"): junk, whitespace, a ZIP's first bytes.
+for junk in [b"garbage<worksheet/>", b"   \n\t ", b"PK\x03\x04\x14\x00\x00\x00"]:
+    put("xlsx-part", bytes([0]) + junk)
+
+# Files that are not XLSX packages, which the reader names for what they are.
+def zipped(entries):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as z:
+        for name, data in entries:
+            z.writestr(name, data)
+    return buffer.getvalue()
+put("xlsx-package", zipped([]))
+put("xlsx-package", zipped([("mimetype", "application/vnd.oasis.opendocument.spreadsheet"),
+                            ("META-INF/manifest.xml", "<manifest/>"), ("content.xml", "<office:document-content/>")]))
+put("xlsx-package", zipped([("[Content_Types].xml", "<Types/>"), ("xl/workbook.xml", "<workbook/>")]))
+put("xlsx-package", zipped([("word/document.xml", "<w:document/>")]))
+put("xlsx-package", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 504 + "Workbook\0".encode("utf-16-le"))
+put("xlsx-package", b'<?xml version="1.0"?><Workbook xmlns="urn:schemas-microsoft-com:office:spreadsheet"/>')
+put("xlsx-package", b"date,amount,note\n2026-01-02,12.50,lunch\n")
 
 # Field values: every format the parsers accept, and near misses.
 for v in ["2026-01-02", "2026/1/2", "1/15/2026", "15.01.2026", "46023", "46023.5", "46023.999999999", "0.5",

@@ -10,6 +10,9 @@ public enum FuzzPackage {
         case styles
         case workbook
         case workbookRelationships
+        /// The package's own relationships (`_rels/.rels`): the office document link sheetsync follows
+        /// and the links it leaves alone (a LibreOffice `customXml` target outside the package).
+        case packageRelationships
 
         var path: String {
             switch self {
@@ -18,6 +21,7 @@ public enum FuzzPackage {
             case .styles: return "xl/styles.xml"
             case .workbook: return "xl/workbook.xml"
             case .workbookRelationships: return "xl/_rels/workbook.xml.rels"
+            case .packageRelationships: return "_rels/.rels"
             }
         }
     }
@@ -41,7 +45,7 @@ public enum FuzzPackage {
                 + "</Types>"
         ),
         (
-            "_rels/.rels",
+            Part.packageRelationships.path,
             #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="\#(pkgRels)">"#
                 + #"<Relationship Id="rId1" Type="\#(rels)/officeDocument" Target="xl/workbook.xml"/></Relationships>"#
         ),

@@ -20,6 +20,9 @@ public struct SheetSyncError: Error, CustomStringConvertible, Sendable {
     public var message: String
     /// What to do about it, when the message alone does not say (`--json` reports it as `hint`).
     public var hint: String?
+    /// A stable name for the kind of failure, when it has one (`xlsx-password-protected`): what
+    /// `--json` reports as `code`, for callers that branch on it rather than on the message.
+    public var code: String?
     /// The error this one was made from (a SQLite, file-system or Google error), when it was made
     /// from one: the message says what it means, this keeps what it was for callers that branch on it.
     public var underlying: (any Error)?

@@ -77,10 +77,13 @@ struct JSONError: Encodable {
     var hint: String
     var exitCode: Int32
     var kind: String
+    /// The kind of failure where it has a name of its own (`xlsx-password-protected`); absent otherwise.
+    var code: String?
 
     init(_ error: SheetSyncError) {
         message = error.message
         hint = error.hintOrDefault
+        code = error.code
         exitCode = error.exitCode.rawValue
         switch error.exitCode {
         case .ok: kind = "ok"

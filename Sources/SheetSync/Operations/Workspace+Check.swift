@@ -20,10 +20,16 @@ extension Workspace {
         let (plan, loadable) = WorkbookCheck.plan(snapshot.tables, now: now, newID: newID)
         var report = SyncReport(command: "check", dryRun: true)
         report.notices += snapshot.notices
-        report.errors = plan.tabErrors.map { error in
-            guard plan.missingTabs.contains(error.tab) else { return error.description }
-            return "\(error.tab.rawValue): \(remote.location(of: error.tab)) is missing; restore it from a backup, or add a tab "
-                + "named \(error.tab.rawValue) whose first row is: \(TablePatcher.newHeader(error.tab.schema).joined(separator: ","))"
+        if Set(plan.missingTabs) == Set(Tab.allCases) {
+            // Not a ledger that lost its tabs (five "restore it from a backup" lines would say so): a
+            // workbook that never was one.
+            report.errors = [Self.notALedger(remote, configured: path == nil, storeSynced: path == nil && boundDataset() != nil)]
+        } else {
+            report.errors = plan.tabErrors.map { error in
+                guard plan.missingTabs.contains(error.tab) else { return error.description }
+                return "\(error.tab.rawValue): \(remote.location(of: error.tab)) is missing; restore it from a backup, or add a tab "
+                    + "named \(error.tab.rawValue) whose first row is: \(TablePatcher.newHeader(error.tab.schema).joined(separator: ","))"
+            }
         }
         report.errors += plan.held
         if path == nil, let mismatch = try datasetMismatch(plan.settings, remote: remote) { report.errors.append(mismatch) }
@@ -32,6 +38,33 @@ extension Workspace {
         for (tab, count) in loadable { report.tabs[tab.rawValue]?.added = count }
         ExitArena.keep((plan, snapshot))
         return report
+    }
+
+    /// The one line `check` gives a workbook that has none of the five tabs, with how to start a ledger.
+    static func notALedger(_ remote: any Remote, configured: Bool, storeSynced: Bool) -> String {
+        let tabs = Tab.allCases.map(\.rawValue).joined(separator: ", ")
+        let start: String
+        if storeSynced {
+            start =
+                "The store was synced with a ledger before: point the config's remote at that workbook, or put this one back "
+                + "from a backup (a file workbook's last versions are in .sheetsync-backup/ beside it)"
+        } else if configured {
+            start = "To keep the ledger in this workbook, run `sheetsync init`: it adds the five tabs and keeps the other sheets"
+        } else {
+            start =
+                "To keep a ledger in it, point the config's remote at it and run `sheetsync init`, which adds the five tabs and "
+                + "keeps the other sheets"
+        }
+        return "\(remote.displayName) has none of the ledger's tabs (\(tabs)): it is not a sheetsync ledger. \(start); "
+            + "to bring the rows of a workbook that has the tabs into the store, `sheetsync import PATH`"
+    }
+
+    /// The dataset the store is bound to (it has synced with a ledger), read without writing; nil without a store.
+    private func boundDataset() -> String? {
+        guard FileManager.default.fileExists(atPath: config.store.path) else { return nil }
+        // Only picks the words of a message about a workbook already found wanting.
+        guard let bound = try? readOnlyStore().state(SyncEngine.stateDataset), !bound.isEmpty else { return nil }
+        return bound
     }
 
     /// What `sync` would refuse (exit 78) about the configured workbook: a Settings row of another

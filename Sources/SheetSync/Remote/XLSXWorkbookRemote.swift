@@ -39,9 +39,9 @@ public struct XLSXWorkbookRemote: Remote {
         try FileFingerprint.of(file).map(Self.version)
     }
 
-    /// A workbook problem as a run outcome: refused (`refusal`).
+    /// A workbook problem as a run outcome: refused (`refusal`), with the kind's code and hint.
     private func failure(_ error: XLSXError) -> SheetSyncError {
-        SheetSyncError(refusal, "\(error)").causedBy(error)
+        SheetSyncError.refusing(error, exitCode: refusal)
     }
 
     public func read() async throws -> RemoteSnapshot {

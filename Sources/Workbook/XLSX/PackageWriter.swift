@@ -16,7 +16,7 @@ final class PackageWriter {
         do {
             zip = try ZipWriter(path: url.path)
         } catch {
-            throw XLSXError(.unreadablePackage, file: url.lastPathComponent, "cannot be created (\(error))")
+            throw XLSXError(.cannotWrite, file: url.lastPathComponent, "cannot be created (\(error))")
         }
     }
 
@@ -38,9 +38,9 @@ final class PackageWriter {
         do {
             try zip.add(part, produce)
         } catch let error as ZipWriter.Failure {
-            throw XLSXError(.unreadablePackage, file: fileName, part: part, "cannot be written (\(error))")
+            throw XLSXError(.cannotWrite, file: fileName, part: part, "cannot be written (\(error))")
         } catch let error as ByteSinkError {
-            throw XLSXError(.unreadablePackage, file: fileName, part: part, "cannot be written (\(error))")
+            throw XLSXError(.cannotWrite, file: fileName, part: part, "cannot be written (\(error))")
         }
     }
 
@@ -54,7 +54,7 @@ final class PackageWriter {
             try sink.close()
             return path
         } catch let error as ByteSinkError {
-            throw XLSXError(.unreadablePackage, file: fileName, part: part, "cannot be written (\(error))")
+            throw XLSXError(.cannotWrite, file: fileName, part: part, "cannot be written (\(error))")
         }
     }
 
@@ -64,7 +64,7 @@ final class PackageWriter {
         do {
             handle = try FileHandle(forReadingFrom: path)
         } catch {
-            throw XLSXError(.unreadablePackage, file: fileName, part: part, "cannot be written (\(error))")
+            throw XLSXError(.cannotWrite, file: fileName, part: part, "cannot be written (\(error))")
         }
         // A read-only handle: closing it cannot lose data.
         defer { try? handle.close() }
@@ -92,7 +92,7 @@ final class PackageWriter {
         do {
             try zip.finish()
         } catch {
-            throw XLSXError(.unreadablePackage, file: fileName, "cannot be written (\(error))")
+            throw XLSXError(.cannotWrite, file: fileName, "cannot be written (\(error))")
         }
     }
 

@@ -20,15 +20,31 @@ struct WorkbookLayout {
     /// Warnings about sheets left out, such as a `<sheet>` with an empty relationship id.
     var warnings: [String] = []
 
+    /// Finds the workbook's parts. Only the relationships it follows are judged: the office document
+    /// in `_rels/.rels`; the workbook's sheets, shared strings and styles (and the calculation chain a
+    /// push drops). Any other relationship, one whose target lies outside the package included (the
+    /// `customXml` link LibreOffice writes into `_rels/.rels`), is left as it is.
     static func load(from package: XLSXPackage) throws -> WorkbookLayout {
+        let file = package.fileName
+        guard package.contains("_rels/.rels") else { throw PackageIdentity.missingPackageRelationships(package) }
         let packageRels = try package.relationships(of: "")
-        guard let office = packageRels.first(where: { $0.isType("officeDocument") }), let workbookPart = office.target
-        else {
-            throw XLSXError(.missingPart, file: package.fileName, part: "_rels/.rels", "names no workbook part")
+        guard let office = packageRels.first(where: { $0.isType("officeDocument") }) else {
+            throw XLSXError(
+                .missingPart, file: file, part: "_rels/.rels",
+                "names no workbook part (it has no officeDocument relationship)")
+        }
+        guard let workbookPart = try office.followed(file: file) else {
+            throw XLSXError(
+                .missingPart, file: file, part: "_rels/.rels",
+                "names no workbook part in the package (its officeDocument relationship points outside it, TargetMode=\"External\")")
+        }
+        if let other = PackageIdentity.otherFormat(workbookPart: workbookPart) {
+            throw XLSXError(.otherFormat, file: file, other)
         }
         guard package.contains(workbookPart) else {
-            throw XLSXError(.missingPart, file: package.fileName, part: workbookPart, "is missing from the package")
+            throw XLSXError(.missingPart, file: file, part: workbookPart, "is missing from the package")
         }
+        let relsPart = XLSXPackage.relationshipsPart(of: workbookPart)
         let rels = try package.relationships(of: workbookPart)
         let handler = WorkbookHandler()
         try package.parse(workbookPart, with: handler)
@@ -40,23 +56,30 @@ struct WorkbookLayout {
             if entry.relationshipID.isEmpty {
                 // Some generators list a sheet with r:id="": it has no part, so there is nothing to read.
                 warnings.append(
-                    "\(package.fileName): part '\(workbookPart)' lists sheet '\(entry.name)' with an empty relationship id; skipped")
+                    "\(file): part '\(workbookPart)' lists sheet '\(entry.name)' with an empty relationship id; skipped")
                 continue
+            }
+            guard package.contains(relsPart) else {
+                throw XLSXError(
+                    .missingPart, file: file, part: relsPart,
+                    "is missing from the package, so no sheet '\(workbookPart)' lists can be found (it would say which part "
+                        + "sheet '\(entry.name)', relationship '\(entry.relationshipID)', is)")
             }
             guard let rel = byID[entry.relationshipID] else {
                 throw XLSXError(
-                    .missingPart, file: package.fileName, part: workbookPart,
-                    "lists sheet '\(entry.name)' with relationship '\(entry.relationshipID)', which is not defined")
+                    .missingPart, file: file, part: workbookPart,
+                    "lists sheet '\(entry.name)' with relationship '\(entry.relationshipID)', which '\(relsPart)' does not define")
             }
             var sheet = entry
-            sheet.part = rel.isType("worksheet") ? rel.target : nil
+            // A chartsheet or dialogsheet has no cells: its link is not followed.
+            sheet.part = rel.isType("worksheet") ? try rel.followed(file: file) : nil
             sheets.append(sheet)
         }
         return WorkbookLayout(
             workbookPart: workbookPart,
             sheets: sheets,
-            sharedStringsPart: rels.first { $0.isType("sharedStrings") }?.target,
-            stylesPart: rels.first { $0.isType("styles") }?.target,
+            sharedStringsPart: try rels.first { $0.isType("sharedStrings") }?.followed(file: file),
+            stylesPart: try rels.first { $0.isType("styles") }?.followed(file: file),
             workbookRelationships: rels,
             uses1904DateSystem: handler.date1904,
             warnings: warnings

@@ -33,12 +33,15 @@ final class XLSXPackage {
             if error.tooManyEntries {
                 throw XLSXError(.tooManyParts, file: fileName, "holds more than \(limits.maximumParts) parts (refused)")
             }
-            if EncryptedWorkbook.isEncrypted(url) {
-                throw XLSXError(
-                    .passwordProtected, file: url.lastPathComponent,
-                    "the workbook is password-protected; save a copy without a password")
+            if !FileManager.default.fileExists(atPath: url.path) {
+                throw XLSXError(.unreadablePackage, file: fileName, "no such file")
             }
-            throw XLSXError(.unreadablePackage, file: url.lastPathComponent, Self.openMessage(url, error))
+            // Not a ZIP at all: named for what it is (password-protected, an .xls, a CSV file…).
+            if error.notAZip { throw PackageIdentity.notAZip(url) }
+            if error.cannotOpen { throw XLSXError(.unreadablePackage, file: fileName, "cannot be opened: \(error)") }
+            throw XLSXError(
+                .unreadablePackage, file: fileName,
+                "cannot be read: its ZIP archive \(error) (a damaged copy? restore it from a backup)")
         }
         for entry in zip.entries {
             // Some Windows/.NET tools write `xl\\worksheets\\sheet1.xml`; ZIP names use `/`.
@@ -122,12 +125,14 @@ final class XLSXPackage {
         } catch let error as CancellationError {
             throw error
         } catch let error as ZipReader.Failure {
-            throw XLSXError(.malformedPart, file: fileName, part: part, "cannot be read: it \(error)")
+            throw XLSXError(.corruptPart, file: fileName, part: part, "cannot be read: it \(error)")
         } catch {
-            throw XLSXError(.malformedPart, file: fileName, part: part, "cannot be inflated (\(error))")
+            throw XLSXError(.corruptPart, file: fileName, part: part, "cannot be inflated (\(error))")
         }
         guard UInt32(truncatingIfNeeded: checksum) == entry.checksum else {
-            throw XLSXError(.malformedPart, file: fileName, part: part, "is corrupt (checksum mismatch)")
+            throw XLSXError(
+                .corruptPart, file: fileName, part: part,
+                "is corrupt (checksum mismatch: its bytes are not the ones the package recorded; a damaged copy?)")
         }
     }
 
@@ -139,14 +144,25 @@ final class XLSXPackage {
     }
 
     /// Parses `part` with `handler`, turning parser problems into errors that name the part.
+    ///
+    /// The part's CRC-32 is known only once its last byte is inflated, and damaged bytes usually
+    /// break the XML before that: a part the parser gives up on is inflated to its end before the
+    /// XML problem is reported, so a damaged part reads as damaged ("checksum mismatch"), not as
+    /// XML someone wrote badly.
     func parse<Handler: XMLEventHandler>(_ part: String, with handler: Handler) throws {
         let parser = XMLStreamParser.for(handler)
         do {
             try streamInBackground(part) { try parser.feed($0) }
             try parser.finish()
         } catch let problem as XMLStreamProblem {
+            try verifyIntegrity(part)
             throw error(for: problem, in: part)
         }
+    }
+
+    /// Inflates `part` to its end, throwing what inflating or the checksum finds wrong.
+    func verifyIntegrity(_ part: String) throws {
+        try streamChunks(part) { _ in }
     }
 
     func error(for problem: XMLStreamProblem, in part: String) -> Error {
@@ -156,6 +172,8 @@ final class XLSXPackage {
         case .malformed(let message, let line):
             let place = line > 0 ? " at line \(line)" : ""
             return XLSXError(.malformedPart, file: fileName, part: part, "is not well-formed XML\(place): \(message)")
+        case .notXML(let head):
+            return XLSXError(.malformedPart, file: fileName, part: part, LeadingBytes.whereXMLWasExpected(head))
         case .handler(let error as WorksheetProblem):
             return XLSXError(.malformedPart, file: fileName, part: part, error.message)
         case .handler(let error):
@@ -165,12 +183,6 @@ final class XLSXPackage {
 
     private func entry(_ part: String) -> Entry? {
         exact[part] ?? folded[part.lowercased()]
-    }
-
-    private static func openMessage(_ url: URL, _ failure: ZipReader.Failure) -> String {
-        if !FileManager.default.fileExists(atPath: url.path) { return "no such file" }
-        if failure.notAZip { return "not an XLSX package (cannot be opened as a ZIP archive)" }
-        return "cannot be read: its ZIP archive \(failure) (a damaged copy? restore it from a backup)"
     }
 }
 

@@ -51,7 +51,7 @@ extension XLSXWriter {
     {
         let file = url.lastPathComponent
         guard url.standardizedFileURL.resolvingSymlinksInPath() != original.standardizedFileURL.resolvingSymlinksInPath() else {
-            throw XLSXError(.unreadablePackage, file: file, "cannot be written over the workbook it is copied from")
+            throw XLSXError(.cannotWrite, file: file, "cannot be written over the workbook it is copied from")
         }
         try SheetNameRules.validate(newSheets.map(\.name), file: file)
         let package = try XLSXPackage(url: original, limits: limits)
@@ -110,7 +110,8 @@ struct PreservingPlan {
     }
 
     mutating func prepareParts() throws {
-        let calcChain = layout.workbookRelationships.first { $0.isType("calcChain") }?.target
+        // Followed: the chain's part is dropped, so its target must be a part of this package.
+        let calcChain = try layout.workbookRelationships.first { $0.isType("calcChain") }?.followed(file: package.fileName)
         if let calcChain { dropped.insert(calcChain) }
         try prepareStyles()
         try editWorkbook()

@@ -15,6 +15,9 @@ protocol XMLEventHandler: AnyObject {
 enum XMLStreamProblem: Error {
     case doctype
     case malformed(message: String, line: Int)
+    /// No element at all: junk where the document should start, nothing but whitespace (libxml2 says
+    /// "Document is empty" for both), or nothing. `head` is the part's first bytes.
+    case notXML(head: [UInt8])
     case handler(any Error)
 }
 
@@ -30,6 +33,12 @@ class XMLStreamParser {
     private var context: xmlParserCtxtPtr?
     private var problem: XMLStreamProblem?
     @exclusivity(unchecked) fileprivate var stopped = false
+    /// Whether an element has started: before one, a failure is about what the part holds instead of XML.
+    @exclusivity(unchecked) fileprivate var sawElement = false
+    /// The document's first bytes, for a message about a part that holds no XML at all.
+    private var head: [UInt8] = []
+    /// How many first bytes are kept: a description shows fewer, and says whether more followed.
+    private static let headCount = 2 * LeadingBytes.count
 
     fileprivate init() {
         XMLStreamParser.initializeLibrary
@@ -50,6 +59,7 @@ class XMLStreamParser {
     /// Feeds the next chunk of the document.
     func feed(_ bytes: UnsafeRawBufferPointer) throws(XMLStreamProblem) {
         guard bytes.count > 0, let base = bytes.baseAddress else { return }
+        if head.count < Self.headCount { head += bytes.prefix(Self.headCount - head.count) }
         let chars = base.assumingMemoryBound(to: CChar.self)
         var offset = 0
         if context == nil {
@@ -71,7 +81,7 @@ class XMLStreamParser {
 
     /// Ends the document; reports any error seen at its end (an unclosed element, say).
     func finish() throws(XMLStreamProblem) {
-        if context == nil { throw .malformed(message: "the part is empty", line: 0) }
+        if context == nil { throw .notXML(head: []) }
         guard let context else { return }
         let status = xmlParseChunk(context, nil, 0, 1)
         try check(status)
@@ -114,7 +124,25 @@ class XMLStreamParser {
         stopped = true
         var message = error.pointee.message.map { String(cString: $0) } ?? "not well-formed XML"
         while message.last?.isNewline == true || message.last == " " { message.removeLast() }
+        if !sawElement, error.pointee.code == Int32(XML_ERR_DOCUMENT_EMPTY.rawValue) || !Self.startsLikeXML(head) {
+            // libxml2 says "Document is empty" for junk before the root element as for no content at all,
+            // and "Extra content at the end of the document" for some whitespace: say what is there.
+            problem = .notXML(head: head)
+            return
+        }
         problem = .malformed(message: message, line: Int(error.pointee.line))
+    }
+
+    /// Whether a document's first bytes start as XML does: `<` after a UTF-8 byte-order mark and
+    /// whitespace, or a UTF-16 byte-order mark (whose text libxml2 decodes and judges itself).
+    private static func startsLikeXML(_ bytes: [UInt8]) -> Bool {
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return true }
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        guard let first = body.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else {
+            // Whitespace as far as the kept bytes go: blank only if that is all there was.
+            return bytes.count >= headCount
+        }
+        return first == UInt8(ascii: "<")
     }
 
     private static let initializeLibrary: Void = { xmlInitParser() }()
@@ -160,6 +188,7 @@ private func saxStartElement(
     let attrs = XMLAttributes(base: attributes, count: Int(attributeCount))
     withParser(ctx) { parser in
         guard !parser.stopped else { return }
+        parser.sawElement = true
         do { try parser.receiveStart(XMLName(localName), attrs) } catch { parser.stop(.handler(error)) }
     }
 }

@@ -34,6 +34,8 @@ final class ZipReader: Sendable {
         var tooManyEntries = false
         /// The file has no ZIP end record at all (not a damaged ZIP: no ZIP).
         var notAZip = false
+        /// The file itself could not be opened (the description is the system's reason).
+        var cannotOpen = false
     }
 
     let entries: [Entry]
@@ -45,7 +47,7 @@ final class ZipReader: Sendable {
     /// entries (more is refused as too many).
     init(path: String, maximumEntries: Int) throws(Failure) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(description: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw Failure(description: String(cString: strerror(errno)), cannotOpen: true) }
         do {
             (entries, directoryOffset) = try Self.directory(fd, maximumEntries: maximumEntries)
         } catch {

@@ -87,7 +87,8 @@ import Testing
         var set = PartSet.workbook(sheetData: "")
         set.replace("_rels/.rels", PartSet.relationships([("rId1", "extended-properties", "docProps/app.xml")]))
         let error = try #require(throws: XLSXError.self) { try set.readRows() }
-        #expect(error.description == "book.xlsx: part '_rels/.rels' names no workbook part")
+        #expect(error.kind == .missingPart)
+        #expect(error.description == "book.xlsx: part '_rels/.rels' names no workbook part (it has no officeDocument relationship)")
     }
 
     @Test func partNamesMatchIgnoringCaseAsOPCRequires() throws {
@@ -100,7 +101,8 @@ import Testing
         let url = try XLSXTestFiles.scratch("notes.xlsx")
         try Data("just text".utf8).write(to: url)
         let error = try #require(throws: XLSXError.self) { try XLSXReader.read(contentsOf: url) }
-        #expect(error.description == "notes.xlsx: not an XLSX package (cannot be opened as a ZIP archive)")
+        #expect(error.kind == .notAPackage)
+        #expect(error.description == #"notes.xlsx: is not an XLSX workbook (not a ZIP archive): it begins with "just text""#)
         let missing = try #require(throws: XLSXError.self) {
             try XLSXReader.read(contentsOf: url.deletingLastPathComponent().appendingPathComponent("gone.xlsx"))
         }

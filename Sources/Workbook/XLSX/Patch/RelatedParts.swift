@@ -6,8 +6,10 @@ enum RelatedParts {
     static func edit(package: XLSXPackage, sheetPart: String, patch: WorksheetPatch, plan: inout PreservingPlan) throws {
         guard patch.shift.movesRows || patch.shift.appended > 0 else { return }
         let references = SheetReferences(shifter: ReferenceShifter(sheet: patch.sheet, shift: patch.shift))
-        for relationship in try package.relationships(of: sheetPart) {
-            guard let target = relationship.target, package.contains(target) else { continue }
+        for relationship in try package.relationships(of: sheetPart) where isEdited(relationship, movesRows: patch.shift.movesRows) {
+            // Only the links edited here are judged: a drawing, a hyperlink or a printer setting
+            // pointing outside the package is not followed, and its `.rels` part is copied as it was.
+            guard let target = try relationship.followed(file: package.fileName), package.contains(target) else { continue }
             if relationship.isType("comments") || relationship.isType("threadedComment") || relationship.isType("table") {
                 let text = try plan.text(of: target)
                 let edited = references.edit(text)
@@ -18,6 +20,12 @@ enum RelatedParts {
                 if edited != text { plan.markEdited(target, edited) }
             }
         }
+    }
+
+    /// Whether `edit` reads and edits the part `relationship` leads to.
+    static func isEdited(_ relationship: Relationship, movesRows: Bool) -> Bool {
+        relationship.isType("comments") || relationship.isType("threadedComment") || relationship.isType("table")
+            || (relationship.isType("vmlDrawing") && movesRows)
     }
 }
 

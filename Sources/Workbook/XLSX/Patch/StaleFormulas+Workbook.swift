@@ -16,7 +16,7 @@ extension StaleFormulas {
         for sheet in layout.sheets {
             guard let part = sheet.part, package.contains(part) else { continue }
             for relationship in try package.relationships(of: part) where relationship.isType("table") {
-                guard let target = relationship.target, package.contains(target) else { continue }
+                guard let target = try relationship.followed(file: package.fileName), package.contains(target) else { continue }
                 names.addTable(String(decoding: try package.data(target), as: UTF8.self), sheet: sheet.name)
             }
         }
