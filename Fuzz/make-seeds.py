@@ -55,7 +55,7 @@ for path in xlsx:
                     seen.add(data)
                     put("xlsx-part", bytes([sel]) + data)
 
-# Package relationships sheetsync follows and ones it leaves alone (issue 30): LibreOffice's customXml link
+# Package relationships sheetsync follows and ones it leaves alone: LibreOffice's customXml link
 # outside the package, an officeDocument link that climbs out, an external one, a .xlsb's binary workbook.
 PKG = "http://schemas.openxmlformats.org/package/2006/relationships"
 OFF = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -98,7 +98,7 @@ for v in ["2026-01-02", "2026/1/2", "1/15/2026", "15.01.2026", "46023", "46023.5
           "TRUE", "false", "yes", "N", "1", "0", "paid", "Expense", "income",
           "c09ca393-0084-5db0-a1be-912f4bec2b3d", "{C09CA3930084-5DB0-A1BE-912F4BEC2B3D}", "99999999999999999999",
           "2026-02-29", "2024-02-29", "9999-12-31", "0001-01-01",
-          # The other valid forms the byte-level fast paths read (issue 13).
+          # The other valid forms the byte-level fast paths read.
           "2025-11-13T09:57:50Z", "2025-11-13T09:57:50.1Z", "2025-11-13T09:57:50.123456789Z", "2025-11-13T10:57:50-01:00",
           "2025-11-13 09:57:50,5+0100", "2025-11-13t09:57:50z", "2026.1.5", "01/05/2026", "2026--1-5", "+$1,234",
           "£0.5", "¥1,000,000", "0,001.10", "$.5", "1,2345", "YES", "No", "y", "C09CA39300845DB0A1BE912F4BEC2B3D",

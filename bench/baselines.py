@@ -9,8 +9,8 @@
                                         amounts/integers as numbers, dates as date cells, like sheetsync
 
 Each prints the row count it saw, so a run that read nothing shows. With BASELINE_TIMES=FILE set, each
-also appends {"wall": s, "cpu": s} of the work alone to FILE (a JSON line): the in-process time issue 13's
-table compares against, without the interpreter's start-up and the package's import.
+also appends {"wall": s, "cpu": s} of the work alone to FILE (a JSON line): the in-process time the performance
+bars' table compares against, without the interpreter's start-up and the package's import.
 """
 import csv, datetime, json, os, sys, time
 

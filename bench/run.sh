@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Times sheetsync against its reference tools on one generated workbook, side by side, in one run,
-# and prints every row of issue 13's table (and the earlier issues' XLSX export row) with its bar and
-# goal (see BENCHMARKS.md and bench/README.md).
+# and prints every row of the performance bars' table (and the earlier XLSX export and no-op sync
+# rows) with its bar and goal (see BENCHMARKS.md and bench/README.md).
 #
 #   bench/run.sh                 100k transactions, CSV and XLSX
 #   ROWS=20000 bench/run.sh      a smaller workbook (quick look; the bars are stated for 100k)
@@ -104,7 +104,7 @@ time_it() {  # name runs [hyperfine options...] -- "command line"
         --export-json "$OUT/t-$name.json" -n "$name" "$1" >&2
 }
 # time_ref: time_it for a Python reference, which also writes the time of its work alone (after the
-# interpreter's start-up and the package's import) to inproc-NAME.jsonl: issue 13 compares in-process.
+# interpreter's start-up and the package's import) to inproc-NAME.jsonl: the bars compare in-process.
 time_ref() {  # name runs [hyperfine options...] -- "python3 baselines.py ..."
     local name="$1" runs="$2"; shift 2
     local file="$OUT/inproc-$name.jsonl" args=("$@")

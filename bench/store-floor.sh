@@ -2,7 +2,7 @@
 # The store's own floor under a first pull: the CPU SQLite alone spends to keep the bench workbook's
 # transactions the way sheetsync's store keeps them — its CHECK constraints and primary-key index,
 # timestamps in canonical form, and the base copy of every row as JSON (triggers left out) — beside
-# sqlite3's plain `.import` of the same CSV into a fresh table, the reference of issue 13's
+# sqlite3's plain `.import` of the same CSV into a fresh table, the reference of the
 # "first pull ≤ 4× sqlite3 .import" bar. No sheetsync code runs: this is what any engine on this
 # schema pays before reading, validating or planning a single row.
 #

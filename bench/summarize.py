@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns bench/run.sh's measurements into issue 13's table: every row with its bar and goal, met or not
+"""Turns bench/run.sh's measurements into the performance bars' table: every row with its bar and goal, met or not
 on wall clock and on CPU (user+system, steadier on a shared machine), and the peak-RSS rows.
 
     summarize.py OUT_DIR      prints Markdown; also writes OUT_DIR/results.json
@@ -67,7 +67,7 @@ NAMES = ["check-csv", "py-csv-reader", "polars", "check-xlsx", "calamine", "sqli
          "xlsxwriter", "openpyxl"]
 whole = {n: hyperfine(n) for n in NAMES}
 inproc = {n: in_process(n) for n in NAMES}
-# The Python references count in-process, as issue 13's table states; the whole process stays in the
+# The Python references count in-process, as the bars' table states; the whole process stays in the
 # medians table.
 measured = {n: inproc[n] or whole[n] for n in NAMES}
 RSS_NAMES = ["pull", "hand-edit-sync", "store-edit-sync", "check-csv", "noop-sync", "deleted-noop-sync",
@@ -116,7 +116,7 @@ def peak(id, what, mine, bar, goal):
     add(id, what, "MiB", m, None, bar, goal, "measured" if m is not None else why_missing(mine), mine)
 
 
-# Issue 13's table, in its order; bars and goals as the issue states them (ratios, seconds, MiB).
+# The performance bars' table, in its order; bars and goals as stated (ratios, seconds, MiB).
 ratio("check-csv/csv-reader", "`check DIR` vs Python `csv.reader`", "check-csv", "py-csv-reader", 0.5, 0.25)
 ratio("check-csv/polars", "`check DIR` vs `polars.read_csv`", "check-csv", "polars", 2.0, 1.0)
 ratio("check-xlsx/calamine", "`check book.xlsx` vs python-calamine, all five sheets", "check-xlsx", "calamine", 1.0, 0.5)
@@ -154,11 +154,11 @@ for kind, label, bar, goal, rss_bar, rss_goal in [("first-sync", "first sync (em
 
 seconds("deleted-noop-sync", f"no-op sync after one row was deleted in the store ({rows or '?'} rows)", "deleted-noop-sync", 0.1, 0.05)
 seconds("status", f"`status` ({rows or '?'} rows)", "status", 0.2, 0.05)
-# Kept from the earlier issues' tables (issue 3's export target; issue 2's no-op sync).
-ratio("export-xlsx/xlsxwriter", "export XLSX vs XlsxWriter `constant_memory` (issue 3)", "export-xlsx", "xlsxwriter", 0.3, None)
-ratio("noop-sync/check-csv", "no-op sync right after a sync / `check DIR` (issue 2)", "noop-sync", "check-csv", 1.5, None)
+# Kept from the earlier tables (the XLSX export target; the no-op sync).
+ratio("export-xlsx/xlsxwriter", "export XLSX vs XlsxWriter `constant_memory`", "export-xlsx", "xlsxwriter", 0.3, None)
+ratio("noop-sync/check-csv", "no-op sync right after a sync / `check DIR`", "noop-sync", "check-csv", 1.5, None)
 
-# Every big measurement, including those without a bar in the issue (200k first sync, 1M hand edit).
+# Every big measurement, including those without a bar (200k first sync, 1M hand edit).
 big_runs = []
 for path in sorted(glob.glob(os.path.join(out, "big", "rows-*", "m-*.json"))):
     size = int(re.search(r"rows-(\d+)", path).group(1))

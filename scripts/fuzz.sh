@@ -19,9 +19,9 @@
 #
 # Hangs: libFuzzer's clocks are wall clocks, and on a shared machine under `nice` a process can wait
 # seconds for a core. So every input slower than 1 s is reported (-report_slow_units=1) and run again
-# alone: it is a finding only if it is still slower than 1 s (the issue's bound), or if a timeout input
+# alone: it is a finding only if it is still slower than 1 s (the readers' bound), or if a timeout input
 # hangs when run 2000 times in one process (a hang that needs state or a race); -timeout (10 s) only
-# stops a run that is stuck. Memory: -malloc_limit_mb=500 and -rss_limit_mb (the issue's 500 MiB plus
+# stops a run that is stuck. Memory: -malloc_limit_mb=500 and -rss_limit_mb (the readers' 500 MiB bound plus
 # ASan's own overhead, about 150 MB here).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,6 +1,6 @@
 import SheetSyncCore
 
-/// The process exit codes of DESIGN §7 (sysexits).
+/// The process exit codes (sysexits).
 public enum ExitCode: Int32, Sendable {
     case ok = 0
     case internalError = 1

@@ -71,7 +71,7 @@ import Workbook
         }
     }
 
-    /// `fields` (crash-71f3abb1, session 7's release run after 1427 CPU-s): an exponent of Int.min
+    /// `fields` (crash-71f3abb1, the release run of 2026-11-26 after 1427 CPU-s): an exponent of Int.min
     /// (`5E-9223372036854775808`) trapped in `abs` while its size was checked, in any amount cell or
     /// number read as a date, stopping the process. It is refused like any exponent past ±400.
     @Test(arguments: ["5E-9223372036854775808", "1e-9223372036854775808", "5E9223372036854775807", "5E-401"])
@@ -135,7 +135,7 @@ extension Result {
 
 /// The XLSX reader's refusals of a damaged container.
 @Suite struct FuzzFindingsPackageTests {
-    /// `xlsx-package` (crash-58f9cf38, session 7's release run after 349 CPU-s): an entry whose ZIP64
+    /// `xlsx-package` (crash-58f9cf38, the release run of 2026-11-26 after 349 CPU-s): an entry whose ZIP64
     /// field declares an inflated size of 2^63 bytes or more trapped in `Int64(_:)`, stopping the
     /// process. It is refused as too large, naming the part, before a byte is inflated.
     @Test func aPartDeclaringAnImpossibleSizeIsRefusedNotATrap() throws {

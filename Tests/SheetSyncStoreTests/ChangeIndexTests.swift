@@ -5,7 +5,7 @@ import Testing
 
 @testable import SheetSyncStore
 
-/// The change index a sync narrows with (Issue 13): every base key with its row hash, read from the
+/// The change index a sync narrows with: every base key with its row hash, read from the
 /// store straight into compact keys, each exactly the text the store holds.
 @Suite struct ChangeIndexTests {
     static let lower = "0e9b2c1a-3f4d-4e5f-8a6b-7c8d9e0f1a2b"

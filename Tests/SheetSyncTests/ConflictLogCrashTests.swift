@@ -7,7 +7,7 @@ import Testing
 import Workbook
 
 /// A run stopped after it replaced a tab file and before its store commit: the next run finds both
-/// sides agreeing, so a conflict's losing value must already be in the log (a user trial: it was lost).
+/// sides agreeing, so a conflict's losing value must already be in the log (it was lost).
 @Suite struct ConflictLogCrashTests {
     @Test func aConflictIsLoggedEvenWhenTheRunStopsBeforeItsStoreCommit() async throws {
         let ledger = try await Ledger.synced()

@@ -4,8 +4,8 @@ import SheetSyncCore
 import Testing
 import Workbook
 
-/// The clean sample has 10 transactions (one note spans two lines). One test per row of the data-safety issue: what a user did, then the store's and the workbook's
-/// contents before and after, through the binary as cron runs it.
+/// The clean sample has 10 transactions (one note spans two lines). One test per data-safety case: what a
+/// user did, then the store's and the workbook's contents before and after, through the binary as cron runs it.
 @Suite struct DataSafetyTests {
     static let groceries = "c09ca393-0084-5db0-a1be-912f4bec2b3d"
     static let lunch = "1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9"
@@ -52,7 +52,7 @@ import Workbook
 
     /// A tab the store never had that the workbook lacks (a file deleted before the first sync) is created
     /// with its header by the sync, which says so; it was taken as empty and never written, so `check` went
-    /// on exiting 65 for the missing file while every sync exited 0 (a user trial). A pull writes nothing.
+    /// on exiting 65 for the missing file while every sync exited 0. A pull writes nothing.
     @Test func aTabTheStoreNeverHadIsCreatedByTheFirstSync() async throws {
         let ledger = try Ledger.unsynced()
         let receipts = ledger.workbook.url(.receipts)
@@ -74,7 +74,7 @@ import Workbook
 
     /// A pull gives no ids (it writes nothing to the workbook): a copy of a row with a duplicate id, and a
     /// row typed without one, wait for the next sync, and the pull says so; it named a new id for the copy
-    /// that was never stored, another on every pull (a user trial).
+    /// that was never stored, another on every pull.
     @Test func aPullSaysRowsWithoutAnIdOfTheirOwnWaitForTheSync() async throws {
         let folder = try CLI.copyOfSample("hand-edited")
         let first = try await CLI.run(["pull"], in: folder)
@@ -109,7 +109,7 @@ import Workbook
     }
 
     /// Select all, Delete: a tab cleared with its header. Settings is recreated, header and row (it
-    /// failed "missing columns" on every run: a user trial); a ledger tab so cleared is an emptied tab,
+    /// failed "missing columns" on every run); a ledger tab so cleared is an emptied tab,
     /// held by the mass-delete guard, not a tab with renamed columns.
     @Test func aTabClearedWithItsHeaderIsAnEmptiedTab() async throws {
         let ledger = try await Ledger.synced()
@@ -160,8 +160,8 @@ import Workbook
     }
 
     /// A row deleted in the store (the sync removed it from the workbook) does not come back from an old
-    /// copy saved over the file afterwards: the copy's version is no newer than the one deleted (a user
-    /// trial: the spreadsheet left open across a cron run brought it back, exit 0). Newer, it would.
+    /// copy saved over the file afterwards: the copy's version is no newer than the one deleted (the
+    /// spreadsheet left open across a cron run brought it back, exit 0). Newer, it would.
     @Test func aDeletedRowDoesNotComeBackFromAnOldCopy() async throws {
         let ledger = try await Ledger.synced()
         let old = try Data(contentsOf: ledger.workbook.url(.transactions))
@@ -192,7 +192,7 @@ import Workbook
 
     /// A row typed without an id gets one written by the sync; a copy saved from before that (the editor
     /// kept the file open) has the row without it again. It is the same row, not a second expense: the
-    /// id the store gave it (and the workbook lost) is taken again (a user trial: Pizza twice, exit 0).
+    /// id the store gave it (and the workbook lost) is taken again (it was not: Pizza twice, exit 0).
     @Test func aTypedRowSavedAgainWithoutItsIdIsNotLoadedTwice() async throws {
         let ledger = try await Ledger.synced()
         let url = ledger.workbook.url(.transactions)
@@ -212,7 +212,7 @@ import Workbook
     }
 
     /// A tab file that cannot be read at all (saved as Latin-1) stops the run with 65; `status` says so
-    /// until it is fixed (it showed nothing wrong: a user trial), and the file is never rewritten.
+    /// until it is fixed (it showed nothing wrong), and the file is never rewritten.
     @Test func anUnreadableTabFileIsShownByStatusUntilFixed() async throws {
         let ledger = try await Ledger.synced()
         let url = ledger.workbook.url(.transactions)
@@ -232,7 +232,7 @@ import Workbook
     }
 
     /// A category deleted in the workbook (an old Categories copy saved over it) while rows in the store
-    /// name it is kept and written back, held with 65 and the way to remove it (a user trial: it was
+    /// name it is kept and written back, held with 65 and the way to remove it (it was
     /// deleted and its transaction then rejected as "unknown category", the ledger inconsistent).
     @Test func aCategoryStillNamedByRowsIsNotDeletedByAnOldCopy() async throws {
         let ledger = try await Ledger.synced()
@@ -253,7 +253,7 @@ import Workbook
     }
 
     /// A `category rename` re-points the store's rows; that is no edit of a row deleted meanwhile, by
-    /// hand in the workbook or in the store: the delete stands (a user trial: the row came back, exit 0).
+    /// hand in the workbook or in the store: the delete stands (the row came back, exit 0).
     @Test(arguments: ["workbook", "store"])
     func aCategoryRenameDoesNotBringBackADeletedRow(_ side: String) async throws {
         let ledger = try await Ledger.synced()
@@ -276,7 +276,7 @@ import Workbook
     }
 
     /// `category rename` while a row naming the old name is rejected for something else (a bad amount):
-    /// once that row is fixed it is moved to the new name too (it became "unknown category": a user trial).
+    /// once that row is fixed it is moved to the new name too (it became "unknown category").
     @Test func aRowRejectedDuringACategoryRenameIsMovedOnceFixed() async throws {
         let ledger = try await Ledger.synced()
         let id = "aaaaaaaa-0000-4000-8000-000000000001"
@@ -453,7 +453,7 @@ import Workbook
     }
 
     /// An imported file's empty cell is "not given", not "clear it": the store keeps its emoji and colour
-    /// (a user trial: importing the hand-edited sample blanked them, nothing logged). A value the file
+    /// (importing the hand-edited sample blanked them, nothing logged). A value the file
     /// does replace is kept in the conflict log, the way back for an overwrite.
     @Test func anImportKeepsStoreValuesTheFileLeavesEmptyAndLogsWhatItReplaces() async throws {
         let ledger = try await Ledger.synced()
@@ -520,7 +520,7 @@ import Workbook
 
     /// The folder moved, the README's hint followed (`init` recreated it at the old place from the store),
     /// then the config corrected to the moved folder: a workbook the base never agreed with. The rows it
-    /// lacks are not deletions: a union by id, nothing deleted (a user trial: a row added after the move
+    /// lacks are not deletions: a union by id, nothing deleted (a row added after the move
     /// was deleted, exit 0).
     @Test func aWorkbookAtAnotherPlaceIsMergedByIdNotDiffedAgainstTheOldOnesBase() async throws {
         let ledger = try await Ledger.synced()
@@ -558,7 +558,7 @@ import Workbook
     }
 
     /// Nor, even with --force, over a file the ledger lives in: a tab file of the CSV workbook, the store,
-    /// the config (a user trial: each was replaced, exit 0, and every later run failed).
+    /// the config (each was replaced, exit 0, and every later run failed).
     @Test func exportNeverOverwritesATabFileTheStoreOrTheConfig() async throws {
         let ledger = try await Ledger.synced()
         let before = try ledger.everyByte()
@@ -623,7 +623,7 @@ import Workbook
         let run = try await ledger.run("sync")
         #expect(run.status == 65)
         #expect(run.stderr.contains("Transactions (store row) (\(id)): unknown category 'Nope' in the store"), "\(run.stderr)")
-        // The header says where the row waits: in the store, not in the workbook (a user trial).
+        // The header says where the row waits: in the store, not in the workbook.
         #expect(run.stderr.contains("1 row(s) could not be loaded (1 held back in the store, not pushed):"), "\(run.stderr)")
         #expect(try ledger.sheetRows(.transactions)[id] == nil)
         #expect(try ledger.storeRows(.transactions)[id]?["category"] == "Nope")
@@ -634,7 +634,7 @@ import Workbook
     }
 
     /// A tab cleared down to its header is held (65); a store edit to one of its rows before the next
-    /// run must not let the others be deleted (a user trial: exit 0, 8 of 9 rows gone, silent).
+    /// run must not let the others be deleted (it did: exit 0, 8 of 9 rows gone, silent).
     @Test func aClearedTabStaysHeldAfterAStoreEditToOneOfItsRows() async throws {
         let ledger = try await Ledger.synced()
         let before = try ledger.storeRows(.transactions)
@@ -643,7 +643,7 @@ import Workbook
         let held = try await ledger.run("sync")
         #expect(held.status == 65)
         // The sample's receipt points at a transaction the store still has: not "does not exist", which
-        // sent the user to delete the receipt (a user trial).
+        // sent the user to delete the receipt.
         #expect(held.stderr.contains("is gone from the workbook (the store still has it)"), "\(held.stderr)")
         #expect(!held.stderr.contains("does not exist"), "\(held.stderr)")
         let edited = try #require(before.keys.sorted().first)
@@ -680,7 +680,7 @@ import Workbook
 
     /// The commonest old copy: the file was open in a spreadsheet program while a sync pushed new rows,
     /// and the user typed one expense (no id, empty times) and saved. The typed row's time is the time
-    /// of this read, not the copy's: it must not make the copy look new (a user trial: every pushed
+    /// of this read, not the copy's: it must not make the copy look new (it did: every pushed
     /// row was deleted, exit 0, nothing said).
     @Test func olderCopySavedWithOneTypedRowLosesNoRowAddedSince() async throws {
         let ledger = try await Ledger.synced()
@@ -755,7 +755,7 @@ import Workbook
         let run = try await ledger.run("sync")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try ledger.storeRows(.transactions)[id] == nil)
-        // Said, with the way back (a user trial: a sync that deleted store rows printed nothing).
+        // Said, with the way back (a sync that deleted store rows printed nothing).
         #expect(
             (run.stdout + run.stderr).contains("1 row(s) deleted in the workbook were deleted from the store (\(id))"),
             "\(run.stdout)\(run.stderr)")

@@ -6,7 +6,7 @@ import Workbook
 
 @testable import SheetSync
 
-/// Issue 9's file rows, end to end: the last-instant save, a NUL byte in a cell, a private (0600)
+/// File safety, end to end: the last-instant save, a NUL byte in a cell, a private (0600)
 /// ledger, a read-only or symlinked tab. Each test looks at the files' bytes and modes before and
 /// after, and at the store.
 @Suite struct FileSafetyTests {

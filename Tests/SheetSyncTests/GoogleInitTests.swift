@@ -12,7 +12,7 @@ import Testing
         let run = try await bed.cli("init")
         #expect(run.status == 0, "\(run.stderr)")
         let id = try bed.spreadsheetId()
-        // Said with the id it got (it said "(not created yet)": a user trial).
+        // Said with the id it got (it said "(not created yet)").
         #expect(run.stdout.contains("created Google spreadsheet \(id) with the five tabs"), "\(run.stdout)")
         #expect(try bed.emulator.tabNames(spreadsheetId: id) == Tab.allCases.map(\.rawValue))
         for tab in Tab.allCases {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The randomized model test over Google (issue 4, item 9): seeded edits on both sides through the
+/// The randomized model test over Google: seeded edits on both sides through the
 /// emulator, faults at random requests, and after every round convergence, idempotence, no lost update,
 /// no resurrection and frozen rejected rows. A failure prints its seed;
 /// `SHEETSYNC_GOOGLE_MODEL_SEED=<seed> SHEETSYNC_GOOGLE_MODEL_CASES=1` replays it.

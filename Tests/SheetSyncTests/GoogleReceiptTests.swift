@@ -72,7 +72,7 @@ import Testing
     }
 
     /// A queued copy of a receipt waits beside the store as privately as the store (0700 folder, 0600
-    /// file): it was 0755/0644, readable by every user of the machine (a user trial).
+    /// file): it was 0755/0644, readable by every user of the machine.
     @Test func aQueuedReceiptCopyIsPrivateLikeTheStore() async throws {
         let (ledger, _) = try await Self.ledger("g-receipt-private")
         let upload = try #require(try ledger.bed.store().receiptUploads([.queued]).first)
@@ -82,7 +82,7 @@ import Testing
         await ledger.bed.finish()
     }
 
-    /// A dry run says which queued receipts the run would upload (it said "up to date": a user trial),
+    /// A dry run says which queued receipts the run would upload (it said "up to date"),
     /// and uploads nothing.
     @Test func aDryRunNamesTheQueuedReceiptsItWouldUpload() async throws {
         let (ledger, receiptId) = try await Self.ledger("g-receipt-dry")

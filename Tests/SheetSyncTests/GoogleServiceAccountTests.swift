@@ -4,8 +4,8 @@ import SheetSyncCore
 import SheetsEmulator
 import Testing
 
-/// Service accounts have no Drive storage (issue 12, item 5) and queued receipts can fail for good
-/// (item 6): the user is told what works, nothing is left behind, and no later run fails for it.
+/// Service accounts have no Drive storage and queued receipts can fail for good: the user is told what
+/// works, nothing is left behind, and no later run fails for it.
 @Suite struct GoogleServiceAccountTests {
     @Test func initAsAServiceAccountWithoutStorageExplainsWhatWorksAndLeavesNoOrphanFolder() async throws {
         let bed = try await GoogleTestBed.start("g-sa-init")

@@ -120,7 +120,7 @@ import Testing
 
 extension GoogleSyncTests {
     /// Select all, Delete on the Settings tab (its header too): recreated, header and row; it failed
-    /// "missing columns" on every run (a Google-mode user trial).
+    /// "missing columns" on every run in Google mode.
     @Test func aSettingsTabClearedWithItsHeaderIsRecreated() async throws {
         let bed = try await GoogleTestBed.start("g-settings-blank")
         #expect(try await bed.cli("init").status == 0)

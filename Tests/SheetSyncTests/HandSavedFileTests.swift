@@ -123,7 +123,7 @@ import Workbook
         #expect(try ledger.storeRows(.transactions).count == 10)
     }
 
-    /// A copy-pasted row gets a new id, written back, and the run says so (DESIGN §3: "reported")
+    /// A copy-pasted row gets a new id, written back, and the run says so (reported)
     /// unless `--quiet` asks for silence.
     @Test func copiedRowGetsANewIdAndTheRunSaysSo() async throws {
         let ledger = try await Ledger.synced()

@@ -232,7 +232,7 @@ extension MaterializeEndToEndTests {
 
     /// A second store that last synced before another machine made an instance, which the user then
     /// deleted by hand, makes the same instance again from its stale rule; its next sync must not
-    /// bring the deleted row back (DESIGN §6: "never created again, on any machine").
+    /// bring the deleted row back (a deleted instance is never created again, on any machine).
     @Test func aStaleSecondStoreDoesNotBringBackAnInstanceDeletedByHand() async throws {
         let (folder, deleted, workbookBefore) = try await staleStoreMadeAnInstanceDeletedByHand()
         let run = try await CLI.run(["sync", "--config", "b.json"], in: folder)
@@ -251,7 +251,7 @@ extension MaterializeEndToEndTests {
     }
 
     /// The same instance edited in b's store before b syncs: a local change, which wins over the
-    /// workbook's delete (DESIGN §4: deleted on one side, edited on the other), as for any row.
+    /// workbook's delete (deleted on one side, edited on the other), as for any row.
     @Test func anInstanceEditedInTheStaleStoreComesBackWithItsEdit() async throws {
         let (folder, deleted, workbookBefore) = try await staleStoreMadeAnInstanceDeletedByHand()
         let storeB = try DatabaseQueue(path: folder.appendingPathComponent("b.sqlite").path)

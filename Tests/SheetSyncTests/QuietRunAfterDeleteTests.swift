@@ -3,7 +3,7 @@ import GRDB
 import SheetSyncCore
 import Testing
 
-/// Issue 13: a delete, once both sides agree on it, must leave nothing behind that keeps later quiet
+/// A delete, once both sides agree on it, must leave nothing behind that keeps later quiet
 /// runs off the fast path (a tombstone the reconciler never clears would cost a full read forever).
 @Suite struct QuietRunAfterDeleteTests {
     static let lunch = "1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9"

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-/// `status` counts pending local changes in SQL on the store file itself (issue 13): the counts are
+/// `status` counts pending local changes in SQL on the store file itself: the counts are
 /// the ones a full comparison gives, and the store is still never written.
 @Suite struct StatusPendingTests {
     static let lunch = "1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9"

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 import Workbook
 
-/// The randomized model test of sync (issue 2, item 8): seeded random edits on both sides over several
+/// The randomized model test of sync: seeded random edits on both sides over several
 /// rounds, crashes injected at any file-write step, and after every round: convergence, idempotence,
 /// no lost update, no resurrection, frozen rejected rows. A failure prints its seed;
 /// `SHEETSYNC_MODEL_SEED=<seed> SHEETSYNC_MODEL_CASES=1` replays it.

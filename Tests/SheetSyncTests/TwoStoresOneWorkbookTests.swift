@@ -6,7 +6,7 @@ import Testing
 /// Two stores (two machines, or two configs on one) syncing one local workbook at the same moment:
 /// the runs take turns on the workbook, so no run writes over rows another run has just written.
 @Suite struct TwoStoresOneWorkbookTests {
-    /// A user trial lost 3–8 rows in 20 such rounds (exit 0 on one side, 75 on the other, with
+    /// Without the lock, 3–8 rows were lost in 20 such rounds (exit 0 on one side, 75 on the other, with
     /// "nothing was replaced" said of a file that had been replaced).
     @Test func simultaneousSyncsOfTwoStoresLoseNoRow() async throws {
         let folder = try await CLI.storesSharingASample()
@@ -45,7 +45,7 @@ import Testing
     }
 
     /// A workbook lock that is there but cannot be opened (a folder here; another user's 0600 file
-    /// alike) refuses the run (78) instead of letting it write unlocked (a user trial: skipped silently).
+    /// alike) refuses the run (78) instead of letting it write unlocked (it was skipped silently).
     @Test func aWorkbookLockThatCannotBeOpenedRefusesTheRun() async throws {
         let folder = try await CLI.storesSharingASample(["a"])
         let before = try Data(contentsOf: folder.appendingPathComponent("Transactions.csv"))

@@ -2,9 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Outside tools' view of a dressed-up workbook pushed to three times (issue 11, deliverable 10
-/// and "Done when"): openpyxl still sees every formula, style, comment, link and range where the
-/// rows put them, and LibreOffice opens each pushed version with its formulas recalculated.
+/// Outside tools' view of a dressed-up workbook pushed to three times: openpyxl still sees every
+/// formula, style, comment, link and range where the rows put them, and LibreOffice opens each
+/// pushed version with its formulas recalculated.
 /// The tools are optional on a developer's machine: each test says why it is skipped.
 @Suite struct XLSXDressedRoundTripTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

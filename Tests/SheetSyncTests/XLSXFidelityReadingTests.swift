@@ -5,7 +5,7 @@ import Workbook
 import ZIPFoundation
 
 /// Workbooks from other producers read as a spreadsheet shows them, and odd but valid files
-/// load (issue 11, items 1, 2, 5, 6 and 8).
+/// load.
 @Suite struct XLSXFidelityReadingTests {
     static let sampleAmounts = ["54.20", "18.75", "2.90", "61.03", "89.99", "35.00", "12.40", "47.15", "1450.00", "3200.00"]
 
@@ -138,7 +138,7 @@ import ZIPFoundation
         try FileManager.default.removeItem(at: book.book)
         try XLSXWriter.write(sheets, to: folder.appendingPathComponent("typed.xlsx"))
         try FileManager.default.copyItem(at: folder.appendingPathComponent("typed.xlsx"), to: book.book)
-        // The sync that accepts them writes them back, though no value changed (deliverable 8).
+        // The sync that accepts them writes them back, though no value changed.
         let run = try await book.run(["sync", "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])

@@ -3,7 +3,7 @@ import Testing
 
 /// Pushes to a workbook whose formulas depend on the ledger through other formulas (a running
 /// balance, a Summary that chains on its own cells and through defined names) and whose two
-/// ledger sheets read each other (issue 11): after each push LibreOffice, which trusts cached
+/// ledger sheets read each other: after each push LibreOffice, which trusts cached
 /// results, shows every formula recalculated, and references follow the rows of both sheets.
 @Suite struct XLSXFormulaChainPushTests {
     static let transactions = "xl/worksheets/sheet1.xml"

@@ -4,7 +4,7 @@ import Testing
 import Workbook
 import ZIPFoundation
 
-/// What 2,795 real workbooks showed (issue 30): a ledger re-saved by LibreOffice with a customXml part
+/// What 2,795 real workbooks showed: a ledger re-saved by LibreOffice with a customXml part
 /// syncs, and each package-level refusal names the real problem, with a `--json` code and a hint of
 /// its own.
 @Suite struct XLSXRealFileTests {

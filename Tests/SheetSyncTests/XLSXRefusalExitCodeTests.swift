@@ -5,7 +5,7 @@ import ZIPFoundation
 /// A workbook the reader refuses (password-protected, a damaged ZIP, a zip bomb) ends the run
 /// with 78 when it is the configured remote, which the user must fix before anything syncs, and
 /// with 65 when it is a file named to `check PATH` or `import PATH`; never 1. The message names
-/// the file and, where there is one, the part (issue 11, deliverables 5 and 6).
+/// the file and, where there is one, the part.
 @Suite struct XLSXRefusalExitCodeTests {
     enum Damage: String, CaseIterable, Sendable {
         case password, truncated, bomb, checksum

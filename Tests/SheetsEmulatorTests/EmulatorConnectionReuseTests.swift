@@ -3,7 +3,7 @@ import GoogleAPI
 import SheetsEmulator
 import Testing
 
-/// A run reuses one connection (one TLS handshake against Google) for all its requests (issue 12, item 7).
+/// A run reuses one connection (one TLS handshake against Google) for all its requests.
 @Suite struct EmulatorConnectionReuseTests {
     @Test func consecutiveRequestsOfOneTransportShareOneConnection() async throws {
         let h = try await EmulatorHarness.start()

@@ -3,7 +3,7 @@ import Interchange
 import SheetsEmulator
 import Testing
 
-/// The emulator refuses what Google refuses, with Google's status and message (issue 12): payload size,
+/// The emulator refuses what Google refuses, with Google's status and message: payload size,
 /// grid bounds, cell size, spreadsheet size, service-account storage; and answers as Google answers.
 @Suite struct EmulatorLimitsTests {
     static func message(_ response: RawResponse) throws -> String? { try response.json()["error"]?["message"]?.stringValue }

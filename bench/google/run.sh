@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Google mode against the local Sheets/Drive emulator (issue 4, item 9; results in BENCHMARKS.md,
+# Google mode against the local Sheets/Drive emulator (results in BENCHMARKS.md,
 # "Google mode"): the first push of a 100k-row ledger (`init`), the first pull of that spreadsheet into
 # a new store, a push of 10 changed rows and a quiet sync — time, and requests and bytes as the
 # emulator counted them (`/_emulator/counters`).

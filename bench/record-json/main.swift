@@ -1,4 +1,4 @@
-// Micro-benchmark: the store's base-snapshot JSON (issue 10 item 3). Compares, per record of 13
+// Micro-benchmark: the store's base-snapshot JSON. Compares, per record of 13
 // transaction fields, the hand-written fast path the store used up to ac18508 (copied below as
 // `Before`), the shared Interchange serializer/parser as `RecordJSON` now uses it, and Foundation's
 // JSONEncoder/JSONDecoder. Run with ./run.sh; it checks that all writers give the same bytes.

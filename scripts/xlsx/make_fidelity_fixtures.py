@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the ledger workbooks of issue 11 under Tests/SheetSyncTests/Fixtures/xlsx/.
+"""Generate the dressed-up ledger workbooks of other producers under Tests/SheetSyncTests/Fixtures/xlsx/.
 
 Run once (the results are committed): `python3 scripts/xlsx/make_fidelity_fixtures.py`; with file
 names as arguments (`... chained-openpyxl.xlsx`) only those are made and the others stay as they are.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Make Tests/SheetSyncTests/Fixtures/xlsx/ledger-libreoffice-customxml.xlsx (issue 30).
+"""Make Tests/SheetSyncTests/Fixtures/xlsx/ledger-libreoffice-customxml.xlsx.
 
 A ledger with a customXml part (what Office 365 / SharePoint metadata and sensitivity labels add to a
 workbook), re-saved by LibreOffice. LibreOffice writes the customXml link into the package's own

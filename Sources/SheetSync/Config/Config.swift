@@ -86,7 +86,7 @@ public struct Config: Sendable, Equatable {
     }
 }
 
-/// The config file as written (DESIGN §7; `config.example.json` documents every key).
+/// The config file as written (`config.example.json` documents every key).
 struct RawConfig {
     struct Remote {
         var type: String

@@ -85,7 +85,7 @@ public struct StatusReport: Codable, Sendable {
 extension Workspace {
     public func status() async throws -> StatusReport {
         let store = try readOnlyStore()
-        // Counted in SQL: status neither copies nor loads the store (issue 13).
+        // Counted in SQL: status neither copies nor loads the store.
         let pending = Dictionary(uniqueKeysWithValues: try store.pendingLocalChanges().map { ($0.key.rawValue, $0.value) })
         // Read-only status line: a remote that cannot be built is shown as unavailable.
         let remote = (try? makeRemote().displayName) ?? "unavailable"

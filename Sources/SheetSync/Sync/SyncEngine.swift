@@ -75,8 +75,8 @@ public struct SyncEngine: Sendable {
         let workbook = workbookIdentity
         if let was = glance.state[Self.stateWorkbook], was != workbook {
             // Another workbook than the base agreed with (a moved folder and a corrected config, another
-            // spreadsheet id): the rows it lacks are not deletions. A union by id, as with no base (DESIGN
-            // §4): nothing deleted, the later version where both have a row. (A dry run works on a copy.)
+            // spreadsheet id): the rows it lacks are not deletions. A union by id, as with no base:
+            // nothing deleted, the later version where both have a row. (A dry run works on a copy.)
             try store.forgetBase()
             report.notices.append(
                 "the workbook is now \(remote.displayName), not the one the last sync was with: this run merges the two by id "

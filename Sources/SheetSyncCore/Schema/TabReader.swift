@@ -82,7 +82,7 @@ public struct SheetRow: Hashable, Sendable {
     }
 }
 
-/// Reads a tab's table into rows, tolerantly (DESIGN §3).
+/// Reads a tab's table into rows, tolerantly: a bad row is reported and set aside, never the whole tab.
 public enum TabReader {
     /// - Parameter seenAt: the time of this read, used for empty `createdAt`/`lastModifiedAt`.
     /// - Parameter skipping: by row index, rows known unchanged since the last sync: not read.

@@ -2,7 +2,7 @@ import Foundation
 import SheetSyncCore
 import Testing
 
-/// Cost follows change (Issue 13): which rows a sync leaves out, and that leaving them out changes no
+/// Cost follows change: which rows a sync leaves out, and that leaving them out changes no
 /// outcome. On values: the store's side is what `ChangeIndex` and a narrowed `LedgerState` hold.
 @Suite struct ChangeScopeTests {
     typealias P = SyncPlannerTests

@@ -2,7 +2,7 @@ import Foundation
 import SheetSyncCore
 import Testing
 
-/// Keys held compactly (`RowKey`, Issue 13) never make two different keys one: an "unchanged"
+/// Keys held compactly (`RowKey`) never make two different keys one: an "unchanged"
 /// decision on a wrong row would skip a real edit.
 @Suite struct CompactKeyTests {
     typealias P = SyncPlannerTests

@@ -87,7 +87,7 @@ import Testing
     }
 
     /// A cleared tab stays held when some of its rows were changed in the store since: the edit wins
-    /// over the delete for those, but the rest must not go (a user trial: after a held clear, any local
+    /// over the delete for those, but the rest must not go (after a held clear, any local
     /// edit let 8 of 9 rows, or 11 of 22, be deleted with exit 0).
     @Test func anEmptiedTabIsHeldEvenWhenStoreEditsBringSomeRowsBack() {
         for count in [9, 22] {

@@ -1,7 +1,7 @@
 import SheetSyncCore
 import Testing
 
-/// One test per row of DESIGN §4's reconcile table.
+/// One test per row of the reconcile table (what each side did since the base, and what a sync does).
 @Suite struct ReconcileTableTests {
     @Test func onlyLocalChangedWritesLocalToTheRemote() {
         let b = RC.category("Food")
@@ -229,7 +229,7 @@ import Testing
 
 /// A rule's progress (`lastGeneratedDate`) advanced on both sides since the base: the later date is
 /// kept whichever side's row is newer, so one machine's run cannot set it back and let an instance
-/// deleted by hand be made again (a user trial: two machines, one rule).
+/// deleted by hand be made again (two machines, one rule).
 @Suite struct RuleProgressMergeTests {
     static func rule(lastGenerated: String, amount: String, modified: String) -> LedgerRow {
         LedgerRow([

@@ -58,7 +58,7 @@ import Testing
     }
 
     /// A full-width digit or letter (an input method's) is no hex digit of a UUID: read as one, the
-    /// store's CHECK refused the row and every later sync stopped with an internal error (a user trial).
+    /// store's CHECK refused the row and every later sync stopped with an internal error.
     @Test func fullWidthCharactersAreNoUUIDDigits() {
         #expect(parse(.text("c94839fb-9d8e-5116-be50-879909f6ed7\u{FF14}"), .uuid) == nil)
         #expect(parse(.text("\u{FF21}94839fb-9d8e-5116-be50-879909f6ed74"), .uuid) == nil)

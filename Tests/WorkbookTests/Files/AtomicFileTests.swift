@@ -152,8 +152,8 @@ import Testing
         }
     }
 
-    /// More replacements in one second than backups kept: the newest versions are the ones kept (a user
-    /// trial: with 9 in one second, v6–v8 were pruned at once, their names reused below the newest).
+    /// More replacements in one second than backups kept: the newest versions are the ones kept (with
+    /// 9 in one second, v6–v8 were pruned at once, their names reused below the newest).
     @Test func manyReplacementsInOneSecondKeepTheNewestBackups() throws {
         try withAtomicTestFolder { folder in
             let url = folder.appendingPathComponent("Transactions.csv")

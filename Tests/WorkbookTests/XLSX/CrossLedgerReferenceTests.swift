@@ -6,7 +6,7 @@ import Testing
 
 /// One push deletes rows in two ledger sheets: each sheet's formulas, validation lists, the
 /// defined names and the charts that point into the other follow the other's rows, as Excel
-/// moves them when rows are deleted (issue 11).
+/// moves them when rows are deleted.
 @Suite struct CrossLedgerReferenceTests {
     /// Transactions (rows 2–6; G reads Receipts' amounts, H a shared `Receipts!B2*2`, a list
     /// validation over Receipts' ids) and Receipts (rows 2–6; C reads Transactions' amounts).

@@ -5,8 +5,7 @@ import Testing
 @testable import Workbook
 
 /// When a push deletes ledger rows, what points at those rows from elsewhere moves with them: a
-/// Summary sheet's formulas, a chart's series, a pivot cache's source and the sheet's own table
-/// (issue 11, deliverable 3).
+/// Summary sheet's formulas, a chart's series, a pivot cache's source and the sheet's own table.
 @Suite struct CrossSheetReferenceTests {
     /// Transactions (header + 9 rows, amounts in F, a table over A1:F10), a Summary sheet whose
     /// formulas name Transactions' cells, and a chart over the amounts.

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Workbook
 
-/// Only the relationships sheetsync follows are judged (issue 30). LibreOffice re-saves a workbook with
+/// Only the relationships sheetsync follows are judged. LibreOffice re-saves a workbook with
 /// a `customXml` part linking it from `_rels/.rels` as `../customXml/item1.xml`, outside the package:
 /// such a link, which sheetsync never follows, is ignored when reading and kept byte for byte on a push,
 /// while a link sheetsync does follow (the workbook, a sheet, shared strings, styles, the calculation
@@ -154,7 +154,7 @@ import Testing
 
     // MARK: a real file
 
-    /// PhpSpreadsheet's `grouped_images.xlsx`, saved by LibreOffice 25.8: the file the issue names.
+    /// PhpSpreadsheet's `grouped_images.xlsx`, saved by LibreOffice 25.8: a real file sheetsync refused.
     @Test func phpSpreadsheetsLibreOfficeSaveReadsAndAPushKeepsItsCustomXmlByteForByte() throws {
         let original = try XLSXTestFiles.fixture("phpspreadsheet-grouped_images.xlsx")
         let rels = String(decoding: try XLSXPackage(url: original).data("_rels/.rels"), as: UTF8.self)

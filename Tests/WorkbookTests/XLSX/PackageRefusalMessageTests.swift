@@ -4,7 +4,7 @@ import Testing
 
 @testable import Workbook
 
-/// Each refusal names the real problem (issue 30: messages 2,795 real workbooks showed to mislead). The
+/// Each refusal names the real problem (2,795 real workbooks showed messages that misled). The
 /// files are built here: a ZIP archive by hand where the damage must be exact.
 @Suite struct PackageRefusalMessageTests {
     static func refusal(_ url: URL) throws -> XLSXError {

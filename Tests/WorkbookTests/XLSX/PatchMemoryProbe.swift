@@ -9,7 +9,7 @@ import Testing
 #endif
 
 /// A measurement, not a check: how far a push's patch raises the process's peak memory for a
-/// worksheet part of a given size (issue 11: the patch must stream, not hold the part). Runs only
+/// worksheet part of a given size (the patch must stream, not hold the part). Runs only
 /// when asked, since it writes hundreds of MiB:
 ///
 ///     SHEETSYNC_PATCH_PROBE_MIB=150 swift test --skip-build --filter PatchMemoryProbe

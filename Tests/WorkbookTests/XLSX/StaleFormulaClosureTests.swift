@@ -6,7 +6,7 @@ import Testing
 
 /// A push drops the cached result of every formula that depends on a changed cell, however it
 /// depends on it: through other formulas, in the same sheet or others, through whole columns,
-/// shared formulas and defined names (issue 11: LibreOffice trusts cached results and would
+/// shared formulas and defined names (LibreOffice trusts cached results and would
 /// show the old ones). Formulas that depend on nothing changed keep theirs.
 @Suite struct StaleFormulaClosureTests {
     /// Transactions: amounts in F (rows 2–6), `G = F*2`, a running balance in H, a shared
