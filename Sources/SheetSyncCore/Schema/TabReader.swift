@@ -82,7 +82,8 @@ public struct SheetRow: Hashable, Sendable {
     }
 }
 
-/// Reads a tab's table into rows, tolerantly: a bad row is reported and set aside, never the whole tab.
+/// Reads a tab's table into rows, tolerantly: columns matched by header text in any order, cells in the
+/// forms people and other tools write them, a row that cannot be read rejected with its problems.
 public enum TabReader {
     /// - Parameter seenAt: the time of this read, used for empty `createdAt`/`lastModifiedAt`.
     /// - Parameter skipping: by row index, rows known unchanged since the last sync: not read.
