@@ -45,12 +45,15 @@ import Workbook
 /// every side's rows after each sync to the actions; `SHEETSYNC_MULTIWRITER_KIND=csv` or `xlsx` runs one
 /// kind of workbook only). A shard stops after three failed cases
 /// (`SHEETSYNC_MULTIWRITER_MAX_FAILURES` sets how many).
-@Suite struct MultiWriterModelTests {
+///
+/// The cases run one shard at a time (`.serialized`): CPU-bound, a dozen shards at once would hold every
+/// thread of the cooperative pool between their awaits, and tests waiting on a loopback answer would starve.
+@Suite(.serialized) struct MultiWriterModelTests {
     /// The cases the suite runs of each kind of workbook (a Google case costs the most: an emulator of
     /// its own, every request through HTTP); `SHEETSYNC_MULTIWRITER_CASES` sets one number for every kind.
     static let defaultCases: [ModelWorkbook.Kind: Int] = [.csv: 150, .xlsx: 80, .google: 40]
 
-    /// The cases of each kind of workbook, in four shards that run in parallel.
+    /// The cases of each kind of workbook, in four shards (a shard stops at its own failures).
     @Test(arguments: ModelWorkbook.Kind.allCases, 0..<4)
     func machinesAndAPersonOnOneWorkbookConverge(kind: ModelWorkbook.Kind, shard: Int) async throws {
         let env = ProcessInfo.processInfo.environment
