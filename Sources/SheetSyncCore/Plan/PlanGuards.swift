@@ -1,5 +1,6 @@
 /// A run that would delete more than half of a tab's rows (and more than 10), or every row of a tab
-/// that had any, in either direction, is far more often an accident than a wish: it stops whole.
+/// that had two or more, in either direction, is far more often an accident than a wish: it stops whole.
+/// (A tab's only row deleted is one delete; a workbook tab emptied still trips, through `emptied`.)
 enum MassDeleteGuard {
     /// - Parameter renamed: old names of pending category renames (their deletes are half of a rename).
     /// - Parameter emptied: tabs the workbook has with no rows at all while the base had some: cleared.
@@ -11,7 +12,8 @@ enum MassDeleteGuard {
             let remoteDeletes = plan.remoteDeletes.filter { plan.tab != .categories || !renamed.contains($0.key) }.count
             for (count, side) in [(plan.localDeletes.count, "the store"), (remoteDeletes, "the workbook")] {
                 let what: String
-                if count > 0 && count == rows {
+                // One row deleted is one delete, even when it was the tab's only row (`rule delete`).
+                if count > 1 && count == rows {
                     what = "every row (\(count) of \(rows))"
                 } else if count > 10 && count * 2 > rows {
                     what = "\(count) of \(rows) rows"
