@@ -122,6 +122,8 @@ struct RawConfig {
     var backups: Int?
 
     func resolved(relativeTo folder: URL, source: URL) throws -> Config {
+        // What is there is named by what it is (a folder, a file) where the remote is made; a name alone here.
+        func exists(_ url: URL) -> Bool { FileManager.default.fileExists(atPath: url.path) }
         func path(_ p: String) -> URL {
             let expanded = NSString(string: p).expandingTildeInPath
             return URL(fileURLWithPath: expanded, relativeTo: folder).standardizedFileURL
@@ -133,7 +135,7 @@ struct RawConfig {
             guard let p = remote.path else {
                 throw SheetSyncError.configuration("\(source.path): remote.type 'csv' needs remote.path (the workbook folder)")
             }
-            if [".csv", ".xlsx", ".xlsm", ".ods"].contains(where: { p.lowercased().hasSuffix($0) }) {
+            if [".csv", ".xlsx", ".xlsm", ".ods"].contains(where: { p.lowercased().hasSuffix($0) }), !exists(path(p)) {
                 throw SheetSyncError.configuration(
                     "\(source.path): remote.path '\(p)' names a file, but a csv remote is a folder of five .csv files (one per tab): "
                         + "name the folder\(p.lowercased().hasSuffix(".xlsx") ? ", or set remote.type to \"xlsx\"" : "")")
@@ -143,7 +145,7 @@ struct RawConfig {
             guard let p = remote.path else {
                 throw SheetSyncError.configuration("\(source.path): remote.type 'xlsx' needs remote.path (the .xlsx file)")
             }
-            guard XLSXWorkbookRemote.isWorkbookFile(URL(fileURLWithPath: p)) else {
+            guard XLSXWorkbookRemote.isWorkbookFile(URL(fileURLWithPath: p)) || exists(path(p)) else {
                 throw SheetSyncError.configuration(
                     "\(source.path): remote.path '\(p)' is not an .xlsx file (an xlsx remote is one .xlsx, .xlsm, .xltx or .xltm "
                         + "file\(p.lowercased().hasSuffix(".csv") ? "; for a folder of CSV files set remote.type to \"csv\" and name the folder" : "")"

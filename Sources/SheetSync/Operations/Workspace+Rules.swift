@@ -138,6 +138,8 @@ extension Workspace {
             switch action {
             case .delete:
                 _ = try store.delete(key: key, in: .recurringRules)
+                // Asked for by name: the next sync deletes its row even when it is the tab's only one.
+                try store.setState(LedgerState.deletedByNameKey(.recurringRules, key), clock.now().description)
                 notes.append("the transactions it made stay; the next sync deletes its RecurringRules row")
                 return RuleChange(rule: Self.line(rule, next: 0), dryRun: dryRun, notes: notes)
             case .pause:

@@ -40,7 +40,7 @@ extension SheetSyncCommand {
                     """)
             @OptionGroup var global: GlobalOptions
             @Option(help: "day, week, month or year.") var every: Every
-            @Option(help: "month: a day 1-31; week: mon … sun; year: MM-DD. Default: the day of --from.") var on: String?
+            @Option(help: "month: a day 1-31; week: mon to sun; year: MM-DD. Default: the day of --from.") var on: String?
             @Option(help: "An amount of zero or more, such as 1450.") var amount: String
             @Option(help: "An existing category name (case-sensitive).") var category: String
             @Option(help: "expense or income.") var type: Kind = .expense
