@@ -58,7 +58,7 @@ install -D -m 644 "$staging/_sheetsync" "$prefix/share/zsh/site-functions/_sheet
 install -D -m 644 "$staging/sheetsync.fish" "$prefix/share/fish/vendor_completions.d/sheetsync.fish"
 
 size=$(stat -c %s "$prefix/bin/sheetsync")
-echo "installed $("$prefix/bin/sheetsync" --version) ($((size / 1024 / 1024)) MiB, $size bytes):"
+echo "installed sheetsync $("$prefix/bin/sheetsync" --version) ($((size / 1024 / 1024)) MiB, $size bytes):"
 for f in bin/sheetsync share/man/man1/sheetsync.1 share/bash-completion/completions/sheetsync \
     share/zsh/site-functions/_sheetsync share/fish/vendor_completions.d/sheetsync.fish; do
     echo "  $prefix/$f"
