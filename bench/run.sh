@@ -7,6 +7,7 @@
 #   ROWS=20000 bench/run.sh      a smaller workbook (quick look; the bars are stated for 100k)
 #   RUNS=3 bench/run.sh          fewer timed runs per command (default 7; slow ones SLOW_RUNS, default 5)
 #   SKIP_XLSX=1 bench/run.sh     CSV only
+#   YES=1 bench/run.sh           install missing apt packages without asking (else asked, or named and stopped)
 #   SKIP_BUILD=1 bench/run.sh    use the sheetsync already built in $SCRATCH (BIN=/path/to/sheetsync: that one)
 #   BIG=1 bench/run.sh           also the 200k and 1M-row runs (long; opt-in; resumable, see big.sh)
 #   SIZES="200000" bench/run.sh  the big runs at these sizes only (implies BIG=1)
@@ -47,9 +48,9 @@ if [ -z "$SMOKE" ]; then
     command -v hyperfine >/dev/null || need_apt+=(hyperfine)
     [ -x /usr/bin/time ] || need_apt+=(time)
     command -v sqlite3 >/dev/null || need_apt+=(sqlite3)
+    # Asked about on a terminal, else named and stopped; YES=1 installs them unattended.
     if [ ${#need_apt[@]} -gt 0 ]; then
-        say "installing ${need_apt[*]}"
-        apt-get update -qq && apt-get install -y -qq "${need_apt[@]}" >/dev/null
+        "$ROOT/scripts/ensure-system-packages.sh" ${YES:+--yes} "${need_apt[@]}"
     fi
     need_pip=()
     python3 -c 'import polars' 2>/dev/null || need_pip+=(polars)

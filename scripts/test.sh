@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Runs the whole test suite (installs the system libraries first when missing).
+# Runs the whole test suite. Missing system libraries: asked about on a terminal, else named (exit 1);
+# --yes installs them unattended (what .ci/run does).
+#
+#   scripts/test.sh [--yes]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/ensure-system-packages.sh
+scripts/ensure-system-packages.sh "$@"
 # Formatting is the formatter's job (CONVENTIONS.md 12): run scripts/format.sh before committing.
 scripts/format.sh --lint
 swift build --build-tests
@@ -18,4 +21,5 @@ elif scripts/fuzz.sh --probe; then
 else
     echo "test.sh: this toolchain cannot build libFuzzer targets (swiftc -sanitize=fuzzer); fuzz step skipped" >&2
 fi
-swift test --skip-build
+# Every test is a Swift Testing test: XCTest's runner would only print "Executed 0 tests" first.
+swift test --skip-build --disable-xctest

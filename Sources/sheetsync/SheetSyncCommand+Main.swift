@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SheetSync
+import SheetSyncCore
 import SheetSyncStore
 
 extension SheetSyncCommand {
@@ -14,6 +15,11 @@ extension SheetSyncCommand {
         ExitArena.enable()
         // Before anything opens a store: SQLite's process-wide settings can change only now.
         SQLiteProcessSettings.apply()
+        // `help tabs`: the column reference (docs/tabs.md), which is no command's help.
+        if arguments == ["help", "tabs"] {
+            Output.line(ColumnReference.markdown)
+            Foundation.exit(0)
+        }
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {

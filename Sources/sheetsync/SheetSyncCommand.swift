@@ -13,6 +13,9 @@ struct SheetSyncCommand: AsyncParsableCommand {
             adds a category; `sheetsync sync` brings the workbook and the store in step (edit the workbook in any \
             spreadsheet program); `sheetsync report` shows where the money went this month.
 
+            `sheetsync help tabs` prints every tab's columns: which are required, the values they allow, how dates \
+            and amounts may be typed and what sheetsync fills in (docs/tabs.md).
+
             Options go after the subcommand: `sheetsync sync --dry-run`. The config is read from --config FILE, else \
             $SHEETSYNC_CONFIG, else ./sheetsync.json, else ~/.config/sheetsync/config.json; without one, the CSV \
             workbook in the current folder is used.
@@ -23,7 +26,7 @@ struct SheetSyncCommand: AsyncParsableCommand {
         version: SheetSyncVersion.current,
         subcommands: [
             Init.self, Pull.self, Push.self, Sync.self, Status.self, Check.self, Materialize.self,
-            Import.self, Export.self, Add.self, Report.self, Receipt.self, Category.self, Restore.self, Auth.self,
+            Import.self, Export.self, Add.self, Report.self, Receipt.self, Category.self, Rule.self, Restore.self, Auth.self,
         ]
     )
 }

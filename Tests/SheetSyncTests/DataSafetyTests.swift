@@ -771,11 +771,13 @@ import Workbook
         try ledger.workbook.edit(.transactions) { table in table.rows.removeAll { $0.first?.rawText == Self.lunch } }
         #expect(try await ledger.run("sync").status == 0)
         let listed = try await ledger.run("restore", "--list")
-        #expect(listed.stdout.contains("Transactions \(Self.lunch) (deleted in the workbook)\n"), "\(listed.stdout)")
+        let what = "2026-01-03 expense 18.75 Dining \"Lunch with Sam\""
+        #expect(listed.stdout.contains("Transactions \(Self.lunch) \(what) (deleted in the workbook)\n"), "\(listed.stdout)")
         #expect(try await ledger.run("restore", Self.lunch).status == 0)
         #expect(try ledger.storeRows(.transactions)[Self.lunch] != nil)
         let after = try await ledger.run("restore", "--list")
-        #expect(after.stdout.contains("Transactions \(Self.lunch) (deleted in the workbook; in the store again)"), "\(after.stdout)")
+        #expect(
+            after.stdout.contains("Transactions \(Self.lunch) \(what) (deleted in the workbook; in the store again)"), "\(after.stdout)")
         let json = try await ledger.run("restore", "--list", "--json")
         #expect(json.stdout.contains("\"inStore\" : true"), "\(json.stdout)")
     }

@@ -31,6 +31,9 @@ import Testing
         // The store took the sheet's Settings row (with the Drive ids) and is bound to its dataset.
         #expect(try bed.storeRecords(.settings) == settings)
         #expect(try bed.store().state("datasetId") == row["datasetId"])
+        // The Drive ids filled into the new Settings row replaced empty cells: nothing was lost, no conflict.
+        #expect(try bed.store().conflicts(limit: 20).isEmpty)
+        #expect(!(try await bed.cli("status").stdout.contains("rootFolderId")))
         await bed.finish()
     }
 

@@ -22,17 +22,20 @@ public struct Config: Sendable, Equatable {
     public var remote: RemoteConfig
     /// The IANA time zone of a dataset sheetsync creates (an existing one keeps its own).
     public var timezone: String
+    /// Where `timezone` came from, for `init` to say: `the config`, `$TZ`, `/etc/localtime`, …
+    public var timezoneSource: String
     public var backupsToKeep: Int
     /// The file this came from, or nil for the embedded default.
     public var source: URL?
 
     public init(
-        store: URL, remote: RemoteConfig, timezone: String = TimeZone.current.identifier,
-        backupsToKeep: Int = 5, source: URL? = nil
+        store: URL, remote: RemoteConfig, timezone: String? = nil, backupsToKeep: Int = 5, source: URL? = nil
     ) {
         self.store = store
         self.remote = remote
-        self.timezone = timezone
+        let system = timezone == nil ? SystemTimeZone.detect() : nil
+        self.timezone = timezone ?? system?.identifier ?? "Etc/UTC"
+        self.timezoneSource = system?.source ?? "the config"
         self.backupsToKeep = backupsToKeep
         self.source = source
     }
@@ -96,6 +99,21 @@ struct RawConfig {
         var endpoint: String?
         var retryBudgetSeconds: Double?
         var maxRequestBytes: Int?
+
+        /// A key of the Google remote on a file remote is a mistake to name, not to ignore.
+        func refuseKeysOfOtherTypes(source: URL) throws {
+            let type = self.type.lowercased()
+            guard type == "csv" || type == "xlsx" else { return }
+            let googleOnly: [(String, Bool)] = [
+                ("spreadsheetId", spreadsheetId != nil), ("credentials", credentials != nil), ("endpoint", endpoint != nil),
+                ("retryBudgetSeconds", retryBudgetSeconds != nil), ("maxRequestBytes", maxRequestBytes != nil),
+            ]
+            if let (key, _) = googleOnly.first(where: \.1) {
+                throw SheetSyncError.configuration(
+                    "\(source.path): remote.\(key) belongs to a google remote, not to this \(type) remote; remove it, or set "
+                        + "remote.type to \"google\"")
+            }
+        }
     }
 
     var store: String
@@ -104,20 +122,34 @@ struct RawConfig {
     var backups: Int?
 
     func resolved(relativeTo folder: URL, source: URL) throws -> Config {
+        // What is there is named by what it is (a folder, a file) where the remote is made; a name alone here.
+        func exists(_ url: URL) -> Bool { FileManager.default.fileExists(atPath: url.path) }
         func path(_ p: String) -> URL {
             let expanded = NSString(string: p).expandingTildeInPath
             return URL(fileURLWithPath: expanded, relativeTo: folder).standardizedFileURL
         }
+        try remote.refuseKeysOfOtherTypes(source: source)
         let remoteConfig: Config.RemoteConfig
         switch remote.type.lowercased() {
         case "csv":
             guard let p = remote.path else {
                 throw SheetSyncError.configuration("\(source.path): remote.type 'csv' needs remote.path (the workbook folder)")
             }
+            if [".csv", ".xlsx", ".xlsm", ".ods"].contains(where: { p.lowercased().hasSuffix($0) }), !exists(path(p)) {
+                throw SheetSyncError.configuration(
+                    "\(source.path): remote.path '\(p)' names a file, but a csv remote is a folder of five .csv files (one per tab): "
+                        + "name the folder\(p.lowercased().hasSuffix(".xlsx") ? ", or set remote.type to \"xlsx\"" : "")")
+            }
             remoteConfig = .csv(folder: path(p))
         case "xlsx":
             guard let p = remote.path else {
                 throw SheetSyncError.configuration("\(source.path): remote.type 'xlsx' needs remote.path (the .xlsx file)")
+            }
+            guard XLSXWorkbookRemote.isWorkbookFile(URL(fileURLWithPath: p)) || exists(path(p)) else {
+                throw SheetSyncError.configuration(
+                    "\(source.path): remote.path '\(p)' is not an .xlsx file (an xlsx remote is one .xlsx, .xlsm, .xltx or .xltm "
+                        + "file\(p.lowercased().hasSuffix(".csv") ? "; for a folder of CSV files set remote.type to \"csv\" and name the folder" : "")"
+                )
             }
             remoteConfig = .xlsx(file: path(p))
         case "google":
@@ -145,10 +177,9 @@ struct RawConfig {
         default:
             throw SheetSyncError.configuration("\(source.path): remote.type '\(remote.type)' is not one of csv, xlsx, google")
         }
-        let zone = timezone ?? TimeZone.current.identifier
-        guard TimeZone(identifier: zone) != nil else {
-            throw SheetSyncError.configuration("\(source.path): timezone '\(zone)' is not an IANA time zone")
+        if let timezone, TimeZone(identifier: timezone) == nil {
+            throw SheetSyncError.configuration("\(source.path): timezone '\(timezone)' is not an IANA time zone")
         }
-        return Config(store: path(store), remote: remoteConfig, timezone: zone, backupsToKeep: backups ?? 5, source: source)
+        return Config(store: path(store), remote: remoteConfig, timezone: timezone, backupsToKeep: backups ?? 5, source: source)
     }
 }

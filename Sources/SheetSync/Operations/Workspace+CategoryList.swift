@@ -55,11 +55,16 @@ extension Workspace {
         }
     }
 
-    /// Adds a category to the store (the next push writes it to the Categories tab).
-    public func addCategory(_ new: NewCategory, dryRun: Bool) async throws {
+    /// Adds a category to the store (the next push writes it to the Categories tab). Returns false, and
+    /// changes nothing, when a category of that exact name is already there: adding is idempotent, so a
+    /// script may run it every time.
+    @discardableResult
+    public func addCategory(_ new: NewCategory, dryRun: Bool) async throws -> Bool {
         try await withStore(preview: dryRun) { store in
             let names = Set(try store.records(in: .categories).map { $0["name"] })
+            if names.contains(new.name.trimmingCharacters(in: .whitespaces)) { return false }
             try store.upsert(try Self.categoryRecord(new, existing: names, now: clock.now()), in: .categories)
+            return true
         }
     }
 

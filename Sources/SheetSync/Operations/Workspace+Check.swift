@@ -13,7 +13,11 @@ extension Workspace {
             remote = try makeRemote()
         }
         guard try await remote.exists() else {
-            throw SheetSyncError.configuration("\(remote.displayName) does not exist; `sheetsync init` creates a new workbook")
+            if path == nil { try await requireLedger() }
+            let what = path == nil ? "the configured workbook" : "\(path ?? "") is not a workbook"
+            let holds = Tab.allCases.map { remote.location(of: $0) }.joined(separator: ", ")
+            throw SheetSyncError.configuration(
+                "\(what): \(remote.displayName) has none of its tabs (\(holds)); `sheetsync init` creates a new workbook there")
         }
         let snapshot = try await remote.read()
         let now = clock.now()

@@ -10,13 +10,19 @@ extension Workspace {
     /// syncs, which binds the store to the workbook's dataset. `init` never destroys: an existing
     /// workbook is linked, and a workbook recreated for an existing store gets every row of the store.
     /// - Parameter starterCategories: give a new ledger a handful of common categories (not `--empty`).
-    public func initialize(dryRun: Bool, starterCategories: Bool = true) async throws -> SyncReport {
+    /// - Parameter timeZone: a new dataset's zone (`--timezone`); nil: the config's, else the system's.
+    public func initialize(dryRun: Bool, starterCategories: Bool = true, timeZone: String? = nil) async throws -> SyncReport {
+        if let timeZone, TimeZone(identifier: timeZone) == nil {
+            let guess = SystemTimeZone.suggestion(for: timeZone).map { " (did you mean '\($0)'?)" } ?? " (such as Europe/Berlin)"
+            throw SheetSyncError(.usage, "--timezone '\(timeZone)' is not an IANA time zone\(guess)")
+        }
         let configured = try makeRemote()
         return try await withWorkbook(configured, preview: dryRun) { store in
             var remote = configured
             var notices: [String] = []
             if try await !remote.exists() {
-                let settings = try settingsRecord(store)
+                let (settings, zone) = try settingsRecord(store, timeZone: timeZone)
+                if let zone { notices.append(zone) }
                 // Rows the store held before this run: a workbook made from them is "recreated".
                 let storeRows = try Tab.allCases.filter { $0 != .settings }.reduce(0) { $0 + (try store.records(in: $1).count) }
                 if starterCategories, try store.records(in: .categories).isEmpty {
@@ -45,6 +51,10 @@ extension Workspace {
                 // Named as made (a new spreadsheet has its id only now).
                 notices.append(
                     storeRows > 0 ? "recreated \(remote.displayName)\(from)" : "created \(remote.displayName) with the five tabs")
+            } else if let timeZone {
+                notices.append(
+                    "--timezone \(timeZone) applies to a new ledger only: this one keeps the timezone of its Settings tab "
+                        + "(change that cell to move it)")
             }
             var report = try await engine(store: store, remote: remote).run(SyncOptions(mode: .sync, dryRun: dryRun))
             report.command = "init"
@@ -88,16 +98,18 @@ extension Workspace {
         }
     }
 
-    /// The store's Settings row, or a new dataset's.
-    private func settingsRecord(_ store: LedgerStore) throws -> LedgerRow {
-        if let existing = try store.records(in: .settings).first { return existing }
+    /// The store's Settings row, or a new dataset's with the line that says which time zone it took.
+    private func settingsRecord(_ store: LedgerStore, timeZone: String?) throws -> (LedgerRow, String?) {
+        if let existing = try store.records(in: .settings).first { return (existing, nil) }
         let stamp = clock.now().description
+        let zone = timeZone ?? config.timezone
+        let source = timeZone == nil ? config.timezoneSource : "--timezone"
         let record = LedgerRow([
-            "datasetId": try store.state(SyncEngine.stateDataset) ?? newID(), "schemaVersion": "1", "timezone": config.timezone,
+            "datasetId": try store.state(SyncEngine.stateDataset) ?? newID(), "schemaVersion": "1", "timezone": zone,
             "rootFolderId": "", "dataSpreadsheetId": "", "receiptsFolderId": "", "createdAt": stamp, "lastModifiedAt": stamp,
         ])
         try store.upsert(record, in: .settings)
         try store.setState(SyncEngine.stateDataset, record["datasetId"])
-        return record
+        return (record, "time zone \(zone) (from \(source)); `sheetsync init --timezone ZONE` chooses another")
     }
 }

@@ -14,14 +14,28 @@ public struct MaterializeReport: Codable, Sendable {
     public var through: String
     public var dryRun: Bool
     public var created = 0
+    /// The earliest and latest date of the transactions created; nil when none was.
+    public var firstDate: String?
+    public var lastDate: String?
     public var rules: [RuleLine] = []
     public var rejected: [Rejection] = []
     public var notices: [String] = []
     /// Counts in the shape of the sync report (`Transactions.added`, `RecurringRules.updated`).
     public var tabs: [String: SyncReport.TabReport] = [:]
 
+    /// What was made: `materialized 4 transactions, 2026-02-01 to 2026-03-15 (through 2026-03-31)`.
+    public var summary: String {
+        let verb = dryRun ? "would materialize" : "materialized"
+        switch (created, firstDate, lastDate) {
+        case (0, _, _): return "nothing to materialize through \(through)"
+        case (1, let first?, _): return "\(verb) 1 transaction, on \(first) (through \(through))"
+        case (_, let first?, let last?): return "\(verb) \(created) transactions, \(first) to \(last) (through \(through))"
+        default: return "\(verb) \(created) transactions (through \(through))"
+        }
+    }
+
     public var lines: [String] {
-        var out = ["materialized \(created) transaction(s) through \(through)"]
+        var out = [summary]
         for rule in rules where rule.created > 0 || rule.capped {
             out.append("  rule \(rule.ruleId): \(rule.created) created\(rule.capped ? " (limit reached; the next run continues)" : "")")
         }
@@ -33,7 +47,41 @@ extension Workspace {
     /// Turns recurring rules into transactions in the local store, through `through` (default: today in
     /// the dataset's time zone). The next push writes them and the rules' `lastGeneratedDate`.
     public func materialize(through: LocalDate?, dryRun: Bool) async throws -> MaterializeReport {
-        try await withStore(preview: dryRun) { store in try materialize(store: store, through: through, dryRun: dryRun) }
+        try await withStore(preview: dryRun) { store in
+            var report = try materialize(store: store, through: through, dryRun: dryRun)
+            report.notices += await rulesOnlyInWorkbook(store: store)
+            return report
+        }
+    }
+
+    /// Rules typed into the workbook since the last sync, which `materialize` (reading the store) cannot
+    /// see: one note each, naming its row. Only a workbook changed since the last sync is read; one that
+    /// cannot be read now adds no note (the sync that loads the rules says what is wrong with it).
+    func rulesOnlyInWorkbook(store: LedgerStore) async -> [String] {
+        guard let remote = try? makeRemote(), (try? await remote.exists()) == true else { return [] }
+        if let recorded = (try? store.state(SyncEngine.stateRemoteVersion)) ?? nil, let current = try? await remote.currentVersion(),
+            current == recorded
+        {
+            return []
+        }
+        guard let snapshot = try? await remote.read(), let table = snapshot.tables[.recurringRules],
+            let rows = try? TabReader.read(table, schema: .recurringRules, seenAt: clock.now()).1
+        else { return [] }
+        let known = Set(((try? store.records(in: .recurringRules)) ?? []).map { $0["recurringRuleId"] })
+        return rows.compactMap { row -> String? in
+            let what: String
+            switch row.outcome {
+            case .blank: return nil
+            case .record(let rule, _):
+                guard rule["recurringRuleId"].isEmpty || !known.contains(rule["recurringRuleId"]) else { return nil }
+                what = " (\(rule["amount"]) \(rule["category"])\(rule["note"].isEmpty ? "" : ", '\(rule["note"])'"))"
+            case .rejected:
+                guard row.key.map({ $0.isEmpty || !known.contains($0) }) ?? true else { return nil }
+                what = ""
+            }
+            return "RecurringRules row \(row.sheetRowNumber)\(what) of \(remote.location(of: .recurringRules)) is not in the store "
+                + "yet, so it made nothing: run `sheetsync sync` first (`sheetsync sync --materialize` does both)"
+        }
     }
 
     /// `sync --materialize`: sync, materialize and sync again under one lock, for a single cron line.
@@ -91,18 +139,10 @@ extension Workspace {
                 report.rejected.append(held)
                 continue
             }
-            let (outcome, _) = TabReader.parse(schema: .recurringRules, seenAt: now) { raw[$0].isEmpty ? .empty : .text(raw[$0]) }
-            switch outcome {
-            case .record(let rule, _):
-                if let problem = CategoryCheck.problem(for: rule["category"], known: categories) {
-                    report.rejected.append(
-                        Rejection(
-                            tab: .recurringRules, row: Rejection.storeRow, id: rule["recurringRuleId"],
-                            message: problem.message, hint: problem.hint, rawCells: Self.cells(of: raw)))
-                } else {
-                    rules.append(rule)
-                }
-            case .rejected(let problems):
+            switch RecurringRuleCheck.read(cells: { raw[$0].isEmpty ? .empty : .text(raw[$0]) }, categories: categories, seenAt: now) {
+            case .rule(let rule):
+                rules.append(rule)
+            case .problems(let problems):
                 report.rejected.append(
                     Rejection(
                         tab: .recurringRules, row: Rejection.storeRow, id: raw["recurringRuleId"],
@@ -121,6 +161,9 @@ extension Workspace {
         let plan = Materializer.plan(
             rules: rules, existingTransactionIds: existing, existingOccurrences: occurrences, through: day, timeZone: zone)
         report.created = plan.newTransactions.count
+        // Written in date order, as the workbook will show them.
+        let made = plan.newTransactions.sorted { ($0["date"], $0["transactionId"]) < ($1["date"], $1["transactionId"]) }
+        (report.firstDate, report.lastDate) = (made.first?["date"], made.last?["date"])
         report.notices = plan.problems.map(\.description)
         report.rules = plan.outcomes.map {
             .init(ruleId: $0.ruleId, created: $0.created, lastGeneratedDate: $0.newLastGeneratedDate?.description, capped: $0.capped)
@@ -132,7 +175,7 @@ extension Workspace {
         report.tabs = [Tab.transactions.rawValue: tx, Tab.recurringRules.rawValue: rr]
         guard !dryRun, !plan.writesNothing else { return report }
         try store.write { writer in
-            for record in plan.newTransactions { try writer.upsert(record, in: .transactions) }
+            for record in made { try writer.upsert(record, in: .transactions) }
             for record in plan.updatedRules { try writer.upsert(record, in: .recurringRules) }
         }
         return report

@@ -11,6 +11,8 @@ public struct RestoreReport: Codable, Sendable {
         public var reason: String
         /// The store has a row with this key again (restored, or added anew): nothing to restore.
         public var inStore = false
+        /// What the row held, to tell rows apart: `2026-01-05 12.50 Dining "lunch"`.
+        public var summary: String?
     }
 
     public var dryRun: Bool
@@ -73,6 +75,31 @@ extension Workspace {
 
 extension RestoreReport.Entry {
     init(_ row: DeletedRow) {
-        self.init(tab: row.tab.rawValue, id: row.key, deletedAt: row.deletedAt, reason: row.reason, inStore: row.inStore)
+        self.init(
+            tab: row.tab.rawValue, id: row.key, deletedAt: row.deletedAt, reason: row.reason, inStore: row.inStore,
+            summary: Self.summary(row))
+    }
+
+    /// The fields a person knows a row by, per tab, from the row as it was kept.
+    static func summary(_ row: DeletedRow) -> String {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(row.json.utf8)) as? [String: Any] else { return "" }
+        func field(_ name: String) -> String {
+            switch object[name] {
+            case let text as String: return text
+            case let number as NSNumber: return number.stringValue
+            default: return ""
+            }
+        }
+        let names: [String]
+        switch row.tab {
+        case .transactions: names = ["date", "type", "amount", "category"]
+        case .recurringRules: names = ["cadence", "type", "amount", "category"]
+        case .receipts: names = ["fileName", "transactionId"]
+        case .categories: names = ["type"]
+        case .settings: names = ["timezone"]
+        }
+        var parts = names.map(field).filter { !$0.isEmpty }
+        if !field("note").isEmpty { parts.append("\"\(field("note"))\"") }
+        return parts.joined(separator: " ")
     }
 }

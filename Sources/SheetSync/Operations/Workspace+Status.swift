@@ -84,6 +84,7 @@ public struct StatusReport: Codable, Sendable {
 
 extension Workspace {
     public func status() async throws -> StatusReport {
+        try await requireLedger()
         let store = try readOnlyStore()
         // Counted in SQL: status neither copies nor loads the store.
         let pending = Dictionary(uniqueKeysWithValues: try store.pendingLocalChanges().map { ($0.key.rawValue, $0.value) })

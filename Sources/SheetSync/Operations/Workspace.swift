@@ -90,11 +90,19 @@ public struct Workspace: Sendable {
                 + "nothing was changed. Put the workbook back or correct the config's remote; `sheetsync init` recreates it from the store")
     }
 
-    /// Neither `remote` nor the store exists: nothing to work on.
-    private func noLedger(_ remote: any Remote) -> SheetSyncError {
+    /// Neither `remote` nor the store exists: nothing to work on. Every command says it in these words.
+    func noLedger(_ remote: any Remote) -> SheetSyncError {
         .configuration(
-            "no workbook (\(remote.displayName)) and no store (\(config.store.path)) here; run `sheetsync init` to start a new ledger, "
-                + "or point --config at an existing one")
+            "not a ledger: no workbook (\(remote.displayName)) and no store (\(config.store.path)) here; run `sheetsync init` to "
+                + "start a new ledger, or point --config at an existing one")
+    }
+
+    /// Throws `noLedger` when there is neither a store nor a workbook (for the read-only commands).
+    func requireLedger() async throws {
+        guard !FileManager.default.fileExists(atPath: config.store.path), let remote = try? makeRemote(),
+            (try? await remote.exists()) == false
+        else { return }
+        throw noLedger(remote)
     }
 
     public func makeRemote() throws -> any Remote {

@@ -19,7 +19,11 @@ extension StoreSnapshot {
         }
         var ledger = LedgerState(rows: rows, base: base, tombstones: tombstones, renames: renames)
         ledger.deleted = deleted
-        for (prefix, set) in [(LedgerState.writtenBackPrefix, \LedgerState.writtenBack), (LedgerState.appendedHerePrefix, \.appendedHere)] {
+        let remembered = [
+            (LedgerState.writtenBackPrefix, \LedgerState.writtenBack), (LedgerState.appendedHerePrefix, \.appendedHere),
+            (LedgerState.deletedByNamePrefix, \.deletedByName),
+        ]
+        for (prefix, set) in remembered {
             for key in state.keys where key.hasPrefix(prefix) {
                 let parts = key.dropFirst(prefix.count).split(separator: ":", maxSplits: 1)
                 guard parts.count == 2, let tab = Tab(rawValue: String(parts[0])) else { continue }

@@ -206,6 +206,10 @@ public struct SyncEngine: Sendable {
                 let keyField = tab.schema.keyField
                 for row in tabPlan.remoteAppends { commit.state[LedgerState.appendedHereKey(tab, row[keyField])] = .some(now.description) }
             }
+            // A delete by name is forgotten once a run carries it out.
+            for delete in tabPlan.remoteDeletes where ledger.deletedByName[tab]?.contains(delete.key) == true {
+                commit.state[LedgerState.deletedByNameKey(tab, delete.key)] = .some(nil)
+            }
             for delete in tabPlan.localDeletes {
                 if ledger.writtenBack[tab]?.contains(delete.key) == true {
                     commit.state[LedgerState.writtenBackKey(tab, delete.key)] = .some(nil)
@@ -217,6 +221,7 @@ public struct SyncEngine: Sendable {
         }
         let oldest = now.adding(milliseconds: -Int64(appendedHereDays) * 86_400_000).description
         for (key, value) in state where key.hasPrefix(LedgerState.appendedHerePrefix) && value < oldest { commit.state[key] = .some(nil) }
+
     }
 
     /// The most rows one run adds to a tab and still remembers as its own (a first push is no editor's

@@ -1,14 +1,22 @@
 /// A run that would delete more than half of a tab's rows (and more than 10), or every row of a tab
-/// that had any, in either direction, is far more often an accident than a wish: it stops whole.
+/// that had any, in either direction, is far more often an accident than a wish: it stops whole. Rows
+/// a sheetsync command deleted by name (`rule delete`) are wishes, not counted.
 enum MassDeleteGuard {
     /// - Parameter renamed: old names of pending category renames (their deletes are half of a rename).
     /// - Parameter emptied: tabs the workbook has with no rows at all while the base had some: cleared.
     ///   Any delete of theirs trips, however few: rows the store edited since come back (an edit beats
     ///   a delete), and the rest must not go with them.
-    static func trips(_ plans: [TabPlan], base: [Tab: [String: LedgerRow]], renamed: Set<String>, emptied: Set<Tab> = []) -> [String] {
+    /// - Parameter deletedByName: rows a command deleted from the store by name (`LedgerState.deletedByName`).
+    static func trips(
+        _ plans: [TabPlan], base: [Tab: [String: LedgerRow]], renamed: Set<String>, emptied: Set<Tab> = [],
+        deletedByName: [Tab: Set<String>] = [:]
+    ) -> [String] {
         plans.compactMap { plan in
             let rows = (base[plan.tab]?.count ?? 0) + plan.unchanged.count
-            let remoteDeletes = plan.remoteDeletes.filter { plan.tab != .categories || !renamed.contains($0.key) }.count
+            let named = deletedByName[plan.tab] ?? []
+            let remoteDeletes = plan.remoteDeletes.filter {
+                (plan.tab != .categories || !renamed.contains($0.key)) && !named.contains($0.key)
+            }.count
             for (count, side) in [(plan.localDeletes.count, "the store"), (remoteDeletes, "the workbook")] {
                 let what: String
                 if count > 0 && count == rows {

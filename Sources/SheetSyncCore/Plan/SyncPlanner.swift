@@ -37,6 +37,13 @@ public struct LedgerState: Sendable {
     public static let appendedHerePrefix = "appendedHere:"
     public static func appendedHereKey(_ tab: Tab, _ key: String) -> String { appendedHerePrefix + tab.rawValue + ":" + key }
 
+    /// Rows a sheetsync command deleted from the store by name (`rule delete`), by tab: deletes asked
+    /// for one by one, which the mass-delete guard does not count.
+    public var deletedByName: [Tab: Set<String>] = [:]
+    /// The store's `sync_state` keys of rows deleted by name (value: when).
+    public static let deletedByNamePrefix = "deletedByName:"
+    public static func deletedByNameKey(_ tab: Tab, _ key: String) -> String { deletedByNamePrefix + tab.rawValue + ":" + key }
+
     /// The store's `sync_state` keys of pending category renames start with this.
     public static let renamePrefix = "categoryRename:"
     /// The `sync_state` key of a pending category rename (old name → new name).
@@ -224,7 +231,10 @@ public struct SyncPlanner: Sendable {
                 })
             let trips =
                 allowMassDelete
-                ? [] : MassDeleteGuard.trips(result.tabs, base: ledger.base, renamed: Set(ledger.renames.keys), emptied: emptied)
+                ? []
+                : MassDeleteGuard.trips(
+                    result.tabs, base: ledger.base, renamed: Set(ledger.renames.keys), emptied: emptied,
+                    deletedByName: ledger.deletedByName)
             if !trips.isEmpty {
                 result.held += trips
                 result.blocked = true

@@ -170,6 +170,13 @@ public enum Reconciler {
         }
         plan.localCounts.rejected = plan.rejections.count
         plan.remoteCounts.rejected = plan.rejections.count
+        // Transactions new to the workbook go in date order (a rule's months read down the sheet), the
+        // key breaking ties; keys are visited in id order, which is no order to a person.
+        if schema.tab == .transactions, plan.remoteAppends.count > 1 {
+            let keys = plan.remoteAppends.map { ($0["date"], $0[schema.keyField]) }
+            let order = keys.indices.sorted { keys[$0] < keys[$1] }
+            if !order.elementsEqual(keys.indices) { plan.remoteAppends = order.map { plan.remoteAppends[$0] } }
+        }
     }
 
     /// One key's decision, with what every key's decision reads.
@@ -368,9 +375,11 @@ public enum Reconciler {
         wins(l, over: r) ? keep(l, over: r, key: key, tab: tab, plan: &plan) : keep(r, over: l, key: key, tab: tab, plan: &plan)
     }
 
-    /// `winner` whole; each field where `loser` differs goes to the conflict log.
+    /// `winner` whole; each field where `loser` differs goes to the conflict log, unless the loser's
+    /// cell is empty: with no base, an empty cell is no value that was set and lost (a new Settings
+    /// row whose Drive ids `init` filled in on one side is no conflict).
     static func keep(_ winner: LedgerRow, over loser: LedgerRow, key: String, tab: Tab, plan: inout TabPlan) -> LedgerRow {
-        for (name, value) in loser.namedValues where value != winner[name] && name != modified && name != created {
+        for (name, value) in loser.namedValues where !value.isEmpty && value != winner[name] && name != modified && name != created {
             plan.conflicts.append(conflict(tab, key, name, winner: winner, loser: loser))
         }
         return winner

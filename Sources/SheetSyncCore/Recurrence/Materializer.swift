@@ -78,6 +78,17 @@ public enum Materializer {
         return plan
     }
 
+    /// The next `count` occurrences of a RecurringRules record that a `materialize` run would make
+    /// (those after its `lastGeneratedDate`, whatever today is), or why the rule cannot be read.
+    public static func upcoming(_ rule: LedgerRow, count: Int) -> Result<[LocalDate], RuleProblem> {
+        var enabled = rule
+        enabled["isEnabled"] = "TRUE"  // a paused rule's dates, as it would make them once resumed
+        return RecurringRuleRow.parse(enabled).map { rule in
+            guard let last = LocalDate(year: 9999, month: 12, day: 31) else { return [] }
+            return rule.recurrence.occurrences(after: rule.lastGeneratedDate, through: last, limit: max(0, count)).dates
+        }
+    }
+
     /// What identifies an occurrence whatever its transaction's id: the rule (lowercase) and the date.
     public static func occurrence(ruleId: String, date: String) -> String {
         "\(ruleId.lowercased())/\(date)"

@@ -74,7 +74,14 @@ public enum FieldParser {
                 return fail("'\(raw)' is not an amount", "type a plain number such as 1234.50")
             }
         case .date:
-            guard let d = date(cell) else { return fail("'\(raw)' is not a date", "use YYYY-MM-DD") }
+            guard let d = date(cell) else {
+                if let (year, month, day) = isoShape(raw.trimmingSpaces()), (1...12).contains(month) {
+                    return fail(
+                        "'\(raw)' is not a date: \(monthNames[month - 1]) \(year) has no day \(day)",
+                        "fix the day (\(monthNames[month - 1]) has \(LocalDate.daysInMonth(year: year, month: month)) days)")
+                }
+                return fail("'\(raw)' is not a date", "use YYYY-MM-DD")
+            }
             return .success(d.description)
         case .timestamp:
             guard let t = timestamp(cell) else {
@@ -83,6 +90,20 @@ public enum FieldParser {
             return .success(t.description)
         }
     }
+
+    /// Year, month and day of text shaped `YYYY-MM-DD` (digits only), whether or not the day exists.
+    static func isoShape(_ s: String) -> (Int, Int, Int)? {
+        let b = Array(s.utf8)
+        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
+            b.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || (48...57).contains($0.element) }),
+            let y = Int(s.prefix(4)), let m = Int(s.dropFirst(5).prefix(2)), let d = Int(s.suffix(2)), y >= 1
+        else { return nil }
+        return (y, m, d)
+    }
+
+    static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
+    ]
 
     /// Lowercase canonical 8-4-4-4-12 form, accepting upper case, braces and missing dashes.
     public static func canonicalUUID(_ text: String) -> String? {

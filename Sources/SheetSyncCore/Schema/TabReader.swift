@@ -35,6 +35,14 @@ public struct ColumnMap: Hashable, Sendable {
             }
         }
         guard missing.isEmpty else {
+            if let delimiter = Self.otherDelimiter(header, schema: schema) {
+                throw TabError(
+                    tab: schema.tab,
+                    message: "the header row is read as one column ('\(header.first { $0.contains(delimiter) } ?? "")'): the file is "
+                        + "separated by '\(delimiter == "\t" ? "\\t" : String(delimiter))', not ','. Save it again as CSV with ',' as the field "
+                        + "separator (LibreOffice: Save As, Text CSV, Edit filter settings, Field delimiter ','; Excel: CSV (Comma "
+                        + "delimited)), or undo the save from .sheetsync-backup/")
+            }
             let list = missing.map { "'\($0)'" }.joined(separator: ", ")
             throw TabError(
                 tab: schema.tab,
@@ -42,6 +50,19 @@ public struct ColumnMap: Hashable, Sendable {
         }
         self.columns = columns
         self.headerWidth = header.count
+    }
+
+    /// The separator a header row was saved with when it is not a comma: a cell that splits on `;` or
+    /// a tab into two or more of the schema's headers (a European spreadsheet's CSV save).
+    static func otherDelimiter(_ header: [String], schema: TabSchema) -> Character? {
+        let headers = Set(schema.fields.map { $0.header.lowercased() })
+        for delimiter: Character in [";", "\t"] {
+            for cell in header where cell.contains(delimiter) {
+                let parts = cell.split(separator: delimiter).map { String($0).trimmingSpaces().lowercased() }
+                if parts.filter(headers.contains).count >= 2 { return delimiter }
+            }
+        }
+        return nil
     }
 
     public func cell(_ field: String, in row: [Cell]) -> Cell {

@@ -74,10 +74,12 @@ extension SheetSyncCommand {
             @Option(help: "A colour such as #4caf50.") var color: String = ""
             func run() async throws {
                 try await global.reporting {
-                    try await global.workspace().addCategory(
+                    let added = try await global.workspace().addCategory(
                         NewCategory(name: name, type: type, emoji: emoji, colorHex: color), dryRun: global.dryRun)
                     if global.json {
-                        Output.json(["added": name, "dryRun": String(global.dryRun)])
+                        Output.json(added ? ["added": name, "dryRun": String(global.dryRun)] : ["alreadyThere": name])
+                    } else if !added && !global.quiet {
+                        Output.line("category '\(name)' is already there; nothing changed")
                     } else if global.dryRun && !global.quiet {
                         Output.line("would add category '\(name)'")
                     }
@@ -100,7 +102,7 @@ extension SheetSyncCommand {
                         for c in categories {
                             let name = c.name.padding(toLength: width, withPad: " ", startingAt: 0)
                             Output.line(
-                                "\(name)  \(c.type.padding(toLength: 7, withPad: " ", startingAt: 0))  \(c.transactions) transactions"
+                                "\(name)  \(c.type.padding(toLength: 7, withPad: " ", startingAt: 0))  \(c.transactions) transaction\(c.transactions == 1 ? "" : "s")"
                                     + (c.isActive ? "" : "  (archived)"))
                         }
                     }

@@ -20,7 +20,9 @@ extension SheetSyncCommand {
                         Output.json(rows)
                     } else {
                         rows.forEach {
-                            Output.line("\($0.deletedAt) \($0.tab) \($0.id) (\($0.reason)\($0.inStore ? "; in the store again" : ""))")
+                            let what = ($0.summary ?? "").isEmpty ? "" : " \($0.summary ?? "")"
+                            Output.line(
+                                "\($0.deletedAt) \($0.tab) \($0.id)\(what) (\($0.reason)\($0.inStore ? "; in the store again" : ""))")
                         }
                     }
                     return .ok

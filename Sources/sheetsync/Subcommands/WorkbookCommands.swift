@@ -8,9 +8,11 @@ extension SheetSyncCommand {
         static let configuration = CommandConfiguration(abstract: "Create or link the remote workbook and the local store.")
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Create no starter categories.") var empty = false
+        @Option(help: "A new ledger's IANA time zone, such as Europe/Berlin; default the system's ($TZ, /etc/localtime).")
+        var timezone: String?
         func run() async throws {
             try await global.reporting {
-                let report = try await global.workspace().initialize(dryRun: global.dryRun, starterCategories: !empty)
+                let report = try await global.workspace().initialize(dryRun: global.dryRun, starterCategories: !empty, timeZone: timezone)
                 return Output.report(report, global)
             }
         }
@@ -60,8 +62,16 @@ extension SheetSyncCommand {
         @Flag(help: "Write over an existing workbook at PATH (never the configured one).") var force = false
 
         func validate() throws {
-            guard let format, ExportFormat(rawValue: format.lowercased()) == nil else { return }
-            throw ValidationError("--format must be csv or xlsx, not '\(format)'")
+            if let format, ExportFormat(rawValue: format.lowercased()) == nil {
+                throw ValidationError("--format must be csv or xlsx, not '\(format)'")
+            }
+            // A name like a file of another kind (`out.ods`, `single.csv`) would become a folder of CSVs.
+            let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
+            if format == nil, !ext.isEmpty, chosenFormat == .csv {
+                throw ValidationError(
+                    "'\(path)' names a .\(ext) file, which export does not write: it writes xlsx (a file ending in .xlsx) "
+                        + "or csv (a folder of five .csv files: name a folder, or add --format csv to use this name for one)")
+            }
         }
 
         /// The format asked for, or the one PATH names (`book.xlsx` is a file, not a folder named so).
@@ -77,8 +87,9 @@ extension SheetSyncCommand {
                 let verb = global.dryRun ? "would export" : "exported"
                 if global.json {
                     Output.json(["path": url.path, "rows": String(count), "dryRun": String(global.dryRun)])
-                } else if global.verbose || global.dryRun {
-                    Output.line("\(verb) \(count) rows to \(url.path)")
+                } else if !global.quiet {
+                    let what = chosenFormat == .xlsx ? "the file" : "the folder (five .csv files)"
+                    Output.line("\(verb) \(count) row\(count == 1 ? "" : "s") to \(what) \(url.path)")
                 }
                 return .ok
             }
@@ -124,8 +135,9 @@ extension SheetSyncCommand {
                 let report = try await global.workspace().materialize(through: through.flatMap(LocalDate.init(iso:)), dryRun: global.dryRun)
                 if global.json {
                     Output.json(report)
-                } else if !global.quiet && (global.verbose || global.dryRun) {
-                    report.lines.forEach(Output.line)
+                } else if !global.quiet {
+                    (global.verbose || global.dryRun ? report.lines : [report.summary]).forEach(Output.line)
+                    report.notices.forEach { Output.error("note: \($0)") }
                 }
                 for r in report.rejected { Output.error("RecurringRules \(r.id): \(r.message)\(r.hint.isEmpty ? "" : " — \(r.hint)")") }
                 return report.rejected.isEmpty ? .ok : .dataError
