@@ -347,7 +347,8 @@ struct MultiWriterCase {
     /// its trailing zeros. Not an edit: nothing may change because of it.
     mutating func handRetype() throws {
         let rows = try sheet()
-        guard let key = rows.keys.sorted().randomElement(using: &rng), let row = rows[key] else { return }
+        // A row typed without an id has none to find it by (the person would retype that row only).
+        guard let key = rows.keys.filter({ !$0.isEmpty }).sorted().randomElement(using: &rng), let row = rows[key] else { return }
         let field = Bool.random(using: &rng) ? "note" : "amount"
         var text = row[field]
         if field == "amount", text.contains(".") {

@@ -185,6 +185,43 @@ import Workbook
         #expect(try c.rows()[key] == back)
     }
 
+    /// B's clock is two minutes behind A's. A edits the note and syncs; B takes that version, then edits
+    /// the amount: B's stamp is earlier than the version B edited. The edit is still the later one (it was
+    /// made on that version): B's sync dates it after the version, and A takes it instead of reading an
+    /// old copy and writing its own version back.
+    @Test func aStoreEditWhoseClockIsBehindTheVersionItEditedStillWins() async throws {
+        let shared = try SharedBook.make()
+        let clockA = ManualClock(Self.start), clockB = ManualClock(Self.start.adding(milliseconds: -120_000))
+        let a = try shared.machine("a", clock: clockA), b = try shared.machine("b", clock: clockB)
+        try await a.sync()
+        try await b.sync()
+        let key = SharedBook.key
+        // Not whole seconds: a time the sheet shows to the second or minute reads as the base's own.
+        func tick() {
+            clockA.advance(milliseconds: 31_517)
+            clockB.advance(milliseconds: 31_517)
+        }
+        tick()
+        try a.edit(key, ["note": "a's note"])
+        tick()
+        try await a.sync()
+        tick()
+        try await b.sync()
+        tick()
+        try b.edit(key, ["amount": "61.00"])
+        tick()
+        try await b.sync()
+        tick()
+        try await a.sync()
+
+        let sheet = try #require(try shared.sheet()[key])
+        #expect(sheet["note"] == "a's note" && sheet["amount"] == "61.00")
+        #expect(try a.rows()[key] == sheet)
+        let bRow = try b.rows()[key]
+        #expect(bRow == sheet, "b \(bRow.map { Array($0.namedValues) } ?? []) sheet \(Array(sheet.namedValues))")
+        #expect(try a.store.conflicts(limit: 50).isEmpty)
+    }
+
     /// A person edits a cell, then (before any sync) the store edits the same field: the store's edit is
     /// the later one and wins; the hand edit is kept in the conflict log.
     @Test func aHandEditLosesToAStoreEditMadeAfterItBeforeTheSync() async throws {

@@ -109,6 +109,7 @@ public enum Reconciler {
         remote.frozen.formUnion(state.heldLocal)
         var local = state.local
         clampFuture(&local, &remote, context: context, plan: &plan)
+        dateAfterBase(&local, base: state.base)
 
         // A check or a first pull has no base and no local rows: no lookups (each hashes the key) there.
         let (noBase, noLocal, noFrozen) = (state.base.isEmpty, local.isEmpty, remote.frozen.isEmpty)
@@ -414,6 +415,21 @@ public enum Reconciler {
         r["year"] = String(date.year)
         r["month"] = String(date.month)
         return r
+    }
+
+    /// A store row changed since the version both sides agreed on, yet dated before it, was edited on a
+    /// machine whose clock is behind the one that made that version. It is the later version all the same
+    /// (it was made on that version): dated a millisecond after it, so that no machine reads it as an
+    /// old copy and writes the version it replaced back.
+    private static func dateAfterBase(_ local: inout [String: LedgerRow], base: [String: LedgerRow]) {
+        guard !base.isEmpty else { return }
+        for (key, row) in local {
+            guard let b = base[key], row[modified] < b[modified],
+                !row.namedValues.allSatisfy({ $0.0 == modified || $0.1 == b[$0.0] }),
+                let time = Timestamp(iso: b[modified])
+            else { continue }
+            local[key]?[modified] = time.adding(milliseconds: 1).description
+        }
     }
 
     /// `lastModifiedAt` values far in the future are clamped to now once, on both sides.
