@@ -46,7 +46,9 @@ public struct CSVWorkbookRemote: Remote {
             // The fingerprint of exactly the bytes parsed: a save in between cannot slip through.
             let read: (file: CSVFile, fingerprint: FileFingerprint)?
             let keying = keyingRows ? { RowKeying(header: $0, schema: tab.schema) } : nil
-            do { read = try CSVReader.readIfPresent(url(for: tab), keying: keying) } catch {
+            do { read = try CSVReader.readIfPresent(url(for: tab), keying: keying) } catch let error as AtomicFileError {
+                throw SheetSyncError.replacing(error)
+            } catch {
                 throw SheetSyncError.data("\(error)").causedBy(error)
             }
             guard let (read, fingerprint) = read else { continue }

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Recognizes an encrypted workbook: Excel saves a password-protected `.xlsx` not as a ZIP but as
 /// an OLE compound file whose directory holds an `EncryptedPackage` stream (MS-OFFCRYPTO).
 enum EncryptedWorkbook {
@@ -13,7 +19,8 @@ enum EncryptedWorkbook {
 
     /// Whether the file at `url` is an OLE compound file with an `EncryptedPackage` stream.
     static func isEncrypted(_ url: URL) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+        guard let fd = try? FileSafety.open(url.path, flags: O_RDONLY) else { return false }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         // Only picks the message for a file that already failed to open as a ZIP: a read error
         // here means "not encrypted", and the caller reports the file as unreadable.
         defer { try? handle.close() }

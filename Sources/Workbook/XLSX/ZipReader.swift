@@ -34,6 +34,8 @@ final class ZipReader: Sendable {
         var tooManyEntries = false
         /// The file has no ZIP end record at all (not a damaged ZIP: no ZIP).
         var notAZip = false
+        /// Nothing was read: the file could not be opened, or what is there is no regular file.
+        var refusal: AtomicFileError?
     }
 
     let entries: [Entry]
@@ -44,8 +46,10 @@ final class ZipReader: Sendable {
     /// Opens the file at `path` and reads its central directory, listing at most `maximumEntries`
     /// entries (more is refused as too many).
     init(path: String, maximumEntries: Int) throws(Failure) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(description: String(cString: strerror(errno))) }
+        let opened: Int32?
+        // A regular file only, never through a symlink (`FileSafety`): a FIFO or device would hang the read.
+        do { opened = try FileSafety.open(path, flags: O_RDONLY) } catch { throw Failure(description: error.reason, refusal: error) }
+        guard let fd = opened else { throw Failure(description: String(cString: strerror(ENOENT))) }
         do {
             (entries, directoryOffset) = try Self.directory(fd, maximumEntries: maximumEntries)
         } catch {
