@@ -42,7 +42,7 @@ extension GlobalOptions {
         let code: SheetSync.ExitCode
         defer { Output.clearProgress() }
         do {
-            code = try await Interrupts.run(body)
+            code = try await Interrupts.run(json: json, body)
         } catch let error as ValidationError {
             throw error
         } catch {
