@@ -59,6 +59,9 @@ import Testing
             let rename = try await ledger.run("category", "rename", "Dining", name)
             #expect(rename.status == 64, "\(rename.stderr)")
         }
+        // A full-width twin of an existing name shows the same in every report.
+        let twin = try await ledger.run("category", "add", "Ｄｉｎｉｎｇ")
+        #expect(twin.status == 64 && twin.stderr.contains("'Dining' exists already"), "\(twin.stderr)")
         #expect(try ledger.storeRows(.categories) == before)
     }
 }

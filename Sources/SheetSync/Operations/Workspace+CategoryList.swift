@@ -95,8 +95,10 @@ extension Workspace {
         guard !name.isEmpty else { throw SheetSyncError(.usage, "the category name is empty") }
         try refuseControlCharacters(inCategoryName: name)
         guard !existing.contains(name) else { throw SheetSyncError(.usage, "a category named '\(name)' already exists") }
-        if let twin = existing.first(where: { $0.lowercased() == name.lowercased() }) {
-            throw SheetSyncError(.usage, "'\(twin)' exists already; names differing only in case would confuse every row that names them")
+        if let twin = existing.first(where: { TerminalText.lookalikeFold($0) == TerminalText.lookalikeFold(name) }) {
+            throw SheetSyncError(
+                .usage,
+                "'\(twin)' exists already; names differing only in case or by full-width letters would confuse every row that names them")
         }
         let type = new.type.lowercased()
         guard ["expense", "income", "both"].contains(type) else {

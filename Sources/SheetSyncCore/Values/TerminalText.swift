@@ -59,4 +59,19 @@ public enum TerminalText {
         let text = String(value, radix: 16)
         return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
+
+    /// The form two names are compared in for looking alike: without the characters `needsEscape`
+    /// (invisible ones among them), full-width letters, digits and signs as their ASCII selves, in
+    /// lower case. `Dining`, `Din\u{200B}ing` and `Ｄｉｎｉｎｇ` all fold to `dining`.
+    public static func lookalikeFold(_ name: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars where !needsEscape(scalar) {
+            switch scalar.value {
+            case 0xFF01...0xFF5E: out.append(Unicode.Scalar(scalar.value - 0xFEE0) ?? scalar)
+            case 0x3000: out.append(" ")
+            default: out.append(scalar)
+            }
+        }
+        return String(out).lowercased()
+    }
 }
