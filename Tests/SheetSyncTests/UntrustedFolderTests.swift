@@ -146,6 +146,24 @@ import Workbook
         #expect(try TestWorkbook(folder: folder).allBytes() == before)
     }
 
+    @Test func aReceiptsFolderThatIsASymlinkIsRefusedAndNothingIsCopiedWhereItPoints() async throws {
+        let ledger = try await Ledger.synced()
+        let elsewhere = try TestWorkbook.scratch("elsewhere")
+        let receipts = ledger.book.appendingPathComponent("Receipts")
+        try? FileManager.default.removeItem(at: receipts)
+        try FileManager.default.createSymbolicLink(atPath: receipts.path, withDestinationPath: elsewhere.path)
+        let image = ledger.folder.appendingPathComponent("receipt.jpg")
+        try Data("jpeg".utf8).write(to: image)
+        let id = try #require(try ledger.storeRows(.transactions).keys.sorted().first)
+        let before = try ledger.storeRows(.receipts)
+
+        let run = try await ledger.run("receipt", "add", id, image.path)
+        #expect(run.status == 78, "\(run.stderr)")
+        #expect(run.stderr.contains("'\(receipts.path)' is a symbolic link (to \(elsewhere.path))"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
+        #expect(try ledger.storeRows(.receipts) == before)
+    }
+
     // MARK: FIFOs and devices in a tab's place
 
     @Test func aFIFOInATabsPlaceIsRefusedBeforeAnythingReadsIt() async throws {
