@@ -1,5 +1,6 @@
 import Foundation
 import SheetSyncStore
+import Workbook
 
 extension SheetSyncError {
     /// The error a run ends with, for an error that is not one already: SQLite and file-system
@@ -8,6 +9,7 @@ extension SheetSyncError {
     /// only what nobody expected is an internal error (nil: exit 1).
     public static func classify(_ error: any Error, store: String) -> SheetSyncError? {
         if let error = error as? SheetSyncError { return error }
+        if let error = error as? AtomicFileError { return .replacing(error) }
         return outcome(of: error, store: store)?.causedBy(error)
     }
 

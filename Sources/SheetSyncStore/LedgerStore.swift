@@ -49,7 +49,7 @@ public final class LedgerStore: Sendable {
     /// Creates an empty store file readable by its owner only. SQLite gives the `-wal` and `-shm`
     /// files the mode of the database file, so they are private too; an empty file is a new database.
     static func createPrivateFileIfMissing(_ path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd >= 0 {
             close(fd)
             return

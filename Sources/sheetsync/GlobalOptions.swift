@@ -27,7 +27,7 @@ struct GlobalOptions: ParsableArguments {
     func workspace() throws -> Workspace {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let config = try Config.locate(explicit: self.config, environment: ProcessInfo.processInfo.environment, currentDirectory: cwd)
-        var logger = Logger(label: "sheetsync")
+        var logger = Logger(label: "sheetsync") { _ in OutputLogHandler() }
         logger.logLevel = verbose ? .debug : .warning
         // A progress line only on a terminal, and never when output is asked to be quiet or JSON.
         let progress: (@Sendable (String) -> Void)? = (isatty(STDERR_FILENO) == 1 && !quiet && !json) ? Output.progress : nil
@@ -42,7 +42,7 @@ extension GlobalOptions {
         let code: SheetSync.ExitCode
         defer { Output.clearProgress() }
         do {
-            code = try await Interrupts.run(body)
+            code = try await Interrupts.run(json: json, body)
         } catch let error as ValidationError {
             throw error
         } catch {

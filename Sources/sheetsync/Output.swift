@@ -4,16 +4,20 @@ import SheetSyncCore
 import Synchronization
 
 /// Human and JSON output: silent on success unless asked, problems on stderr.
+///
+/// Every line of text passes `TerminalText.visibleLines` here, the one place output is written: a value
+/// from the workbook, the store or a server (a category name, a rejected cell, an error message) never
+/// puts a control character on the terminal or in a log. JSON goes out exact (the encoder escapes).
 enum Output {
     static func error(_ message: String) {
         clearProgress()
-        FileHandle.standardError.write(Data("sheetsync: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("sheetsync: \(TerminalText.visibleLines(message))\n".utf8))
     }
 
     /// Rewrites the progress line on stderr (a terminal); `clearProgress` removes it.
     @Sendable static func progress(_ text: String) {
         progressShown.store(true, ordering: .relaxed)
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(TerminalText.visible(text))".utf8))
     }
 
     /// Whether a progress line is on the terminal now: only then is there a line to clear, so
@@ -26,7 +30,7 @@ enum Output {
 
     static func line(_ text: String) {
         clearProgress()
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        FileHandle.standardOutput.write(Data((TerminalText.visibleLines(text) + "\n").utf8))
     }
 
     static func json<T: Encodable>(_ value: T) {
@@ -80,6 +84,6 @@ extension Output {
     /// Text exactly as given (it carries its own line ends).
     static func text(_ text: String) {
         clearProgress()
-        FileHandle.standardOutput.write(Data(text.utf8))
+        FileHandle.standardOutput.write(Data(TerminalText.visibleLines(text).utf8))
     }
 }

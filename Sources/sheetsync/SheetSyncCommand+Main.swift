@@ -36,7 +36,7 @@ extension SheetSyncCommand {
             guard code != .success else { exit(withError: error) }
             var failure = SheetSyncError(SheetSync.ExitCode(rawValue: code.rawValue) ?? .internalError, message(for: error))
             if failure.exitCode == .usage { failure.hint = UsageHints.hint(for: arguments) }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            FileHandle.standardError.write(Data((TerminalText.visibleLines(fullMessage(for: error)) + "\n").utf8))
             if let hint = failure.hint { Output.error("hint: \(hint)") }
             if arguments.prefix(while: { $0 != "--" }).contains("--json") {
                 Output.json(JSONFailure(error: JSONError(failure), version: SheetSyncVersion.current))

@@ -7,7 +7,7 @@ import Workbook
 @testable import SheetSync
 
 /// File safety, end to end: the last-instant save, a NUL byte in a cell, a private (0600)
-/// ledger, a read-only or symlinked tab. Each test looks at the files' bytes and modes before and
+/// ledger, a read-only tab. Each test looks at the files' bytes and modes before and
 /// after, and at the store.
 @Suite struct FileSafetyTests {
     private func mode(_ url: URL) throws -> Int {
@@ -264,7 +264,7 @@ import Workbook
         #expect(try mode(URL(fileURLWithPath: lock.path)) == 0o600)
     }
 
-    // MARK: Transactions.csv is read-only (0444) or a symlink to a file elsewhere
+    // MARK: Transactions.csv is read-only (0444) (a symlink: UntrustedFolderTests)
 
     @Test func aReadOnlyTabIsNotReplacedExitsSeventyEightAndTheChangeWaits() async throws {
         let folder = try CLI.copyOfSample("clean")
@@ -297,25 +297,6 @@ import Workbook
         #expect(run.status == 78)
         #expect(run.stderr.contains("folder '\(folder.path)' is read-only"), "\(run.stderr)")
         #expect(try TestWorkbook(folder: folder).allBytes() == before)
-    }
-
-    @Test func aSymlinkedTabIsWrittenThroughTheLinkStaysAndBackupsStayInTheWorkbook() async throws {
-        let folder = try CLI.copyOfSample("clean")
-        let elsewhere = try TestWorkbook.scratch("elsewhere")
-        let link = folder.appendingPathComponent("Transactions.csv")
-        let real = elsewhere.appendingPathComponent("ledger-2026.csv")
-        try FileManager.default.moveItem(at: link, to: real)
-        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
-        #expect(
-            try await CLI.run(["add", "expense", "--amount", "9", "--category", "Dining", "--note", "through"], in: folder).status == 0)
-        let before = try bytes(real)
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == real.path)
-        #expect(String(decoding: try bytes(real), as: UTF8.self).contains(",through,"))
-        #expect(try backups(folder, of: "Transactions.csv") == [before])
-        #expect(!FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent(AtomicFile.backupFolderName).path))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path) == ["ledger-2026.csv"])
     }
 
     // MARK: exit codes of file errors

@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import GRDB
 import SheetSync
 import SheetSyncCore
 import SheetSyncStore
@@ -76,7 +78,7 @@ import Workbook
     }
 
     /// Whether the run lock of `store` can be taken (the stopped run released it).
-    private func lockIsFree(_ store: URL) throws -> Bool {
+    func lockIsFree(_ store: URL) throws -> Bool {
         let fd = open(store.path + ".lock", O_RDWR)
         guard fd >= 0 else { return true }
         defer { close(fd) }
@@ -161,5 +163,113 @@ extension SignalStopTests {
         return links.contains { link in
             (try? FileManager.default.destinationOfSymbolicLink(atPath: fds + "/" + link)) == target
         }
+    }
+}
+
+extension SignalStopTests {
+    /// The first signal stops a run that waits for a Google answer that never comes: the request is
+    /// given up at once. The test waits on events only: the signal goes once the request is held at the
+    /// emulator, and the test goes on when the process ends. The gate opens only after that (a run that
+    /// ignored the first signal would wait on it for ever; the fail-safe opens it after two minutes,
+    /// and the run then ends with its push done, not with 143).
+    @Test func theFirstSignalStopsARunWaitingForAGoogleAnswerThatNeverComes() async throws {
+        let bed = try await GoogleTestBed.start("g-signal-held")
+        _ = try GoogleSeed.ledger(in: bed, transactions: 2, ids: SeededIDs(seed: 11))
+        #expect(try await bed.cli("sync").status == 0)
+        #expect(try await bed.cli("add", "expense", "--amount", "7.00", "--category", "Food").status == 0)
+        let storeBefore = try bed.storeRecords(.transactions)
+        let sheetBefore = try bed.sheetRecords(.transactions)
+        bed.emulator.resetCounters()
+        for endpoint in Self.writes {
+            bed.emulator.injectFault(.hold(gate: "never"), at: .endpoint(endpoint, occurrence: 1), phase: .beforeEffect)
+        }
+        let launch = try CLI.launch(["push"], in: bed.folder, environment: [:])
+        let ended = AsyncStream<Void> { continuation in launch.process.terminationHandler = { _ in continuation.finish() } }
+        try launch.process.run()
+        while launch.process.isRunning, !bed.emulator.isHeld(at: "never") { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(launch.process.isRunning, "push ended before its write reached Google")
+        kill(launch.process.processIdentifier, SIGTERM)
+        let failSafe = Task {
+            try await Task.sleep(for: .seconds(120))
+            bed.emulator.open(gate: "never")
+        }
+        for await _ in ended {}
+        failSafe.cancel()
+        let run = try launch.finish()
+        bed.emulator.open(gate: "never")
+        bed.emulator.clearFaults()
+
+        #expect(run.status == 143, "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("stopped by SIGTERM"), "\(run.stderr)")
+        #expect(try bed.storeRecords(.transactions) == storeBefore)
+        // The held write goes on at the emulator once its gate opens (the run gave it up): whole or not at all.
+        let sheetAfter = try bed.sheetRecords(.transactions)
+        #expect(sheetAfter == sheetBefore || sheetAfter == storeBefore, "\(sheetAfter.keys.sorted())")
+        #expect(try lockIsFree(bed.storeURL))
+
+        let next = try await bed.cli("sync")
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(try bed.storeRecords(.transactions) == bed.sheetRecords(.transactions))
+        await bed.finish()
+    }
+}
+
+extension SignalStopTests {
+    /// The first signal ends a run within seconds even where it reaches no safe point: here SQLite's
+    /// wait (up to 5 s) for a store another program holds a write lock on. The run is ended where it is,
+    /// as a crash would end it, and says so in one line with 143; before, it waited out the 5 s and
+    /// exited 75 ("busy"). The signal goes once the run has its handlers in place (an event), before it
+    /// opens the store: the 3-second grace runs out before SQLite's 5 s, which start later.
+    @Test func theFirstSignalEndsARunThatReachesNoSafePointWithinSeconds() async throws {
+        let ledger = try await Ledger.synced()
+        let before = try ledger.storeRows(.transactions)
+        // Another program's write transaction on the store, held until the run has ended.
+        let holder = try DatabaseQueue(path: ledger.store.path)
+        let (taken, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        Thread.detachNewThread {
+            try? holder.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    taken.signal()
+                    release.wait()
+                    return .rollback
+                }
+            }
+        }
+        taken.wait()
+        let launch = try CLI.launch(["add", "expense", "--amount", "7", "--category", "Dining"], in: ledger.folder, environment: [:])
+        let ended = AsyncStream<Void> { continuation in launch.process.terminationHandler = { _ in continuation.finish() } }
+        try launch.process.run()
+        let pid = launch.process.processIdentifier
+        // Sent as soon as the run handles SIGTERM (before it opens the store), so SQLite's 5 s start after it;
+        // watched from a thread of its own, which a busy test process's task pool cannot hold up.
+        let signalled = Mutex(false)
+        Thread.detachNewThread {
+            while kill(pid, 0) == 0, !Self.process(pid, handles: SIGTERM) { usleep(1_000) }
+            signalled.withLock { $0 = kill(pid, SIGTERM) == 0 }
+        }
+        for await _ in ended {}
+        let run = try launch.finish()
+        release.signal()
+        #expect(signalled.withLock { $0 }, "the run waits for the store")
+
+        #expect(run.status == 143, "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("stopped by SIGTERM where it was (no safe point within 3 s)"), "\(run.stderr)")
+        #expect(try ledger.storeRows(.transactions) == before)
+        #expect(try await ledger.run("sync").status == 0)
+    }
+}
+
+extension SignalStopTests {
+    /// Whether process `pid` catches `signal` (`SigCgt` in /proc/PID/status): its handler is in place. (Not
+    /// merely ignored: the run ignores it for an instant before its handler is installed, and a signal
+    /// sent then is lost.)
+    static func process(_ pid: Int32, handles signal: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+            let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
+        return mask & (1 << UInt64(signal - 1)) != 0
     }
 }

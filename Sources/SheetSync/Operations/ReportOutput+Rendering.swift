@@ -133,7 +133,10 @@ extension ReportOutput {
         lines.map { line in columns.map { $0.value(line).csvText } }
     }
 
+    /// A field as the CSV holds it: quoted when it must be, and a text a spreadsheet would run as a
+    /// formula (a category named `=HYPERLINK(…)`) neutralised with a leading `'` (`FormulaText`).
     private static func csvField(_ text: String) -> String {
+        let text = FormulaText.neutralised(text)
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

@@ -27,6 +27,7 @@ extension Workspace {
     public func renameCategory(from old: String, to new: String, dryRun: Bool = false) async throws -> RenameReport {
         let newName = new.trimmingCharacters(in: .whitespaces)
         guard !newName.isEmpty else { throw SheetSyncError(.usage, "the new category name is empty") }
+        try Self.refuseControlCharacters(inCategoryName: newName)
         guard newName != old else { throw SheetSyncError(.usage, "the category is already named '\(old)'") }
         return try await withStore(preview: dryRun) { store in
             let categories = try store.records(in: .categories)

@@ -82,14 +82,28 @@ extension Workspace {
         }
     }
 
+    /// A category name is shown on terminals, in reports and in every row that names it: one holding a
+    /// control character (an escape sequence) or an invisible formatting character (a bidi override, a
+    /// zero-width space) is refused, naming it as `TerminalText` shows it.
+    static func refuseControlCharacters(inCategoryName name: String) throws {
+        guard let scalar = name.unicodeScalars.first(where: TerminalText.needsEscape) else { return }
+        throw SheetSyncError(
+            .usage,
+            "the category name '\(TerminalText.visible(name))' holds the control or invisible character "
+                + "\(TerminalText.visible(String(scalar))); type the name without it")
+    }
+
     /// A category row checked as the sheet checks one: a name not taken (case-sensitive, with a hint
     /// for a near-miss), a known type, a `#RRGGBB` colour.
     static func categoryRecord(_ new: NewCategory, existing: Set<String>, now: Timestamp) throws -> LedgerRow {
         let name = new.name.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { throw SheetSyncError(.usage, "the category name is empty") }
+        try refuseControlCharacters(inCategoryName: name)
         guard !existing.contains(name) else { throw SheetSyncError(.usage, "a category named '\(name)' already exists") }
-        if let twin = existing.first(where: { $0.lowercased() == name.lowercased() }) {
-            throw SheetSyncError(.usage, "'\(twin)' exists already; names differing only in case would confuse every row that names them")
+        if let twin = existing.first(where: { TerminalText.lookalikeFold($0) == TerminalText.lookalikeFold(name) }) {
+            throw SheetSyncError(
+                .usage,
+                "'\(twin)' exists already; names differing only in case or by full-width letters would confuse every row that names them")
         }
         let type = new.type.lowercased()
         guard ["expense", "income", "both"].contains(type) else {

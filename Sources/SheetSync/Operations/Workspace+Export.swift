@@ -24,7 +24,7 @@ extension Workspace {
                 tables[tab] = Table(
                     header: TablePatcher.newHeader(schema),
                     rows: records.map { record in
-                        schema.fields.map { FieldParser.cell(record[$0.name], $0, typed: format == .xlsx) }
+                        schema.fields.map { Self.exportCell(FieldParser.cell(record[$0.name], $0, typed: format == .xlsx), format: format) }
                     })
             }
             if !dryRun { try Self.writeWorkbook(tables, to: path, format: format) }
@@ -85,6 +85,14 @@ extension Workspace {
                 throw SheetSyncError(.configuration, "\(path.path) already exists; choose another path, or add --force to write over it")
             }
         }
+    }
+
+    /// A cell as an export holds it. An export is for other programs: a text a spreadsheet would run
+    /// as a formula is neutralised (`FormulaText`, OWASP's leading `'`). An XLSX cell is a text cell
+    /// already, which no program evaluates, so it stays exact.
+    static func exportCell(_ cell: Cell, format: ExportFormat) -> Cell {
+        guard format == .csv, case .text(let text) = cell else { return cell }
+        return .text(FormulaText.neutralised(text))
     }
 
     /// Transactions by date then id; categories by sortOrder (unset last) then name; others by key.

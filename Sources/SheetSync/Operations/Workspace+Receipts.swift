@@ -1,6 +1,7 @@
 import Foundation
 import SheetSyncCore
 import SheetSyncStore
+import Workbook
 
 extension Workspace {
     /// Adds receipt images to a transaction, where the remote keeps receipts (`receiptStorage`). For file
@@ -36,6 +37,8 @@ extension Workspace {
                 throw SheetSyncError(.usage, "no transaction with id \(id) in the store (run `sheetsync pull` first?)")
             }
             if !dryRun {
+                // A symlink (or a file) in the receipts folder's place is refused, not copied through (`FileSafety`).
+                try FileSafety.requireFolderOrNothing(folder.path)
                 // The queue beside the store is private like the store; a receipts folder of the workbook is the workbook's.
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 // (also one an earlier version made 0755)

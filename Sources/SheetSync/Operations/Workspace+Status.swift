@@ -110,6 +110,7 @@ extension Workspace {
     /// (`withStore(preview:)` would copy all of it into memory first); an empty store when there is none.
     func readOnlyStore() throws -> LedgerStore {
         let path = config.store.path
+        try refuseStoreFilesThatAreNot()
         do {
             return FileManager.default.fileExists(atPath: path) ? try LedgerStore.readOnly(path: path) : try LedgerStore.inMemory()
         } catch {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SheetSyncCore
 import SheetSyncStore
+import Workbook
 
 /// A configured ledger: its store, its remote, and the run lock that guards them.
 public struct Workspace: Sendable {
@@ -39,6 +40,7 @@ public struct Workspace: Sendable {
             let remote = try makeRemote()
             if try await !remote.exists() { throw noLedger(remote) }
         }
+        try refuseStoreFilesThatAreNot()
         if preview {
             let path = config.store.path
             let store: LedgerStore
@@ -59,6 +61,15 @@ public struct Workspace: Sendable {
         // The lock stays held until the work is done.
         defer { withExtendedLifetime(lock) {} }
         return try await body(store)
+    }
+
+    /// The store's files (the database, its WAL, shared memory and journal) are regular files or
+    /// absent: SQLite opens them by name and would follow a symlink there (writing the ledger
+    /// wherever it points) or hang on a FIFO. Refused with 78, naming the file (`FileSafety`).
+    func refuseStoreFilesThatAreNot() throws {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            do { try FileSafety.requireFileOrNothing(config.store.path + suffix) } catch { throw SheetSyncError.replacing(error) }
+        }
     }
 
     /// `withStore` for a run that reads and writes `remote`: the store's lock first (a second run of the

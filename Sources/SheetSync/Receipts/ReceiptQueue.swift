@@ -1,6 +1,7 @@
 import Foundation
 import SheetSyncCore
 import SheetSyncStore
+import Workbook
 
 /// Receipt images queued by `sheetsync receipt add` for a remote whose receipts are uploaded (Google:
 /// the dataset's Drive `Receipts/` folder), uploaded on the next push. The queue is the store's
@@ -76,7 +77,8 @@ struct ReceiptQueue {
                     ]), in: .receipts)
                 try writer.saveReceiptUpload(done)
             }
-            do { try FileManager.default.removeItem(atPath: entry.file) } catch {
+            // Only the copy sheetsync made: a symlink put in its place is left alone (`FileSafety`).
+            do { if FileSafety.kind(of: entry.file) == .file { try FileManager.default.removeItem(atPath: entry.file) } } catch {
                 // The row is written; a copy left in the queue folder only takes space.
                 outcome.problems.append(
                     "receipt \(entry.receiptId) is uploaded but its queued copy \(entry.file) could not be removed: \(error)")
@@ -89,7 +91,8 @@ struct ReceiptQueue {
     /// The uploaded file's id, or nil when the queued copy is gone.
     private func upload(_ entry: inout ReceiptUpload, settings: LedgerRow) async throws -> String? {
         if let existing = try await target.uploadedFile(receiptId: entry.receiptId) { return existing }
-        guard let content = FileManager.default.contents(atPath: entry.file) else { return nil }
+        // Never through a symlink, nor from a FIFO or device put in the copy's place (refused, 78).
+        guard let content = try FileSnapshot.read(URL(fileURLWithPath: entry.file))?.bytes else { return nil }
         entry.attempts += 1
         try save(&entry)
         let started = entry
@@ -128,7 +131,7 @@ struct ReceiptQueue {
     static func forget(_ ids: [String], store: LedgerStore, keepingFiles: Bool = false) throws -> [String] {
         try change(ids, store: store) { entry in
             try store.deleteReceiptUpload(receiptId: entry.receiptId)
-            if !keepingFiles, !entry.file.isEmpty, FileManager.default.fileExists(atPath: entry.file) {
+            if !keepingFiles, !entry.file.isEmpty, FileSafety.kind(of: entry.file) == .file {
                 try FileManager.default.removeItem(atPath: entry.file)
             }
         }

@@ -46,7 +46,9 @@ public struct CSVWorkbookRemote: Remote {
             // The fingerprint of exactly the bytes parsed: a save in between cannot slip through.
             let read: (file: CSVFile, fingerprint: FileFingerprint)?
             let keying = keyingRows ? { RowKeying(header: $0, schema: tab.schema) } : nil
-            do { read = try CSVReader.readIfPresent(url(for: tab), keying: keying) } catch {
+            do { read = try CSVReader.readIfPresent(url(for: tab), keying: keying) } catch let error as AtomicFileError {
+                throw SheetSyncError.replacing(error)
+            } catch {
                 throw SheetSyncError.data("\(error)").causedBy(error)
             }
             guard let (read, fingerprint) = read else { continue }
@@ -68,16 +70,17 @@ public struct CSVWorkbookRemote: Remote {
         // The version written: each file as this sync wrote it, or as it read it. Not read back from
         // disk: a save to another tab since the read must make the next sync read that tab.
         var fingerprints = files.mapValues(\.fingerprint)
+        var notices: [String] = []
         for plan in plans where plan.changesRemote {
             try Task.checkCancellation()  // between tabs: a safe point for SIGINT/SIGTERM
             let tab = plan.tab
             let old = snapshot.tables[tab] ?? Table(header: TablePatcher.newHeader(tab.schema))
             let format = files[tab]
+            let changes = TablePatcher.changes(plan, to: old, schema: tab.schema, typed: false)
+            notices += Self.formulaNotices(tab, changes, header: old.header)
             // Rows the plan leaves alone are copied from the bytes read: only changed rows are encoded,
             // and neither the old nor the new table is decoded whole.
-            if let format, format.file.table == old,
-                let patch = CSVPatch(format.file, TablePatcher.changes(plan, to: old, schema: tab.schema, typed: false))
-            {
+            if let format, format.file.table == old, let patch = CSVPatch(format.file, changes) {
                 guard !patch.changesNothing else { continue }
                 fingerprints[tab] = try replace(tab, expecting: format.fingerprint) { sink in try patch.write(to: sink) }
                 continue
@@ -89,7 +92,31 @@ public struct CSVWorkbookRemote: Remote {
                 endsWithNewline: format?.endsWithNewline ?? true)
             fingerprints[tab] = try replace(tab, with: CSVWriter.encode(file), expecting: format?.fingerprint)
         }
-        return RemoteWrite(version: Self.version(Tab.allCases.map { fingerprints[$0] }))
+        return RemoteWrite(version: Self.version(Tab.allCases.map { fingerprints[$0] }), notices: notices)
+    }
+
+    /// A value this write puts into a tab file that a spreadsheet program would run as a formula when
+    /// it opens the CSV (`FormulaText`: a note `=cmd|…` added with `sheetsync add`, a payee from a bank
+    /// statement). It is written as it is — the workbook is the ledger itself, and the next read must
+    /// give the same text back — and the run says so, naming the tab, the field and the row.
+    static func formulaNotices(_ tab: Tab, _ changes: TableChanges, header: [String]) -> [String] {
+        var header = header
+        for column in changes.newColumns.sorted(by: { $0.index < $1.index }) where column.index >= header.count {
+            header.append(column.header)
+        }
+        let keyHeader = tab.schema.fields.first { $0.name == tab.schema.keyField }?.header.lowercased()
+        let keyColumn = header.firstIndex { $0.trimmingCharacters(in: .whitespaces).lowercased() == keyHeader }
+        var written = changes.cells.map { (key: $0.key, column: $0.column, cell: $0.cell) }
+        for row in changes.appendedRows {
+            let key = keyColumn.flatMap { $0 < row.count ? row[$0].rawText : nil } ?? ""
+            written += row.enumerated().map { (key: key, column: $0.offset, cell: $0.element) }
+        }
+        return written.compactMap { change in
+            guard case .text(let text) = change.cell, FormulaText.isFormulaLike(text) else { return nil }
+            let field = change.column < header.count ? header[change.column] : "column \(change.column + 1)"
+            return "\(tab.rawValue).csv: \(field) of \(change.key) begins with '\(text.prefix(1))' ('\(text.prefix(40))'), which a "
+                + "spreadsheet program opening the file may run as a formula; it is written as it is (docs/untrusted-input.md)"
+        }
     }
 
     public func create(settings: LedgerRow) async throws -> CreatedWorkbook {

@@ -2,8 +2,9 @@ import Workbook
 
 extension SheetSyncError {
     /// The exit code and message for a workbook file that could not be replaced: a save to merge
-    /// or a full disk is temporary (75, nothing lost); a read-only file or a refused permission
-    /// needs the user (78), and the message names the path and what to do.
+    /// or a full disk is temporary (75, nothing lost); a read-only file, a refused permission or
+    /// something other than a regular file in the file's place (a symlink, a FIFO, a device) needs the
+    /// user (78), and the message names the path and what to do.
     static func replacing(_ error: AtomicFileError) -> SheetSyncError {
         outcome(replacing: error).causedBy(error)
     }
@@ -16,7 +17,7 @@ extension SheetSyncError {
             return .temporary("\(error); nothing was replaced")
         case .io:
             return .temporary("\(error); nothing was replaced, run again once it is fixed")
-        case .readOnly, .permissionDenied:
+        case .readOnly, .permissionDenied, .notAFile, .notAFolder:
             return .configuration("\(error)")
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Workbook
 
 #if canImport(Glibc)
     import Glibc
@@ -27,20 +28,16 @@ public final class RunLock: Sendable {
     /// as `flock` needs only an open file, so another user's runs on a shared folder take turns too.
     public static func onWorkbook(_ lockFile: URL, name: String, waiting seconds: Double) throws -> RunLock? {
         let path = lockFile.path
-        var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        // A workbook folder not there yet (`init` makes it): nothing to take turns on.
-        if fd < 0, errno == ENOENT { return nil }
-        if fd < 0, errno == EACCES || errno == EPERM || errno == EROFS {
+        let fd: Int32
+        do {
+            // A workbook folder not there yet (`init` makes it): nothing to take turns on.
+            guard let opened = try FileSafety.open(path, flags: O_RDWR | O_CREAT, mode: 0o644, missingIsNil: true) else { return nil }
+            fd = opened
+        } catch {
             // No lock file can be made in a folder this user cannot write: no run of this user writes there.
-            guard FileManager.default.fileExists(atPath: path) else { return nil }
-            fd = open(path, O_RDONLY | O_CLOEXEC)
-        }
-        guard fd >= 0 else {
-            // One that is there but cannot be opened (another user's, made 0600 under umask 077; a folder)
-            // would let this run write beside a run holding it: refused, never skipped.
-            throw SheetSyncError.configuration(
-                "cannot open the workbook's lock file \(path): \(String(cString: strerror(errno))); runs on this workbook "
-                    + "take turns through it: make it readable (chmod a+r) or remove it when no run is going")
+            guard case .permissionDenied = error else { throw refusal(path, error) }
+            guard FileSafety.kind(of: path) != .missing else { return nil }
+            do { fd = try FileSafety.open(path, flags: O_RDONLY) ?? -1 } catch { throw refusal(path, error) }
         }
         return try RunLock(path: path, fd: fd, waiting: seconds) { who in
             SheetSyncError.temporary(
@@ -48,13 +45,25 @@ public final class RunLock: Sendable {
         }
     }
 
+    /// Why a workbook's lock file cannot be used. A symlink, FIFO or device in its place is refused as
+    /// such (never followed: a link would make this run create or lock a file elsewhere). One that is
+    /// there but cannot be opened (another user's, made 0600 under umask 077) would let this run write
+    /// beside a run holding it: refused, never skipped.
+    private static func refusal(_ path: String, _ error: AtomicFileError) -> SheetSyncError {
+        if case .notAFile = error { return .replacing(error) }
+        return .configuration(
+            "cannot open the workbook's lock file \(path): \(error.reason); runs on this workbook "
+                + "take turns through it: make it readable (chmod a+r) or remove it when no run is going")
+    }
+
     private convenience init(path: String, waiting seconds: Double, busy: (String) -> SheetSyncError) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // Private like the store it guards (it holds only a pid, but a ledger's folder shows nothing).
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw SheetSyncError.configuration("cannot open lock file \(path): \(String(cString: strerror(errno)))")
+        let fd: Int32
+        do { fd = try FileSafety.open(path, flags: O_RDWR | O_CREAT, mode: 0o600) ?? -1 } catch {
+            if case .notAFile = error { throw SheetSyncError.replacing(error) }
+            throw SheetSyncError.configuration("cannot open lock file \(path): \(error.reason)")
         }
         try self.init(path: path, fd: fd, waiting: seconds, busy: busy)
     }

@@ -14,6 +14,10 @@ public enum CategoryCheck {
         if let match = known.sorted().first(where: { $0.lowercased() == name.lowercased() }) {
             return "did you mean '\(match)'? category names are case-sensitive"
         }
+        let folded = TerminalText.lookalikeFold(name)
+        if let match = known.sorted().first(where: { TerminalText.lookalikeFold($0) == folded }) {
+            return "did you mean '\(match)'? '\(name)' differs from it only by invisible or full-width characters"
+        }
         if removed.contains(name) {
             return "'\(name)' is no longer in the Categories tab; if you renamed it there, run "
                 + "`sheetsync category rename '\(name)' NEW_NAME` to move its rows, or add '\(name)' back"
@@ -38,20 +42,25 @@ public enum CategoryCheck {
             + "(`sheetsync category archive NAME`)"
     }
 
-    /// Notes for categories of `result` new since `base` that differ only in case from another (two
-    /// machines' `category add`, or a typed row): both are kept, and the run that brings them together
-    /// names them once, with the command that merges them.
+    /// Notes for categories of `result` new since `base` that differ only in case, or only by invisible or
+    /// full-width characters (`TerminalText.lookalikeFold`), from another (two machines' `category add`, or
+    /// a typed row): both are kept, and the run that brings them together names them once (the output
+    /// shows an invisible character as its escape), with the command that merges them.
     static func caseVariantNotes(result: [String: LedgerRow], base: [String: LedgerRow]) -> [String] {
         let fresh = result.keys.filter { base[$0] == nil }
         guard !fresh.isEmpty else { return [] }
-        let byFolded = Dictionary(grouping: result.keys) { $0.lowercased() }
+        let byFolded = Dictionary(grouping: result.keys) { TerminalText.lookalikeFold($0) }
         var groups: Set<[String]> = []
         for name in fresh {
-            if let group = byFolded[name.lowercased()], group.count > 1 { groups.insert(group.sorted()) }
+            if let group = byFolded[TerminalText.lookalikeFold(name)], group.count > 1 { groups.insert(group.sorted()) }
         }
         return groups.sorted { $0[0] < $1[0] }.map { names in
             let listed = names.map { "'\($0)'" }.joined(separator: " and ")
-            return "Categories: \(listed) differ only in case; both are kept (names are case-sensitive, and reports "
+            // Which way they differ: a name shown with `\u{200b}` says where its invisible character is.
+            let how =
+                Set(names.map { $0.lowercased() }).count == 1
+                ? "differ only in case" : "look alike (they differ only by invisible or full-width characters, or case)"
+            return "Categories: \(listed) \(how); both are kept (names are case-sensitive, and reports "
                 + "show them apart). If they are one category, `sheetsync category rename '\(names[1])' '\(names[0])'` "
                 + "moves the rows of one to the other"
         }

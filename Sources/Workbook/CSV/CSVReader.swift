@@ -46,6 +46,8 @@ public enum CSVReader {
         do {
             snapshot = try FileSnapshot.read(url)
         } catch let error as AtomicFileError {
+            // A symlink, FIFO or device in the tab's place is refused as such (`FileSafety`): never read.
+            if case .notAFile = error { throw error }
             // Named by its whole path: a permission or a folder in its place is fixed there.
             throw CSVError(file: url.path, problem: .unreadable(reason: error.reason))
         }

@@ -1,6 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
+    // `struct stat`'s members come from whichever of CoreFoundation and Dispatch loaded its header first.
+    import CoreFoundation
+    import CDispatch
     import Glibc
 #elseif canImport(Musl)
     import Musl
@@ -21,22 +24,28 @@ extension AtomicFile {
 
         /// The backup folder for a workbook file in `folder`, created (or narrowed) so that it is no
         /// more open than a folder holding files of `mode` needs to be: 0600 files give 0700, 0644 give 0755.
-        static func prepareFolder(in folder: String, fileMode: mode_t) throws -> String {
-            let directory = folder + "/" + folderName
+        /// One that is there must be a real folder of this user: a symlink (to a folder whose files a
+        /// rotation would delete), a file or another user's folder is refused (`notAFolder`).
+        static func prepareFolder(in folder: String, fileMode: mode_t) throws -> OpenFolder {
+            let path = folder + "/" + folderName
             let wanted = folderMode(forFileMode: fileMode)
-            if mkdir(directory, wanted) == 0 {
-                // mkdir's mode is narrowed by the umask; the folder must match the file, not the umask.
-                guard chmod(directory, wanted) == 0 else { throw POSIXFile.failure("set permissions of", directory) }
-                return directory
-            }
-            guard errno == EEXIST else { throw POSIXFile.failure("create the backup folder", directory) }
-            if let current = POSIXFile.permissions(directory), current & ~wanted != 0 {
-                // A folder that an earlier version created 0755 must not keep a private file's backups open.
-                guard chmod(directory, current & wanted) == 0 else {
-                    throw POSIXFile.failure("set permissions of", directory)
-                }
-            }
+            let made = mkdir(path, wanted) == 0
+            guard made || errno == EEXIST else { throw POSIXFile.failure("create the backup folder", path) }
+            let directory = OpenFolder(fd: try FileSafety.ownFolder(path), path: path)
+            // mkdir's mode is narrowed by the umask; the folder must match the file, not the umask. A folder
+            // that an earlier version created 0755 must not keep a private file's backups open.
+            let current = try POSIXFile.status(directory.fd, path: path).st_mode & 0o7777
+            let mode = made ? wanted : current & wanted
+            if mode != current, fchmod(directory.fd, mode) != 0 { throw POSIXFile.failure("set permissions of", path) }
             return directory
+        }
+
+        /// Throws `notAFolder` when something is at the backup folder's name in `folder` that
+        /// `prepareFolder` would refuse; nothing is created.
+        static func refuseForeignFolder(in folder: String) throws {
+            let path = folder + "/" + folderName
+            guard FileSafety.kind(of: path) != .missing else { return }
+            close(try FileSafety.ownFolder(path))
         }
 
         /// A folder's mode for files of `mode`: owner rwx, and search permission wherever read is given.
@@ -47,18 +56,17 @@ extension AtomicFile {
         /// A new backup name for `name` at `now` in `directory`, sorting after every backup of that second
         /// there is: the counter goes on from the highest one, never back to a name pruning freed (which
         /// would sort oldest and be pruned at once, losing the newest version).
-        static func freshName(for name: String, in directory: String, now: Date) -> String {
+        static func freshName(for name: String, in directory: OpenFolder, now: Date) -> String {
             let (stem, ext) = split(name)
             let stamp = timestamp(now)
             let first = "\(stem).\(stamp)\(ext)", counted = "\(stem).\(stamp)_"
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            let highest = entries.compactMap { entry -> Int? in
+            let highest = directory.entries().compactMap { entry -> Int? in
                 guard entry.hasPrefix(counted), entry.hasSuffix(ext) else { return nil }
                 return Int(entry.dropFirst(counted.count).dropLast(ext.count))
             }.max()
-            guard highest != nil || POSIXFile.exists(directory + "/" + first) else { return first }
+            guard highest != nil || directory.contains(first) else { return first }
             var n = (highest ?? 0) + 1
-            while POSIXFile.exists(directory + "/" + counted + "\(n)" + ext) { n += 1 }
+            while directory.contains(counted + "\(n)" + ext) { n += 1 }
             return counted + "\(n)" + ext
         }
 
@@ -70,11 +78,11 @@ extension AtomicFile {
             let backupName = freshName(for: name, in: directory, now: now)
             // Written under a hidden name first, so a crash never leaves a truncated backup that
             // looks complete.
-            let partial = directory + "/." + backupName + ".partial"
-            try POSIXFile.removeFile(partial)
-            try POSIXFile.createFile(partial, bytes: bytes, mode: mode)
-            try POSIXFile.renameFile(partial, to: directory + "/" + backupName)
-            try POSIXFile.syncDirectory(directory)
+            let partial = "." + backupName + ".partial"
+            try directory.remove(partial)
+            try directory.create(partial, bytes: bytes, mode: mode)
+            try directory.rename(partial, to: backupName)
+            try directory.sync()
             try prune(name, in: directory, keep: keep)
         }
 
@@ -82,19 +90,22 @@ extension AtomicFile {
         /// `name`, copying when the backup folder is on another file system; then prunes to `keep`.
         static func adopt(_ path: String, of name: String, in folder: String, mode: mode_t, keep: Int, now: Date) throws {
             let directory = try prepareFolder(in: folder, fileMode: mode)
-            let destination = directory + "/" + freshName(for: name, in: directory, now: now)
-            if rename(path, destination) != 0 {
-                guard errno == EXDEV else { throw POSIXFile.failure("move a previous version into", destination) }
+            let destination = freshName(for: name, in: directory, now: now)
+            let moved = directory.moveIn(path, as: destination)
+            if moved != 0 {
+                guard moved == EXDEV else {
+                    throw POSIXFile.failure("move a previous version into", directory.path + "/" + destination, moved)
+                }
                 guard let snapshot = try FileSnapshot.read(URL(fileURLWithPath: path)) else {
                     throw POSIXFile.failure("read", path, ENOENT)
                 }
-                let partial = directory + "/." + (destination as NSString).lastPathComponent + ".partial"
-                try POSIXFile.removeFile(partial)
-                try POSIXFile.createFile(partial, bytes: snapshot.bytes, mode: mode)
-                try POSIXFile.renameFile(partial, to: destination)
+                let partial = "." + destination + ".partial"
+                try directory.remove(partial)
+                try directory.create(partial, bytes: snapshot.bytes, mode: mode)
+                try directory.rename(partial, to: destination)
                 try POSIXFile.removeFile(path)
             }
-            try POSIXFile.syncDirectory(directory)
+            try directory.sync()
             try prune(name, in: directory, keep: keep)
         }
 
@@ -102,25 +113,30 @@ extension AtomicFile {
         static func list(of name: String, in folder: URL) -> [String] {
             let directory = folder.appendingPathComponent(folderName).path
             // No backup folder (or none readable) means no backups to list; nothing is written here.
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            return entries.compactMap { entry in sortKey(entry, of: name).map { (entry, $0) } }
+            guard case .folder = FileSafety.kind(of: directory) else { return [] }
+            return backups(of: name, among: (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+        }
+
+        /// Those of `entries` that are backups of `name`, oldest first.
+        static func backups(of name: String, among entries: [String]) -> [String] {
+            entries.compactMap { entry in sortKey(entry, of: name).map { (entry, $0) } }
                 .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
                 .map(\.0)
         }
 
-        /// Deletes all but the newest `keep` backups of `name` (and leftovers of interrupted saves).
-        static func prune(_ name: String, in directory: String, keep: Int) throws {
+        /// Deletes all but the newest `keep` backups of `name` (and leftovers of interrupted saves), each
+        /// by its name in the open folder: never a file anywhere else.
+        static func prune(_ name: String, in directory: OpenFolder, keep: Int) throws {
             // Pruning only deletes: a folder that cannot be listed keeps more backups, never fewer.
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            let entries = directory.entries()
             let (stem, _) = split(name)
             for entry in entries where entry.hasSuffix(".partial") && (entry.hasPrefix(".\(name).") || entry.hasPrefix(".\(stem).")) {
                 if sortKey(String(entry.dropFirst().dropLast(".partial".count)), of: name) != nil {
-                    try POSIXFile.removeFile(directory + "/" + entry)
+                    try directory.remove(entry)
                 }
             }
-            let backups = list(of: name, in: URL(fileURLWithPath: directory).deletingLastPathComponent())
-            for old in backups.dropLast(max(keep, 0)) {
-                try POSIXFile.removeFile(directory + "/" + old)
+            for old in backups(of: name, among: directory.entries()).dropLast(max(keep, 0)) {
+                try directory.remove(old)
             }
         }
 

@@ -177,15 +177,16 @@ extension AtomicFile {
             guard keep.count > 0 else { return nil }
             let directory = try Backups.prepareFolder(in: keep.folder, fileMode: keep.mode)
             // Named as a partial backup, so that pruning clears it away if a crash leaves it.
-            let held = directory + "/." + Backups.freshName(for: keep.name, in: directory, now: keep.now) + ".partial"
-            try POSIXFile.removeFile(held)
-            guard link(target, held) == 0 else {
-                guard Self.cannotDo(errno) || errno == EPERM || errno == EMLINK else {
-                    throw POSIXFile.failure("link the previous version into", directory)
+            let held = "." + Backups.freshName(for: keep.name, in: directory, now: keep.now) + ".partial"
+            try directory.remove(held)
+            let linked = directory.linkIn(target, as: held)
+            guard linked == 0 else {
+                guard Self.cannotDo(linked) || linked == EPERM || linked == EMLINK else {
+                    throw POSIXFile.failure("link the previous version into", directory.path, linked)
                 }
                 return nil
             }
-            return held
+            return directory.path + "/" + held
         }
 
         /// A new file, which must not exist: never replaces a file created meanwhile.

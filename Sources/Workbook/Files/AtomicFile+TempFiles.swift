@@ -74,10 +74,19 @@ extension AtomicFile {
                     let parts = entry.dropFirst(prefix.count).split(separator: "-")
                     guard parts.count == 2, let pid = Int32(parts[0]), Int(parts[1]) != nil else { continue }
                     if pid != own && (kill(pid, 0) == 0 || errno == EPERM) { continue }
+                    // Only what a run of sheetsync can have left: a swap file is a regular file, a temporary
+                    // one a regular file (earlier versions) or a real folder of this user. Anything else under
+                    // such a name (a symlink put there) is neither moved nor deleted.
+                    let path = folder + "/" + entry
+                    let kind = FileSafety.kind(of: path)
                     if isSwap {
-                        try keep(folder + "/" + entry)
-                    } else {
-                        try remove(folder + "/" + entry)
+                        guard kind == .file else { continue }
+                        try keep(path)
+                    } else if kind == .file {
+                        try POSIXFile.removeFile(path)
+                    } else if let fd = try? FileSafety.ownFolder(path) {
+                        close(fd)
+                        try remove(path)
                     }
                 }
             }

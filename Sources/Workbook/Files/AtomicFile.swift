@@ -21,8 +21,9 @@ import Foundation
 /// change survives a power loss. See `AtomicFile+Exchange.swift` for file systems that cannot
 /// exchange.
 ///
-/// A symlink is written through: its target is replaced and the link stays. Backups go beside
-/// the path given (the workbook as the user configured it), named after it.
+/// Nothing but a regular file is replaced: a symlink, a folder, a FIFO or a device at the path is
+/// refused (`notAFile`) and left as it is (`FileSafety`; the folder the path names is followed as
+/// given). Backups go beside the path given, named after it.
 public enum AtomicFile {
     /// The result of `replaceIfChanged`.
     public struct Outcome: Hashable, Sendable {
@@ -66,10 +67,11 @@ public enum AtomicFile {
         write: (URL) throws -> Void,
         writtenHash: (() -> UInt64)?
     ) throws -> FileFingerprint {
-        let target = url.resolvingSymlinksInPath()
+        let target = resolvedFolder(url)
         let path = target.path
         let folder = target.deletingLastPathComponent().path
         let name = target.lastPathComponent
+        try FileSafety.requireFileOrNothing(path)
         let mode = POSIXFile.permissions(path)
         if mode != nil, POSIXFile.isReadOnly(path) {
             throw AtomicFileError.readOnly(path: url.path, isFolder: false)
@@ -80,6 +82,9 @@ public enum AtomicFile {
         let keep = KeptVersions(
             folder: url.deletingLastPathComponent().path, name: url.lastPathComponent, mode: mode ?? 0o644,
             count: backupsToKeep, now: now)
+        // A backup folder that is no folder of this user (a symlink to where a rotation would delete) is
+        // refused before anything is written, not after the new version is in place.
+        try Backups.refuseForeignFolder(in: keep.folder)
         // A stale swap file may hold a save nobody else has: it is kept even when backups are off.
         try TempFiles.removeStale(of: name, in: folder) { try keep.adoptForeign($0) }
         // A new file gets the usual 0666-minus-umask; an existing one keeps its own mode throughout.
@@ -184,7 +189,7 @@ public enum AtomicFile {
         faults: FaultInjector? = nil,
         now: Date = Date()
     ) throws -> Outcome {
-        let target = url.resolvingSymlinksInPath()
+        let target = resolvedFolder(url)
         let current = try FileSnapshot.read(target)
         guard current?.fingerprint == expecting else {
             throw AtomicFileError.changedSinceRead(path: target.path)
@@ -195,5 +200,11 @@ public enum AtomicFile {
         let fingerprint = try replace(
             url, with: bytes, expecting: expecting, backupsToKeep: backupsToKeep, faults: faults, now: now)
         return Outcome(written: true, fingerprint: fingerprint)
+    }
+
+    /// `url` with its folder's symlinks resolved (the folder is the user's, as configured) and its last
+    /// component as given: that one is never followed.
+    static func resolvedFolder(_ url: URL) -> URL {
+        url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent)
     }
 }

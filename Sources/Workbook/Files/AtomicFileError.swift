@@ -12,6 +12,12 @@ public enum AtomicFileError: Error, CustomStringConvertible, Hashable, Sendable 
     case permissionDenied(operation: String, path: String, reason: String)
     /// A system call failed; `operation` says what was being done, `reason` is the system's text.
     case io(operation: String, path: String, reason: String)
+    /// Something other than a regular file is where sheetsync reads or writes one: a symbolic link
+    /// (never followed), a folder, a FIFO, a device (`what` says which). Nothing was read or written.
+    case notAFile(path: String, what: String)
+    /// Something other than a folder of this user is where sheetsync keeps one of its own (the backup
+    /// folder): a symbolic link, a file, another user's folder. Nothing was written into it.
+    case notAFolder(path: String, what: String)
 
     public var description: String {
         switch self {
@@ -30,6 +36,12 @@ public enum AtomicFileError: Error, CustomStringConvertible, Hashable, Sendable 
             return "cannot \(operation) '\(path)': \(reason); check its owner and permissions"
         case .io(let operation, let path, let reason):
             return "cannot \(operation) '\(path)': \(reason)"
+        case .notAFile(let path, let what):
+            return "'\(path)' is \(what), not a regular file; sheetsync never follows a link or reads a device or FIFO "
+                + "in a ledger's folder: put the file itself there (or point the config at the file)"
+        case .notAFolder(let path, let what):
+            return "'\(path)' is \(what), not a folder sheetsync made; it never writes through a link or into "
+                + "another user's folder: remove it (sheetsync makes its own)"
         }
     }
 
@@ -41,6 +53,8 @@ public enum AtomicFileError: Error, CustomStringConvertible, Hashable, Sendable 
         case .noSpace(let operation, _): return "\(operation): no space left on device"
         case .permissionDenied(let operation, _, let reason): return "\(operation): \(reason)"
         case .io(let operation, _, let reason): return "\(operation): \(reason)"
+        case .notAFile(_, let what): return "it is \(what), not a regular file"
+        case .notAFolder(_, let what): return "it is \(what), not a folder sheetsync made"
         }
     }
 
@@ -54,7 +68,7 @@ public enum AtomicFileError: Error, CustomStringConvertible, Hashable, Sendable 
     public var isTemporary: Bool {
         switch self {
         case .changedSinceRead, .noSpace, .io: return true
-        case .readOnly, .permissionDenied: return false
+        case .readOnly, .permissionDenied, .notAFile, .notAFolder: return false
         }
     }
 }

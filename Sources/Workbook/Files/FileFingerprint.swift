@@ -40,9 +40,11 @@ public struct FileFingerprint: Hashable, Sendable, CustomStringConvertible {
             size: Int64(info.st_size), modificationTimeNanoseconds: POSIXFile.modificationNanoseconds(info), contentHash: contentHash)
     }
 
-    /// The fingerprint of an open file from its current offset (the start, for a fresh descriptor).
+    /// The fingerprint of an open file from its current offset (the start, for a fresh descriptor), of
+    /// at most the size it had when this began (see `POSIXFile.readAll`).
     static func of(_ fd: Int32, path: String) throws -> FileFingerprint {
         let info = try POSIXFile.fileStatus(fd, path: path)
+        let size = Int(info.st_size)
         // A whole number of hash stripes, small enough to stay in the cache between reads.
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 64)
@@ -50,8 +52,8 @@ public struct FileFingerprint: Hashable, Sendable, CustomStringConvertible {
         guard let base = buffer.baseAddress else { throw POSIXFile.failure("read", path, ENOMEM) }
         var hash = ContentHash.Stream()
         var filled = 0, total = 0
-        while true {
-            let got = read(fd, base + filled, chunk - filled)
+        while total < size {
+            let got = read(fd, base + filled, min(chunk - filled, size - total))
             if got < 0 {
                 if errno == EINTR { continue }
                 throw POSIXFile.failure("read", path)
@@ -73,7 +75,7 @@ public struct FileFingerprint: Hashable, Sendable, CustomStringConvertible {
     /// not read); false when it cannot be looked at.
     static func hasSizeAndTime(of fingerprint: FileFingerprint, path: String) -> Bool {
         var info = stat()
-        guard stat(path, &info) == 0 else { return false }
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
         return Int64(info.st_size) == fingerprint.size && POSIXFile.modificationNanoseconds(info) == fingerprint.modificationTimeNanoseconds
     }
 
@@ -110,7 +112,7 @@ public struct FileSnapshot: Hashable, Sendable {
     /// Reads an already open file from its current offset (the start, for a fresh descriptor).
     static func read(_ fd: Int32, path: String) throws -> FileSnapshot {
         let info = try POSIXFile.fileStatus(fd, path: path)
-        let bytes = try POSIXFile.readAll(fd, sizeHint: Int(info.st_size), path: path)
+        let bytes = try POSIXFile.readAll(fd, size: Int(info.st_size), path: path)
         let fingerprint = FileFingerprint(
             size: Int64(bytes.count),
             modificationTimeNanoseconds: POSIXFile.modificationNanoseconds(info),

@@ -41,7 +41,7 @@ enum POSIXFile {
     /// root, whom the system lets write anywhere, must respect too).
     static func isReadOnly(_ path: String) -> Bool {
         var info = stat()
-        guard stat(path, &info) == 0 else { return false }
+        guard lstat(path, &info) == 0 else { return false }
         return info.st_mode & 0o222 == 0 || access(path, W_OK) != 0
     }
 
@@ -61,15 +61,10 @@ enum POSIXFile {
         return info
     }
 
-    /// Opens `path`; nil when it does not exist and `missingIsNil` is set.
+    /// Opens the regular file `path`, never through a symlink (`FileSafety.open`); nil when it does
+    /// not exist and `missingIsNil` is set.
     static func openFile(_ path: String, flags: Int32, mode: mode_t = 0o666, missingIsNil: Bool = false) throws -> Int32? {
-        while true {
-            let fd = open(path, flags | O_CLOEXEC, mode)
-            if fd >= 0 { return fd }
-            if errno == EINTR { continue }
-            if errno == ENOENT && missingIsNil { return nil }
-            throw failure("open", path)
-        }
+        try FileSafety.open(path, flags: flags, mode: mode, missingIsNil: missingIsNil)
     }
 
     static func status(_ fd: Int32, path: String) throws -> stat {
@@ -88,10 +83,10 @@ enum POSIXFile {
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
-    /// The permission bits of the file at `path`, or nil when it cannot be inspected.
+    /// The permission bits of the file at `path` (a symlink's own), or nil when it cannot be inspected.
     static func permissions(_ path: String) -> mode_t? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard lstat(path, &info) == 0 else { return nil }
         return info.st_mode & 0o7777
     }
 
@@ -99,21 +94,22 @@ enum POSIXFile {
         (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// Reads from `fd` to the end of the file; `sizeHint` sizes the first buffer.
-    static func readAll(_ fd: Int32, sizeHint: Int, path: String) throws -> [UInt8] {
+    /// Reads the first `size` bytes of `fd` (its size when it was opened), or fewer when it ends
+    /// sooner: never more, so a file that keeps growing (or a device that never ends, were one
+    /// opened) cannot hold a run or fill its memory. Bytes appended since are a changed file, which
+    /// the fingerprint check before any replace finds.
+    static func readAll(_ fd: Int32, size: Int, path: String) throws -> [UInt8] {
+        let size = max(size, 0)
         // Not zero-filled first: `read` writes every byte that is kept.
-        var buffer = [UInt8](unsafeUninitializedCapacity: max(sizeHint, 0) + 1) { _, initialized in initialized = max(sizeHint, 0) + 1 }
+        var buffer = [UInt8](unsafeUninitializedCapacity: size) { _, initialized in initialized = size }
         var count = 0
         // A big file from its start is read in parts side by side: the copy and the page faults of a
-        // fresh buffer are most of reading it. What it holds past `sizeHint` (it grew) is read after.
-        if sizeHint > 0, lseek(fd, 0, SEEK_CUR) == 0 {
-            count = readInParts(fd, into: &buffer, size: sizeHint)
+        // fresh buffer are most of reading it.
+        if size > 0, lseek(fd, 0, SEEK_CUR) == 0 {
+            count = readInParts(fd, into: &buffer, size: size)
             if count > 0, lseek(fd, off_t(count), SEEK_SET) != off_t(count) { count = 0 }
         }
-        while true {
-            if count == buffer.count {
-                buffer.append(contentsOf: repeatElement(0, count: max(buffer.count, 65_536)))
-            }
+        while count < size {
             let got = buffer.withUnsafeMutableBytes { raw -> Int in
                 guard let base = raw.baseAddress else { return 0 }
                 return read(fd, base + count, raw.count - count)
@@ -176,9 +172,10 @@ enum POSIXFile {
         }
     }
 
-    /// Makes a rename or create inside `directory` durable.
+    /// Makes a rename or create inside `directory` durable (a folder as configured: followed).
     static func syncDirectory(_ directory: String) throws {
-        guard let fd = try openFile(directory, flags: O_RDONLY | O_DIRECTORY) else { return }
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open", directory) }
         defer { close(fd) }
         try sync(fd, path: directory)
     }

@@ -18,9 +18,20 @@ final class ByteSink {
     private(set) var bytesWritten: Int64 = 0
     private static let flushThreshold = 1 << 20
 
+    /// A sink writing the new file `path` (owner-only: it holds ledger rows), which must not exist:
+    /// never a symlink or anything else already there.
     init(path: String) throws(ByteSinkError) {
         self.path = path
-        guard let file = fopen(path, "wb") else { throw ByteSinkError(path: path, code: errno) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0, let file = fdopen(fd, "wb") else {
+            let code = errno
+            #if canImport(Glibc)
+                if fd >= 0 { Glibc.close(fd) }
+            #else
+                if fd >= 0 { Darwin.close(fd) }
+            #endif
+            throw ByteSinkError(path: path, code: code)
+        }
         self.file = file
         buffer.reserveCapacity(Self.flushThreshold + 64 * 1024)
     }

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Looks inside an OLE compound file (`D0 CF 11 E0 …`), which is what a file that fails to open as a
 /// ZIP often is: Excel saves a password-protected `.xlsx` as one holding an `EncryptedPackage` stream
 /// (MS-OFFCRYPTO), and a legacy Excel 97–2003 `.xls` is one holding a `Workbook` (or, before Excel 97,
@@ -27,11 +33,12 @@ enum EncryptedWorkbook {
     /// Whether the file at `url` is an OLE compound file with an `EncryptedPackage` stream.
     static func isEncrypted(_ url: URL) -> Bool { content(of: url) == .encryptedPackage }
 
-    /// What the file at `url` is, read only as far as needed. Only picks the message for a file that
-    /// already failed to open as a ZIP: a read error here means "not found", and the caller reports
-    /// the file as unreadable.
+    /// What the file at `url` is, read only as far as needed (never through a link, nor from a device
+    /// or FIFO). Only picks the message for a file that already failed to open as a ZIP: a read error
+    /// here means "not found", and the caller reports the file as unreadable.
     static func content(of url: URL) -> Content {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { return .notOLE }
+        guard let fd = try? FileSafety.open(url.path, flags: O_RDONLY) else { return .notOLE }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         defer { try? handle.close() }
         guard let head = try? handle.read(upToCount: 8), Array(head) == oleSignature else { return .notOLE }
         var searched = 8

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Writes the entries of a new ZIP package, deflated (`ZipWriter`), and owns a scratch folder for
 /// parts a writer must finish before the package is written (a patched worksheet).
 ///
@@ -7,11 +13,13 @@ import Foundation
 /// `finish` must be called once every part is added (it writes the package's directory).
 final class PackageWriter {
     private let zip: ZipWriter
+    private let url: URL
     private let fileName: String
     private var scratchFolder: URL?
     private static let bufferSize = 256 * 1024
 
     init(url: URL) throws(XLSXError) {
+        self.url = url
         fileName = url.lastPathComponent
         do {
             zip = try ZipWriter(path: url.path)
@@ -96,14 +104,23 @@ final class PackageWriter {
         }
     }
 
+    /// The scratch folder: beside the package being written, never in the system's temporary folder
+    /// (a whole sheet must not sit where other users can list it, nor outlive the run there). sheetsync
+    /// writes every package into its private temporary folder beside the workbook (`AtomicFile`), so
+    /// this lands in there: hidden, 0700, its files 0600, and swept with that folder by the next run
+    /// when a crash leaves it.
     private func scratch() throws(ByteSinkError) -> URL {
         if let scratchFolder { return scratchFolder }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sheetsync-xlsx-\(UUID().uuidString)")
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw ByteSinkError(path: folder.path, message: "cannot create the scratch folder '\(folder.path)' (\(error))")
+        let base = url.deletingLastPathComponent().path + "/.\(fileName).sheetsync-spool-\(getpid())-"
+        var n = 0
+        while mkdir(base + "\(n)", 0o700) != 0 {
+            guard errno == EEXIST, n < 10_000 else {
+                throw ByteSinkError(
+                    path: base + "\(n)", message: "cannot create the scratch folder '\(base)\(n)' (\(String(cString: strerror(errno))))")
+            }
+            n += 1
         }
+        let folder = URL(fileURLWithPath: base + "\(n)")
         scratchFolder = folder
         return folder
     }

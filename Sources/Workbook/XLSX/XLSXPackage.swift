@@ -30,6 +30,9 @@ final class XLSXPackage {
         do {
             zip = try ZipReader(path: url.path, maximumEntries: limits.maximumParts)
         } catch {
+            if let refusal = error.refusal, case .notAFile = refusal {
+                throw XLSXError(.unreadablePackage, file: url.path, refusal.reason + " (refused: \(refusal))")
+            }
             if error.tooManyEntries {
                 throw XLSXError(.tooManyParts, file: fileName, "holds more than \(limits.maximumParts) parts (refused)")
             }

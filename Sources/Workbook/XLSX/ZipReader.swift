@@ -36,6 +36,8 @@ final class ZipReader: Sendable {
         var notAZip = false
         /// The file itself could not be opened (the description is the system's reason).
         var cannotOpen = false
+        /// Nothing was read: what is there is no regular file (a link, a FIFO, a device).
+        var refusal: AtomicFileError?
     }
 
     let entries: [Entry]
@@ -46,8 +48,15 @@ final class ZipReader: Sendable {
     /// Opens the file at `path` and reads its central directory, listing at most `maximumEntries`
     /// entries (more is refused as too many).
     init(path: String, maximumEntries: Int) throws(Failure) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(description: String(cString: strerror(errno)), cannotOpen: true) }
+        let opened: Int32?
+        // A regular file only, never through a symlink (`FileSafety`): a FIFO or device would hang the read.
+        do {
+            opened = try FileSafety.open(path, flags: O_RDONLY)
+        } catch {
+            if case .notAFile = error { throw Failure(description: error.reason, refusal: error) }
+            throw Failure(description: error.reason, cannotOpen: true)
+        }
+        guard let fd = opened else { throw Failure(description: String(cString: strerror(ENOENT)), cannotOpen: true) }
         do {
             (entries, directoryOffset) = try Self.directory(fd, maximumEntries: maximumEntries)
         } catch {

@@ -45,7 +45,7 @@ final class ZipWriter {
     /// Creates (or truncates) the file at `path`.
     init(path: String) throws(Failure) {
         self.path = path
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Self.failure(path, errno) }
     }
 

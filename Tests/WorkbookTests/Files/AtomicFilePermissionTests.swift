@@ -102,30 +102,52 @@ import Testing
         }
     }
 
-    @Test func aSymlinkIsWrittenThroughAndTheBackupsStayBesideTheLink() throws {
+    @Test func aBackupFolderThatIsASymlinkIsRefusedAndNothingWhereItPointsIsDeleted() throws {
         try withAtomicTestFolder { folder in
             let workbook = folder.appendingPathComponent("workbook")
             let elsewhere = folder.appendingPathComponent("elsewhere")
             for dir in [workbook, elsewhere] { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) }
-            let real = elsewhere.appendingPathComponent("ledger-2026.csv")
-            let link = workbook.appendingPathComponent("Transactions.csv")
-            try real.writeTestBytes(old)
-            try real.setTestMode(0o600)
-            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
-            try AtomicFile.replace(link, with: new, expecting: try FileFingerprint.of(link))
-            #expect(try real.testBytes == new)
-            #expect(try real.testMode == 0o600)
-            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == real.path)
-            #expect(try workbook.testBackupContents(of: "Transactions.csv") == [old])
-            #expect(try workbook.appendingPathComponent(AtomicFile.backupFolderName).testMode == 0o700)
-            #expect(!FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent(AtomicFile.backupFolderName).path))
-            #expect(workbook.testTempFiles.isEmpty && elsewhere.testTempFiles.isEmpty)
+            let names = (1...6).map { "Transactions.2026-01-0\($0)T000000Z.csv" }
+            for name in names { try elsewhere.appendingPathComponent(name).writeTestBytes(old) }
+            let url = workbook.appendingPathComponent("Transactions.csv")
+            try url.writeTestBytes(old)
+            let backups = workbook.appendingPathComponent(AtomicFile.backupFolderName)
+            try FileManager.default.createSymbolicLink(at: backups, withDestinationURL: elsewhere)
+            #expect(throws: AtomicFileError.notAFolder(path: backups.path, what: "a symbolic link (to \(elsewhere.path))")) {
+                try AtomicFile.replace(url, with: new, expecting: try FileFingerprint.of(url), backupsToKeep: 1)
+            }
+            #expect(try url.testBytes == old)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).sorted() == names)
+            #expect(workbook.testTempFiles.isEmpty)
+        }
+    }
+
+    @Test func aBackupFolderOfAnotherKindIsRefusedWhenTheExchangeFindsIt() throws {
+        // The folder is checked again, by its open descriptor, where a version is moved in: a link put
+        // there after the first check is refused just the same and the previous version stays beside
+        // the workbook (swept into the backups by the next run).
+        try withAtomicTestFolder { folder in
+            let elsewhere = folder.appendingPathComponent("elsewhere")
+            try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+            let url = folder.appendingPathComponent("Transactions.csv")
+            try url.writeTestBytes(old)
+            let backups = folder.appendingPathComponent(AtomicFile.backupFolderName)
+            let swapIn = FaultInjector { step in
+                if step == .checked { try? FileManager.default.createSymbolicLink(at: backups, withDestinationURL: elsewhere) }
+            }
+            #expect(throws: AtomicFileError.notAFolder(path: backups.path, what: "a symbolic link (to \(elsewhere.path))")) {
+                try AtomicFile.replace(url, with: new, expecting: try FileFingerprint.of(url), faults: swapIn)
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
+            let kept = folder.testTempFiles.map { try? folder.appendingPathComponent($0).testBytes }
+            #expect(try url.testBytes == new && kept == [old], "the previous version is kept beside the workbook")
         }
     }
 
     @Test func aFullDiskIsReportedAsNoSpaceNamingThePath() throws {
         // /dev/full answers every write with ENOSPC, as a full file system does.
-        guard let fd = try POSIXFile.openFile("/dev/full", flags: O_WRONLY) else { return }
+        let fd = open("/dev/full", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
         defer { close(fd) }
         #expect(throws: AtomicFileError.noSpace(operation: "write", path: "/dev/full")) {
             try [UInt8](repeating: 0x41, count: 10).withUnsafeBytes { try POSIXFile.writeAll(fd, $0, path: "/dev/full") }

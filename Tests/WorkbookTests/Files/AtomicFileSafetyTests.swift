@@ -78,16 +78,21 @@ import Testing
         }
     }
 
-    @Test func replacingThroughASymlinkReplacesTheTargetAndKeepsTheLink() throws {
+    @Test func aSymlinkIsNeverReplacedNorIsTheFileItNames() throws {
         try withAtomicTestFolder { folder in
             let real = folder.appendingPathComponent("real.csv")
             let link = folder.appendingPathComponent("link.csv")
             try real.writeTestBytes(content)
             try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
-            try AtomicFile.replace(link, with: Array("x\n".utf8), expecting: try FileFingerprint.of(link))
-            #expect(try real.testBytes == Array("x\n".utf8))
-            let destination = try FileManager.default.destinationOfSymbolicLink(atPath: link.path)
-            #expect(destination == real.path)
+            #expect(throws: AtomicFileError.notAFile(path: link.path, what: "a symbolic link (to \(real.path))")) {
+                try AtomicFile.replace(link, with: Array("x\n".utf8), expecting: nil)
+            }
+            #expect(throws: AtomicFileError.notAFile(path: link.path, what: "a symbolic link (to \(real.path))")) {
+                _ = try FileFingerprint.of(link)
+            }
+            #expect(try real.testBytes == content)
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == real.path)
+            #expect(folder.testTempFiles.isEmpty)
         }
     }
 

@@ -1,0 +1,45 @@
+import Foundation
+import SheetSyncCore
+import Testing
+import Workbook
+
+/// Text a spreadsheet program would run as a formula (`=cmd|' /C calc'!A0`): the CSV workbook keeps it
+/// exactly as typed (it reads back as the same text) and the run that writes it says so; an export for
+/// other programs neutralises it with OWASP's leading `'`, an XLSX export keeps it as a text cell.
+@Suite struct FormulaTextTests {
+    static let payload = "=cmd|' /C calc'!A0"
+
+    @Test(arguments: [
+        ("=SUM(A1)", true), ("+1+cmd|x", true), ("-2+3", true), ("@SUM(1)", true), ("\tx", true), ("\rx", true),
+        ("-12.50", false), ("+3", false), ("12", false), ("lunch = 12", false), ("", false), ("-", true),
+    ])
+    func formulaLikeTextIsTheOWASPCaseAndPlainNumbersAreNot(text: String, formulaLike: Bool) {
+        #expect(FormulaText.isFormulaLike(text) == formulaLike)
+        #expect(FormulaText.neutralised(text) == (formulaLike ? "'" + text : text))
+    }
+
+    @Test func theWorkbookKeepsAFormulaLikeNoteExactlyAndTheRunSaysSoWhileAnExportNeutralisesIt() async throws {
+        let ledger = try await Ledger.synced()
+        let added = try await ledger.run("add", "expense", "--amount", "3", "--category", "Dining", "--note", Self.payload)
+        #expect(added.status == 0, "\(added.stderr)")
+        let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let sync = try await ledger.run("sync")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sync.stdout.contains("note: Transactions.csv: note of \(id) begins with '='"), "\(sync.stdout)")
+        #expect(try ledger.sheetRows(.transactions)[id]?["note"] == Self.payload)
+        // It reads back as the same text: the next sync is quiet and the store keeps it.
+        let again = try await ledger.run("sync", "--verbose")
+        #expect(again.status == 0 && again.stdout.contains("up to date"), "\(again.stdout)")
+        #expect(try ledger.storeRows(.transactions)[id]?["note"] == Self.payload)
+
+        let export = try TestWorkbook.scratch("export")
+        #expect(try await ledger.run("export", export.path).status == 0)
+        let exported = try TestWorkbook(folder: export).records(.transactions, now: Timestamp(millisecondsSinceEpoch: 0))
+        #expect(exported[id]?["note"] == "'" + Self.payload)
+        let book = export.appendingPathComponent("book.xlsx")
+        #expect(try await ledger.run("export", book.path).status == 0)
+        let sheet = try #require(try XLSXReader.read(contentsOf: book).first { $0.name == "Transactions" })
+        let cells = sheet.table.rows.flatMap { $0 }
+        #expect(cells.contains(.text(Self.payload)) && !cells.contains(.text("'" + Self.payload)))
+    }
+}
