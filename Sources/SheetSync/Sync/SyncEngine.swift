@@ -204,7 +204,11 @@ public struct SyncEngine: Sendable {
             for key in tabPlan.writtenBack { commit.state[LedgerState.writtenBackKey(tab, key)] = .some(now.description) }
             if tabPlan.remoteAppends.count <= appendedHereAtMost, tabPlan.tab != .settings {
                 let keyField = tab.schema.keyField
-                for row in tabPlan.remoteAppends { commit.state[LedgerState.appendedHereKey(tab, row[keyField])] = .some(now.description) }
+                // A row brought back is not one this store added: another machine's delete of it is a delete.
+                let back = Set(tabPlan.broughtBack)
+                for row in tabPlan.remoteAppends where !back.contains(row[keyField]) {
+                    commit.state[LedgerState.appendedHereKey(tab, row[keyField])] = .some(now.description)
+                }
             }
             // A delete by name is forgotten once a run carries it out.
             for delete in tabPlan.remoteDeletes where ledger.deletedByName[tab]?.contains(delete.key) == true {

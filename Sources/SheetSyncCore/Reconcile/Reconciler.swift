@@ -259,6 +259,7 @@ public enum Reconciler {
                     var back = l
                     if back[Reconciler.modified] < now { back[Reconciler.modified] = now }
                     push(back, key: key, plan: &plan)
+                    plan.broughtBack.append(key)
                 }
             case (let b?, let l?, let r?):
                 let x = Reconciler.merge(base: b, local: l, remote: r.record, key: key, tab: tab, plan: &plan)

@@ -113,6 +113,9 @@ public struct TabPlan: Hashable, Sendable {
     public var clearedTombstones: [String] = []
     /// Rows an older copy lacked, alone, written back by this plan (`StaleCopyGuard`).
     public var writtenBack: [String] = []
+    /// Rows edited in the store and deleted from the workbook, appended again by this plan (an edit beats
+    /// a delete): rows the workbook had before, not rows this store added to it.
+    public var broughtBack: [String] = []
     public var conflicts: [Conflict] = []
     public var rejections: [Rejection] = []
     public var notices: [String] = []
