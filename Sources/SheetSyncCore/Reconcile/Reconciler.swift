@@ -109,7 +109,6 @@ public enum Reconciler {
         remote.frozen.formUnion(state.heldLocal)
         var local = state.local
         clampFuture(&local, &remote, context: context, plan: &plan)
-        dateAfterBase(&local, base: state.base)
 
         // A check or a first pull has no base and no local rows: no lookups (each hashes the key) there.
         let (noBase, noLocal, noFrozen) = (state.base.isEmpty, local.isEmpty, remote.frozen.isEmpty)
@@ -147,7 +146,7 @@ public enum Reconciler {
                 (b, l, r) = (nil, nil, nil)
             case .baseOrLocal:
                 b = noBase ? nil : state.base[key]
-                l = noLocal ? nil : local[key]
+                l = noLocal ? nil : local[key].map { row in b.map { Reconciler.datedAfterBase(row, base: $0) } ?? row }
                 r = remote.rows[key]
             }
             if !noFrozen, remote.frozen.contains(key) {
@@ -422,15 +421,13 @@ public enum Reconciler {
     /// machine whose clock is behind the one that made that version. It is the later version all the same
     /// (it was made on that version): dated a millisecond after it, so that no machine reads it as an
     /// old copy and writes the version it replaced back.
-    private static func dateAfterBase(_ local: inout [String: LedgerRow], base: [String: LedgerRow]) {
-        guard !base.isEmpty else { return }
-        for (key, row) in local {
-            guard let b = base[key], row[modified] < b[modified],
-                !row.namedValues.allSatisfy({ $0.0 == modified || $0.1 == b[$0.0] }),
-                let time = Timestamp(iso: b[modified])
-            else { continue }
-            local[key]?[modified] = time.adding(milliseconds: 1).description
-        }
+    static func datedAfterBase(_ row: LedgerRow, base b: LedgerRow) -> LedgerRow {
+        guard row[modified] < b[modified], !row.namedValues.allSatisfy({ $0.0 == modified || $0.1 == b[$0.0] }),
+            let time = Timestamp(iso: b[modified])
+        else { return row }
+        var dated = row
+        dated[modified] = time.adding(milliseconds: 1).description
+        return dated
     }
 
     /// `lastModifiedAt` values far in the future are clamped to now once, on both sides.
