@@ -306,13 +306,8 @@ import Workbook
         let file = shared.book.appendingPathComponent("Transactions.csv")
         let opened = try String(contentsOf: file, encoding: .utf8)
         clock.advance(milliseconds: 60_000)
-        var added = try #require(try a.rows()[SharedBook.key])
         let addedKey = "5f0d3c1e-9a7b-4c2d-8e6f-0a1b2c3d4e5f"
-        added["transactionId"] = addedKey
-        added["note"] = "rent, added by cron"
-        added["createdAt"] = clock.now().description
-        added["lastModifiedAt"] = clock.now().description
-        try a.store.upsert(added, in: .transactions)
+        try a.addCopy(of: SharedBook.key, as: addedKey, ["note": "rent, added by cron"])
         try await a.sync()
         #expect(try shared.sheet()[addedKey] != nil)
         clock.advance(milliseconds: 60_000)
@@ -419,12 +414,8 @@ import Workbook
         try await x.sync()
         try await y.sync()
         clock.advance(milliseconds: 60_000)
-        var added = try #require(try x.rows()[SharedBook.key])
         let addedKey = "6a1e2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b"
-        added["transactionId"] = addedKey
-        added["createdAt"] = clock.now().description
-        added["lastModifiedAt"] = clock.now().description
-        try x.store.upsert(added, in: .transactions)
+        try x.addCopy(of: SharedBook.key, as: addedKey)
         for machine in [x, y] {
             clock.advance(milliseconds: 60_000)
             try await machine.sync()
@@ -438,6 +429,73 @@ import Workbook
         #expect(report.errors.isEmpty, "\(report.errors)")
         #expect(try y.rows()[addedKey] == nil)
         #expect(try shared.sheet()[addedKey] == nil)
+    }
+
+    /// X adds a row and syncs; Y edits another row ten minutes later; X then edits its row (the newest in
+    /// the workbook) and syncs; Y takes that and deletes the row. X takes the delete: the workbook carries
+    /// Y's edit, made well after X's row reached it, so it is no copy older than that row (whose lack of
+    /// it would be written back, 65), exit 0, nothing written back.
+    @Test func aRowThisMachineAddedThatAnotherDeletedAfterSeeingItIsDeletedHere() async throws {
+        let shared = try SharedBook.make()
+        let clock = ManualClock(Self.start)
+        let x = try shared.machine("x", clock: clock), y = try shared.machine("y", clock: clock)
+        try await x.sync()
+        try await y.sync()
+        clock.advance(milliseconds: 61_517)
+        let addedKey = "8c3a4d5e-6f70-4b81-8c9d-1e2f3a4b5c6d"
+        try x.addCopy(of: SharedBook.key, as: addedKey, ["note": "added by x"])
+        for machine in [x, y] {
+            clock.advance(milliseconds: 61_517)
+            try await machine.sync()
+        }
+        clock.advance(milliseconds: 10 * 60_000 + 1_517)
+        try y.edit(SharedBook.key, ["note": "edited by y"])
+        try await y.sync()
+        clock.advance(milliseconds: 61_517)
+        try x.edit(addedKey, ["amount": "70.00"])
+        for machine in [x, y] {
+            clock.advance(milliseconds: 61_517)
+            try await machine.sync()
+        }
+        _ = try y.store.delete(key: addedKey, in: .transactions)
+        try await y.sync()
+        #expect(try shared.sheet()[addedKey] == nil)
+        clock.advance(milliseconds: 61_517)
+        let settled = try SharedBook.bytes(shared.book)
+        let report = try await x.sync()
+
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(try SharedBook.bytes(shared.book) == settled)
+        #expect(try x.rows()[addedKey] == nil)
+        #expect(try x.rows() == shared.sheet())
+    }
+
+    /// A machine's run writes its new row into the workbook and is killed before its store records the
+    /// sync. A person then edits that row. The next run finds the row under the very time this store gave
+    /// it, holding other values: a hand edit of this store's version, which wins (dated as a hand edit),
+    /// not a rival version to break a tie with.
+    @Test func aHandEditOfARowWhoseSyncWasKilledAfterItsWriteWins() async throws {
+        let (shared, clock, a) = try await Self.oneMachineSynced()
+        clock.advance(milliseconds: 61_517)
+        let addedKey = "7b2f3c4d-5e6f-4a70-9b8c-0d1e2f3a4b5c"
+        let added = try a.addCopy(of: SharedBook.key, as: addedKey, ["note": "zz from the store"])
+        clock.advance(milliseconds: 61_517)
+        let killed = SyncEngine(
+            store: a.store, remote: CSVWorkbookRemote(folder: shared.book, faults: .crash(at: .backedUp)), clock: clock,
+            defaultTimeZone: "UTC")
+        await #expect(throws: SimulatedCrash.self) { try await killed.run(SyncOptions(mode: .sync)) }
+        #expect(try shared.sheet()[addedKey]?["note"] == "zz from the store")
+        clock.advance(milliseconds: 61_517)
+        try shared.handEdit(addedKey, replacing: "zz from the store", with: "aa typed by hand", at: clock.now())
+        clock.advance(milliseconds: 61_517)
+        let report = try await a.sync()
+
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        let sheet = try #require(try shared.sheet()[addedKey])
+        #expect(sheet["note"] == "aa typed by hand")
+        #expect(sheet["lastModifiedAt"] > added["lastModifiedAt"])
+        #expect(try a.rows()[addedKey] == sheet)
+        #expect(try a.store.conflicts(limit: 50).isEmpty)
     }
 
     static func files(under folder: URL) throws -> [String] {
@@ -492,6 +550,19 @@ extension StoreWithClock {
         for (name, value) in fields { row[name] = value }
         row["lastModifiedAt"] = clock.now().description
         try store.upsert(row, in: .transactions)
+    }
+
+    /// A store add (as `sheetsync add` makes them): a copy of the row with `key` under `newKey`, with
+    /// `fields` changed, created and stamped with this machine's now.
+    @discardableResult
+    func addCopy(of key: String, as newKey: String, _ fields: [String: String] = [:]) throws -> LedgerRow {
+        var row = try #require(try rows()[key])
+        row["transactionId"] = newKey
+        for (name, value) in fields { row[name] = value }
+        row["createdAt"] = clock.now().description
+        row["lastModifiedAt"] = clock.now().description
+        try store.upsert(row, in: .transactions)
+        return row
     }
 
     /// The store's transactions by id.

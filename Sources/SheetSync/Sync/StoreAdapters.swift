@@ -19,18 +19,24 @@ extension StoreSnapshot {
         }
         var ledger = LedgerState(rows: rows, base: base, tombstones: tombstones, renames: renames)
         ledger.deleted = deleted
-        let remembered = [
-            (LedgerState.writtenBackPrefix, \LedgerState.writtenBack), (LedgerState.appendedHerePrefix, \.appendedHere),
-            (LedgerState.deletedByNamePrefix, \.deletedByName),
+        let sets = [
+            (LedgerState.writtenBackPrefix, \LedgerState.writtenBack), (LedgerState.deletedByNamePrefix, \.deletedByName),
         ]
-        for (prefix, set) in remembered {
-            for key in state.keys where key.hasPrefix(prefix) {
-                let parts = key.dropFirst(prefix.count).split(separator: ":", maxSplits: 1)
-                guard parts.count == 2, let tab = Tab(rawValue: String(parts[0])) else { continue }
-                ledger[keyPath: set][tab, default: []].insert(String(parts[1]))
-            }
+        for (prefix, set) in sets {
+            for (tab, key, _) in remembered(under: prefix) { ledger[keyPath: set][tab, default: []].insert(key) }
         }
+        for (tab, key, when) in remembered(under: LedgerState.appendedHerePrefix) { ledger.appendedHere[tab, default: [:]][key] = when }
         return ledger
+    }
+
+    /// The rows remembered under `prefix` in the store's state (`prefix` + tab + ":" + key → value).
+    private func remembered(under prefix: String) -> [(Tab, String, String)] {
+        state.compactMap { key, value in
+            guard key.hasPrefix(prefix) else { return nil }
+            let parts = key.dropFirst(prefix.count).split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, let tab = Tab(rawValue: String(parts[0])) else { return nil }
+            return (tab, String(parts[1]), value)
+        }
     }
 }
 

@@ -218,7 +218,7 @@ public struct SyncEngine: Sendable {
                 if ledger.writtenBack[tab]?.contains(delete.key) == true {
                     commit.state[LedgerState.writtenBackKey(tab, delete.key)] = .some(nil)
                 }
-                if ledger.appendedHere[tab]?.contains(delete.key) == true {
+                if ledger.appendedHere[tab]?[delete.key] != nil {
                     commit.state[LedgerState.appendedHereKey(tab, delete.key)] = .some(nil)
                 }
             }

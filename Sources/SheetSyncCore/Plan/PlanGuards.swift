@@ -60,11 +60,12 @@ enum StaleCopyGuard {
     /// One row alone, newer than everything in the copy, is written back too (a row cron added while
     /// the file was open in a spreadsheet program, which the person's save lacks), once, where this
     /// store's own run added it to the workbook (`appendedHere`; a row another machine added and then
-    /// deleted is its delete): `writtenBack` holds the rows written back so, whose absence in a later
-    /// read is a delete meant (the person deleted the newest row on purpose, and again after it came back).
+    /// deleted is its delete) and the copy could be older than that run (`couldPredate`):
+    /// `writtenBack` holds the rows written back so, whose absence in a later read is a delete meant
+    /// (the person deleted the newest row on purpose, and again after it came back).
     static func apply(
         to plan: inout TabPlan, remote: [SheetRow], base: [String: LedgerRow], local: [String: LedgerRow], writtenBack: Set<String>,
-        appendedHere: Set<String>
+        appendedHere: [String: String]
     ) -> String? {
         guard !plan.localDeletes.isEmpty else { return nil }
         var newest = ""
@@ -83,7 +84,8 @@ enum StaleCopyGuard {
         let alone = late.count == 1 && regressions == 0
         guard
             late.count >= 2
-                || (late.count == 1 && (regressions > 0 || (appendedHere.contains(late[0].key) && !writtenBack.contains(late[0].key))))
+                || (late.count == 1
+                    && (regressions > 0 || (couldPredate(appendedHere[late[0].key], newest: newest) && !writtenBack.contains(late[0].key))))
         else { return nil }
         let older = plan.localDeletes.count - late.count
         plan.writeBack(plan.localDeletes, local: local)
@@ -98,6 +100,16 @@ enum StaleCopyGuard {
                 ? "it on purpose, delete it again: the next sync deletes it"
                 : "them on purpose, delete them again and run with --allow-mass-delete")
             + " (`sheetsync restore` brings back any row a run deleted)"
+    }
+
+    /// Whether a copy whose newest time is `newest` can have been made before this store's run wrote
+    /// a row into the workbook at `appendedAt`. A copy carrying a time later than that run (by more than
+    /// clocks may disagree: `ReconcileContext.futureTolerance`) was made after the row was there: it
+    /// saw the row, and lacks it because someone deleted it (another machine's sync, a person).
+    static func couldPredate(_ appendedAt: String?, newest: String) -> Bool {
+        guard let appendedAt else { return false }
+        guard let at = Timestamp(iso: appendedAt) else { return true }
+        return newest <= at.adding(milliseconds: ReconcileContext.futureTolerance).description
     }
 }
 

@@ -30,9 +30,9 @@ public struct LedgerState: Sendable {
     /// The `sync_state` key of a row written back after an older copy lacked it alone.
     public static func writtenBackKey(_ tab: Tab, _ key: String) -> String { writtenBackPrefix + tab.rawValue + ":" + key }
     /// Rows this store's own recent runs added to the workbook (a few at a time: `sheetsync add`, a
-    /// recurring instance), by tab: the rows an editor's older copy can lack alone. Another machine's
-    /// delete of a row it added is a delete here.
-    public var appendedHere: [Tab: Set<String>] = [:]
+    /// recurring instance), by tab, with when each run wrote them: the rows an editor's older copy can
+    /// lack alone. Another machine's delete of a row it added is a delete here.
+    public var appendedHere: [Tab: [String: String]] = [:]
     /// The store's `sync_state` keys of rows its own runs added to the workbook (value: when).
     public static let appendedHerePrefix = "appendedHere:"
     public static func appendedHereKey(_ tab: Tab, _ key: String) -> String { appendedHerePrefix + tab.rawValue + ":" + key }
@@ -183,7 +183,7 @@ public struct SyncPlanner: Sendable {
             if case .sync = purpose, !allowMassDelete {
                 StaleCopyGuard.apply(
                     to: &plan, remote: rows, base: ledger.base[tab] ?? [:], local: local.rows, writtenBack: ledger.writtenBack[tab] ?? [],
-                    appendedHere: ledger.appendedHere[tab] ?? []
+                    appendedHere: ledger.appendedHere[tab] ?? [:]
                 ).map {
                     result.held.append($0)
                 }

@@ -115,7 +115,7 @@ public enum Reconciler {
         // A sheet row with the key of a row deleted here is decided row by row (an old copy's is deleted again).
         let revivesDeleted = !state.deleted.isEmpty && state.deleted.keys.contains { remote.rows.index(forKey: $0) != nil }
         let baseIsResult = sharedBase && noBase && noLocal && !revivesDeleted
-        let step = Step(state: state, writesBase: !baseIsResult, now: context.now.description, writesWorkbook: context.givesIDs)
+        let step = Step(state: state, context: context, writesBase: !baseIsResult)
         if baseIsResult {
             if context.listsStoreWrites {
                 step.writeRemoteOnly(KeyOrder.visits(state.base, local, remote.rows, remote.frozen), remote: remote, plan: &plan)
@@ -182,13 +182,22 @@ public enum Reconciler {
     /// One key's decision, with what every key's decision reads.
     private struct Step {
         let state: TabState
+        let context: ReconcileContext
         /// False when the plan's base is its result (see `plan(_:context:sharedBase:)`).
         let writesBase: Bool
         /// The time of this read: what an empty `lastModifiedAt` cell reads as.
         let now: String
         /// Whether the run writes the workbook (`ReconcileContext.givesIDs`): a pull's notes say what
         /// the next sync or push does there.
-        var writesWorkbook = true
+        let writesWorkbook: Bool
+
+        init(state: TabState, context: ReconcileContext, writesBase: Bool) {
+            self.state = state
+            self.context = context
+            self.writesBase = writesBase
+            self.now = context.now.description
+            self.writesWorkbook = context.givesIDs
+        }
 
         func resolve(key: String, b: LedgerRow?, l: LedgerRow?, r: RemoteIndex.Row?, plan: inout TabPlan) {
             let tab = state.schema.tab
@@ -223,6 +232,13 @@ public enum Reconciler {
                 let x: LedgerRow
                 if l == r.record {
                     x = l
+                } else if !r.fixes.contains(Reconciler.modified), r.record[Reconciler.modified] == l[Reconciler.modified] {
+                    // The sheet's row carries the very time this store gave its row, with other values: this
+                    // store's version, written there by a run that died before recording it, then edited by
+                    // hand (a stamp belongs to one version). The hand edit wins, dated as one.
+                    var edited = r.record
+                    edited[Reconciler.modified] = context.handEditTime(after: l[Reconciler.modified])
+                    x = edited
                 } else if r.fixes.contains(Reconciler.modified), r.record[Reconciler.modified] == now {
                     // The sheet's row has no time of its own (an empty cell, read as now): it cannot be
                     // later than the store's, which wins (a pull that loaded the row and a store write

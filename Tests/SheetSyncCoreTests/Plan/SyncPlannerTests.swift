@@ -142,7 +142,7 @@ import Testing
         // A row another store added (and deleted): a delete here.
         #expect(Self.plan(workbook, ledger).held.isEmpty)
         // A row this store added to the workbook itself: written back once.
-        ledger.appendedHere[.transactions] = [Self.ids[5]]
+        ledger.appendedHere[.transactions] = [Self.ids[5]: RC.t2]
         let first = Self.plan(workbook, ledger)
         #expect(first.held.first?.contains("delete it again") == true)
         #expect(Self.tab(first, .transactions)?.localDeletes.isEmpty == true)
@@ -153,6 +153,13 @@ import Testing
         let plan = Self.plan(workbook, remembered)
         #expect(plan.held.isEmpty)
         #expect(Self.tab(plan, .transactions)?.localDeletes.map(\.key) == [Self.ids[5]])
+        // A copy carrying a time well after this store's run wrote the row saw the row: its lack is a delete.
+        var seen = ledger
+        seen.appendedHere[.transactions] = [Self.ids[5]: "2025-12-31T23:54:59.999Z"]
+        #expect(Self.plan(workbook, seen).held.isEmpty)
+        #expect(Self.tab(Self.plan(workbook, seen), .transactions)?.localDeletes.map(\.key) == [Self.ids[5]])
+        seen.appendedHere[.transactions] = [Self.ids[5]: "2025-12-31T23:55:00.000Z"]
+        #expect(Self.plan(workbook, seen).held.first?.contains("delete it again") == true)
         // But one such row missing from a copy that also carries older versions is a stale copy.
         var regressed = (0..<5).map { RC.transaction(Self.ids[$0]) }
         var ledger2 = ledger
