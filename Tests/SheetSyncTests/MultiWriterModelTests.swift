@@ -12,7 +12,9 @@ import Workbook
 /// machine edits a note or an amount in its store, adds a row or deletes one; the person edits a note
 /// or an amount cell, types a cell's value again in another form (an amount without its trailing zeros),
 /// types a row without an id, deletes a row or sorts the rows; a machine syncs, or
-/// its sync is killed at a random step of its file replacements (as `kill -9` would leave the disk) —
+/// its sync is killed at a random step of its file replacements (as `kill -9` would leave the disk), or
+/// the person saves an edit while a machine's run is under way, between its read and its first file
+/// replacement (on disk; the Google writers model covers that instant in Google mode) —
 /// with all clocks moving on together by 1–120 s between actions, a third of the machines' clocks up to
 /// two minutes off (so no two clocks are five minutes apart, the future tolerance). Every edit writes a
 /// value no other edit writes, so a value tells which row it was written for. Rows a receipt points at
@@ -61,7 +63,7 @@ import Workbook
         let first = UInt64(env["SHEETSYNC_MULTIWRITER_SEED"] ?? "") ?? 20_260_601
         let maxFailures = Int(env["SHEETSYNC_MULTIWRITER_MAX_FAILURES"] ?? "") ?? 3
         if let only = env["SHEETSYNC_MULTIWRITER_KIND"], only != kind.rawValue { return }
-        var failures = 0, kills = 0, shardCases = 0
+        var failures = 0, kills = 0, savesDuringRuns = 0, shardCases = 0
         for i in stride(from: shard, to: cases, by: 4) {
             let seed = first &+ UInt64(i)
             // Long CPU-bound work: let other tests' tasks onto the cooperative threads between cases.
@@ -78,11 +80,13 @@ import Workbook
             }
             await model.remove()
             kills += model.kills
+            savesDuringRuns += model.savesDuringRuns
             shardCases += 1
             if failures >= maxFailures { break }
         }
         // The kills are part of what the model checks: a shard of some size has seen some.
         #expect(shardCases < 20 || kills > 0, "no sync of \(shardCases) cases was killed")
+        #expect(shardCases < 20 || kind == .google || savesDuringRuns > 0, "no save landed during a run in \(shardCases) cases")
     }
 }
 
@@ -129,6 +133,8 @@ struct MultiWriterCase {
     var deletes = 0
     /// Syncs killed part-way (some kills come too late to stop a run that writes little).
     var kills = 0
+    /// Person's saves that landed while a run was under way (a run that replaces no file has no instant for one).
+    var savesDuringRuns = 0
     var trace: [String] = []
     /// Per row: the fields that never change.
     var fixed: [String: [String: String]] = [:]
@@ -188,6 +194,7 @@ struct MultiWriterCase {
             case edit
             case sync(Int)
             case kill(Int)
+            case saveDuring(Int)
         }
         for round in 1...Int.random(in: 2...4, using: &rng) {
             trace.append("round \(round)")
@@ -195,6 +202,7 @@ struct MultiWriterCase {
             for i in machines.indices {
                 actions += Array(repeating: .sync(i), count: Int.random(in: 0...2, using: &rng))
                 if Int.random(in: 0..<4, using: &rng) == 0 { actions.append(.kill(i)) }
+                if workbook.kind != .google, Int.random(in: 0..<4, using: &rng) == 0 { actions.append(.saveDuring(i)) }
             }
             actions.shuffle(using: &rng)
             for action in actions {
@@ -203,6 +211,7 @@ struct MultiWriterCase {
                 case .edit: try await randomEdit()
                 case .sync(let i): try await sync(i)
                 case .kill(let i): try await sync(i, killedAt: Int.random(in: 1...(workbook.kind == .csv ? 24 : 8), using: &rng))
+                case .saveDuring(let i): try await syncWhileThePersonSaves(i)
                 }
             }
         }
@@ -405,10 +414,37 @@ struct MultiWriterCase {
 
     // MARK: syncing
 
-    /// A machine's sync; with `killedAt`, one killed at that step of its file replacements.
-    mutating func sync(_ i: Int, killedAt: Int? = nil) async throws {
+    /// A machine's sync during which the person saves an edit of a cell (chosen from the workbook as the
+    /// run starts), landing between the run's read and its first file replacement: as its new version is
+    /// flushed, or just after the run found the file as it read it.
+    mutating func syncWhileThePersonSaves(_ i: Int) async throws {
+        let table = try person.table()
+        let keys = table.rows.map { MultiWriterPerson.cell($0, "transactionId", in: table) }.filter { !$0.isEmpty }
+        guard !keys.isEmpty else { return try await sync(i) }
+        let key = keys[Int.random(in: keys.indices, using: &rng)], field = Bool.random(using: &rng) ? "note" : "amount"
+        let value = newValue(field, for: key), old = try sheet()[key]?[field]
+        let step: AtomicWriteStep = Bool.random(using: &rng) ? .tempSynced : .checked
+        let person = self.person
+        let save = ModelWorkbook.SaveDuringRun(at: step, in: workbook) { try person.make(.type(key: key, column: field, text: value)) }
+        trace.append(
+            "\(Self.t(person.clock.now())) person sets \(field) of \(Self.short(key)) to \(value) during the next run (at \(step))")
+        // Known before the run's checks read the workbook; taken back if no save landed.
+        record(key, field, value, replacing: old, stamp: person.clock.now(), by: "person")
+        try await sync(i, saving: save)
+        if save.savedBytes != nil {
+            savesDuringRuns += 1
+        } else {
+            edits[key]?.removeLast()
+            written[key]?[field]?.remove(value)
+            trace.append("  (the run replaced no file: no save landed in it)")
+        }
+    }
+
+    /// A machine's sync; with `killedAt`, one killed at that step of its file replacements; with
+    /// `save`, one during which a person's save lands.
+    mutating func sync(_ i: Int, killedAt: Int? = nil, saving save: ModelWorkbook.SaveDuringRun? = nil) async throws {
         let machine = machines[i]
-        let outcome = try await machine.sync(killedAt: killedAt)
+        let outcome = try await machine.sync(killedAt: killedAt, saving: save)
         if case .killed = outcome { kills += 1 }
         trace.append("\(Self.t(person.clock.now())) \(machine.name) syncs (clock \(machine.clock.now())): \(outcome.summary)")
         if case .stopped(let error) = outcome, error.exitCode != .dataError && error.exitCode != .temporaryFailure {
@@ -484,14 +520,16 @@ struct MultiWriterCase {
     func checkRows() throws {
         let sheet = try sheet()
         try checkValues(in: sheet, where: "the sheet")
-        let lost = try losingValues()
+        let lost = try losingValues(), winners = try winners()
         for key in fixed.keys.sorted() where sheet[key] == nil {
             guard deleted[key] != nil else {
                 throw fail("invariant 2 (lost row): nobody deleted \(key), and it is gone\n\(describe(key))")
             }
             // An edit overwritten since, or logged as a conflict's loser, has had its say.
             let overwritten = Set((edits[key] ?? []).compactMap(\.replaced))
-            if let edit = unseen(key).first(where: { !lost.contains(key + "\u{0}" + $0.value) && !overwritten.contains($0.value) }) {
+            if let edit = unseen(key, winners: winners).first(where: {
+                !lost.contains(key + "\u{0}" + $0.value) && !overwritten.contains($0.value)
+            }) {
                 throw fail(
                     "invariant 3 (an edit beats a delete): no delete of \(key) saw \(edit.by)'s \(edit.field) '\(edit.value)', "
                         + "and the row is gone\n\(describe(key))")
@@ -507,9 +545,9 @@ struct MultiWriterCase {
     /// conflict log; and the final value is not one of them overwrote.
     func checkNoLostUpdate() throws {
         let sheet = try sheet()
-        let lost = try losingValues()
+        let lost = try losingValues(), winners = try winners()
         for (key, row) in sheet.sorted(by: { $0.key < $1.key }) {
-            let unseen = unseen(key)
+            let unseen = unseen(key, winners: winners)
             for field in ["note", "amount"] {
                 let made = unseen.filter { $0.field == field }
                 let overwritten = Set(made.compactMap(\.replaced))
@@ -542,12 +580,16 @@ struct MultiWriterCase {
     }
 
     /// The row's edits no delete of it saw (all of them when nobody deleted it): neither values a
-    /// deleter's copy held nor values those overwrote, however many edits back.
-    func unseen(_ key: String) -> [Edit] {
+    /// deleter's copy held nor values those overwrote, nor values that lost a conflict to one of them
+    /// (`winners`: a row's losing value → the values it lost to), however many edits back.
+    func unseen(_ key: String, winners: [String: [String: Set<String>]]) -> [Edit] {
         let all = edits[key] ?? []
+        let lostTo = winners[key] ?? [:]
         var seen = Set((deleted[key] ?? []).flatMap(\.saw))
         while true {
-            let more = Set(all.filter { seen.contains($0.value) }.compactMap(\.replaced)).subtracting(seen)
+            var more = Set(all.filter { seen.contains($0.value) }.compactMap(\.replaced))
+            more.formUnion(all.map(\.value).filter { !(lostTo[$0] ?? []).isDisjoint(with: seen) })
+            more.subtract(seen)
             if more.isEmpty { break }
             seen.formUnion(more)
         }
@@ -556,11 +598,18 @@ struct MultiWriterCase {
 
     /// Every store's conflict log: key and losing value.
     func losingValues() throws -> Set<String> {
-        var lost: Set<String> = []
-        for machine in machines {
-            for conflict in try machine.store.conflicts(limit: 10_000) { lost.insert(conflict.key + "\u{0}" + conflict.losingValue) }
-        }
-        return lost
+        Set(try conflicts().map { $0.key + "\u{0}" + $0.losingValue })
+    }
+
+    /// Every store's conflict log by key: each losing value and the values it lost to.
+    func winners() throws -> [String: [String: Set<String>]] {
+        var out: [String: [String: Set<String>]] = [:]
+        for conflict in try conflicts() { out[conflict.key, default: [:]][conflict.losingValue, default: []].insert(conflict.winningValue) }
+        return out
+    }
+
+    func conflicts() throws -> [Conflict] {
+        try machines.flatMap { try $0.store.conflicts(limit: 10_000) }
     }
 
     static func show(_ row: LedgerRow) -> String {

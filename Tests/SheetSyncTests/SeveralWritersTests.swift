@@ -470,31 +470,37 @@ import Workbook
         #expect(try x.rows() == shared.sheet())
     }
 
-    /// A machine's run writes its new row into the workbook and is killed before its store records the
-    /// sync. A person then edits that row. The next run finds the row under the very time this store gave
-    /// it, holding other values: a hand edit of this store's version, which wins (dated as a hand edit),
-    /// not a rival version to break a tie with.
-    @Test func aHandEditOfARowWhoseSyncWasKilledAfterItsWriteWins() async throws {
+    /// A machine's run writes its new row (or its edit of a row) into the workbook and is killed before
+    /// its store records the sync. A person then edits that row. The next run finds the row under the very
+    /// time this store gave its version, holding other values: a hand edit of this store's version, which
+    /// wins (dated as a hand edit), not a rival version to break a tie with.
+    @Test(arguments: [true, false])
+    func aHandEditOfARowAKilledRunWroteWins(newRow: Bool) async throws {
         let (shared, clock, a) = try await Self.oneMachineSynced()
         clock.advance(milliseconds: 61_517)
-        let addedKey = "7b2f3c4d-5e6f-4a70-9b8c-0d1e2f3a4b5c"
-        let added = try a.addCopy(of: SharedBook.key, as: addedKey, ["note": "zz from the store"])
+        let key = newRow ? "7b2f3c4d-5e6f-4a70-9b8c-0d1e2f3a4b5c" : SharedBook.key
+        if newRow {
+            try a.addCopy(of: SharedBook.key, as: key, ["note": "zz from the store"])
+        } else {
+            try a.edit(key, ["note": "zz from the store"])
+        }
+        let written = try #require(try a.rows()[key])
         clock.advance(milliseconds: 61_517)
         let killed = SyncEngine(
             store: a.store, remote: CSVWorkbookRemote(folder: shared.book, faults: .crash(at: .backedUp)), clock: clock,
             defaultTimeZone: "UTC")
         await #expect(throws: SimulatedCrash.self) { try await killed.run(SyncOptions(mode: .sync)) }
-        #expect(try shared.sheet()[addedKey]?["note"] == "zz from the store")
+        #expect(try shared.sheet()[key]?["note"] == "zz from the store")
         clock.advance(milliseconds: 61_517)
-        try shared.handEdit(addedKey, replacing: "zz from the store", with: "aa typed by hand", at: clock.now())
+        try shared.handEdit(key, replacing: "zz from the store", with: "aa typed by hand", at: clock.now())
         clock.advance(milliseconds: 61_517)
         let report = try await a.sync()
 
         #expect(report.errors.isEmpty, "\(report.errors)")
-        let sheet = try #require(try shared.sheet()[addedKey])
+        let sheet = try #require(try shared.sheet()[key])
         #expect(sheet["note"] == "aa typed by hand")
-        #expect(sheet["lastModifiedAt"] > added["lastModifiedAt"])
-        #expect(try a.rows()[addedKey] == sheet)
+        #expect(sheet["lastModifiedAt"] > written["lastModifiedAt"])
+        #expect(try a.rows()[key] == sheet)
         #expect(try a.store.conflicts(limit: 50).isEmpty)
     }
 

@@ -232,12 +232,7 @@ public enum Reconciler {
                 let x: LedgerRow
                 if l == r.record {
                     x = l
-                } else if !r.fixes.contains(Reconciler.modified), r.record[Reconciler.modified] == l[Reconciler.modified] {
-                    // The sheet's row carries the very time this store gave its row, with other values: this
-                    // store's version, written there by a run that died before recording it, then edited by
-                    // hand (a stamp belongs to one version). The hand edit wins, dated as one.
-                    var edited = r.record
-                    edited[Reconciler.modified] = context.handEditTime(after: l[Reconciler.modified])
+                } else if let edited = handEdit(ofLocal: l, r) {
                     x = edited
                 } else if r.fixes.contains(Reconciler.modified), r.record[Reconciler.modified] == now {
                     // The sheet's row has no time of its own (an empty cell, read as now): it cannot be
@@ -277,10 +272,24 @@ public enum Reconciler {
                     plan.broughtBack.append(key)
                 }
             case (let b?, let l?, let r?):
-                let x = Reconciler.merge(base: b, local: l, remote: r.record, key: key, tab: tab, plan: &plan)
+                let x =
+                    (l != b ? handEdit(ofLocal: l, r) : nil)
+                    ?? Reconciler.merge(base: b, local: l, remote: r.record, key: key, tab: tab, plan: &plan)
                 applyLocally(x, key: key, plan: &plan)
                 finishRemote(r, result: x, plan: &plan)
             }
+        }
+
+        /// The sheet's row when it carries the very time this store gave its own (changed) version, with
+        /// other values: that version, written there by a run that died before recording it, then edited
+        /// by hand (a store edit always takes a time of its own, and a hand edit keeps the row's). The hand
+        /// edit is the later version: it wins, dated as one (`ReconcileContext.handEditTime`).
+        func handEdit(ofLocal l: LedgerRow, _ r: RemoteIndex.Row) -> LedgerRow? {
+            guard !r.fixes.contains(Reconciler.modified), r.record[Reconciler.modified] == l[Reconciler.modified], r.record != l
+            else { return nil }
+            var edited = r.record
+            edited[Reconciler.modified] = context.handEditTime(after: l[Reconciler.modified])
+            return edited
         }
 
         /// With neither base nor local rows: every remote row not frozen goes to the store, in key

@@ -1,5 +1,6 @@
-import SheetSyncCore
 import Testing
+
+@testable import SheetSyncCore
 
 /// One test per row of the reconcile table (what each side did since the base, and what a sync does).
 @Suite struct ReconcileTableTests {
@@ -145,13 +146,26 @@ import Testing
         #expect(plan.conflicts.first?.losingValue == "🍕")
     }
 
-    @Test func sameFieldTieIsBrokenTheSameWayFromEitherSide() {
-        let b = RC.category("Food")
+    /// Two versions under one time are broken the same way on every machine.
+    @Test func sameTimeTieIsBrokenTheSameWayFromEitherSide() {
         let x = RC.category("Food", emoji: "🍔", modified: RC.t1)
         let y = RC.category("Food", emoji: "🍕", modified: RC.t1)
-        let one = RC.plan(base: [b], local: [x], remote: [y]).result["Food"]?["emoji"]
-        let other = RC.plan(base: [b], local: [y], remote: [x]).result["Food"]?["emoji"]
-        #expect(one == other)
+        #expect(Reconciler.wins(x, over: y) != Reconciler.wins(y, over: x))
+    }
+
+    /// The sheet's row under the very time of this store's own changed version, with other values, is
+    /// that version edited by hand (a hand edit keeps the row's time; a store edit takes its own): it
+    /// wins, dated after that time, with no conflict.
+    @Test func aSheetRowUnderTheTimeOfThisStoresOwnEditIsAHandEditOfIt() {
+        let b = RC.category("Food")
+        let mine = RC.category("Food", emoji: "🍔", modified: RC.t1)
+        let edited = RC.category("Food", emoji: "🍕", modified: RC.t1)
+        for base in [[b], []] {
+            let plan = RC.plan(base: base, local: [mine], remote: [edited])
+            #expect(plan.result["Food"]?["emoji"] == "🍕")
+            #expect((plan.result["Food"]?["lastModifiedAt"] ?? "") > RC.t1)
+            #expect(plan.conflicts.isEmpty)
+        }
     }
 
     @Test func bothChangedToEqualContentWritesNothingAndRecordsBase() {

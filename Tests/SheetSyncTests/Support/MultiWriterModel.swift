@@ -78,7 +78,7 @@ struct ModelWorkbook {
     /// its file replacements, leaving the disk as `kill -9` at that instant would; in Google mode its
     /// `killedAt`th write batch takes effect and the connection drops before the answer (no retry), as
     /// when a run dies while its write is on its way.
-    func remote(killedAt: Int? = nil) throws -> any Remote {
+    func remote(killedAt: Int? = nil, saving save: SaveDuringRun? = nil) throws -> any Remote {
         if let google {
             google.bed.emulator.clearFaults()
             google.bed.emulator.resetCounters()
@@ -92,14 +92,42 @@ struct ModelWorkbook {
                 clock: ManualAPIClock(now: google.bed.emulator.now))
         }
         var faults: FaultInjector?
-        if let killedAt {
+        if killedAt != nil || save != nil {
             let counter = StepCounter()
             faults = FaultInjector { step in
+                try save?.reach(step)
                 if counter.next() == killedAt { throw SimulatedCrash(step: step) }
             }
         }
         return kind == .csv
             ? CSVWorkbookRemote(folder: csv.folder, faults: faults) : XLSXWorkbookRemote(file: xlsx, faults: faults)
+    }
+
+    /// A person's save that lands while a run is under way (on disk): made once, when the run's first
+    /// file replacement reaches `step` — its new version written and flushed (`tempSynced`), or the file
+    /// just found as the run read it (`checked`) — and the workbook's files as that save left them.
+    final class SaveDuringRun: @unchecked Sendable {
+        let step: AtomicWriteStep
+        private let save: () throws -> Void
+        private let workbook: ModelWorkbook
+        private let lock = NSLock()
+        private var saved: [String: Data]?
+
+        init(at step: AtomicWriteStep, in workbook: ModelWorkbook, _ save: @escaping () throws -> Void) {
+            self.step = step
+            self.workbook = workbook
+            self.save = save
+        }
+
+        func reach(_ reached: AtomicWriteStep) throws {
+            guard reached == step, lock.withLock({ saved == nil }) else { return }
+            try save()
+            let bytes = try workbook.bytes()
+            lock.withLock { saved = bytes }
+        }
+
+        /// The files as the save left them; nil when no run reached the step (it replaced no file).
+        var savedBytes: [String: Data]? { lock.withLock { saved } }
     }
 
     /// Whether the last run's Google write was cut off by its kill.
@@ -260,11 +288,12 @@ struct MultiWriterMachine: StoreWithClock {
     /// Syncs with this machine's clock; with `killedAt`, the run is killed at that step of its file
     /// replacements (a run that writes fewer files ends as usual). Every file the run changed gets this
     /// machine's time afterwards, also when the run stopped part-way, as a real file system would give it.
-    func sync(killedAt: Int? = nil) async throws -> Outcome {
+    func sync(killedAt: Int? = nil, saving save: ModelWorkbook.SaveDuringRun? = nil) async throws -> Outcome {
         let before = try workbook.bytes()
         let ids = self.ids
         let engine = SyncEngine(
-            store: store, remote: try workbook.remote(killedAt: killedAt), clock: clock, newID: { ids.next() }, defaultTimeZone: "UTC")
+            store: store, remote: try workbook.remote(killedAt: killedAt, saving: save), clock: clock, newID: { ids.next() },
+            defaultTimeZone: "UTC")
         var outcome: Outcome
         do {
             let report = try await engine.run(SyncOptions(mode: .sync))
@@ -275,7 +304,7 @@ struct MultiWriterMachine: StoreWithClock {
             outcome = .killed(crash.step.rawValue)
         }
         if killedAt != nil, workbook.killFired { outcome = .killed("write batch answered by a dropped connection") }
-        try workbook.touch(changedSince: before, at: clock.now())
+        try workbook.touch(changedSince: save?.savedBytes ?? before, at: clock.now())
         return outcome
     }
 
