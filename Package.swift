@@ -12,7 +12,7 @@ let package = Package(
         // The fuzz targets' entry points, for the libFuzzer executables of Fuzz/Package.swift (FUZZING.md).
         .library(name: "FuzzEntries", targets: ["FuzzEntries"]),
     ],
-    // An application pins: these are the versions the test suite ran against (README, Dependencies).
+    // An application pins: these are the versions the test suite ran against (docs/dependencies.md).
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),

@@ -5,7 +5,9 @@ import SheetSync
 
 /// Options every subcommand accepts after its name.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: "Config file (else $SHEETSYNC_CONFIG, ./sheetsync.json, ~/.config/sheetsync/config.json).")
+    @Option(
+        name: .long, help: "Config file (else $SHEETSYNC_CONFIG, ./sheetsync.json, ~/.config/sheetsync/config.json).",
+        completion: .file(extensions: ["json"]))
     var config: String?
 
     @Flag(name: .long, help: "Print the plan and change nothing.")

@@ -100,7 +100,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
-    @Test func notesAndTheREADMEsBackupsKeyAreAccepted() async throws {
+    @Test func notesAndTheBackupsToKeepKeyAreAccepted() async throws {
         let ledger = try Ledger.unsynced()
         let text =
             #"{"_comment": "mine", "store": "ledger.sqlite", "backupsToKeep": 0, "remote": {"type": "CSV", "path": "book", "_note": 1}}"#

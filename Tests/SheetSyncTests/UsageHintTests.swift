@@ -52,4 +52,44 @@ import Testing
         let error = try #require(run.json?["error"] as? [String: Any])
         #expect(error["kind"] as? String == "usage" && !((error["hint"] as? String) ?? "").isEmpty)
     }
+
+    @Test func aValueOutsideAFixedSetIsRefusedNamingTheAllowedOnes() async throws {
+        let folder = try TestWorkbook.scratch("fixed-values")
+        for (arguments, value, allowed) in [
+            (["add", "refund", "--amount", "1", "--category", "Dining"], "refund", ["expense", "income"]),
+            (["category", "add", "Pets", "--type", "savings"], "savings", ["expense", "income", "both"]),
+            (["export", "out", "--format", "ods"], "ods", ["csv", "xlsx"]),
+            (
+                ["rule", "add", "--every", "fortnight", "--amount", "1", "--category", "Rent"], "fortnight",
+                ["day", "week", "month", "year"]
+            ),
+            (
+                ["rule", "add", "--every", "month", "--type", "transfer", "--amount", "1", "--category", "Rent"], "transfer",
+                ["expense", "income"]
+            ),
+            (["report", "--by", "week"], "week", ["category", "tag", "month"]),
+        ] {
+            let run = try await CLI.run(arguments + ["--json"], in: folder)
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("'\(value)'"), "\(arguments): \(run.stderr)")
+            for name in allowed { #expect(run.stderr.contains("'\(name)'"), "\(arguments): \(run.stderr)") }
+            let error = try #require(run.json?["error"] as? [String: Any], "\(arguments): \(run.stdout)")
+            #expect(error["kind"] as? String == "usage" && error["exitCode"] as? Int == 64)
+            #expect(((error["message"] as? String) ?? "").contains("'\(value)'"), "\(arguments): \(error)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func helpListsTheValuesOfAFixedSet() async throws {
+        let folder = try TestWorkbook.scratch("fixed-values-help")
+        for (arguments, values) in [
+            (["add", "--help"], "expense, income"),
+            (["category", "add", "--help"], "expense, income, both"),
+            (["export", "--help"], "csv, xlsx"),
+        ] {
+            let run = try await CLI.run(arguments, in: folder)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            #expect(run.stdout.contains("values: \(values)"), "\(arguments): \(run.stdout)")
+        }
+    }
 }

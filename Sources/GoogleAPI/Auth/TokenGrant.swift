@@ -49,7 +49,7 @@ public enum TokenGrant: Sendable {
             return .reauthorizationRequired(
                 "google no longer accepts the saved login for oauth client '\(user.clientID)' (\(said)); "
                     + "run 'sheetsync auth login' to log in again (if this happens a week after each login, the oauth client "
-                    + "is in 'Testing' publishing status, whose refresh tokens expire after 7 days: publish it, see the README)")
+                    + "is in 'Testing' publishing status, whose refresh tokens expire after 7 days: publish it, see docs/google.md)")
         case .authorizedUser(let user):
             return .tokenRequestFailed(
                 "google refused to refresh the login for oauth client '\(user.clientID)' at \(tokenURL.absoluteString) (\(said))")

@@ -6,24 +6,18 @@ extension SheetSyncCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a transaction to the local store; prints its id.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "expense or income.") var type: String
+        @Argument(help: TransactionKind.help("The transaction's type.")) var type: TransactionKind
         @Option(help: "An amount of zero or more, such as 12.50.") var amount: String
         @Option(help: "An existing category name (case-sensitive).") var category: String
         @Option(help: "YYYY-MM-DD; default today in the dataset's time zone.") var date: String?
         @Option(help: "A note.") var note: String = ""
         @Option(help: "Comma-separated tags.") var tags: String = ""
 
-        func validate() throws {
-            guard ["expense", "income"].contains(type.lowercased()) else {
-                throw ValidationError("type must be expense or income, not '\(type)'")
-            }
-        }
-
         func run() async throws {
             try await global.reporting {
                 let id = try await global.workspace().add(
                     NewTransaction(
-                        type: type.lowercased(), amount: amount, category: category, date: date, note: note, tags: tags),
+                        type: type.rawValue, amount: amount, category: category, date: date, note: note, tags: tags),
                     dryRun: global.dryRun)
                 if global.json {
                     Output.json(["transactionId": id, "dryRun": String(global.dryRun)])
@@ -44,7 +38,7 @@ extension SheetSyncCommand {
                 commandName: "add", abstract: "Queue receipt files for a transaction; push uploads them.")
             @OptionGroup var global: GlobalOptions
             @Argument(help: "The transaction's id.") var transactionId: String
-            @Argument(help: "Image files.") var files: [String]
+            @Argument(help: "Image files.", completion: .file()) var files: [String]
             func run() async throws {
                 try await global.reporting {
                     let ids = try await global.workspace().addReceipts(
@@ -69,13 +63,13 @@ extension SheetSyncCommand {
                 commandName: "add", abstract: "Add a category (the next sync writes it to the sheet).")
             @OptionGroup var global: GlobalOptions
             @Argument(help: "The category's name (case-sensitive).") var name: String
-            @Option(help: "expense, income or both.") var type: String = "expense"
+            @Option(help: CategoryKind.help("Whether the category is for expenses, income or both.")) var type: CategoryKind = .expense
             @Option(help: "An emoji shown beside the name.") var emoji: String = ""
             @Option(help: "A colour such as #4caf50.") var color: String = ""
             func run() async throws {
                 try await global.reporting {
                     let added = try await global.workspace().addCategory(
-                        NewCategory(name: name, type: type, emoji: emoji, colorHex: color), dryRun: global.dryRun)
+                        NewCategory(name: name, type: type.rawValue, emoji: emoji, colorHex: color), dryRun: global.dryRun)
                     if global.json {
                         Output.json(added ? ["added": name, "dryRun": String(global.dryRun)] : ["alreadyThere": name])
                     } else if !added && !global.quiet {
@@ -156,7 +150,9 @@ extension SheetSyncCommand {
         struct Login: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "One-time OAuth consent through a loopback redirect.")
             @OptionGroup var global: GlobalOptions
-            @Option(help: "The OAuth client JSON (an 'installed' app client) from the Google Cloud console.")
+            @Option(
+                help: "The OAuth client JSON (an 'installed' app client) from the Google Cloud console.",
+                completion: .file(extensions: ["json"]))
             var client: String
             func run() async throws {
                 try await global.reporting {

@@ -13,16 +13,12 @@ extension SheetSyncCommand {
                 and are mentioned.
                 """)
 
-        enum Grouping: String, CaseIterable, ExpressibleByArgument {
-            case category, tag, month
-        }
-
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("A calendar month.", valueName: "YYYY-MM")) var month: String?
         @Option(help: ArgumentHelp("A calendar year.", valueName: "YYYY")) var year: String?
         @Option(help: ArgumentHelp("First day of a range (with --to).", valueName: "YYYY-MM-DD")) var from: String?
         @Option(help: ArgumentHelp("Last day of a range (with --from).", valueName: "YYYY-MM-DD")) var to: String?
-        @Option(help: ArgumentHelp("Group totals by category, tag or month.", valueName: "category|tag|month")) var by: Grouping = .category
+        @Option(help: ReportGrouping.help("Group totals by category, tag or month.")) var by: ReportGrouping = .category
         @Flag(help: "Print CSV on stdout.") var csv = false
         @Flag(help: "Only the rows marked unpaid (paidFlag), listed.") var unpaid = false
         @Flag(help: "Only the rows marked unreimbursed (reimbursedFlag), listed.") var unreimbursed = false
@@ -61,8 +57,7 @@ extension SheetSyncCommand {
                 var filter: OpenRowFilter = []
                 if unpaid { filter.insert(.unpaid) }
                 if unreimbursed { filter.insert(.unreimbursed) }
-                let grouping = ReportGrouping(rawValue: by.rawValue) ?? .category
-                let output = try await global.workspace().report(ReportRequest(period: try period(), grouping: grouping, filter: filter))
+                let output = try await global.workspace().report(ReportRequest(period: try period(), grouping: by, filter: filter))
                 if global.json {
                     Output.json(output)
                 } else if csv {

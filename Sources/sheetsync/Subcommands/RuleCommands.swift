@@ -13,7 +13,7 @@ extension SheetSyncCommand {
             subcommands: [AddRule.self, ListRules.self, Pause.self, Resume.self, Delete.self])
 
         /// `--every`: the unit a rule repeats in.
-        enum Every: String, ExpressibleByArgument, CaseIterable {
+        enum Every: String, ArgumentValue {
             case day, week, month, year
 
             var cadence: Cadence {
@@ -26,10 +26,6 @@ extension SheetSyncCommand {
             }
         }
 
-        enum Kind: String, ExpressibleByArgument, CaseIterable {
-            case expense, income
-        }
-
         struct AddRule: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "add",
@@ -39,11 +35,11 @@ extension SheetSyncCommand {
                     (in a shorter month the 31st is its last day)
                     """)
             @OptionGroup var global: GlobalOptions
-            @Option(help: "day, week, month or year.") var every: Every
+            @Option(help: Every.help("The unit the rule repeats in.")) var every: Every
             @Option(help: "month: a day 1-31; week: mon to sun; year: MM-DD. Default: the day of --from.") var on: String?
             @Option(help: "An amount of zero or more, such as 1450.") var amount: String
             @Option(help: "An existing category name (case-sensitive).") var category: String
-            @Option(help: "expense or income.") var type: Kind = .expense
+            @Option(help: TransactionKind.help("The transactions' type.")) var type: TransactionKind = .expense
             @Option(help: "Repeat every N days, weeks, months or years.") var interval: String = "1"
             @Option(help: "The first day an occurrence may fall on (YYYY-MM-DD); default today.") var from: String?
             @Option(help: "The last day an occurrence may fall on (YYYY-MM-DD); default none.") var until: String?

@@ -34,7 +34,7 @@ extension SheetSyncCommand {
         static let configuration = CommandConfiguration(
             abstract: "Validate the remote workbook (or the CSV folder / .xlsx at PATH); change nothing.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "A CSV workbook folder or an .xlsx file.") var path: String?
+        @Argument(help: "A CSV workbook folder or an .xlsx file.", completion: .file()) var path: String?
         func run() async throws {
             try await global.reporting {
                 let report = try await global.workspace().check(path: path)
@@ -57,14 +57,12 @@ extension SheetSyncCommand {
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Write a snapshot of the local store as a workbook.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The folder (csv) or file (xlsx) to write.") var path: String
-        @Option(help: "csv or xlsx (default: xlsx for a PATH ending in .xlsx, else csv).") var format: String?
+        @Argument(help: "The folder (csv) or file (xlsx) to write.", completion: .file()) var path: String
+        @Option(help: ExportFormat.help("The workbook's kind (default: xlsx for a PATH ending in .xlsx, else csv).")) var format:
+            ExportFormat?
         @Flag(help: "Write over an existing workbook at PATH (never the configured one).") var force = false
 
         func validate() throws {
-            if let format, ExportFormat(rawValue: format.lowercased()) == nil {
-                throw ValidationError("--format must be csv or xlsx, not '\(format)'")
-            }
             // A name like a file of another kind (`out.ods`, `single.csv`) would become a folder of CSVs.
             let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
             if format == nil, !ext.isEmpty, chosenFormat == .csv {
@@ -76,7 +74,7 @@ extension SheetSyncCommand {
 
         /// The format asked for, or the one PATH names (`book.xlsx` is a file, not a folder named so).
         var chosenFormat: ExportFormat {
-            if let format { return ExportFormat(rawValue: format.lowercased()) ?? .csv }
+            if let format { return format }
             return XLSXWorkbookRemote.isWorkbookFile(URL(fileURLWithPath: path)) ? .xlsx : .csv
         }
 
@@ -99,7 +97,7 @@ extension SheetSyncCommand {
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Merge a hand-edited CSV folder or .xlsx into the local store.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "A CSV workbook folder or an .xlsx file.") var path: String
+        @Argument(help: "A CSV workbook folder or an .xlsx file.", completion: .file()) var path: String
         @Flag(help: "Combine categories whose names are equal ignoring case (the store's version wins).")
         var mergeCategories = false
         @Flag(help: "Load rows without ids even when a transaction with the same content is in the store.")
