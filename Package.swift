@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(
             name: "GoogleAPITests",
             dependencies: [
-                "GoogleAPI", "Interchange", .product(name: "Logging", package: "swift-log"),
+                "GoogleAPI", "Interchange", "TestSupport", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
