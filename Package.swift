@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(
             name: "GoogleAPITests",
             dependencies: [
-                "GoogleAPI", "Interchange", .product(name: "Logging", package: "swift-log"),
+                "GoogleAPI", "Interchange", "TestSupport", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
@@ -130,5 +130,9 @@ for target in package.targets where target.type != .system {
     settings.append(.swiftLanguageMode(.v6))
     // A file uses only the modules it imports itself (not whatever another file of the target imports).
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    // An existential is spelled `any P`, so a protocol used as a type is visible as one.
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    // Warnings are errors in the package's own code (dependencies' warnings are not shown).
+    settings.append(.treatAllWarnings(as: .error))
     target.swiftSettings = settings
 }

@@ -28,12 +28,13 @@ struct GlobalOptions: ParsableArguments {
 
     func workspace() throws -> Workspace {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let config = try Config.locate(explicit: self.config, environment: ProcessInfo.processInfo.environment, currentDirectory: cwd)
+        let environment = ProcessInfo.processInfo.environment
+        let config = try Config.locate(explicit: self.config, environment: environment, currentDirectory: cwd)
         var logger = Logger(label: "sheetsync") { _ in OutputLogHandler() }
         logger.logLevel = verbose ? .debug : .warning
         // A progress line only on a terminal, and never when output is asked to be quiet or JSON.
         let progress: (@Sendable (String) -> Void)? = (isatty(STDERR_FILENO) == 1 && !quiet && !json) ? Output.progress : nil
-        return Workspace(config: config, logger: logger, progress: progress)
+        return Workspace(config: config, clock: try SystemClock.forRun(environment: environment), logger: logger, progress: progress)
     }
 }
 

@@ -30,7 +30,11 @@ import Testing
 
     @Test(arguments: FuzzTarget.allCases)
     func crashInputsFoundByTheFuzzersStayFixed(_ target: FuzzTarget) throws {
-        try Self.feed(Self.inputs("regressions", target), to: target)
+        let files = Self.inputs("regressions", target)
+        // Every target keeps at least one (a hand-written edge case where the fuzzer has found nothing yet),
+        // so this test runs the target and cannot pass having fed it nothing.
+        #expect(!files.isEmpty, "Fuzz/regressions/\(target.rawValue) is empty")
+        try Self.feed(files, to: target)
     }
 
     @Test(arguments: FuzzTarget.allCases)

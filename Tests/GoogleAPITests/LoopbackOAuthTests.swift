@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Interchange
+import TestSupport
 import Testing
 
 @testable import GoogleAPI
@@ -14,10 +15,11 @@ import Testing
         return ScriptedTransport([.json(200, .object(body))])
     }
 
-    /// Plays the browser: sends the redirect GET to the loopback listener.
-    static func browse(_ url: String) async throws -> HTTPResponse {
+    /// Plays the browser: sends the redirect GET to the loopback listener and waits for its answer,
+    /// however long the listener takes to get to it (no deadline).
+    static func browse(_ url: String) async throws -> LoopbackBrowser.Answer {
         guard let url = URL(string: url) else { throw GoogleAPIError.loginFailed("bad test url \(url)") }
-        return try await CurlTransport().send(HTTPRequest(method: .get, url: url, timeout: 120))
+        return try await LoopbackBrowser.get(url)
     }
 
     static func query(_ url: URL) -> [String: String] {
@@ -56,7 +58,7 @@ import Testing
                 let forged = try await Self.browse(redirect + "?code=evil&state=forged")
                 let favicon = try await Self.browse(redirect + "favicon.ico")
                 let real = try await Self.browse(redirect + "?code=4%2F0Ab-code&scope=x&state=" + (query["state"] ?? ""))
-                #expect(real.bodyText.contains("sheetsync is logged in"))
+                #expect(real.body.contains("sheetsync is logged in"))
                 return [forged.status, favicon.status, real.status]
             }
             browser.mutate { $0 = task }

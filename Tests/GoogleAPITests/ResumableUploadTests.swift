@@ -145,8 +145,9 @@ final class FakeUploadServer: @unchecked Sendable {
         let (drive, transport) = setUp(server)
         let first = try await drive.uploadResumable(metadata: metadata, contentType: "image/jpeg", content: content)
         let count = transport.requests.count
+        let session = try #require(URL(string: server.sessionURL))
         let again = try await drive.uploadResumable(
-            metadata: metadata, contentType: "image/jpeg", content: content, existingSession: try #require(URL(string: server.sessionURL)))
+            metadata: metadata, contentType: "image/jpeg", content: content, existingSession: session)
         #expect(again.id == first.id)
         #expect(transport.requests.count == count + 1)
     }

@@ -133,10 +133,7 @@ struct CapturingLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-        function: String, line: UInt
-    ) {
-        lines.mutate { $0.append("\(message) \(metadata.map { "\($0)" } ?? "")") }
+    func log(event: LogEvent) {
+        lines.mutate { $0.append("\(event.message) \(event.metadata.map { "\($0)" } ?? "")") }
     }
 }

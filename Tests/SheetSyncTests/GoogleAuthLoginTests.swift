@@ -4,6 +4,7 @@ import Interchange
 import SheetSync
 import SheetSyncCore
 import SheetsEmulator
+import TestSupport
 import Testing
 
 /// `sheetsync auth login` against the emulator, the test playing the browser: the consent URL points at
@@ -13,7 +14,7 @@ import Testing
     /// bound to the URL's client, redirect and PKCE challenge), then Google redirects to the loopback listener.
     final class Browser: @unchecked Sendable {
         private let lock = NSLock()
-        private var task: Task<HTTPResponse, any Error>?
+        private var task: Task<LoopbackBrowser.Answer, any Error>?
         private(set) var consentURL: URL? {
             get { lock.withLock { shown } }
             set { lock.withLock { shown = newValue } }
@@ -33,12 +34,12 @@ import Testing
                 guard let back = URL(string: redirect + "?code=4%2Femulator-code&state=" + (query["state"] ?? "")) else {
                     throw GoogleAPIError.loginFailed("bad redirect '\(redirect)'")
                 }
-                return try await CurlTransport().send(HTTPRequest(method: .get, url: back, timeout: 60))
+                return try await LoopbackBrowser.get(back)
             }
             lock.withLock { task = started }
         }
 
-        func redirectAnswer() async throws -> HTTPResponse? { try await lock.withLock { task }?.value }
+        func redirectAnswer() async throws -> LoopbackBrowser.Answer? { try await lock.withLock { task }?.value }
     }
 
     /// A Desktop OAuth client's JSON as the Cloud console downloads it, and no credentials yet.

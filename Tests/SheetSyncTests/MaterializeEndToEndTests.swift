@@ -1,14 +1,26 @@
 import Foundation
 import GRDB
+import SheetSync
 import SheetSyncCore
 import SheetSyncStore
 import Testing
 
 /// `sheetsync materialize` as a user runs it: on the clean sample (rent monthly from 2026-01-01 and
 /// salary monthly from 2026-01-15, both materialized through 2026-01-31; dataset zone America/New_York).
+/// Every run stands at `CLI.fixedNow`: what `sync --materialize` makes depends on the day.
 @Suite struct MaterializeEndToEndTests {
+    static func run(_ arguments: [String], in folder: URL) async throws -> CLI.Result {
+        try await CLI.run(arguments, in: folder, environment: CLI.atFixedNow)
+    }
+
     func transactions(_ folder: URL) throws -> [String: LedgerRow] {
-        try TestWorkbook(folder: folder).records(.transactions, now: Timestamp(Date()))
+        try TestWorkbook(folder: folder).records(.transactions, now: CLI.fixedNow)
+    }
+
+    /// Appends `line` to the RecurringRules CSV, as a person types a row.
+    func typeRule(_ line: String, in folder: URL) throws {
+        let rules = folder.appendingPathComponent("RecurringRules.csv")
+        try Data((try String(contentsOf: rules, encoding: .utf8) + line + "\n").utf8).write(to: rules)
     }
 
     func instances(_ folder: URL) throws -> [LedgerRow] {
@@ -17,24 +29,24 @@ import Testing
 
     @Test func materializeThenSyncTwiceCreatesEachOccurrenceOnce() async throws {
         let folder = try CLI.copyOfSample("clean")
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
-        let made = try await CLI.run(["materialize", "--through", "2026-03-31", "--json"], in: folder)
+        #expect(try await Self.run(["sync"], in: folder).status == 0)
+        let made = try await Self.run(["materialize", "--through", "2026-03-31", "--json"], in: folder)
         #expect(made.status == 0)
         #expect(made.json?["created"] as? Int == 4, "\(made.stdout)")
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await Self.run(["sync"], in: folder).status == 0)
         let dates = try instances(folder).map { $0["date"] }
         #expect(dates == ["2026-01-01", "2026-01-15", "2026-02-01", "2026-02-15", "2026-03-01", "2026-03-15"])
         // Deterministic rows: id from rule + date, stamped at local midnight in the dataset's zone.
         let feb = try #require(try instances(folder).first { $0["date"] == "2026-02-01" })
         #expect(feb["transactionId"] == Materializer.instanceId(ruleId: feb["recurringRuleId"], date: LocalDate(iso: "2026-02-01")!))
         #expect(feb["createdAt"] == "2026-02-01T05:00:00.000Z")
-        let rules = try TestWorkbook(folder: folder).records(.recurringRules, now: Timestamp(Date()))
+        let rules = try TestWorkbook(folder: folder).records(.recurringRules, now: CLI.fixedNow)
         #expect(rules.values.allSatisfy { $0["lastGeneratedDate"] == "2026-03-31" })
         // Again: nothing new, nothing written.
         let before = try Data(contentsOf: folder.appendingPathComponent("Transactions.csv"))
-        let again = try await CLI.run(["materialize", "--through", "2026-03-31", "--json"], in: folder)
+        let again = try await Self.run(["materialize", "--through", "2026-03-31", "--json"], in: folder)
         #expect(again.json?["created"] as? Int == 0, "\(again.stdout)")
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await Self.run(["sync"], in: folder).status == 0)
         #expect(try Data(contentsOf: folder.appendingPathComponent("Transactions.csv")) == before)
     }
 
@@ -42,17 +54,15 @@ import Testing
     /// `lastGeneratedDate` on both sides, so an instance deleted by hand right after stays deleted.
     @Test func ruleTypedWithEmptyTimesRecordsItsProgressInTheRunThatMaterializes() async throws {
         let folder = try CLI.copyOfSample("clean")
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
-        let rules = folder.appendingPathComponent("RecurringRules.csv")
+        #expect(try await Self.run(["sync"], in: folder).status == 0)
         let rule = "9d6b4c1e-0000-4000-8000-000000000003"
-        let line = "\(rule),TRUE,expense,1,Dining,,Tea,2026-11-01,weekly,1,,,,\n"
-        try Data((try String(contentsOf: rules, encoding: .utf8) + line).utf8).write(to: rules)
-        let run = try await CLI.run(["sync", "--materialize"], in: folder)
+        try typeRule("\(rule),TRUE,expense,1,Dining,,Tea,2026-11-01,weekly,1,,,,", in: folder)
+        let run = try await Self.run(["sync", "--materialize"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
         let made = try instances(folder).filter { $0["recurringRuleId"] == rule }
         #expect(!made.isEmpty)
         let last = try #require(made.last?["date"])
-        let sheetRule = try TestWorkbook(folder: folder).records(.recurringRules, now: Timestamp(Date()))[rule]
+        let sheetRule = try TestWorkbook(folder: folder).records(.recurringRules, now: CLI.fixedNow)[rule]
         #expect((sheetRule?["lastGeneratedDate"] ?? "") >= last, "the sheet's rule records its progress")
         // An instance deleted by hand right after that run stays deleted.
         let url = folder.appendingPathComponent("Transactions.csv")
@@ -62,7 +72,7 @@ import Testing
             text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix(first["transactionId"]) }
                 .joined(separator: "\n").utf8
         ).write(to: url)
-        #expect(try await CLI.run(["sync", "--materialize"], in: folder).status == 0)
+        #expect(try await Self.run(["sync", "--materialize"], in: folder).status == 0)
         #expect(try transactions(folder)[first["transactionId"]] == nil)
     }
 
@@ -70,16 +80,42 @@ import Testing
     /// the same `sync --materialize` that gives it its id; it made none until the next run (exit 0).
     @Test func aRuleTypedWithoutAnIdMaterializesInTheSameRun() async throws {
         let folder = try CLI.copyOfSample("clean")
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
-        let rules = folder.appendingPathComponent("RecurringRules.csv")
-        let line = ",TRUE,expense,15.00,Transport,,weekly pass,2026-11-02,weekly,1,,,,\n"
-        try Data((try String(contentsOf: rules, encoding: .utf8) + line).utf8).write(to: rules)
-        let run = try await CLI.run(["sync", "--materialize"], in: folder)
+        #expect(try await Self.run(["sync"], in: folder).status == 0)
+        try typeRule(",TRUE,expense,15.00,Transport,,weekly pass,2026-11-02,weekly,1,,,,", in: folder)
+        let run = try await Self.run(["sync", "--materialize"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
-        let sheetRules = try TestWorkbook(folder: folder).records(.recurringRules, now: Timestamp(Date()))
+        let sheetRules = try TestWorkbook(folder: folder).records(.recurringRules, now: CLI.fixedNow)
         let rule = try #require(sheetRules.values.first { $0["note"] == "weekly pass" })
         #expect(!rule["lastGeneratedDate"].isEmpty, "the rule records its progress")
         #expect(try instances(folder).contains { $0["recurringRuleId"] == rule["recurringRuleId"] && $0["date"] == "2026-11-02" })
+    }
+
+    /// What a run makes depends on its day, which `SHEETSYNC_NOW` fixes (a test aid): a weekly rule from
+    /// 2026-11-02 makes nothing on 2026-10-30, and its four weeks by 2026-11-28. A value that is no time is
+    /// refused (78) before anything is read.
+    @Test func aRuleMakesNothingBeforeItsStartAndEveryWeekUpToTheRunsDay() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        #expect(try await Self.run(["sync"], in: folder).status == 0)
+        try typeRule(",TRUE,expense,15.00,Transport,,weekly pass,2026-11-02,weekly,1,,,,", in: folder)
+        let early = try await CLI.run(
+            ["sync", "--materialize"], in: folder, environment: [SystemClock.fixedNowVariable: "2026-10-30T12:00:00Z"])
+        #expect(early.status == 0, "\(early.stderr)")
+        let rule = try #require(
+            try TestWorkbook(folder: folder).records(.recurringRules, now: CLI.fixedNow).values.first {
+                $0["note"] == "weekly pass"
+            })
+        func made() throws -> [String] {
+            try instances(folder).filter { $0["recurringRuleId"] == rule["recurringRuleId"] }.map { $0["date"] }
+        }
+        #expect(try made().isEmpty)
+        #expect(try await Self.run(["sync", "--materialize"], in: folder).status == 0)
+        #expect(try made() == ["2026-11-02", "2026-11-09", "2026-11-16", "2026-11-23"])
+
+        let before = try Data(contentsOf: folder.appendingPathComponent("Transactions.csv"))
+        let refused = try await CLI.run(["sync", "--materialize"], in: folder, environment: [SystemClock.fixedNowVariable: "yesterday"])
+        #expect(refused.status == 78)
+        #expect(refused.stderr.contains("SHEETSYNC_NOW='yesterday' is not a UTC time"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: folder.appendingPathComponent("Transactions.csv")) == before)
     }
 
     /// The seed's RecurringRules tab has no `lastGeneratedDate` column: an occurrence that already
@@ -91,8 +127,8 @@ import Testing
             table.header.remove(at: column)
             for i in table.rows.indices where table.rows[i].count > column { table.rows[i].remove(at: column) }
         }
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
-        let run = try await CLI.run(["sync", "--materialize"], in: folder)
+        #expect(try await Self.run(["sync"], in: folder).status == 0)
+        let run = try await Self.run(["sync", "--materialize"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
         let january = try instances(folder).filter { $0["date"] < "2026-02-01" }
         #expect(january.map { $0["date"] } == ["2026-01-01", "2026-01-15"], "\(january.map { $0["transactionId"] })")
@@ -102,10 +138,10 @@ import Testing
     /// the clamped time to both sides, so the next runs find nothing to do and status nothing pending.
     @Test func futureInstancesAreClampedOnBothSidesOnce() async throws {
         let folder = try CLI.copyOfSample("clean")
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
-        let ahead = LocalDate(daysSinceEpoch: Timestamp(Date()).utcDate.daysSinceEpoch + 60).description
-        #expect(try await CLI.run(["materialize", "--through", ahead], in: folder).status == 0)
-        let first = try await CLI.run(["sync"], in: folder)
+        #expect(try await Self.run(["sync"], in: folder).status == 0)
+        let ahead = LocalDate(daysSinceEpoch: CLI.fixedNow.utcDate.daysSinceEpoch + 60).description
+        #expect(try await Self.run(["materialize", "--through", ahead], in: folder).status == 0)
+        let first = try await Self.run(["sync"], in: folder)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("is in the future; clamped to"), "\(first.stdout)")
         let store = try LedgerStore.inMemoryCopy(of: folder.appendingPathComponent("sheetsync.sqlite").path)
@@ -113,16 +149,16 @@ import Testing
         let sheet = try transactions(folder)
         #expect(stored.count == sheet.count)
         for (id, row) in sheet { #expect(stored[id]?["lastModifiedAt"] == row["lastModifiedAt"], "\(id)") }
-        let again = try await CLI.run(["sync"], in: folder)
+        let again = try await Self.run(["sync"], in: folder)
         #expect(again.status == 0 && !again.stdout.contains("clamped"), "\(again.stdout)")
-        #expect(try await CLI.run(["status"], in: folder).stdout.contains("pending local changes: none"))
+        #expect(try await Self.run(["status"], in: folder).stdout.contains("pending local changes: none"))
     }
 
     /// A rule whose sheet row is rejected (here: disabled, with an interval typo) is frozen: the store
     /// keeps its last good version, but `materialize` must not expand that version meanwhile.
     @Test func ruleWhoseSheetRowIsRejectedMakesNothingUntilFixed() async throws {
         let folder = try CLI.copyOfSample("clean")
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await Self.run(["sync"], in: folder).status == 0)
         let book = TestWorkbook(folder: folder)
         let table = try book.table(.recurringRules)
         let (enabled, interval) = (book.column("isEnabled", in: table)!, book.column("interval", in: table)!)
@@ -131,15 +167,15 @@ import Testing
             table.rows[0][enabled] = .text("FALSE")
             table.rows[0][interval] = .text("0")
         }
-        #expect(try await CLI.run(["sync"], in: folder).status == 65)
+        #expect(try await Self.run(["sync"], in: folder).status == 65)
         let before = try transactions(folder).count
-        let made = try await CLI.run(["materialize", "--through", "2026-06-30"], in: folder)
+        let made = try await Self.run(["materialize", "--through", "2026-06-30"], in: folder)
         #expect(made.status == 65, "\(made.stdout) \(made.stderr)")
         #expect(made.stderr.contains("RecurringRules \(rule)") && made.stderr.contains("rejected"), "\(made.stderr)")
         // A row that stays rejected fails only the run that first met it; status keeps listing it.
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
-        #expect(try await CLI.run(["status"], in: folder).stdout.contains("rejected rows: 1"))
-        let cron = try await CLI.run(["sync", "--materialize"], in: folder)
+        #expect(try await Self.run(["sync"], in: folder).status == 0)
+        #expect(try await Self.run(["status"], in: folder).stdout.contains("rejected rows: 1"))
+        let cron = try await Self.run(["sync", "--materialize"], in: folder)
         #expect(cron.stdout.contains("note: RecurringRules \(rule): its row in the workbook is rejected"), "\(cron.stdout)")
         let rows = try transactions(folder).values.filter { $0["recurringRuleId"] == rule && $0["date"] > "2026-01-31" }
         #expect(rows.isEmpty, "\(rows.map { $0["date"] })")
@@ -148,25 +184,25 @@ import Testing
 
     @Test func anInstanceDeletedByHandStaysDeletedEvenFromARebuiltStore() async throws {
         let folder = try CLI.copyOfSample("clean")
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
-        #expect(try await CLI.run(["materialize", "--through", "2026-03-31"], in: folder).status == 0)
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await Self.run(["sync"], in: folder).status == 0)
+        #expect(try await Self.run(["materialize", "--through", "2026-03-31"], in: folder).status == 0)
+        #expect(try await Self.run(["sync"], in: folder).status == 0)
         let book = TestWorkbook(folder: folder)
         try book.edit(.transactions) { table in
             let dateColumn = table.header.firstIndex(of: "date")!
             table.rows.removeAll { $0[dateColumn].rawText == "2026-02-15" }
         }
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
-        #expect(try await CLI.run(["materialize", "--through", "2026-03-31"], in: folder).status == 0)
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await Self.run(["sync"], in: folder).status == 0)
+        #expect(try await Self.run(["materialize", "--through", "2026-03-31"], in: folder).status == 0)
+        #expect(try await Self.run(["sync"], in: folder).status == 0)
         #expect(try !instances(folder).map { $0["date"] }.contains("2026-02-15"))
         // A new machine: the store rebuilt from the workbook alone.
         for name in ["sheetsync.sqlite", "sheetsync.sqlite-wal", "sheetsync.sqlite-shm"] {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
         }
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
-        #expect(try await CLI.run(["materialize", "--through", "2026-04-30"], in: folder).status == 0)
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await Self.run(["sync"], in: folder).status == 0)
+        #expect(try await Self.run(["materialize", "--through", "2026-04-30"], in: folder).status == 0)
+        #expect(try await Self.run(["sync"], in: folder).status == 0)
         let dates = try instances(folder).map { $0["date"] }
         #expect(!dates.contains("2026-02-15"))
         #expect(dates.suffix(2) == ["2026-04-01", "2026-04-15"])
@@ -175,17 +211,17 @@ import Testing
     @Test func twoStoresMaterializingThroughOneWorkbookEndEqualWithoutDuplicates() async throws {
         let folder = try await CLI.storesSharingASample()
         for name in ["a", "b"] {
-            #expect(try await CLI.run(["materialize", "--through", "2026-05-31", "--config", "\(name).json"], in: folder).status == 0)
+            #expect(try await Self.run(["materialize", "--through", "2026-05-31", "--config", "\(name).json"], in: folder).status == 0)
         }
         for name in ["a", "b", "a"] {
-            #expect(try await CLI.run(["sync", "--config", "\(name).json"], in: folder).status == 0)
+            #expect(try await Self.run(["sync", "--config", "\(name).json"], in: folder).status == 0)
         }
         let all = try instances(folder)
         #expect(all.count == 10)
         #expect(Set(all.map { $0["transactionId"] }).count == 10)
         let exportA = folder.appendingPathComponent("export-a"), exportB = folder.appendingPathComponent("export-b")
-        #expect(try await CLI.run(["export", exportA.path, "--config", "a.json"], in: folder).status == 0)
-        #expect(try await CLI.run(["export", exportB.path, "--config", "b.json"], in: folder).status == 0)
+        #expect(try await Self.run(["export", exportA.path, "--config", "a.json"], in: folder).status == 0)
+        #expect(try await Self.run(["export", exportB.path, "--config", "b.json"], in: folder).status == 0)
         for tab in Tab.allCases {
             let name = "\(tab.rawValue).csv"
             #expect(
@@ -196,7 +232,7 @@ import Testing
 
     @Test func syncMaterializeIsOneCronLineAndARuleWithAnUnknownCategoryCreatesNothing() async throws {
         let folder = try CLI.copyOfSample("hand-edited")
-        let run = try await CLI.run(["sync", "--materialize"], in: folder)
+        let run = try await Self.run(["sync", "--materialize"], in: folder)
         #expect(run.status == 65)  // the sample's rejected rows
         #expect(run.stderr.contains("unknown category 'Gym'"))
         let dates = try instances(folder).map { $0["date"] }
@@ -212,20 +248,20 @@ extension MaterializeEndToEndTests {
     /// its rules' older copy. Returns the folder, the deleted instance's id and the workbook's dates.
     func staleStoreMadeAnInstanceDeletedByHand() async throws -> (URL, String, [String]) {
         let folder = try await CLI.storesSharingASample()
-        #expect(try await CLI.run(["materialize", "--through", "2026-03-31", "--config", "a.json"], in: folder).status == 0)
-        #expect(try await CLI.run(["sync", "--config", "a.json"], in: folder).status == 0)
+        #expect(try await Self.run(["materialize", "--through", "2026-03-31", "--config", "a.json"], in: folder).status == 0)
+        #expect(try await Self.run(["sync", "--config", "a.json"], in: folder).status == 0)
         let book = TestWorkbook(folder: folder)
         try book.edit(.transactions) { table in
             let dateColumn = table.header.firstIndex(of: "date")!
             table.rows.removeAll { $0[dateColumn].rawText == "2026-02-15" }
         }
-        #expect(try await CLI.run(["sync", "--config", "a.json"], in: folder).status == 0)
+        #expect(try await Self.run(["sync", "--config", "a.json"], in: folder).status == 0)
         let deleted = Materializer.instanceId(
             ruleId: try #require(try instances(folder).first { $0["date"] == "2026-01-15" })["recurringRuleId"],
             date: LocalDate(iso: "2026-02-15")!)
         let workbookBefore = try instances(folder).map { $0["date"] }
         #expect(!workbookBefore.contains("2026-02-15"))
-        let made = try await CLI.run(["materialize", "--through", "2026-03-31", "--config", "b.json"], in: folder)
+        let made = try await Self.run(["materialize", "--through", "2026-03-31", "--config", "b.json"], in: folder)
         #expect(made.status == 0)
         return (folder, deleted, workbookBefore)
     }
@@ -235,18 +271,18 @@ extension MaterializeEndToEndTests {
     /// bring the deleted row back (a deleted instance is never created again, on any machine).
     @Test func aStaleSecondStoreDoesNotBringBackAnInstanceDeletedByHand() async throws {
         let (folder, deleted, workbookBefore) = try await staleStoreMadeAnInstanceDeletedByHand()
-        let run = try await CLI.run(["sync", "--config", "b.json"], in: folder)
+        let run = try await Self.run(["sync", "--config", "b.json"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains(deleted) || run.stderr.contains(deleted), "the run says what it dropped: \(run.stdout)\(run.stderr)")
         #expect(try instances(folder).map { $0["date"] } == workbookBefore, "the workbook keeps the user's delete")
         let storeB = try LedgerStore(path: folder.appendingPathComponent("b.sqlite").path)
         #expect(try storeB.records(in: .transactions).first { $0["transactionId"] == deleted } == nil, "b's store lets it go too")
-        #expect(try await CLI.run(["sync", "--config", "a.json"], in: folder).status == 0)
+        #expect(try await Self.run(["sync", "--config", "a.json"], in: folder).status == 0)
         #expect(try instances(folder).map { $0["date"] } == workbookBefore)
         // The way back the note names: restored in b, the row is the user's again and the next sync keeps it.
-        let restored = try await CLI.run(["restore", deleted, "--config", "b.json"], in: folder)
+        let restored = try await Self.run(["restore", deleted, "--config", "b.json"], in: folder)
         #expect(restored.status == 0, "\(restored.stdout)\(restored.stderr)")
-        #expect(try await CLI.run(["sync", "--config", "b.json"], in: folder).status == 0)
+        #expect(try await Self.run(["sync", "--config", "b.json"], in: folder).status == 0)
         #expect(try instances(folder).map { $0["date"] } == (workbookBefore + ["2026-02-15"]).sorted())
     }
 
@@ -259,7 +295,7 @@ extension MaterializeEndToEndTests {
             try $0.execute(sql: "UPDATE transactions SET note = 'paid late' WHERE transactionId = ?", arguments: [deleted])
         }
         try storeB.close()
-        #expect(try await CLI.run(["sync", "--config", "b.json"], in: folder).status == 0)
+        #expect(try await Self.run(["sync", "--config", "b.json"], in: folder).status == 0)
         #expect(try instances(folder).map { $0["date"] } == (workbookBefore + ["2026-02-15"]).sorted())
         #expect(try transactions(folder)[deleted]?["note"] == "paid late")
     }

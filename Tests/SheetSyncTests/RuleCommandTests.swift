@@ -5,11 +5,16 @@ import Testing
 
 /// `sheetsync rule add|list|pause|resume|delete`: recurring rules without editing a CSV, checked as a
 /// row typed into RecurringRules is, made by the recurrence engine, and synced like any other row.
+/// Every run stands at `CLI.fixedNow`: a rule's next dates and a resume's missed days depend on the day.
 @Suite struct RuleCommandTests {
+    static func run(_ arguments: [String], in folder: URL) async throws -> CLI.Result {
+        try await CLI.run(arguments, in: folder, environment: CLI.atFixedNow)
+    }
+
     /// A new ledger (`init`, starter categories), ready for rules.
     func newLedger() async throws -> URL {
         let folder = try TestWorkbook.scratch("rules")
-        let made = try await CLI.run(["init"], in: folder)
+        let made = try await Self.run(["init"], in: folder)
         #expect(made.status == 0, "\(made.stderr)")
         return folder
     }
@@ -24,7 +29,7 @@ import Testing
 
     @Test func aRuleAddedFromTheCommandLineMaterializesInDateOrderAndSyncs() async throws {
         let folder = try await newLedger()
-        let add = try await CLI.run(
+        let add = try await Self.run(
             [
                 "rule", "add", "--every", "month", "--on", "31", "--amount", "1450", "--category", "Housing", "--note", "rent",
                 "--from", "2026-11-05", "--json",
@@ -39,10 +44,10 @@ import Testing
         #expect(stored["amount"] == "1450.00" && stored["isEnabled"] == "TRUE" && stored["type"] == "expense")
         #expect(try rows(.recurringRules, folder).isEmpty, "the workbook gets the rule at the next sync")
 
-        let made = try await CLI.run(["materialize", "--through", "2027-01-31"], in: folder)
+        let made = try await Self.run(["materialize", "--through", "2027-01-31"], in: folder)
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stdout.contains("materialized 3 transactions, 2026-11-30 to 2027-01-31 (through 2027-01-31)"), "\(made.stdout)")
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await Self.run(["sync"], in: folder).status == 0)
         let table = try TestWorkbook(folder: folder).table(.transactions)
         let dateColumn = try #require(table.header.firstIndex(of: "date"))
         let dates = (0..<table.rowCount).map { table.row($0)[dateColumn].rawText }
@@ -68,7 +73,7 @@ import Testing
             (["--amount", "5", "--category", "Housing", "--interval", "0"], "--interval: '0' is not a whole number in 1–100000"),
             (["--amount", "5", "--category", "Housing", "--on", "32"], "--on '32' is not a day of the month (1–31)"),
         ] {
-            let run = try await CLI.run(["rule", "add", "--every", "month", "--from", "2026-01-01"] + arguments, in: folder)
+            let run = try await Self.run(["rule", "add", "--every", "month", "--from", "2026-01-01"] + arguments, in: folder)
             #expect(run.status == 64, "\(arguments)")
             #expect(run.stderr.contains(expected), "\(run.stderr)")
         }
@@ -77,39 +82,39 @@ import Testing
 
     @Test func listShowsTheNextDatesAndPauseResumeDeleteChangeTheStoreAndThenTheWorkbook() async throws {
         let folder = try await newLedger()
-        let add = try await CLI.run(
+        let add = try await Self.run(
             [
                 "rule", "add", "--every", "week", "--on", "mon", "--amount", "20", "--category", "Groceries", "--from", "2026-01-01",
                 "--json",
             ], in: folder)
         let id = try #require((add.json?["rule"] as? [String: Any])?["recurringRuleId"] as? String)
-        let list = try await CLI.run(["rule", "list", "--next", "3", "--json"], in: folder)
+        let list = try await Self.run(["rule", "list", "--next", "3", "--json"], in: folder)
         let listed = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
         #expect(listed.count == 1 && listed[0]["next"] as? [String] == ["2026-01-05", "2026-01-12", "2026-01-19"], "\(list.stdout)")
-        let text = try await CLI.run(["rule", "list", "--next", "1"], in: folder)
+        let text = try await Self.run(["rule", "list", "--next", "1"], in: folder)
         #expect(text.stdout.contains("every week") && text.stdout.contains("next: 2026-01-05"), "\(text.stdout)")
 
         // A unique start of the id is enough.
-        let pause = try await CLI.run(["rule", "pause", String(id.prefix(8))], in: folder)
+        let pause = try await Self.run(["rule", "pause", String(id.prefix(8))], in: folder)
         #expect(pause.status == 0, "\(pause.stderr)")
         #expect(try storeRows(.recurringRules, folder).first?["isEnabled"] == "FALSE")
-        let idle = try await CLI.run(["materialize", "--through", "2026-01-31", "--json"], in: folder)
+        let idle = try await Self.run(["materialize", "--through", "2026-01-31", "--json"], in: folder)
         #expect(idle.json?["created"] as? Int == 0, "\(idle.stdout)")
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await Self.run(["sync"], in: folder).status == 0)
         #expect(try rows(.recurringRules, folder)[id]?["isEnabled"] == "FALSE")
 
-        #expect(try await CLI.run(["rule", "resume", id], in: folder).status == 0)
+        #expect(try await Self.run(["rule", "resume", id], in: folder).status == 0)
         #expect(try storeRows(.recurringRules, folder).first?["isEnabled"] == "TRUE")
-        let made = try await CLI.run(["materialize", "--through", "2026-01-31", "--json"], in: folder)
+        let made = try await Self.run(["materialize", "--through", "2026-01-31", "--json"], in: folder)
         #expect(made.json?["created"] as? Int == 4, "\(made.stdout)")
 
-        let delete = try await CLI.run(["rule", "delete", id], in: folder)
+        let delete = try await Self.run(["rule", "delete", id], in: folder)
         #expect(delete.status == 0 && delete.stderr.contains("the transactions it made stay"), "\(delete.stderr)")
-        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        #expect(try await Self.run(["sync"], in: folder).status == 0)
         #expect(try rows(.recurringRules, folder).isEmpty)
         #expect(try storeRows(.recurringRules, folder).isEmpty)
         #expect(try rows(.transactions, folder).count == 4)
-        let unknown = try await CLI.run(["rule", "pause", "0000"], in: folder)
+        let unknown = try await Self.run(["rule", "pause", "0000"], in: folder)
         #expect(unknown.status == 64 && unknown.stderr.contains("no recurring rule '0000'"), "\(unknown.stderr)")
     }
 
@@ -134,7 +139,7 @@ import Testing
     }
 
     @Test func helpTabsPrintsTheColumnReference() async throws {
-        let run = try await CLI.run(["help", "tabs"], in: try TestWorkbook.scratch("help"))
+        let run = try await Self.run(["help", "tabs"], in: try TestWorkbook.scratch("help"))
         #expect(run.status == 0)
         #expect(run.stdout == ColumnReference.markdown + "\n")
     }

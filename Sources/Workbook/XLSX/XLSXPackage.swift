@@ -168,7 +168,7 @@ final class XLSXPackage {
         try streamChunks(part) { _ in }
     }
 
-    func error(for problem: XMLStreamProblem, in part: String) -> Error {
+    func error(for problem: XMLStreamProblem, in part: String) -> any Error {
         switch problem {
         case .doctype:
             return XLSXError(.doctypeRefused, file: fileName, part: part, "declares a DOCTYPE (refused)")

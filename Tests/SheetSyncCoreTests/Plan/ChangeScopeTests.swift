@@ -37,14 +37,14 @@ import Testing
         table.rows[row][column] = .text(note)
     }
 
-    @Test func anUntouchedLedgerLeavesEveryTransactionOut() {
+    @Test func anUntouchedLedgerLeavesEveryTransactionOut() throws {
         let (workbook, ledger) = P.agreed(20)
         let index = Self.index(after: workbook, ledger)
         #expect(index.baseHashes[.transactions]?.hashes.allSatisfy { $0 != 0 } == true, "every agreed row's hash is recorded")
         let scope = ChangeScope.find(workbook: workbook, index: index)
-        let transactions = try? #require(scope.narrowed[.transactions])
-        #expect(transactions?.unchanged.count == 20)
-        #expect(transactions?.keysToLoad.isEmpty == true)
+        let transactions = try #require(scope.narrowed[.transactions])
+        #expect(transactions.unchanged.count == 20)
+        #expect(transactions.keysToLoad.isEmpty)
         let plan = P.plan(workbook, Self.narrowed(ledger, scope), scope: scope)
         #expect(plan.tabs.allSatisfy { !$0.changesLocal && !$0.changesRemote })
         #expect(plan.held.isEmpty && plan.converges)
@@ -108,7 +108,7 @@ import Testing
     }
 
     @Test func aChangedCategoryOrAPendingRenameReadsTransactionsWhole() throws {
-        var (workbook, ledger) = P.agreed(5)
+        let (workbook, ledger) = P.agreed(5)
         var index = Self.index(after: workbook, ledger)
         var categories = try #require(workbook[.categories])
         let color = try #require(categories.header.firstIndex(of: "colorHex"))

@@ -24,8 +24,11 @@ import Testing
         #expect((try amount("0.1") + amount("0.2")).description == "0.30")
         #expect((try amount("999.999") + amount("0.001")).description == "1000.00")
         #expect((try amount("12345678901234567890.01") + amount("0.99")).description == "12345678901234567891.00")
-        // The same sum in Double is not 100: the reason amounts are added on their digits.
-        #expect((0..<1000).reduce(0.0) { sum, _ in sum + 0.1 } != 100)
+        // A report over a thousand expenses of 0.10 (a sum binary floating point gets wrong) totals 100.00 exactly.
+        let dimes = (0..<1000).map { row("t\($0)", "expense", "2026-02-03", "0.10", "Coffee") }
+        let report = LedgerReport(transactions: dimes, categories: [], period: ReportPeriod.month("2026-02"), grouping: .category)
+        #expect(report.expense.description == "100.00" && report.expenseCount == 1000)
+        #expect(report.groups.map { "\($0.name) \($0.total) \($0.count)" } == ["Coffee 100.00 1000"])
     }
 
     @Test func differencesCarryTheirSign() throws {

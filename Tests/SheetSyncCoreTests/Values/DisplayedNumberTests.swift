@@ -21,7 +21,9 @@ import Testing
     /// 15-digit rounding ties (where rounding a rounded spelling could go the wrong way).
     @Test func roundingFromTheShortestSpellingMatchesFormatting() {
         var random = SeededRandom(seed: 15)
-        var values: [Double] = [1, -1, 0.1, 1e-5, 5e-324, .greatestFiniteMagnitude, 1e21, 1e20, 999_999_999_999_999.5, 0.30000000000000004]
+        var values: [Double] = [
+            1, -1, 0.1, 1e-5, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 1e21, 1e20, 999_999_999_999_999.5, 0.30000000000000004,
+        ]
         for _ in 0..<30_000 {
             let bits = random.next()
             let value = Double(bitPattern: bits)

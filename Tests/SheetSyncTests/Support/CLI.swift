@@ -1,4 +1,6 @@
 import Foundation
+import SheetSync
+import SheetSyncCore
 import Testing
 
 /// Runs the built `sheetsync` binary the way a user (or cron) would.
@@ -29,6 +31,13 @@ struct CLI {
         var message: String
         var description: String { message }
     }
+
+    /// The instant a run stands at when its answer depends on today (`materialize`, `rule list --next`,
+    /// `report` without a period): passed as `SHEETSYNC_NOW`, so the test does not depend on the day it runs.
+    static let fixedNow = Timestamp(iso: "2026-11-28T12:00:00.000Z")!
+
+    /// The environment that sets the binary's clock to `fixedNow`.
+    static let atFixedNow = [SystemClock.fixedNowVariable: fixedNow.description]
 
     /// The repository's root folder (for `samples/`).
     static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -87,7 +96,9 @@ struct CLI {
         var handles: [FileHandle] = []
         for name in ["stdout", "stderr"] {
             let url = outputs.appendingPathComponent(name)
-            FileManager.default.createFile(atPath: url.path, contents: nil)
+            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+                throw CLIError(message: "cannot create \(url.path)")
+            }
             handles.append(try FileHandle(forWritingTo: url))
         }
         process.standardOutput = handles[0]
