@@ -34,6 +34,11 @@ public enum FieldParser {
             .failure(FieldProblem(field: spec.header, value: raw, message: message, hint: hint))
         }
         func fail(_ problem: (message: String, hint: String)) -> Result<String, FieldProblem> { fail(problem.message, problem.hint) }
+        if case .error(Cell.formulaWithoutResult) = cell {
+            return fail(
+                "\(spec.header) is a formula with no saved result",
+                "open the workbook in a spreadsheet program and save it (that saves the formula's result), or type the value")
+        }
         if case .error(let code) = cell {
             return fail("cell holds the error \(code)", "fix the formula or type the value")
         }
