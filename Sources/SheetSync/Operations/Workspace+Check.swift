@@ -38,6 +38,9 @@ extension Workspace {
             }
         }
         report.errors += plan.held
+        if remote is CSVWorkbookRemote {
+            report.notices += Tab.allCases.flatMap { tab in snapshot.tables[tab].map { RoundTripChecks.atRisk($0, tab: tab) } ?? [] }
+        }
         if path == nil, let mismatch = try datasetMismatch(plan.settings, remote: remote) { report.errors.append(mismatch) }
         report.fill(plans: plan.tabs, previous: [])
         // Against an empty store every readable row is new: the count is the tab's loadable rows.

@@ -129,6 +129,7 @@ public struct SyncEngine: Sendable {
         planner.loadsPlainRows = loadsPlainRows
         planner.savedAt = snapshot.savedAt
         planner.forms = Self.forms(local.state)
+        planner.coercesText = remote is CSVWorkbookRemote
         var plan = planner.plan(workbook: snapshot.tables, ledger: local.ledger, scope: scope)
         if options.mode != .pull, let limit = remote.maxCellCharacters {
             OverlongValues.holdBack(&plan.tabs, limit: limit, base: local.base)

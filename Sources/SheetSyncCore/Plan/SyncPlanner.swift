@@ -90,6 +90,9 @@ public struct SyncPlanner: Sendable {
     public var savedAt: [Tab: Timestamp] = [:]
     /// How the workbook's dates and amounts typed as text read (the ledger's settings).
     public var forms = LocalForms.standard
+    /// The workbook is CSV, which a spreadsheet program may open and save, turning texts that look
+    /// like numbers into numbers (`RoundTripChecks`).
+    public var coercesText = false
     /// False only in tests: plans without the reconciler's shared base, to show it changes nothing.
     var sharedBase = true
     /// False only in tests: a pull plans plain rows one by one instead of loading them (`PlainLoad`),
@@ -134,6 +137,7 @@ public struct SyncPlanner: Sendable {
             guard var rows = read[tab] else { continue }
             let cutRow = workbook[tab].flatMap { CutShortFile.mark(&rows, table: $0) }
             checks.applyRenames(&rows, tab: tab)
+            if coercesText, case .sync = purpose { RoundTripChecks.holdCoerced(&rows, schema: tab.schema, base: ledger.base[tab] ?? [:]) }
             var local = canonicalLocal(tab, ledger: ledger)
             local.notices += RenamesElsewhere.follow(renamedElsewhere, tab: tab, local: &local.rows, base: ledger.base[tab] ?? [:])
             if purpose == .importing { Self.keepGivenValuesOnly(&rows, store: local.rows) }
@@ -167,6 +171,7 @@ public struct SyncPlanner: Sendable {
             plan.rejections += held
             plan.localCounts.rejected = plan.rejections.count
             plan.notices = local.notices + plan.notices
+            if coercesText, case .sync = purpose { plan.notices += RoundTripChecks.written(plan) }
             if tab == .categories { plan.notices += CategoryCheck.caseVariantNotes(result: plan.result, base: ledger.base[tab] ?? [:]) }
             // First (its message names what to do): a category that appears as another goes (a rename typed into the tab) is the rename flow's:
             // its rows are rejected with the `category rename` hint.
