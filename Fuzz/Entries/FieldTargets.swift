@@ -19,13 +19,18 @@ enum FieldTargets {
         return specs
     }()
 
-    static func run(_ bytes: UnsafeRawBufferPointer) throws(PropertyViolation) {
+    /// Every ledger's reading of dates and amounts typed as text.
+    static let allForms = LocalForms.DateOrder.allCases.flatMap { order in
+        LocalForms.DecimalSeparator.allCases.map { LocalForms(dateOrder: order, decimalSeparator: $0) }
+    }
+
+    /// The byte-level fast paths answer only with the tolerant parser's own answer, under `forms`.
+    static func checkReadings(_ bytes: UnsafeRawBufferPointer, _ forms: LocalForms) throws(PropertyViolation) {
         let text = String(decoding: bytes, as: UTF8.self)
         let cells: [Cell] = [.text(text), .number(text), .dateSerial(text), .error(text)]
         for spec in specs {
             for cell in cells {
-                // The byte-level fast paths answer only with the tolerant parser's own answer.
-                let read = FieldParser.canonical(cell, spec), tolerant = FieldParser.canonicalTolerantly(cell, spec)
+                let read = FieldParser.canonical(cell, spec, forms), tolerant = FieldParser.canonicalTolerantly(cell, spec, forms)
                 guard read == tolerant else {
                     throw PropertyViolation("\(spec.header) (\(spec.kind)): \(cell) reads as \(read), tolerantly as \(tolerant)")
                 }
@@ -35,25 +40,30 @@ enum FieldTargets {
             }
         }
         // What `PlainRows` checks on a cell's bytes answers only where the fast parser does.
-        if !bytes.isEmpty {
-            for spec in specs {
-                guard let rule = FieldParser.FastRule(spec.kind), FieldParser.readsFast(bytes.assumingMemoryBound(to: UInt8.self), rule)
-                else { continue }
-                guard let canonical = FieldParser.canonicalFast(.text(text), spec.kind) else {
-                    throw PropertyViolation("\(spec.header): '\(text)' reads fast on its bytes, not as text")
-                }
-                // What a first pull's load stores for the cell (`PlainLoad`): the same text. (A CSV
-                // cell is valid UTF-8: the reader refuses any other file.)
-                guard text.utf8.elementsEqual(bytes) else { continue }
-                var loaded: [UInt8] = []
-                guard FieldParser.appendCanonical(bytes.assumingMemoryBound(to: UInt8.self), spec.kind, to: &loaded),
-                    loaded.elementsEqual(canonical.utf8)
-                else {
-                    throw PropertyViolation(
-                        "\(spec.header): '\(text)' loads as '\(String(decoding: loaded, as: UTF8.self))', reads as '\(canonical)'")
-                }
+        guard !bytes.isEmpty else { return }
+        for spec in specs {
+            guard let rule = FieldParser.FastRule(spec.kind, forms),
+                FieldParser.readsFast(bytes.assumingMemoryBound(to: UInt8.self), rule)
+            else { continue }
+            guard let canonical = FieldParser.canonicalFast(.text(text), spec.kind, forms) else {
+                throw PropertyViolation("\(spec.header): '\(text)' reads fast on its bytes, not as text")
+            }
+            // What a first pull's load stores for the cell (`PlainLoad`): the same text. (A CSV
+            // cell is valid UTF-8: the reader refuses any other file.)
+            guard text.utf8.elementsEqual(bytes) else { continue }
+            var loaded: [UInt8] = []
+            guard FieldParser.appendCanonical(bytes.assumingMemoryBound(to: UInt8.self), spec.kind, forms, to: &loaded),
+                loaded.elementsEqual(canonical.utf8)
+            else {
+                throw PropertyViolation(
+                    "\(spec.header): '\(text)' loads as '\(String(decoding: loaded, as: UTF8.self))', reads as '\(canonical)'")
             }
         }
+    }
+
+    static func run(_ bytes: UnsafeRawBufferPointer) throws(PropertyViolation) {
+        for forms in allForms { try checkReadings(bytes, forms) }
+        let text = String(decoding: bytes, as: UTF8.self)
         _ = FieldParser.canonicalUUID(text)
         _ = FieldParser.displayedDate(text)
         _ = DisplayedNumber.canonical(text)

@@ -7,7 +7,8 @@ import Testing
 @Suite struct StatusReceiptLinesTests {
     static func report(queued: Int, failed: [StatusReport.FailedReceipt]) -> StatusReport {
         StatusReport(
-            store: "/l/ledger.sqlite", remote: "Google spreadsheet x", datasetId: nil, lastSyncAt: nil, pendingLocalChanges: [:],
+            store: "/l/ledger.sqlite", remote: "Google spreadsheet x", datasetId: nil, lastSyncAt: nil, dateOrder: "mdy",
+            decimalSeparator: ".", pendingLocalChanges: [:],
             rejected: [], deletedRows: 0, recentConflicts: [], queuedReceipts: queued, failedReceipts: failed)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SheetSyncCore
 
 /// Where the ledger lives: the local store and the remote workbook. Paths are absolute here,
 /// resolved against the config file's folder.
@@ -24,6 +25,10 @@ public struct Config: Sendable, Equatable {
     public var timezone: String
     /// Where `timezone` came from, for `init` to say: `the config`, `$TZ`, `/etc/localtime`, …
     public var timezoneSource: String
+    /// The `dateOrder` and `decimalSeparator` of a ledger `init` starts (`LocalFormsDefault`), and
+    /// where they came from.
+    public var localForms: LocalForms
+    public var localFormsSource: String
     public var backupsToKeep: Int
     /// The file this came from, or nil for the embedded default.
     public var source: URL?
@@ -36,6 +41,8 @@ public struct Config: Sendable, Equatable {
         let system = timezone == nil ? SystemTimeZone.detect() : nil
         self.timezone = timezone ?? system?.identifier ?? "Etc/UTC"
         self.timezoneSource = system?.source ?? "the config"
+        (self.localForms, self.localFormsSource) = LocalFormsDefault.guess(
+            environment: ProcessInfo.processInfo.environment, timeZone: self.timezone)
         self.backupsToKeep = backupsToKeep
         self.source = source
     }

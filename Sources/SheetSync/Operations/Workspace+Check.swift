@@ -21,7 +21,9 @@ extension Workspace {
         }
         let snapshot = try await remote.read()
         let now = clock.now()
-        let (plan, loadable) = WorkbookCheck.plan(snapshot.tables, now: now, newID: newID)
+        // A workbook of this ledger reads as its sync would; any other workbook by the standard forms.
+        let forms = path == nil ? try localForms(readOnlyStore()) : .standard
+        let (plan, loadable) = WorkbookCheck.plan(snapshot.tables, now: now, newID: newID, forms: forms)
         var report = SyncReport(command: "check", dryRun: true)
         report.notices += snapshot.notices
         if Set(plan.missingTabs) == Set(Tab.allCases) {
@@ -36,6 +38,9 @@ extension Workspace {
             }
         }
         report.errors += plan.held
+        if remote is CSVWorkbookRemote {
+            report.notices += Tab.allCases.flatMap { tab in snapshot.tables[tab].map { RoundTripChecks.atRisk($0, tab: tab) } ?? [] }
+        }
         if path == nil, let mismatch = try datasetMismatch(plan.settings, remote: remote) { report.errors.append(mismatch) }
         report.fill(plans: plan.tabs, previous: [])
         // Against an empty store every readable row is new: the count is the tab's loadable rows.

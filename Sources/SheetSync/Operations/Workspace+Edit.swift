@@ -39,7 +39,9 @@ extension Workspace {
                 throw SheetSyncError(.usage, "\(problem.message) (\(problem.hint))")
             }
             let now = clock.now()
-            let day = try new.date.map { try Self.dateOption($0, option: "--date").description } ?? today(store: store).description
+            let day =
+                try new.date.map { try Self.dateOption($0, option: "--date", localForms(store)).description }
+                ?? today(store: store).description
             guard case .success(let amount) = Amount.parse(new.amount) else {
                 throw SheetSyncError(.usage, "--amount '\(new.amount)' is not an amount (a non-negative decimal such as 12.50)")
             }

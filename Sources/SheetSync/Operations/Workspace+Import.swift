@@ -95,13 +95,15 @@ extension Workspace {
             if let table = snapshot.tables[.transactions] {
                 let outcome = ImportDeduplicator.run(
                     table, imported: try store.importFingerprints(), store: local.rows[.transactions] ?? [:],
-                    allowDuplicates: options.allowDuplicates, now: now, newID: newID)
+                    allowDuplicates: options.allowDuplicates, now: now, newID: newID, forms: SyncEngine.forms(local.state))
                 snapshot.tables[.transactions] = outcome.table
                 deduplicated = outcome
             }
             var ledger = local.ledger
             for tab in Tab.allCases { ledger.base[tab] = local.rows[tab] ?? [:] }
-            let plan = SyncPlanner(purpose: .importing, now: now, newID: newID).plan(workbook: snapshot.tables, ledger: ledger)
+            var planner = SyncPlanner(purpose: .importing, now: now, newID: newID)
+            planner.forms = SyncEngine.forms(local.state)
+            let plan = planner.plan(workbook: snapshot.tables, ledger: ledger)
             var report = SyncReport(command: "import", dryRun: options.dryRun)
             report.errors = plan.tabErrors.map(\.description) + plan.held
             report.fill(plans: plan.tabs, previous: [])

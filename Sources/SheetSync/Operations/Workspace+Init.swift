@@ -11,7 +11,13 @@ extension Workspace {
     /// workbook is linked, and a workbook recreated for an existing store gets every row of the store.
     /// - Parameter starterCategories: give a new ledger a handful of common categories (not `--empty`).
     /// - Parameter timeZone: a new dataset's zone (`--timezone`); nil: the config's, else the system's.
-    public func initialize(dryRun: Bool, starterCategories: Bool = true, timeZone: String? = nil) async throws -> SyncReport {
+    /// - Parameter forms: the ledger's `dateOrder` and `decimalSeparator` (`--date-order`,
+    ///   `--decimal-separator`); nil ones: a new ledger's from the locale (`Config.localForms`), an
+    ///   existing one's as they are.
+    public func initialize(
+        dryRun: Bool, starterCategories: Bool = true, timeZone: String? = nil,
+        forms: (dateOrder: LocalForms.DateOrder?, decimalSeparator: LocalForms.DecimalSeparator?) = (nil, nil)
+    ) async throws -> SyncReport {
         if let timeZone, TimeZone(identifier: timeZone) == nil {
             let guess = SystemTimeZone.suggestion(for: timeZone).map { " (did you mean '\($0)'?)" } ?? " (such as Europe/Berlin)"
             throw SheetSyncError(.usage, "--timezone '\(timeZone)' is not an IANA time zone\(guess)")
@@ -20,6 +26,7 @@ extension Workspace {
         return try await withWorkbook(configured, preview: dryRun) { store in
             var remote = configured
             var notices: [String] = []
+            let bound = try store.state(SyncEngine.stateDataset).map { !$0.isEmpty } ?? false
             if try await !remote.exists() {
                 let (settings, zone) = try settingsRecord(store, timeZone: timeZone)
                 if let zone { notices.append(zone) }
@@ -56,6 +63,7 @@ extension Workspace {
                     "--timezone \(timeZone) applies to a new ledger only: this one keeps the timezone of its Settings tab "
                         + "(change that cell to move it)")
             }
+            if let line = try setLocalForms(store, forms, bound: bound) { notices.append(line) }
             var report = try await engine(store: store, remote: remote).run(SyncOptions(mode: .sync, dryRun: dryRun))
             report.command = "init"
             report.headlines = notices + report.headlines
@@ -96,6 +104,28 @@ extension Workspace {
         guard rename(temp.path, source.path) == 0 else {
             throw SheetSyncError.configuration("cannot update \(source.path) (errno \(errno)); set \(settings) by hand")
         }
+    }
+
+    /// Records the ledger's `LocalForms` in the store: the ones given, else for a store not bound to a
+    /// dataset yet the locale's (a bound store without them keeps reading `LocalForms.standard`, as it
+    /// always did). Returns the line that says what it set, nil when nothing changed.
+    private func setLocalForms(
+        _ store: LedgerStore, _ given: (dateOrder: LocalForms.DateOrder?, decimalSeparator: LocalForms.DecimalSeparator?),
+        bound: Bool
+    ) throws -> String? {
+        let recorded = try store.state(SyncEngine.stateDateOrder) != nil
+        let current = try localForms(store)
+        let base = recorded || bound ? current : config.localForms
+        let forms = LocalForms(
+            dateOrder: given.dateOrder ?? base.dateOrder, decimalSeparator: given.decimalSeparator ?? base.decimalSeparator)
+        guard !recorded || forms != current else { return nil }
+        guard !(bound && !recorded && given.dateOrder == nil && given.decimalSeparator == nil) else { return nil }
+        try store.setState(SyncEngine.stateDateOrder, forms.dateOrder.rawValue)
+        try store.setState(SyncEngine.stateDecimalSeparator, forms.decimalSeparator.rawValue)
+        let source = given.dateOrder != nil || given.decimalSeparator != nil ? "as given" : "from \(config.localFormsSource)"
+        return "dates typed with the year last read \(forms.dateOrder.words) (dateOrder \(forms.dateOrder.rawValue)) and amounts "
+            + "with a decimal '\(forms.decimalSeparator.rawValue)' (decimalSeparator), \(source); "
+            + "`sheetsync init --date-order dmy|mdy|ymd --decimal-separator .|,` chooses another"
     }
 
     /// The store's Settings row, or a new dataset's with the line that says which time zone it took.

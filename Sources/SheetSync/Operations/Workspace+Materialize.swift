@@ -65,7 +65,7 @@ extension Workspace {
             return []
         }
         guard let snapshot = try? await remote.read(), let table = snapshot.tables[.recurringRules],
-            let rows = try? TabReader.read(table, schema: .recurringRules, seenAt: clock.now()).1
+            let rows = try? TabReader.read(table, schema: Tab.recurringRules.schema.reading(localForms(store)), seenAt: clock.now()).1
         else { return [] }
         let known = Set(((try? store.records(in: .recurringRules)) ?? []).map { $0["recurringRuleId"] })
         return rows.compactMap { row -> String? in

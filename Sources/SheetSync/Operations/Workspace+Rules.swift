@@ -82,12 +82,14 @@ extension Workspace {
                 case .failure(let problem): throw SheetSyncError(.usage, problem.message)
                 }
             }
-            let from = try new.from.map { try Self.dateOption($0, option: "--from") } ?? today(store: store)
+            let forms = try localForms(store)
+            let from = try new.from.map { try Self.dateOption($0, option: "--from", forms) } ?? today(store: store)
+            let until = try new.until.map { try Self.dateOption($0, option: "--until", forms).description } ?? ""
             let (start, lastGenerated) = schedule.start(from: from)
             let cells: [String: String] = [
                 "recurringRuleId": newID(), "isEnabled": "TRUE", "type": new.type, "amount": new.amount,
                 "category": new.category, "tagsCSV": new.tags, "note": new.note, "startDate": start.description,
-                "cadence": new.cadence.rawValue, "interval": new.interval, "endDate": new.until ?? "",
+                "cadence": new.cadence.rawValue, "interval": new.interval, "endDate": until,
                 "lastGeneratedDate": lastGenerated?.description ?? "", "createdAt": now.description,
                 "lastModifiedAt": now.description,
             ]
@@ -199,9 +201,9 @@ extension Workspace {
         return line
     }
 
-    /// A date option read as the sheet reads a date cell, refused with the sheet's message.
-    static func dateOption(_ text: String, option: String) throws -> LocalDate {
-        switch FieldParser.canonical(.text(text), FieldSpec("date", .date)) {
+    /// A date option read as the ledger's sheet reads a date cell, refused with the sheet's message.
+    static func dateOption(_ text: String, option: String, _ forms: LocalForms) throws -> LocalDate {
+        switch FieldParser.canonical(.text(text), FieldSpec("date", .date), forms) {
         case .success(let iso):
             if let date = LocalDate(iso: iso) { return date }
             throw SheetSyncError(.usage, "\(option) is empty (use YYYY-MM-DD)")

@@ -8,6 +8,9 @@ public struct StatusReport: Codable, Sendable {
     public var remote: String
     public var datasetId: String?
     public var lastSyncAt: String?
+    /// How dates and amounts typed as text are read: `dmy`, `mdy` or `ymd`, and `.` or `,`.
+    public var dateOrder: String
+    public var decimalSeparator: String
     /// What the last sync held back (exit 65) and since when; nil when it held nothing back.
     public var heldBack: HeldBack?
 
@@ -52,6 +55,7 @@ public struct StatusReport: Codable, Sendable {
         var out = [
             "store: \(store)", "remote: \(remote)", "dataset: \(datasetId ?? "not bound yet")",
             "last sync: \(lastSyncAt ?? "never")",
+            "dates typed with the year last: \(dateOrder) (dateOrder); decimal separator: '\(decimalSeparator)' (decimalSeparator)",
         ]
         if let heldBack {
             out.append("held back by the last sync (since \(heldBack.since); `sheetsync sync` says it again):")
@@ -91,9 +95,11 @@ extension Workspace {
         // Read-only status line: a remote that cannot be built is shown as unavailable.
         let remote = (try? makeRemote().displayName) ?? "unavailable"
         let uploads = try store.receiptUploads([.queued, .failed])
+        let forms = try localForms(store)
         return StatusReport(
             store: config.store.path, remote: remote, datasetId: try store.state(SyncEngine.stateDataset),
             lastSyncAt: try store.state(SyncEngine.stateLastSync),
+            dateOrder: forms.dateOrder.rawValue, decimalSeparator: forms.decimalSeparator.rawValue,
             heldBack: try store.state(SyncEngine.stateHeld).flatMap(StatusReport.HeldBack.init(stateText:)), pendingLocalChanges: pending,
             rejected: try store.rejectedRows(),
             deletedRows: try store.deletedRowCount(),
@@ -103,6 +109,14 @@ extension Workspace {
                 StatusReport.FailedReceipt(
                     receiptId: $0.receiptId, transactionId: $0.transactionId, file: $0.file,
                     error: $0.lastError ?? "", attempts: $0.attempts)
+            })
+    }
+
+    /// How the store reads dates and amounts typed as text (`SyncEngine.forms`).
+    func localForms(_ store: LedgerStore) throws -> LocalForms {
+        SyncEngine.forms(
+            [SyncEngine.stateDateOrder, SyncEngine.stateDecimalSeparator].reduce(into: [:]) { state, key in
+                state[key] = try? store.state(key)
             })
     }
 

@@ -11,7 +11,7 @@ enum XLSXRetyping {
         let frozen = Set(plan.rejections.map { $0.row - 2 }).union(changes.deletedRows)
         let written = Set(changes.cells.map { [$0.row, $0.column] })
         var result = changes
-        let schema = plan.tab.schema
+        let schema = plan.tab.schema.reading(plan.forms)
         for (row, column, cell) in retypable(table, schema: schema) where !frozen.contains(row) && !written.contains([row, column]) {
             result.cells.append(CellChange(row: row, column: column, key: keyText(table.rows[row], table.header, schema), cell: cell))
         }
@@ -40,7 +40,8 @@ enum XLSXRetyping {
             // By index: most cells are typed and never need their column's spec (a copy per cell).
             for i in columns.indices where columns[i].index < cells.count {
                 let column = columns[i].index
-                guard case .text = cells[column], case .success(let value) = FieldParser.canonical(cells[column], columns[i].spec),
+                guard case .text = cells[column],
+                    case .success(let value) = FieldParser.canonical(cells[column], columns[i].spec, schema.forms),
                     !value.isEmpty
                 else { continue }
                 found.append((row, column, FieldParser.cell(value, columns[i].spec, typed: true)))

@@ -50,6 +50,18 @@ public struct SyncEngine: Sendable {
     static let stateRemoteVersion = "remoteVersion"
     static let stateCounter = "changeCounterAtSync"
     static let stateLastSync = "lastSyncAt"
+    /// The ledger's `LocalForms` (set by `init`; absent: `LocalForms.standard`).
+    static let stateDateOrder = "dateOrder"
+    static let stateDecimalSeparator = "decimalSeparator"
+
+    /// How this store reads dates and amounts typed as text, from its state.
+    static func forms(_ state: [String: String]) -> LocalForms {
+        let standard = LocalForms.standard
+        return LocalForms(
+            dateOrder: state[stateDateOrder].flatMap(LocalForms.DateOrder.init(rawValue:)) ?? standard.dateOrder,
+            decimalSeparator: state[stateDecimalSeparator].flatMap(LocalForms.DecimalSeparator.init(rawValue:))
+                ?? standard.decimalSeparator)
+    }
     /// The workbook the base agreed with (`workbookIdentity`).
     static let stateWorkbook = "workbook"
 
@@ -116,6 +128,8 @@ public struct SyncEngine: Sendable {
         var planner = SyncPlanner(purpose: .sync(options.mode), allowMassDelete: options.allowMassDelete, now: now, newID: newID)
         planner.loadsPlainRows = loadsPlainRows
         planner.savedAt = snapshot.savedAt
+        planner.forms = Self.forms(local.state)
+        planner.coercesText = remote is CSVWorkbookRemote
         var plan = planner.plan(workbook: snapshot.tables, ledger: local.ledger, scope: scope)
         if options.mode != .pull, let limit = remote.maxCellCharacters {
             OverlongValues.holdBack(&plan.tabs, limit: limit, base: local.base)

@@ -23,10 +23,10 @@ public enum ImportDeduplicator {
 
     public static func run(
         _ table: Table, imported: Set<String>, store: [String: LedgerRow], allowDuplicates: Bool,
-        now: Timestamp, newID: () -> String
+        now: Timestamp, newID: () -> String, forms: LocalForms = .standard
     ) -> Outcome {
         var outcome = Outcome(table: table)
-        guard let (map, rows) = try? TabReader.read(table, schema: .transactions, seenAt: now),
+        guard let (map, rows) = try? TabReader.read(table, schema: Tab.transactions.schema.reading(forms), seenAt: now),
             let idColumn = map.columns["transactionId"]
         else { return outcome }  // an unreadable tab is reported by the planner
         var storeCopies: [String: [String]] = [:]

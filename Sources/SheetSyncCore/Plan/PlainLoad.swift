@@ -67,7 +67,7 @@ public struct PlainLoad: Hashable, Sendable {
                     defer { at += 1 }
                     guard at < fields.count, let field = fields[at] else { return true }
                     let start = bytes.count
-                    guard FieldParser.appendCanonical(p, kinds[field], to: &bytes) else {
+                    guard FieldParser.appendCanonical(p, kinds[field], plain.forms, to: &bytes) else {
                         unread = field
                         return false
                     }

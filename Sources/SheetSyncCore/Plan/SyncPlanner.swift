@@ -88,6 +88,11 @@ public struct SyncPlanner: Sendable {
     public var newID: @Sendable () -> String
     /// When each tab was last saved, as the remote tells (`ReconcileContext.savedAt`).
     public var savedAt: [Tab: Timestamp] = [:]
+    /// How the workbook's dates and amounts typed as text read (the ledger's settings).
+    public var forms = LocalForms.standard
+    /// The workbook is CSV, which a spreadsheet program may open and save, turning texts that look
+    /// like numbers into numbers (`RoundTripChecks`).
+    public var coercesText = false
     /// False only in tests: plans without the reconciler's shared base, to show it changes nothing.
     var sharedBase = true
     /// False only in tests: a pull plans plain rows one by one instead of loading them (`PlainLoad`),
@@ -132,6 +137,7 @@ public struct SyncPlanner: Sendable {
             guard var rows = read[tab] else { continue }
             let cutRow = workbook[tab].flatMap { CutShortFile.mark(&rows, table: $0) }
             checks.applyRenames(&rows, tab: tab)
+            if coercesText, case .sync = purpose { RoundTripChecks.holdCoerced(&rows, schema: tab.schema, base: ledger.base[tab] ?? [:]) }
             var local = canonicalLocal(tab, ledger: ledger)
             local.notices += RenamesElsewhere.follow(renamedElsewhere, tab: tab, local: &local.rows, base: ledger.base[tab] ?? [:])
             if purpose == .importing { Self.keepGivenValuesOnly(&rows, store: local.rows) }
@@ -152,7 +158,7 @@ public struct SyncPlanner: Sendable {
             }
             let held = checks.heldLocalRows(tab, local: local.rows, base: ledger.base[tab] ?? [:])
             let state = TabState(
-                schema: tab.schema, base: ledger.base[tab] ?? [:], local: local.rows,
+                schema: tab.schema.reading(forms), base: ledger.base[tab] ?? [:], local: local.rows,
                 localAsRead: ledger.rows[tab] ?? [:], tombstones: ledger.tombstones[tab] ?? [:],
                 remote: rows, heldLocal: Set(held.map(\.id)), deleted: ledger.deleted[tab] ?? [:])
             var context = ReconcileContext(
@@ -165,6 +171,7 @@ public struct SyncPlanner: Sendable {
             plan.rejections += held
             plan.localCounts.rejected = plan.rejections.count
             plan.notices = local.notices + plan.notices
+            if coercesText, case .sync = purpose { plan.notices += RoundTripChecks.written(plan) }
             if tab == .categories { plan.notices += CategoryCheck.caseVariantNotes(result: plan.result, base: ledger.base[tab] ?? [:]) }
             // First (its message names what to do): a category that appears as another goes (a rename typed into the tab) is the rename flow's:
             // its rows are rejected with the `category rename` hint.
@@ -308,7 +315,8 @@ public struct SyncPlanner: Sendable {
             }
         }
         do {
-            return try TabReader.read(table, schema: tab.schema, seenAt: now, skipping: scope?.narrowed[tab]?.unchanged.rows).1
+            return try TabReader.read(table, schema: tab.schema.reading(forms), seenAt: now, skipping: scope?.narrowed[tab]?.unchanged.rows)
+                .1
         } catch {
             result.tabErrors.append(error)
             return nil
@@ -342,15 +350,16 @@ public struct SyncPlanner: Sendable {
         let plain: PlainRows?
         switch tab {
         case .transactions:
-            plain = PlainRows.scan(table, schema: tab.schema, now: now, categories: checks.knownCategories)
+            plain = PlainRows.scan(table, schema: tab.schema.reading(forms), now: now, categories: checks.knownCategories)
         case .receipts:
             guard let transactions = checks.plainTransactions else { return nil }
-            plain = PlainRows.scan(table, schema: tab.schema, now: now, transactions: transactions)
+            plain = PlainRows.scan(table, schema: tab.schema.reading(forms), now: now, transactions: transactions)
         default:
             plain = nil
         }
         guard let plain, let load = PlainLoad(table, tab: tab, plain: plain, hashes: scope?.hashes[tab]) else { return nil }
         var plan = TabPlan(tab: tab)
+        plan.forms = forms
         plan.load = load
         plan.localCounts.added = load.count
         return plan

@@ -11,9 +11,10 @@ public enum WorkbookCheck {
     static let counted: [Tab] = [.transactions, .receipts]
 
     public static func plan(
-        _ workbook: [Tab: Table], now: Timestamp, newID: @escaping @Sendable () -> String
+        _ workbook: [Tab: Table], now: Timestamp, newID: @escaping @Sendable () -> String, forms: LocalForms = .standard
     ) -> (plan: SyncPlan, loadable: [Tab: Int]) {
-        let planner = SyncPlanner(purpose: .checking, now: now, newID: newID)
+        var planner = SyncPlanner(purpose: .checking, now: now, newID: newID)
+        planner.forms = forms
         if let counted = planCounting(workbook, planner: planner) { return counted }
         let plan = planner.plan(workbook: workbook, ledger: LedgerState(rows: [:], base: [:]))
         return (plan, loadable(plan))
@@ -33,9 +34,10 @@ public enum WorkbookCheck {
         else { return nil }
         guard
             let plainTransactions = PlainRows.scan(
-                transactions, schema: Tab.transactions.schema, now: planner.now, categories: Set(categories.result.keys)),
+                transactions, schema: Tab.transactions.schema.reading(planner.forms), now: planner.now,
+                categories: Set(categories.result.keys)),
             let plainReceipts = PlainRows.scan(
-                receipts, schema: Tab.receipts.schema, now: planner.now, transactions: plainTransactions)
+                receipts, schema: Tab.receipts.schema.reading(planner.forms), now: planner.now, transactions: plainTransactions)
         else { return nil }
         var counts = loadable(plan)
         counts[.transactions] = plainTransactions.count

@@ -105,6 +105,7 @@ public enum Reconciler {
     ///   in tests, which check that it changes nothing.
     static func plan(_ state: TabState, context: ReconcileContext, sharedBase: Bool) -> TabPlan {
         var plan = TabPlan(tab: state.schema.tab)
+        plan.forms = state.schema.forms
         var remote = RemoteIndex.build(state, context: context, plan: &plan)
         remote.frozen.formUnion(state.heldLocal)
         var local = state.local

@@ -101,6 +101,8 @@ public struct TabCounts: Hashable, Sendable, Codable {
 /// What a sync does to one tab, on both sides. A pure value; adapters carry it out.
 public struct TabPlan: Hashable, Sendable {
     public var tab: Tab
+    /// How the tab's dates and amounts typed as text were read (a writer that retypes them reads them so).
+    public var forms = LocalForms.standard
     /// Local rows to write, each with the row as it was read (nil: expected absent).
     public var localUpserts: [RowWrite] = []
     public var localDeletes: [RowDelete] = []

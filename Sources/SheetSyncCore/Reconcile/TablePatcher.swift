@@ -71,7 +71,7 @@ public enum TablePatcher {
             for name in update.fields.keys.sorted() {
                 guard let value = update.fields[name], let column = map[name], let spec = schema.field(named: name) else { continue }
                 let current = column < cells.count ? cells[column] : .empty
-                if case .success(let existing) = FieldParser.canonical(current, spec), existing == value { continue }
+                if case .success(let existing) = FieldParser.canonical(current, spec, schema.forms), existing == value { continue }
                 changes.cells.append(
                     CellChange(
                         row: update.index, column: column, key: update.key,

@@ -6,11 +6,11 @@
 /// `Expense`, upper-case UUIDs) are read on their bytes too (`CanonicalText+Forms.swift`). Each case answers only when `canonicalTolerantly` would give exactly the same text, and
 /// returns nil otherwise (so every other cell, and every problem, goes the tolerant way).
 extension FieldParser {
-    package static func canonicalFast(_ cell: Cell, _ kind: FieldKind) -> String? {
+    package static func canonicalFast(_ cell: Cell, _ kind: FieldKind, _ forms: LocalForms = .standard) -> String? {
         switch cell {
         case .text(let raw):
             if raw.isEmpty { return "" }
-            return canonicalFast(text: raw, kind)
+            return canonicalFast(text: raw, kind, forms)
         case .number(let raw):
             switch kind {
             case .amount: return CanonicalText.plainAmount(raw)
@@ -31,7 +31,7 @@ extension FieldParser {
         }
     }
 
-    private static func canonicalFast(text raw: String, _ kind: FieldKind) -> String? {
+    private static func canonicalFast(text raw: String, _ kind: FieldKind, _ forms: LocalForms) -> String? {
         switch kind {
         case .freeText:
             return raw
@@ -47,9 +47,9 @@ extension FieldParser {
         case .integer(let range):
             return plainInteger(raw, range)
         case .amount:
-            return CanonicalText.anyAmount(raw)
+            return CanonicalText.anyAmount(raw, forms.decimalSeparator)
         case .date:
-            return CanonicalText.anyDate(raw)
+            return CanonicalText.anyDate(raw, forms.dateOrder)
         case .timestamp:
             return CanonicalText.anyTimestamp(raw)
         }
@@ -73,9 +73,9 @@ extension FieldParser {
         case .integer:
             return CanonicalText.plainInteger(p).map(rule.range.contains) ?? false
         case .amount:
-            return CanonicalText.amountForm(p) != nil
+            return CanonicalText.amountForm(p, rule.forms.decimalSeparator) != nil
         case .date:
-            return CanonicalText.anyLocalDate(p) != nil
+            return CanonicalText.anyLocalDate(p, rule.forms.dateOrder) != nil
         case .timestamp:
             return Timestamp.milliseconds(iso: p) != nil
         }
@@ -86,7 +86,9 @@ extension FieldParser {
     /// and other tools write most (a value already canonical, `…:30Z` for `…:30.000Z`) are copied
     /// on their bytes; any other goes through `canonicalFast` itself (the `fields` fuzz target and
     /// `PlainLoadTests` check that both ways agree).
-    package static func appendCanonical(_ p: UnsafeBufferPointer<UInt8>, _ kind: FieldKind, to out: inout [UInt8]) -> Bool {
+    package static func appendCanonical(
+        _ p: UnsafeBufferPointer<UInt8>, _ kind: FieldKind, _ forms: LocalForms = .standard, to out: inout [UInt8]
+    ) -> Bool {
         guard let first = p.first, let last = p.last else { return true }
         let asIs: Bool
         switch kind {
@@ -120,7 +122,7 @@ extension FieldParser {
             out.append(contentsOf: p)
             return true
         }
-        guard var text = canonicalFast(text: String(decoding: p, as: UTF8.self), kind) else { return false }
+        guard var text = canonicalFast(text: String(decoding: p, as: UTF8.self), kind, forms) else { return false }
         text.withUTF8 { out.append(contentsOf: $0) }
         return true
     }
@@ -132,9 +134,12 @@ extension FieldParser {
         var range: ClosedRange<Int> = 0...0
         /// An enumeration's values, lowercase, each `packed`.
         var words = InlineWords()
+        /// How dates and amounts typed as text read.
+        var forms = LocalForms.standard
 
         /// Nil for an enumeration `InlineWords` cannot hold (more than four values, or one of 16 bytes or more).
-        package init?(_ kind: FieldKind) {
+        package init?(_ kind: FieldKind, _ forms: LocalForms = .standard) {
+            self.forms = forms
             switch kind {
             case .freeText, .text: form = .any
             case .uuid: form = .uuid

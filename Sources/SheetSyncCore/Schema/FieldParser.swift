@@ -17,18 +17,27 @@ public struct FieldProblem: Error, Hashable, Sendable {
 
 /// Reads cells tolerantly into canonical field text, and writes canonical text back as cells.
 public enum FieldParser {
-    /// The canonical text of `cell` for a field of `kind` (`""` when the cell is empty).
-    public static func canonical(_ cell: Cell, _ spec: FieldSpec) -> Result<String, FieldProblem> {
-        if let text = canonicalFast(cell, spec.kind) { return .success(text) }
-        return canonicalTolerantly(cell, spec)
+    /// The canonical text of `cell` for a field of `kind` (`""` when the cell is empty); dates and
+    /// amounts typed as text read by the ledger's `forms`.
+    public static func canonical(_ cell: Cell, _ spec: FieldSpec, _ forms: LocalForms = .standard) -> Result<String, FieldProblem> {
+        if let text = canonicalFast(cell, spec.kind, forms) { return .success(text) }
+        return canonicalTolerantly(cell, spec, forms)
     }
 
     /// The tolerant reading of any cell; `canonicalFast` answers first for the common forms (the
     /// fuzz target checks that both agree).
-    package static func canonicalTolerantly(_ cell: Cell, _ spec: FieldSpec) -> Result<String, FieldProblem> {
+    package static func canonicalTolerantly(
+        _ cell: Cell, _ spec: FieldSpec, _ forms: LocalForms = .standard
+    ) -> Result<String, FieldProblem> {
         let raw = cell.rawText
         func fail(_ message: String, _ hint: String = "") -> Result<String, FieldProblem> {
             .failure(FieldProblem(field: spec.header, value: raw, message: message, hint: hint))
+        }
+        func fail(_ problem: (message: String, hint: String)) -> Result<String, FieldProblem> { fail(problem.message, problem.hint) }
+        if case .error(Cell.formulaWithoutResult) = cell {
+            return fail(
+                "\(spec.header) is a formula with no saved result",
+                "open the workbook in a spreadsheet program and save it (that saves the formula's result), or type the value")
         }
         if case .error(let code) = cell {
             return fail("cell holds the error \(code)", "fix the formula or type the value")
@@ -66,22 +75,23 @@ public enum FieldParser {
             return .success(String(n))
         case .amount:
             if case .bool = cell { return fail("'\(raw)' is not an amount", "type a positive number such as 12.50") }
-            switch Amount.parse(raw) {
+            let comma = forms.decimalSeparator == .comma
+            let typed: Result<Amount, Amount.ParseFailure>
+            if case .text = cell { typed = Amount.parse(raw, typedWith: forms.decimalSeparator) } else { typed = Amount.parse(raw) }
+            switch typed {
             case .success(let a): return .success(a.description)
             case .failure(.negative):
                 return fail("amount '\(raw)' is negative", "amounts are positive; set type to income or expense instead")
+            case .failure(.ambiguous):
+                return fail(
+                    "'\(raw)' could be \(raw.filter { $0 != "." }) or \(raw.replacingOccurrences(of: ".", with: ",")): "
+                        + "this ledger's decimalSeparator is ',', and a point followed by three digits may group thousands",
+                    "type it without the point, or with a decimal comma")
             case .failure(.notANumber):
-                return fail("'\(raw)' is not an amount", "type a plain number such as 1234.50")
+                return fail("'\(raw)' is not an amount", comma ? "type a number such as 1234,50" : "type a plain number such as 1234.50")
             }
         case .date:
-            guard let d = date(cell) else {
-                if let (year, month, day) = isoShape(raw.trimmingSpaces()), (1...12).contains(month) {
-                    return fail(
-                        "'\(raw)' is not a date: \(monthNames[month - 1]) \(year) has no day \(day)",
-                        "fix the day (\(monthNames[month - 1]) has \(LocalDate.daysInMonth(year: year, month: month)) days)")
-                }
-                return fail("'\(raw)' is not a date", "use YYYY-MM-DD")
-            }
+            guard let d = date(cell, forms.dateOrder) else { return fail(dateProblem(raw.trimmingSpaces(), raw, forms.dateOrder)) }
             return .success(d.description)
         case .timestamp:
             guard let t = timestamp(cell) else {
@@ -129,25 +139,58 @@ public enum FieldParser {
         return Int(a.integerDigits.isEmpty ? "0" : a.integerDigits)
     }
 
-    /// A date from a date cell, a serial number, `YYYY-MM-DD`, `YYYY/MM/DD` or `M/D/YYYY`.
-    public static func date(_ cell: Cell) -> LocalDate? {
+    /// A date from a date cell, a serial number, `YYYY-MM-DD`, `YYYY/MM/DD`, or a date with the year
+    /// last read by `order` (`M/D/YYYY` under `mdy`, as Sheets writes).
+    public static func date(_ cell: Cell, _ order: LocalForms.DateOrder = LocalForms.standard.dateOrder) -> LocalDate? {
         switch cell {
         case .dateSerial(let s), .number(let s):
             guard let days = serialDays(s) else { return nil }
             return LocalDate(spreadsheetSerial: days.whole)
         case .text(let raw):
-            let s = raw.trimmingSpaces()
-            if let d = LocalDate(iso: s) { return d }
-            let parts = s.split(whereSeparator: { $0 == "-" || $0 == "/" || $0 == "." }).map(String.init)
-            guard parts.count == 3, let a = Int(parts[0]), let b = Int(parts[1]), let c = Int(parts[2]) else {
-                return nil
-            }
-            if parts[0].count == 4 { return LocalDate(year: a, month: b, day: c) }
-            if parts[2].count == 4, s.contains("/") { return LocalDate(year: c, month: a, day: b) }  // M/D/YYYY, as Sheets writes
-            return nil
+            guard let (year, month, day) = dateFields(raw.trimmingSpaces(), order) else { return nil }
+            return LocalDate(year: year, month: month, day: day)
         default:
             return nil
         }
+    }
+
+    /// The three numbers of a date typed as text, placed by `order` (`LocalForms.DateOrder.fields`),
+    /// whether or not the day exists.
+    static func dateFields(_ s: String, _ order: LocalForms.DateOrder) -> (year: Int, month: Int, day: Int)? {
+        if let (year, month, day) = isoShape(s) { return (year, month, day) }
+        let parts = s.split(whereSeparator: { $0 == "-" || $0 == "/" || $0 == "." }).map(String.init)
+        guard parts.count == 3, let a = Int(parts[0]), let b = Int(parts[1]), let c = Int(parts[2]) else { return nil }
+        return order.fields(
+            (a, parts[0].count), (b, parts[1].count), (c, parts[2].count),
+            separator: s.contains("/") ? UInt8(ascii: "/") : UInt8(ascii: "."))
+    }
+
+    /// Why the text `s` (typed as `raw`) is no date under `order`: a day or month that does not
+    /// exist, or a year-last date the order does not read, with the readings it could have.
+    static func dateProblem(_ s: String, _ raw: String, _ order: LocalForms.DateOrder) -> (String, String) {
+        let setting = "this ledger's dateOrder is \(order.rawValue) (\(order.words))"
+        if let (year, month, day) = dateFields(s, order) {
+            guard (1...12).contains(month), (1...9999).contains(year) else {
+                let yearLast = !(isoShape(s) != nil || s.prefix(while: \.isNumber).count == 4)
+                return (
+                    "'\(raw)' is not a date: there is no month \(month)" + (yearLast ? " (\(setting))" : ""),
+                    yearLast ? "type it as YYYY-MM-DD, or change dateOrder if this ledger's dates are typed another way" : "use YYYY-MM-DD"
+                )
+            }
+            return (
+                "'\(raw)' is not a date: \(monthNames[month - 1]) \(year) has no day \(day)",
+                "fix the day (\(monthNames[month - 1]) has \(LocalDate.daysInMonth(year: year, month: month)) days)"
+            )
+        }
+        let readings = LocalForms.DateOrder.allCases.compactMap { other -> String? in
+            guard other != order, let (y, m, d) = dateFields(s, other), let date = LocalDate(year: y, month: m, day: d) else { return nil }
+            return date.description
+        }
+        guard !readings.isEmpty else { return ("'\(raw)' is not a date", "use YYYY-MM-DD") }
+        return (
+            "'\(raw)' is not a date sheetsync reads without guessing: \(setting)",
+            "type it as YYYY-MM-DD (\(Set(readings).sorted().joined(separator: " or ")))"
+        )
     }
 
     /// A timestamp from ISO text, or a date-time serial (read as UTC).

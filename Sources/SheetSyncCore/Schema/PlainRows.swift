@@ -14,6 +14,8 @@ public struct PlainRows: Sendable {
     /// The data row index of each of `keys`.
     private(set) var rows: [Int] = []
     private var index = RowKeyIndex()
+    /// How the rows' dates and amounts typed as text were read.
+    private(set) var forms = LocalForms.standard
 
     /// The rows that load.
     public var count: Int { keys.count }
@@ -36,7 +38,7 @@ public struct PlainRows: Sendable {
         var columns = [Column?](repeating: nil, count: map.headerWidth)
         for (i, field) in fields.enumerated() {
             guard let column = map.columns[field.name] else { continue }
-            guard let rule = FieldParser.FastRule(field.kind) else { return nil }
+            guard let rule = FieldParser.FastRule(field.kind, schema.forms) else { return nil }
             columns[column] = Column(field: i, rule: rule, isText: field.kind == .text)
         }
         var required: UInt64 = 1 << UInt64(layout.key)
@@ -46,11 +48,13 @@ public struct PlainRows: Sendable {
             category: categories == nil ? -1 : fields.firstIndex { $0.name == "category" } ?? -1,
             reference: transactions == nil ? -1 : fields.firstIndex { $0.name == "transactionId" && $0.kind == .uuid } ?? -1,
             known: categories ?? [], pointed: transactions ?? PlainRows(), dated: schema.tab == .transactions,
-            latest: now.adding(milliseconds: ReconcileContext.futureTolerance).millisecondsSinceEpoch)
+            latest: now.adding(milliseconds: ReconcileContext.futureTolerance).millisecondsSinceEpoch,
+            dateOrder: schema.forms.dateOrder)
         // The rows' cells are checked side by side in parts; the keys then go into one index in row
         // order, which finds a key twice across parts as well as within one.
         let parts = RowParts.map(table.rowCount) { scan.part($0) }
         var result = PlainRows()
+        result.forms = schema.forms
         result.keys.reserveCapacity(table.rowCount)
         result.rows.reserveCapacity(table.rowCount)
         result.index = RowKeyIndex(capacity: table.rowCount)
@@ -90,6 +94,7 @@ public struct PlainRows: Sendable {
         let dated: Bool
         /// The latest `lastModifiedAt` that is not clamped, in milliseconds.
         let latest: Int64
+        let dateOrder: LocalForms.DateOrder
 
         /// The rows of `range` that load, or nil when one of them is not plain.
         func part(_ range: Range<Int>) -> Part? {
@@ -122,7 +127,7 @@ public struct PlainRows: Sendable {
                             guard let time = Timestamp.milliseconds(iso: p), time <= latest else { return PlainRows.stop(&plain) }
                         case layout.date where dated:
                             // `readsFast` of a date, keeping the day.
-                            guard let read = CanonicalText.anyLocalDate(p) else { return PlainRows.stop(&plain) }
+                            guard let read = CanonicalText.anyLocalDate(p, dateOrder) else { return PlainRows.stop(&plain) }
                             day = read
                         default:
                             guard FieldParser.readsFast(p, column.rule) else { return PlainRows.stop(&plain) }

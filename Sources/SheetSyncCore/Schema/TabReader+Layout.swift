@@ -68,7 +68,7 @@ extension TabReader {
         if values.count != fields.count { values = [String](repeating: "", count: fields.count) }
         var problems: [FieldProblem] = []
         for i in fields.indices {
-            switch FieldParser.canonical(cellAt(i), fields[i]) {
+            switch FieldParser.canonical(cellAt(i), fields[i], schema.forms) {
             case .success(let value): values[i] = value
             case .failure(let problem):
                 values[i] = ""

@@ -181,7 +181,7 @@ public enum TabReader {
         var fixes: Set<String> = []
         var problems: [FieldProblem] = []
         for field in schema.fields {
-            switch FieldParser.canonical(cell(field.name), field) {
+            switch FieldParser.canonical(cell(field.name), field, schema.forms) {
             case .success(let value): record[field.name] = value
             case .failure(let problem):
                 record[field.name] = ""

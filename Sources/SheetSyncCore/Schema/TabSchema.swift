@@ -63,6 +63,15 @@ public struct TabSchema: Hashable, Sendable {
     public let optionalColumns: Set<String>
     /// The field that identifies a row.
     public let keyField: String
+    /// How dates and amounts typed as text read (the ledger's settings).
+    public private(set) var forms = LocalForms.standard
+
+    /// The schema reading dates and amounts typed as text by `forms`.
+    public func reading(_ forms: LocalForms) -> TabSchema {
+        var schema = self
+        schema.forms = forms
+        return schema
+    }
 
     public func field(named name: String) -> FieldSpec? { fields.first { $0.name == name } }
 

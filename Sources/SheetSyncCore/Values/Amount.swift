@@ -28,6 +28,24 @@ public struct Amount: Hashable, Comparable, Sendable, CustomStringConvertible {
     public enum ParseFailure: Error, Equatable, Sendable {
         case notANumber
         case negative
+        /// Under a decimal comma, a text that is a different amount in each reading (`1.234`).
+        case ambiguous
+    }
+
+    /// Parses an amount typed as text under the ledger's decimal mark. With a decimal comma a comma
+    /// is the decimal mark and points group thousands (`1.234,50`); a text without a comma reads as
+    /// under a point unless it is also a thousands grouping of another amount (`1.234`): then it
+    /// is ambiguous, never guessed.
+    public static func parse(_ text: String, typedWith separator: LocalForms.DecimalSeparator) -> Result<Amount, ParseFailure> {
+        guard separator == .comma, text.contains(where: { $0 == "," || $0 == "." }) else { return parse(text) }
+        let local = parse(String(text.map { $0 == "," ? "." : $0 == "." ? "," : $0 }))
+        if text.contains(",") { return local }
+        let asTyped = parse(text)
+        switch (asTyped, local) {
+        case (.success(let a), .success(let b)) where a != b: return .failure(.ambiguous)
+        case (.success, _): return asTyped
+        default: return local
+        }
     }
 
     /// Parses a plain number (`12.5`, `1.5E3`, from a sheet or a number cell) or a hand-typed

@@ -73,18 +73,18 @@ extension CanonicalText {
     /// `0-9`, `a-f` or `A-F`.
     @inline(__always) static func isHexByte(_ b: UInt8) -> Bool { b &- 48 < 10 || b &- 97 < 6 || b &- 65 < 6 }
 
-    /// The canonical date of `Y-M-D`, `Y/M/D`, `Y.M.D` (a four-digit year first) or `M/D/YYYY`, in
-    /// digits only, as `FieldParser.date` reads text.
-    static func anyDate(_ s: String) -> String? {
+    /// The canonical date of `Y-M-D`, `Y/M/D`, `Y.M.D` (a four-digit year first) or a date with the
+    /// year last read by `order`, in digits only, as `FieldParser.date` reads text.
+    static func anyDate(_ s: String, _ order: LocalForms.DateOrder) -> String? {
         if isDate(s) { return s }
         return withBytes(s) { p -> String? in
-            guard let day = anyLocalDate(p) else { return nil }
+            guard let day = anyLocalDate(p, order) else { return nil }
             return date(year: day.year, month: day.month, day: day.day) ?? day.description
         } ?? nil
     }
 
     /// The day of `p` in any form `anyDate` reads; nil for anything else.
-    static func anyLocalDate(_ p: UnsafeBufferPointer<UInt8>) -> LocalDate? {
+    static func anyLocalDate(_ p: UnsafeBufferPointer<UInt8>, _ order: LocalForms.DateOrder) -> LocalDate? {
         var values = (0, 0, 0), lengths = (0, 0, 0)
         var part = 0, value = 0, length = 0, slash = false
         func close() {
@@ -114,9 +114,12 @@ extension CanonicalText {
         }
         guard part == 2, length > 0 else { return nil }
         close()
-        if lengths.0 == 4 { return LocalDate(year: values.0, month: values.1, day: values.2) }
-        if lengths.2 == 4, slash { return LocalDate(year: values.2, month: values.0, day: values.1) }
-        return nil
+        guard
+            let (year, month, day) = order.fields(
+                (values.0, lengths.0), (values.1, lengths.1), (values.2, lengths.2),
+                separator: slash ? UInt8(ascii: "/") : UInt8(ascii: "."))
+        else { return nil }
+        return LocalDate(year: year, month: month, day: day)
     }
 
     /// The canonical text of an ISO 8601 timestamp in any form `Timestamp(iso:)` reads (with or
@@ -127,10 +130,11 @@ extension CanonicalText {
     }
 
     /// The canonical amount of a non-negative decimal with an optional `+`, currency sign (`$`, `€`,
-    /// `£`, `¥`) and correct thousands grouping, as `Amount.parse` reads it; nil for anything else.
-    static func anyAmount(_ s: String) -> String? {
+    /// `£`, `¥`) and correct thousands grouping, as `Amount.parse(_:typedWith:)` reads it; nil for
+    /// anything else.
+    static func anyAmount(_ s: String, _ separator: LocalForms.DecimalSeparator) -> String? {
         withBytes(s) { p -> String? in
-            guard let form = amountForm(p) else { return nil }
+            guard let form = amountForm(p, separator) else { return nil }
             if form.isPlain { return plainAmount(s) }
             return amountText(p, whole: form.whole, wholeDigits: form.wholeDigits, fraction: form.fraction)
         } ?? nil
@@ -147,7 +151,23 @@ extension CanonicalText {
         var fraction: Range<Int>
     }
 
-    /// The form of an amount `anyAmount` reads; nil for anything else.
+    /// The form of an amount `anyAmount` reads; nil for anything else. Under a decimal comma only the
+    /// texts that read the same under both marks answer: no comma, and no point followed by exactly
+    /// three digits (`1.234` is a thousands point there, or ambiguous: the tolerant parser decides).
+    static func amountForm(_ p: UnsafeBufferPointer<UInt8>, _ separator: LocalForms.DecimalSeparator) -> AmountForm? {
+        guard let form = amountForm(p) else { return nil }
+        if separator == .comma, p.contains(UInt8(ascii: ",")) || threeDigitsAfterPoint(p) {
+            return nil
+        }
+        return form
+    }
+
+    /// A point with exactly three digits after it, last in `p`.
+    private static func threeDigitsAfterPoint(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+        p.count >= 4 && p[p.count - 4] == UInt8(ascii: ".") && p[(p.count - 3)...].allSatisfy(isDigit)
+    }
+
+    /// The form of an amount `anyAmount` reads under a decimal point; nil for anything else.
     static func amountForm(_ p: UnsafeBufferPointer<UInt8>) -> AmountForm? {
         let n = p.count
         var i = 0

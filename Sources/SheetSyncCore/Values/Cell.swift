@@ -15,8 +15,12 @@ public enum Cell: Hashable, Sendable {
     /// system (days since 1899-12-30, fraction = time of day), exact decimal text.
     /// Readers of 1904-system workbooks convert to the 1900 system before yielding it.
     case dateSerial(String)
-    /// An error cell such as `#N/A` or `#DIV/0!`.
+    /// An error cell such as `#N/A` or `#DIV/0!`, or `formulaWithoutResult`.
     case error(String)
+
+    /// The error of a formula cell saved without its result (openpyxl and other libraries write
+    /// formulas and leave computing them to a spreadsheet program): no value to read, and not empty.
+    public static let formulaWithoutResult = "a formula with no saved result"
 
     /// The text a person would see for this cell in a plain-text workbook.
     public var rawText: String {

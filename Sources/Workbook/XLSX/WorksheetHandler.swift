@@ -22,6 +22,7 @@ final class WorksheetHandler: XMLEventHandler {
     @exclusivity(unchecked) private var cellType = CellType.number
     @exclusivity(unchecked) private var cellStyle = 0
     @exclusivity(unchecked) private var hasValue = false
+    @exclusivity(unchecked) private var hasFormula = false
     @exclusivity(unchecked) private var inInline = false
     @exclusivity(unchecked) private var capturing = false
     @exclusivity(unchecked) private var phoneticDepth = 0
@@ -59,6 +60,8 @@ final class WorksheetHandler: XMLEventHandler {
             hasValue = true
         } else if name == "row" {
             try startRow(attributes)
+        } else if name == "f" {
+            hasFormula = true
         } else if name == "t" {
             if inInline && phoneticDepth == 0 {
                 capturing = true
@@ -123,6 +126,7 @@ final class WorksheetHandler: XMLEventHandler {
         cellType = .number
         cellStyle = 0
         hasValue = false
+        hasFormula = false
         var explicitColumn = 0
         if let base = attributes.base {
             for index in 0..<attributes.count {
@@ -152,8 +156,10 @@ final class WorksheetHandler: XMLEventHandler {
     }
 
     private func endCell() throws {
-        let cell = try context.cell(
+        var cell = try context.cell(
             type: cellType, style: cellStyle, text: hasValue ? text : nil, column: column, row: rowNumber)
+        // A formula with no value saved (a text formula's saved result may be the empty string).
+        if hasFormula, case .empty = cell, !hasValue || cellType != .formulaString { cell = .error(Cell.formulaWithoutResult) }
         capturing = false
         inInline = false
         if case .empty = cell { return }

@@ -10,9 +10,14 @@ extension SheetSyncCommand {
         @Flag(help: "Create no starter categories.") var empty = false
         @Option(help: "A new ledger's IANA time zone, such as Europe/Berlin; default the system's ($TZ, /etc/localtime).")
         var timezone: String?
+        @Option(help: "How dates typed with the year last read: dmy (26/11/2026), mdy (11/26/2026) or ymd (year first only).")
+        var dateOrder: LocalForms.DateOrder?
+        @Option(help: "The decimal mark of amounts typed as text: . (1,234.50) or , (1.234,50).")
+        var decimalSeparator: LocalForms.DecimalSeparator?
         func run() async throws {
             try await global.reporting {
-                let report = try await global.workspace().initialize(dryRun: global.dryRun, starterCategories: !empty, timeZone: timezone)
+                let report = try await global.workspace().initialize(
+                    dryRun: global.dryRun, starterCategories: !empty, timeZone: timezone, forms: (dateOrder, decimalSeparator))
                 return Output.report(report, global)
             }
         }
@@ -143,3 +148,6 @@ extension SheetSyncCommand {
         }
     }
 }
+
+extension LocalForms.DateOrder: ExpressibleByArgument {}
+extension LocalForms.DecimalSeparator: ExpressibleByArgument {}

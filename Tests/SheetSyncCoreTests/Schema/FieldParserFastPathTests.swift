@@ -11,15 +11,25 @@ import Testing
         return Tab.allCases.flatMap(\.schema.fields).filter { seen.insert($0.kind).inserted }
     }()
 
+    /// Every reading of dates and amounts typed as text a ledger can have.
+    static let allForms = LocalForms.DateOrder.allCases.flatMap { order in
+        LocalForms.DecimalSeparator.allCases.map { LocalForms(dateOrder: order, decimalSeparator: $0) }
+    }
+
+    /// `disagreements` under every `LocalForms`.
+    static func disagreementsUnderEveryForm(_ text: String) -> [String] {
+        allForms.flatMap { forms in disagreements(text, forms).map { "\(forms.dateOrder) '\(forms.decimalSeparator.rawValue)': \($0)" } }
+    }
+
     /// Every disagreement between the fast reading of `.text(text)` and the tolerant one, and between
-    /// the checks `PlainRows` makes on the text's bytes and the fast reading.
-    static func disagreements(_ text: String) -> [String] {
+    /// the checks `PlainRows` makes on the text's bytes and the fast reading, under `forms`.
+    static func disagreements(_ text: String, _ forms: LocalForms = .standard) -> [String] {
         var found: [String] = []
         let bytes = Array(text.utf8)
         for spec in specs where !bytes.isEmpty {
-            let rule = FieldParser.FastRule(spec.kind)!
+            let rule = FieldParser.FastRule(spec.kind, forms)!
             let onBytes = bytes.withUnsafeBufferPointer { FieldParser.readsFast($0, rule) }
-            let fast = FieldParser.canonicalFast(.text(text), spec.kind)
+            let fast = FieldParser.canonicalFast(.text(text), spec.kind, forms)
             if onBytes, fast == nil { found.append("\(spec.header): '\(text)' reads fast on its bytes, not as text") }
             let bits = bytes.withUnsafeBufferPointer(CanonicalText.uuidKey)
             if spec.kind == .uuid, let bits, bits != fast.flatMap({ Array($0.utf8).withUnsafeBufferPointer(CanonicalText.uuidKey) }) {
@@ -27,8 +37,8 @@ import Testing
             }
         }
         for spec in specs {
-            guard let fast = FieldParser.canonicalFast(.text(text), spec.kind) else { continue }
-            let tolerant = FieldParser.canonicalTolerantly(.text(text), spec)
+            guard let fast = FieldParser.canonicalFast(.text(text), spec.kind, forms) else { continue }
+            let tolerant = FieldParser.canonicalTolerantly(.text(text), spec, forms)
             if case .success(fast) = tolerant { continue }
             found.append("\(spec.header) (\(spec.kind)): '\(text)' reads fast as '\(fast)', tolerantly as \(tolerant)")
         }
@@ -50,10 +60,12 @@ import Testing
         "{C09CA39300845DB0A1BE912F4BEC2B3D}", "c09ca393-0084-5db0-a1be-912f4bec2b3", "c09ca393-0084-5db0-a1be-912f4bec2b3g",
         "{c09ca393-0084-5db0-a1be-912f4bec2b3d", "c09ca3930-084-5db0-a1be-912f4bec2b3d", "{}", "{",
         "Expense", "EXPENSE", "income ", "Paid", "Unreimbursed", "Monthly", "BOTH", "expenße",
+        "26/11/2026", "11/26/2026", "26.11.2026", "3.4.2026", "3-4-2026", "3/4/2026", "03/04/2026", "3/4.2026", "31/02/2026",
+        "1.234", "1.234,50", "12,5", "0,125", "0.125", "1.234.567", "1,234", "€1.234,50", "$1.234", "1.2345", "12.50", "1.234.5",
     ]
 
     @Test func fastReadingsOfEdgeInputsAreTheTolerantReadings() {
-        #expect(Self.edges.flatMap(Self.disagreements) == [])
+        #expect(Self.edges.flatMap(Self.disagreementsUnderEveryForm) == [])
     }
 
     @Test func fastReadingsOfRandomInputsAreTheTolerantReadings() {
@@ -67,7 +79,7 @@ import Testing
             } else {
                 text = Self.mutated(Self.edges[random.next(below: Self.edges.count)], &random, alphabet)
             }
-            found += Self.disagreements(text)
+            found += Self.disagreements(text, Self.allForms[round % Self.allForms.count])
             if found.count > 10 { break }
         }
         #expect(found == [])

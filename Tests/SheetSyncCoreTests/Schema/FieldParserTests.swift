@@ -34,6 +34,18 @@ import Testing
         #expect(parse(.text("abc"), .amount) == nil)
     }
 
+    @Test func aFormulaWithNoSavedResultSaysSoAndHowToFixIt() throws {
+        let result = FieldParser.canonical(.error(Cell.formulaWithoutResult), FieldSpec("amount", .amount))
+        guard case .failure(let problem) = result else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(problem.message == "amount is a formula with no saved result")
+        #expect(
+            problem.hint
+                == "open the workbook in a spreadsheet program and save it (that saves the formula's result), or type the value")
+    }
+
     @Test func negativeAmountGetsItsOwnMessage() {
         let result = FieldParser.canonical(.text("-3.00"), FieldSpec("amount", .amount))
         guard case .failure(let problem) = result else {

@@ -39,6 +39,17 @@ import Testing
             ])
     }
 
+    /// openpyxl writes a formula without its result (`<v/>`, or no `<v>`): that is no empty cell. A
+    /// formula whose saved result is the empty string (`t="str"`) is one.
+    @Test func aFormulaWithNoSavedResultIsNotReadAsAnEmptyCell() throws {
+        let sheet = """
+            <row r="1"><c r="A1"><f>SUM(B2:B3)</f><v></v></c><c r="B1"><f>1+1</f></c>\
+            <c r="C1"><f>1+1</f><v>2</v></c><c r="D1" t="str"><f>""</f><v></v></c></row>
+            """
+        let unsaved = Cell.error(Cell.formulaWithoutResult)
+        #expect(try PartSet.workbook(sheetData: sheet).rows() == [[unsaved, unsaved, .number("2"), .text("")]])
+    }
+
     @Test func textWithoutXMLSpacePreserveLosesOuterWhiteSpace() throws {
         let strings = ["<t>  trimmed \n</t>", "<r><t> a </t></r><r><t xml:space=\"preserve\"> b </t></r>", "<t> </t>"]
         let sheet = """
@@ -76,7 +87,8 @@ import Testing
         #expect(
             try PartSet.workbook(sheetData: sheet).rows() == [
                 [
-                    .bool(true), .bool(false), .error("#N/A"), .error("#DIV/0!"), .empty, .empty, .bool(true),
+                    .bool(true), .bool(false), .error("#N/A"), .error("#DIV/0!"), .empty, .error(Cell.formulaWithoutResult),
+                    .bool(true),
                 ]
             ])
     }

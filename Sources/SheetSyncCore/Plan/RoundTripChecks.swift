@@ -1,0 +1,70 @@
+/// The text cells of a CSV workbook a spreadsheet program would change when it opens and saves the
+/// file (`SpreadsheetCoercion`): rows that came back with exactly that change are held back, and
+/// the texts at risk are named when sheetsync writes them and when `check` reads them.
+public enum RoundTripChecks {
+    /// The fields a spreadsheet program may coerce: texts (amounts, dates and the rest read the same
+    /// as numbers).
+    static func textFields(_ schema: TabSchema) -> [FieldSpec] {
+        schema.fields.filter { $0.kind == .text || $0.kind == .freeText }
+    }
+
+    /// Rejects each row holding, in a text field, exactly the spreadsheet program's change of the
+    /// value sheetsync last wrote there (`base`), instead of taking it as an edit.
+    static func holdCoerced(_ rows: inout [SheetRow], schema: TabSchema, base: [String: LedgerRow]) {
+        guard !base.isEmpty else { return }
+        let fields = textFields(schema)
+        for i in rows.indices {
+            guard case .record(let record, _) = rows[i].outcome, let key = rows[i].key, let written = base[key] else { continue }
+            let problems = fields.compactMap { field -> FieldProblem? in
+                let value = record[field.name], before = written[field.name]
+                guard value != before, SpreadsheetCoercion.cameBack(value, for: before) else { return nil }
+                return FieldProblem(
+                    field: field.header, value: value,
+                    message: "\(field.header) '\(value)' is what a spreadsheet program makes of '\(before)', which sheetsync wrote "
+                        + "(it read the text as a number when it opened and saved the file)",
+                    hint: "type '\(before)' back (format the cell as text first), or, if '\(value)' is meant, set it with "
+                        + "`sheetsync edit`")
+            }
+            if !problems.isEmpty { rows[i].outcome = .rejected(problems) }
+        }
+    }
+
+    /// A line for each text value sheetsync writes that a spreadsheet program would change.
+    static func written(_ plan: TabPlan) -> [String] {
+        let tab = plan.tab, keyField = tab.schema.keyField
+        let updated = plan.remoteUpdates.map { ("\(tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: $0.index))", Array($0.fields)) }
+        let added = plan.remoteAppends.map { ("\(tab.rawValue) new row \($0[keyField])", $0.namedValues.map { ($0, $1) }) }
+        return (updated + added).flatMap { place, values in
+            values.compactMap { name, value in line(tab, place, name: name, value: value, says: "is written as text") }
+        }
+    }
+
+    /// A line for each text cell of a CSV tab that a spreadsheet program would change, by row.
+    public static func atRisk(_ table: Table, tab: Tab) -> [String] {
+        guard let map = try? ColumnMap(header: table.header, schema: tab.schema) else { return [] }
+        let columns = textFields(tab.schema).compactMap { field in map.columns[field.name].map { (field.name, $0) } }
+        guard !columns.isEmpty else { return [] }
+        var lines: [String] = []
+        for index in 0..<table.rowCount {
+            let cells = table.row(index)
+            for (name, column) in columns where column < cells.count {
+                let place = "\(tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: index))"
+                if let line = line(tab, place, name: name, value: cells[column].rawText, says: "is text") { lines.append(line) }
+            }
+        }
+        return lines
+    }
+
+    private static func line(_ tab: Tab, _ place: String, name: String, value: String, says: String) -> String? {
+        guard let field = tab.schema.field(named: name), field.kind == .text || field.kind == .freeText,
+            let outcome = SpreadsheetCoercion.of(value)
+        else { return nil }
+        let becomes: String
+        switch outcome {
+        case .number(let shown): becomes = "'\(shown)'"
+        case .formula: becomes = "the formula's result"
+        }
+        return "\(place): \(field.header) '\(value)' \(says) that a spreadsheet program turns into \(becomes) when it opens "
+            + "and saves the CSV (sheetsync then holds the row back); import that column as text to keep it"
+    }
+}
