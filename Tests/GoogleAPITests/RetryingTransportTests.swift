@@ -186,4 +186,18 @@ import Testing
                 && error.description.contains("shared drive") && error.description.contains("sheetsync auth login")
         }
     }
+
+    /// Each attempt may take no longer than the whole retry budget: with `retryBudgetSeconds` 30 a hanging
+    /// server holds a run about 30 s per attempt, not the transport's 200 s; a larger budget leaves the
+    /// transport's limit, and a request's own shorter limit stays.
+    @Test func theRetryBudgetBoundsEachAttemptsTimeout() async throws {
+        let clock = ManualAPIClock()
+        let transport = ScriptedTransport([HTTPResponse(status: 200), HTTPResponse(status: 200), HTTPResponse(status: 200)])
+        _ = try await make(transport, clock: clock, policy: RetryPolicy(totalBudget: 30)).send(try request())
+        _ = try await make(transport, clock: clock, policy: RetryPolicy(totalBudget: 600)).send(try request())
+        var short = try request()
+        short.timeout = 10
+        _ = try await make(transport, clock: clock, policy: RetryPolicy(totalBudget: 30)).send(short)
+        #expect(transport.requests.map(\.timeout) == [30, CurlTransport.Configuration.defaultTotalTimeout, 10])
+    }
 }
