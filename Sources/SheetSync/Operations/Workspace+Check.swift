@@ -36,6 +36,7 @@ extension Workspace {
             }
         }
         report.errors += plan.held
+        if remote is CSVWorkbookRemote { report.notices += FormulaLikeCell.notices(FormulaLikeCell.all(in: snapshot.tables)) }
         if path == nil, let mismatch = try datasetMismatch(plan.settings, remote: remote) { report.errors.append(mismatch) }
         report.fill(plans: plan.tabs, previous: [])
         // Against an empty store every readable row is new: the count is the tab's loadable rows.
