@@ -24,12 +24,8 @@ public struct RetryingTransport: HTTPTransport {
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        // No attempt outlasts the whole budget: a server that hangs holds a run about `totalBudget` per
-        // attempt, not the transport's 200 s (a budget of 0, no retries, leaves the transport's limit).
         var request = request
-        if policy.totalBudget > 0 {
-            request.timeout = min(request.timeout ?? CurlTransport.Configuration.defaultTotalTimeout, policy.totalBudget)
-        }
+        if let limit = policy.attemptTimeout { request.timeout = min(request.timeout ?? limit, limit) }
         let start = clock.now()
         var attempts = 0
         while true {
