@@ -8,7 +8,7 @@
 import PackageDescription
 
 let targets = [
-    "csv", "xlsx-package", "xlsx-part", "fields", "config", "google-json", "csv-roundtrip", "xlsx-roundtrip",
+    "csv", "xlsx-package", "xlsx-part", "fields", "config", "google-json", "csv-roundtrip", "xlsx-roundtrip", "terminal-text",
 ]
 
 let package = Package(

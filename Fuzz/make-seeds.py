@@ -105,6 +105,13 @@ for v in ["2026-01-02", "2026/1/2", "1/15/2026", "15.01.2026", "46023", "46023.5
           "{c09ca393-0084-5db0-a1be-912f4bec2b3d}", "EXPENSE", "Unreimbursed", "Monthly"]:
     put("fields", v)
 
+# Terminal text: escapes, bidi and zero-width characters, full-width letters, lines, bad UTF-8.
+for v in ["Dining", "Evil\x1b[2J", "\x1b]0;pwned\x07\x1b[1A\x1b[2K", "Din\u200bing", "\uff24\uff49\uff4e\uff49\uff4e\uff47",
+          "line one\nline two\r\n\tthird", "\u202eevil\u202c", "caf\u00e9 \U0001F469\u200d\U0001F4BB", "\x00\x7f\u0085\u009b",
+          "\ufeffBOM", "back\\eslash", "\u0130stanbul", "\u3000wide space", "\n\n"]:
+    put("terminal-text", v)
+put("terminal-text", b"bad \xff\xfe utf8 \xc2")
+
 # Config files.
 put("config", open(os.path.join(root, "config.example.json"), "rb").read())
 for c in [{"store": "s.sqlite", "remote": {"type": "xlsx", "path": "w.xlsx"}, "timezone": "Europe/Berlin", "backups": 3},

@@ -26,7 +26,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(csv xlsx-package xlsx-part fields config google-json csv-roundtrip xlsx-roundtrip)
+TARGETS=(csv xlsx-package xlsx-part fields config google-json csv-roundtrip xlsx-roundtrip terminal-text)
 SCRATCH=.build-fuzz
 BIN="$SCRATCH/release"
 RESULTS="$SCRATCH/results.tsv"
@@ -47,6 +47,7 @@ dict_for() {
         csv | csv-roundtrip) echo Fuzz/dict/csv.dict ;;
         xlsx-package | xlsx-part) echo Fuzz/dict/xml.dict ;;
         fields | xlsx-roundtrip) echo Fuzz/dict/fields.dict ;;
+        terminal-text) echo Fuzz/dict/terminal.dict ;;
         config | google-json) echo Fuzz/dict/json.dict ;;
     esac
 }

@@ -80,19 +80,7 @@ enum FieldTargets {
         if let time = Timestamp(iso: text), Timestamp(iso: time.description) != time {
             throw PropertyViolation("timestamp '\(text)' reads as \(time), which does not read back as itself")
         }
-        try checkTerminalText(text)
-    }
-
-    /// Any value (a cell, a name, a server's message) made visible for a terminal holds no character a
-    /// terminal obeys (line feeds only where lines are kept), and text that needed nothing is unchanged.
-    static func checkTerminalText(_ text: String) throws(PropertyViolation) {
-        let shown = TerminalText.visible(text), lines = TerminalText.visibleLines(text)
-        guard !shown.unicodeScalars.contains(where: TerminalText.needsEscape),
-            !lines.unicodeScalars.contains(where: { $0 != "\n" && TerminalText.needsEscape($0) })
-        else { throw PropertyViolation("'\(text)' made visible still holds a control character: '\(shown)'") }
-        guard text.unicodeScalars.contains(where: TerminalText.needsEscape) || (shown == text && lines == text) else {
-            throw PropertyViolation("'\(text)' holds no control character but was changed to '\(shown)'")
-        }
+        try TerminalTextTarget.check(text)
     }
 
     /// Canonical values of typed kinds are ASCII in the store's forms (its CHECK constraints refuse

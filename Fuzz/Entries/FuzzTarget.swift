@@ -24,6 +24,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case csvRoundTrip = "csv-roundtrip"
     /// XLSX write → read must give the same cells (up to the documented normalisations).
     case xlsxRoundTrip = "xlsx-roundtrip"
+    /// The terminal sanitizer (`TerminalText`): nothing made visible acts on a terminal.
+    case terminalText = "terminal-text"
 
     /// Runs one input; throws when a property the target checks does not hold.
     ///
@@ -39,6 +41,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .googleJSON: try GoogleJSONTarget.run(bytes)
         case .csvRoundTrip: try CSVTargets.roundTrip(bytes)
         case .xlsxRoundTrip: try XLSXRoundTrip.run(bytes)
+        case .terminalText: try TerminalTextTarget.run(bytes)
         }
     }
 

@@ -186,4 +186,20 @@ import Testing
                 && error.description.contains("shared drive") && error.description.contains("sheetsync auth login")
         }
     }
+
+    /// Each attempt may take no longer than the whole retry budget: with `retryBudgetSeconds` 45 a hanging
+    /// server holds a run about 45 s per attempt, not the transport's 200 s; a larger budget leaves the
+    /// transport's limit, a budget of a few seconds still gives an answer 30 s, and a request's own
+    /// shorter limit stays.
+    @Test func theRetryBudgetBoundsEachAttemptsTimeout() async throws {
+        let clock = ManualAPIClock()
+        let transport = ScriptedTransport((0..<4).map { _ in HTTPResponse(status: 200) })
+        for budget in [45.0, 600, 2] {
+            _ = try await make(transport, clock: clock, policy: RetryPolicy(totalBudget: budget)).send(try request())
+        }
+        var short = try request()
+        short.timeout = 10
+        _ = try await make(transport, clock: clock, policy: RetryPolicy(totalBudget: 45)).send(short)
+        #expect(transport.requests.map(\.timeout) == [45, CurlTransport.Configuration.defaultTotalTimeout, 30, 10])
+    }
 }

@@ -203,6 +203,11 @@ import Workbook
             #expect(error.exitCode == .configuration, "\(error.message)")
             #expect(error.message.contains(ledger.workbook.url(.transactions).path), "\(error.message)")
             expectSaidOnce(error.message, [ledger.workbook.url(.transactions).path])
+            if code == EROFS {
+                // No chmod makes a read-only mount writable: the hint says what does.
+                #expect(error.message.contains("mounted read-only"), "\(error.message)")
+                #expect(!error.message.contains("chmod") && !error.message.contains("permissions"), "\(error.message)")
+            }
             #expect(try ledger.workbook.allBytes() == before)
             #expect(try leftovers(ledger.book).isEmpty)
         }

@@ -42,4 +42,35 @@ import Workbook
         let cells = sheet.table.rows.flatMap { $0 }
         #expect(cells.contains(.text(Self.payload)) && !cells.contains(.text("'" + Self.payload)))
     }
+
+    /// Formula-like cells already in a CSV workbook (typed there by hand, or by another program) are
+    /// listed by `check` and `status`: file, row, column and value, shown through the terminal's
+    /// sanitizer. Nothing is written and the exit code stays what it was (a notice, not a failure).
+    @Test func checkAndStatusListFormulaLikeCellsAlreadyInTheWorkbookWithoutWritingAnything() async throws {
+        let ledger = try await Ledger.synced()
+        let url = ledger.workbook.url(.transactions)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        #expect(text.contains(",Market,") && text.contains(",Lunch with Sam,"))
+        try Data(
+            text.replacingOccurrences(of: ",Market,", with: ",\(Self.payload),")
+                .replacingOccurrences(of: ",Lunch with Sam,", with: ",@SUM(1)\u{1b}[2J,").utf8
+        ).write(to: url)
+        let before = try ledger.workbook.allBytes()
+
+        for command in ["check", "status"] {
+            let run = try await ledger.run(command)
+            #expect(run.status == 0, "\(command): \(run.stderr)")
+            let said = run.stdout + run.stderr
+            #expect(said.contains("Transactions.csv row 2, note: '\(Self.payload)'"), "\(command): \(said)")
+            #expect(said.contains("Transactions.csv row 3, note: '@SUM(1)\\e[2J'"), "\(command): \(said)")
+            #expect(!said.contains("\u{1b}"), "\(command) shows the escape, never sends it")
+            #expect(try ledger.workbook.allBytes() == before, "\(command) writes nothing")
+        }
+        // --json gives them as data.
+        let json = try await ledger.run("status", "--json")
+        let cells = json.json?["formulaLikeCells"] as? [[String: Any]]
+        #expect(cells?.count == 2, "\(json.stdout)")
+        #expect(cells?.first?["value"] as? String == Self.payload)
+        #expect(cells?.first?["row"] as? Int == 2)
+    }
 }

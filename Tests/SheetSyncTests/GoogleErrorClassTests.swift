@@ -42,4 +42,34 @@ import Testing
         #expect(mapped.exitCode == .configuration)
         for words in ["spreadsheetId", "shared drive", "auth login"] { #expect(mapped.message.contains(words), "\(mapped.message)") }
     }
+
+    static func answer(_ status: Int, to target: String, _ message: String = "") -> GoogleAPIError {
+        .api(GoogleErrorDetails(httpStatus: status, message: message, target: target))
+    }
+
+    /// A redirect is answered the same way on every run (a proxy, a captive portal, a wrong endpoint):
+    /// no retry fixes it, so it is configuration, and the message says what was answered.
+    @Test(arguments: [301, 302, 307])
+    func aRedirectIsConfigurationNotATemporaryFailure(status: Int) {
+        let mapped = GoogleRemoteErrors.map(Self.answer(status, to: "GET https://sheets.googleapis.com/v4/spreadsheets/abc"))
+        #expect(mapped.exitCode == .configuration, "\(mapped.message)")
+        #expect(mapped.message.contains("\(status)"))
+        #expect(mapped.message.contains("redirect"), "\(mapped.message)")
+        #expect(mapped.message.contains("remote.endpoint"), "\(mapped.message)")
+        #expect(!mapped.message.contains("next run retries"), "\(mapped.message)")
+    }
+
+    /// A refused read has no row or tab of the user's to fix: the hint says what to check instead.
+    @Test func aBadRequestOnADriveReadGetsNoFixTheRowHint() {
+        let mapped = GoogleRemoteErrors.map(
+            Self.answer(400, to: "GET https://www.googleapis.com/drive/v3/files/1abc", "Invalid field selection name"))
+        #expect(!mapped.message.contains("fix the row or tab"), "\(mapped.message)")
+        #expect(mapped.message.contains("Invalid field selection name"))
+        #expect(mapped.message.contains("remote.spreadsheetId"), "\(mapped.message)")
+        #expect(mapped.exitCode == .configuration)
+        // A refused write keeps its hint.
+        let write = GoogleRemoteErrors.map(Self.answer(400, to: "POST https://sheets.googleapis.com/v4/spreadsheets/1abc:batchUpdate"))
+        #expect(write.message.contains("fix the row or tab"))
+        #expect(write.exitCode == .dataError)
+    }
 }

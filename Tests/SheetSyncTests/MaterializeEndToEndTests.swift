@@ -76,6 +76,20 @@ import Testing
         #expect(try transactions(folder)[first["transactionId"]] == nil)
     }
 
+    /// Catching up more than a run makes (1,000 per rule) is said by a plain run too, not only with --verbose.
+    @Test func plainMaterializeSaysWhenARuleReachesTheLimitOfARun() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        let rules = folder.appendingPathComponent("RecurringRules.csv")
+        let rule = "9d6b4c1e-0000-4000-8000-000000000004"
+        let line = "\(rule),TRUE,expense,1,Dining,,Tea,2022-01-01,daily,1,,,,\n"
+        try Data((try String(contentsOf: rules, encoding: .utf8) + line).utf8).write(to: rules)
+        #expect(try await CLI.run(["sync"], in: folder).status == 0)
+        let made = try await CLI.run(["materialize", "--through", "2026-01-31"], in: folder)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.contains("rule \(rule): 1000 created (limit reached; the next run continues)"), "\(made.stdout)")
+        #expect(try instances(folder).filter { $0["recurringRuleId"] == rule }.isEmpty, "made in the store; the next sync writes them")
+    }
+
     /// A rule typed into the sheet without an id (the way a person adds one) makes its instances in
     /// the same `sync --materialize` that gives it its id; it made none until the next run (exit 0).
     @Test func aRuleTypedWithoutAnIdMaterializesInTheSameRun() async throws {

@@ -21,7 +21,8 @@ import Workbook
 
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func aSignalDuringAGoogleWriteStopsTheRunAndTheNextRunConverges(signal: Int32, status: Int32) async throws {
-        let bed = try await GoogleTestBed.start("g-signal")
+        // A budget above the write's 30-s answer: no attempt outlasts the retry budget.
+        let bed = try await GoogleTestBed.start("g-signal", retryBudget: 300)
         _ = try GoogleSeed.ledger(in: bed, transactions: 4, ids: SeededIDs(seed: 7))
         #expect(try await bed.cli("sync").status == 0)
         let added = try await bed.cli("add", "expense", "--amount", "7.00", "--category", "Food", "--note", "before the signal")
@@ -173,7 +174,8 @@ extension SignalStopTests {
     /// ignored the first signal would wait on it for ever; the fail-safe opens it after two minutes,
     /// and the run then ends with its push done, not with 143).
     @Test func theFirstSignalStopsARunWaitingForAGoogleAnswerThatNeverComes() async throws {
-        let bed = try await GoogleTestBed.start("g-signal-held")
+        // A budget long enough that the request is still waiting when the signal comes (no attempt outlasts it).
+        let bed = try await GoogleTestBed.start("g-signal-held", retryBudget: 300)
         _ = try GoogleSeed.ledger(in: bed, transactions: 2, ids: SeededIDs(seed: 11))
         #expect(try await bed.cli("sync").status == 0)
         #expect(try await bed.cli("add", "expense", "--amount", "7.00", "--category", "Food").status == 0)

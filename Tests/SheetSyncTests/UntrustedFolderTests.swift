@@ -164,6 +164,36 @@ import Workbook
         #expect(try ledger.storeRows(.receipts) == before)
     }
 
+    // MARK: what a killed run leaves
+
+    /// A swap file a run killed right after the exchange left (the previous version, maybe someone's save)
+    /// is moved into the backups by the next run that holds the workbook, even one that writes nothing;
+    /// a command that only reads leaves it where it is.
+    @Test func aDeadRunsSwapFileIsSweptIntoTheBackupsByAnyLaterSyncAndLeftAloneByCheck() async throws {
+        let folder = try CLI.copyOfSample("clean")
+        let workbook = TestWorkbook(folder: folder)
+        let workspace = Workspace(
+            config: Config(store: folder.appendingPathComponent("sheetsync.sqlite"), remote: .csv(folder: folder), timezone: "Etc/UTC"))
+        _ = try await workspace.sync(SyncOptions(mode: .sync))
+        // A pid no process has (above the kernel's largest).
+        let swap = folder.appendingPathComponent(".Transactions.csv.sheetsync-swap-2147483646-0")
+        let previous = Array("transactionId,date\nthe version before the killed run's write\n".utf8)
+        try Data(previous).write(to: swap)
+        let before = try workbook.allBytes()
+
+        _ = try await workspace.check(path: nil)
+        #expect(try bytes(swap) == previous, "check only reads")
+
+        let quiet = try await workspace.sync(SyncOptions(mode: .sync))
+        #expect(quiet.errors.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: swap.path))
+        let backups = AtomicFile.backups(of: "Transactions.csv", in: folder)
+        #expect(backups.count == 1, "\(backups)")
+        let kept = try backups.map { try bytes(folder.appendingPathComponent(AtomicFile.backupFolderName).appendingPathComponent($0)) }
+        #expect(kept == [previous])
+        #expect(try workbook.allBytes() == before, "a sync with nothing to write changes no tab")
+    }
+
     // MARK: FIFOs and devices in a tab's place
 
     @Test func aFIFOInATabsPlaceIsRefusedBeforeAnythingReadsIt() async throws {

@@ -21,6 +21,17 @@ public struct RetryPolicy: Hashable, Sendable {
     /// No retries: the first failure is final.
     public static let none = RetryPolicy(totalBudget: 0, maximumAttempts: 1)
 
+    /// The longest one attempt may take: no longer than the whole budget, so a server that hangs holds a
+    /// run about `totalBudget` per attempt rather than the transport's 200 s; but never under 30 s (the
+    /// connect timeout: a budget of a few seconds paces retries, it does not ask every answer to come
+    /// that fast). Nil without a budget (no retries): the transport's own limit.
+    public var attemptTimeout: Double? {
+        guard totalBudget > 0 else { return nil }
+        return min(CurlTransport.Configuration.defaultTotalTimeout, max(totalBudget, Self.shortestAttemptTimeout))
+    }
+
+    static let shortestAttemptTimeout: Double = 30
+
     /// The ceiling for the pause after failed attempt number `retry` (0 for the first failure).
     public func backoffCeiling(retry: Int) -> Double {
         let exponent = Double(min(retry, 30))

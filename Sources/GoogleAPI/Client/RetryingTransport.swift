@@ -24,6 +24,8 @@ public struct RetryingTransport: HTTPTransport {
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var request = request
+        if let limit = policy.attemptTimeout { request.timeout = min(request.timeout ?? limit, limit) }
         let start = clock.now()
         var attempts = 0
         while true {

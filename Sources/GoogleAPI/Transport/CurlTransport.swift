@@ -15,7 +15,10 @@ public struct CurlTransport: HTTPTransport {
         public var totalTimeout: Double
         public var userAgent: String
 
-        public init(connectTimeout: Double = 30, totalTimeout: Double = 200, userAgent: String = "sheetsync") {
+        /// The whole exchange's limit when neither the request nor the configuration sets one.
+        public static let defaultTotalTimeout: Double = 200
+
+        public init(connectTimeout: Double = 30, totalTimeout: Double = defaultTotalTimeout, userAgent: String = "sheetsync") {
             self.connectTimeout = connectTimeout
             self.totalTimeout = totalTimeout
             self.userAgent = userAgent

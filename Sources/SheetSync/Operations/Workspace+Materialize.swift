@@ -34,9 +34,13 @@ public struct MaterializeReport: Codable, Sendable {
         }
     }
 
-    public var lines: [String] {
+    public var lines: [String] { lines(everyRule: true) }
+
+    /// The summary and a line for each rule that reached the per-run limit (said even without
+    /// `--verbose`: the catching up is not done); with `everyRule`, a line for each rule that made something.
+    public func lines(everyRule: Bool) -> [String] {
         var out = [summary]
-        for rule in rules where rule.created > 0 || rule.capped {
+        for rule in rules where (everyRule && rule.created > 0) || rule.capped {
             out.append("  rule \(rule.ruleId): \(rule.created) created\(rule.capped ? " (limit reached; the next run continues)" : "")")
         }
         return out

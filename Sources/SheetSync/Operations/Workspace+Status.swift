@@ -42,6 +42,8 @@ public struct StatusReport: Codable, Sendable {
     public var queuedReceipts: Int
     /// Receipts whose upload was given up, with why (`receipt retry` or `receipt forget` settles them).
     public var failedReceipts: [FailedReceipt]
+    /// Cells of a CSV workbook that a spreadsheet program opening the file may run as formulas.
+    public var formulaLikeCells: [FormulaLikeCell] = []
 
     public struct FailedReceipt: Codable, Sendable {
         public var receiptId: String
@@ -82,6 +84,15 @@ public struct StatusReport: Codable, Sendable {
             out.append("failed receipt uploads: \(failedReceipts.count) (`sheetsync receipt retry` or `receipt forget`)")
             for r in failedReceipts { out.append("  \(r.receiptId) of transaction \(r.transactionId): \(r.error)") }
         }
+        if !formulaLikeCells.isEmpty {
+            out.append(
+                "formula-like cells in the CSV workbook: \(formulaLikeCells.count) (a spreadsheet program opening the file may "
+                    + "run them as formulas; sheetsync keeps them as typed)")
+            out += formulaLikeCells.prefix(20).map { "  " + $0.place }
+            if formulaLikeCells.count > 20 {
+                out.append("  \(formulaLikeCells.count - 20) more (`sheetsync status --json` lists them all)")
+            }
+        }
         return out
     }
 }
@@ -96,7 +107,7 @@ extension Workspace {
         let remote = (try? makeRemote().displayName) ?? "unavailable"
         let uploads = try store.receiptUploads([.queued, .failed])
         let forms = try localForms(store)
-        return StatusReport(
+        var report = StatusReport(
             store: config.store.path, remote: remote, datasetId: try store.state(SyncEngine.stateDataset),
             lastSyncAt: try store.state(SyncEngine.stateLastSync),
             dateOrder: forms.dateOrder.rawValue, decimalSeparator: forms.decimalSeparator.rawValue,
@@ -110,6 +121,16 @@ extension Workspace {
                     receiptId: $0.receiptId, transactionId: $0.transactionId, file: $0.file,
                     error: $0.lastError ?? "", attempts: $0.attempts)
             })
+        report.formulaLikeCells = await formulaLikeCells()
+        return report
+    }
+
+    /// The formula-like cells of the configured CSV workbook, read without writing; none for another kind
+    /// of workbook (XLSX and Google cells are text cells no program runs) or one that cannot be read now
+    /// (the sync says what is wrong with it).
+    private func formulaLikeCells() async -> [FormulaLikeCell] {
+        guard let remote = try? makeRemote() as? CSVWorkbookRemote, let snapshot = try? await remote.read() else { return [] }
+        return FormulaLikeCell.all(in: snapshot.tables)
     }
 
     /// How the store reads dates and amounts typed as text (`SyncEngine.forms`).

@@ -80,6 +80,11 @@ public struct Workspace: Sendable {
             guard !preview, let lockFile = remote.lockFile else { return try await body(store) }
             let lock = try RunLock.onWorkbook(lockFile, name: remote.displayName, waiting: workbookLockWait)
             defer { withExtendedLifetime(lock) {} }
+            // What runs killed mid-write left beside the workbook (the lock sits in its folder): swap files
+            // into the backups, half-written files away. Best-effort: what cannot be moved stays where it is,
+            // and a write of that file sweeps (or refuses) it with its own error.
+            try? AtomicFile.sweepLeftovers(
+                in: lockFile.deletingLastPathComponent(), backupsToKeep: config.backupsToKeep)
             return try await body(store)
         }
     }

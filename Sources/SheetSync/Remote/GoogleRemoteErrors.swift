@@ -1,8 +1,8 @@
 import GoogleAPI
 
 /// Google errors as run outcomes, decided here and nowhere else, on the error's kind and status (never
-/// its text): what may succeed later exits 75; a refused row or tab (400 and other permanent refusals)
-/// 65; credentials, permissions and a missing spreadsheet 78. Every message quotes what Google said
+/// its text): what may succeed later exits 75; a refused write of a row or tab (400 and other permanent
+/// refusals) 65; credentials, permissions, a missing spreadsheet, a refused read and a redirect 78. Every message quotes what Google said
 /// (scrubbed of secrets by `GoogleAPIError.description`) and says what to do.
 enum GoogleRemoteErrors {
     static func map(_ error: GoogleAPIError) -> SheetSyncError {
@@ -55,6 +55,15 @@ enum GoogleRemoteErrors {
             return .configuration(
                 "\(error): no such spreadsheet or file for this account; check remote.spreadsheetId in the config, or run "
                     + "`sheetsync init` to create a spreadsheet")
+        case 300..<400:
+            // sheetsync follows no redirect, and the same request gets the same answer on every run.
+            return .configuration(
+                "\(error): the server answered with a redirect instead of google's answer, and does so on every run; check "
+                    + "remote.endpoint in the config and any proxy or captive portal between this machine and google")
+        case 400..<500 where details.target.hasPrefix("GET "):
+            return .configuration(
+                "\(error): google refuses this read as it stands, so retrying cannot help; nothing was written — check "
+                    + "remote.spreadsheetId in the config, or report the message")
         case 400..<500:
             return .data(
                 "\(error): google refuses this write as it stands, so retrying cannot help; nothing of this request was "

@@ -17,7 +17,7 @@ extension SheetSyncError {
             return .temporary("\(error); nothing was replaced")
         case .io:
             return .temporary("\(error); nothing was replaced, run again once it is fixed")
-        case .readOnly, .permissionDenied, .notAFile, .notAFolder:
+        case .readOnly, .permissionDenied, .readOnlyFileSystem, .notAFile, .notAFolder, .replacedMeanwhile:
             return .configuration("\(error)")
         }
     }

@@ -5,7 +5,7 @@ import SheetSyncCore
 /// written back as the number or date cell they stand for, so a `SUM()` in the sheet counts them.
 /// A read that finds such cells marks its snapshot, and the sync that accepts them writes them
 /// back even when nothing else changes. The cell keeps its style; rejected and blank rows are
-/// left exactly as they are.
+/// left exactly as they are, and so is text that a typed cell could not hold exactly (it is text on purpose).
 enum XLSXRetyping {
     static func changes(_ table: Table, plan: TabPlan, adding changes: TableChanges) -> TableChanges {
         let frozen = Set(plan.rejections.map { $0.row - 2 }).union(changes.deletedRows)
@@ -44,7 +44,11 @@ enum XLSXRetyping {
                     case .success(let value) = FieldParser.canonical(cells[column], columns[i].spec, schema.forms),
                     !value.isEmpty
                 else { continue }
-                found.append((row, column, FieldParser.cell(value, columns[i].spec, typed: true)))
+                // A value a typed cell cannot hold exactly (more than 15 digits, a date before 1900) is
+                // written as text on purpose: it stays as it is, and is no retyping to report.
+                let typed = FieldParser.cell(value, columns[i].spec, typed: true)
+                if case .text = typed { continue }
+                found.append((row, column, typed))
                 if first { return found }
             }
         }

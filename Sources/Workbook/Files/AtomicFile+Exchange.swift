@@ -102,6 +102,7 @@ extension AtomicFile {
         /// What was exchanged out is at `newVersion`: the previous version (kept), or a save that
         /// landed after the check, which goes back in place.
         private func settleExchange(expecting: FileFingerprint, _ reach: (AtomicWriteStep) throws -> Void) throws {
+            try putBackWhatIsNoFile()
             let outURL = URL(fileURLWithPath: newVersion)
             guard let out = try FileFingerprint.of(outURL) else {
                 throw POSIXFile.failure("read the previous version", newVersion, ENOENT)
@@ -127,6 +128,27 @@ extension AtomicFile {
             }
             try POSIXFile.syncDirectory(folder)
             throw AtomicFileError.changedSinceRead(path: target)
+        }
+
+        /// Something other than a regular file came out of the exchange (a folder or a link put in the
+        /// file's place after the check): it goes back where it was, and the new version is removed, so
+        /// nothing stays hidden under the swap name and nothing was replaced. A regular file goes on.
+        private func putBackWhatIsNoFile() throws {
+            let what: String
+            switch FileSafety.kind(of: newVersion) {
+            case .file, .missing: return
+            case .folder: what = "a folder"
+            case .other(let description): what = description
+            }
+            guard sheetsync_exchange(newVersion, target) == 0 else {
+                throw AtomicFileError.io(
+                    operation: "put back \(what) found at", path: target,
+                    reason: "\(String(cString: strerror(errno))); it is at '\(newVersion)', and sheetsync's new version in its place")
+            }
+            // Ours again under the swap name (a regular file, as written): removed, never followed.
+            if FileSafety.kind(of: newVersion) == .file { try POSIXFile.removeFile(newVersion) }
+            try POSIXFile.syncDirectory(folder)
+            throw AtomicFileError.replacedMeanwhile(path: target, what: what)
         }
 
         /// The fallback: hard-link the current target into the backup folder, check it, rename.

@@ -61,34 +61,55 @@ extension AtomicFile {
             if directory != folder { try remove(directory) }
         }
 
-        /// Deals with temporary files of `name` that a crashed run left behind: half-written ones are
-        /// removed, complete swap files handed to `keep` (a previous version may be in one). A file
-        /// whose process is still alive (another sheetsync writing right now) is left alone.
-        static func removeStale(of name: String, in folder: String, keep: (String) throws -> Void) throws {
+        /// Deals with temporary files of `name` (of every name when nil) that a crashed run left behind:
+        /// half-written ones are removed, complete swap files handed to `keep` with the name of the file
+        /// they belong to (a previous version may be in one). A file whose process is still alive
+        /// (another sheetsync writing right now) is left alone.
+        static func removeStale(of name: String?, in folder: String, keep: (_ name: String, _ path: String) throws -> Void) throws {
             let own = getpid()
             // A folder that cannot be listed leaves its stale files in place (kept, not lost); the
             // write itself then fails with its own error if the folder is unusable.
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            for (prefix, isSwap) in [(prefix(for: name), false), (swapPrefix(for: name), true)] {
-                for entry in entries where entry.hasPrefix(prefix) {
-                    let parts = entry.dropFirst(prefix.count).split(separator: "-")
-                    guard parts.count == 2, let pid = Int32(parts[0]), Int(parts[1]) != nil else { continue }
-                    if pid != own && (kill(pid, 0) == 0 || errno == EPERM) { continue }
-                    // Only what a run of sheetsync can have left: a swap file is a regular file, a temporary
-                    // one a regular file (earlier versions) or a real folder of this user. Anything else under
-                    // such a name (a symlink put there) is neither moved nor deleted.
-                    let path = folder + "/" + entry
-                    let kind = FileSafety.kind(of: path)
-                    if isSwap {
-                        guard kind == .file else { continue }
-                        try keep(path)
-                    } else if kind == .file {
-                        try POSIXFile.removeFile(path)
-                    } else if let fd = try? FileSafety.ownFolder(path) {
-                        close(fd)
-                        try remove(path)
-                    }
+            for entry in entries {
+                guard let left = Leftover(entry), name == nil || left.name == name else { continue }
+                if left.pid != own && (kill(left.pid, 0) == 0 || errno == EPERM) { continue }
+                // Only what a run of sheetsync can have left: a swap file is a regular file, a temporary
+                // one a regular file (earlier versions) or a real folder of this user. Anything else under
+                // such a name (a symlink put there) is neither moved nor deleted.
+                let path = folder + "/" + entry
+                let kind = FileSafety.kind(of: path)
+                if left.isSwap {
+                    guard kind == .file else { continue }
+                    try keep(left.name, path)
+                } else if kind == .file {
+                    try POSIXFile.removeFile(path)
+                } else if let fd = try? FileSafety.ownFolder(path) {
+                    close(fd)
+                    try remove(path)
                 }
+            }
+        }
+
+        /// A name under which a run leaves a temporary file: `.<name>.sheetsync-swap-<pid>-<n>` or
+        /// `.<name>.sheetsync-tmp-<pid>-<n>`.
+        struct Leftover {
+            var name: String
+            var pid: Int32
+            var isSwap: Bool
+
+            init?(_ entry: String) {
+                for (marker, isSwap) in [(".sheetsync-swap-", true), (".sheetsync-tmp-", false)] {
+                    guard entry.hasPrefix("."), let range = entry.range(of: marker, options: .backwards),
+                        range.lowerBound > entry.index(after: entry.startIndex)
+                    else { continue }
+                    let parts = entry[range.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+                    guard parts.count == 2, let pid = Int32(parts[0]), Int(parts[1]) != nil else { continue }
+                    self.name = String(entry[entry.index(after: entry.startIndex)..<range.lowerBound])
+                    self.pid = pid
+                    self.isSwap = isSwap
+                    return
+                }
+                return nil
             }
         }
 

@@ -73,6 +73,9 @@ public enum AtomicFile {
         let name = target.lastPathComponent
         try FileSafety.requireFileOrNothing(path)
         let mode = POSIXFile.permissions(path)
+        if POSIXFile.isOnReadOnlyFileSystem(folder) {
+            throw AtomicFileError.readOnlyFileSystem(operation: "replace", path: url.path)
+        }
         if mode != nil, POSIXFile.isReadOnly(path) {
             throw AtomicFileError.readOnly(path: url.path, isFolder: false)
         }
@@ -86,7 +89,7 @@ public enum AtomicFile {
         // refused before anything is written, not after the new version is in place.
         try Backups.refuseForeignFolder(in: keep.folder)
         // A stale swap file may hold a save nobody else has: it is kept even when backups are off.
-        try TempFiles.removeStale(of: name, in: folder) { try keep.adoptForeign($0) }
+        try TempFiles.removeStale(of: name, in: folder) { try keep.adoptForeign($1) }
         // A new file gets the usual 0666-minus-umask; an existing one keeps its own mode throughout.
         var tempPath = try TempFiles.create(for: name, in: folder, mode: mode.map { ($0 & 0o700) | 0o600 } ?? 0o666)
         var removeTemp = true
@@ -200,6 +203,21 @@ public enum AtomicFile {
         let fingerprint = try replace(
             url, with: bytes, expecting: expecting, backupsToKeep: backupsToKeep, faults: faults, now: now)
         return Outcome(written: true, fingerprint: fingerprint)
+    }
+
+    /// Sweeps what runs that died (kill -9, a power loss) left in `folder` under sheetsync's temporary
+    /// names, for every file there: a complete swap file (the previous version the exchange brought
+    /// out, possibly someone's save) is moved into the backups of the file it belongs to, a half-written
+    /// temporary file or folder (the XLSX spool with it) is removed. Files of a run still alive, and
+    /// anything but a regular file or this user's own folder under such a name, are left alone. For a
+    /// run that holds the workbook's lock; the next write of a file sweeps its own leftovers anyway.
+    public static func sweepLeftovers(in folder: URL, backupsToKeep: Int, now: Date = Date()) throws {
+        let resolved = folder.resolvingSymlinksInPath().path
+        try TempFiles.removeStale(of: nil, in: resolved) { name, path in
+            let keep = KeptVersions(
+                folder: folder.path, name: name, mode: POSIXFile.permissions(path) ?? 0o600, count: backupsToKeep, now: now)
+            try keep.adoptForeign(path)
+        }
     }
 
     /// `url` with its folder's symlinks resolved (the folder is the user's, as configured) and its last

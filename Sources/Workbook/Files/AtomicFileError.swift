@@ -8,8 +8,10 @@ public enum AtomicFileError: Error, CustomStringConvertible, Hashable, Sendable 
     case readOnly(path: String, isFolder: Bool)
     /// The file system is full (ENOSPC, EDQUOT); nothing was replaced.
     case noSpace(operation: String, path: String)
-    /// The system refused access (EACCES, EPERM, EROFS).
+    /// The system refused access (EACCES, EPERM).
     case permissionDenied(operation: String, path: String, reason: String)
+    /// The file system holding the file is mounted read-only (EROFS): no permission change helps.
+    case readOnlyFileSystem(operation: String, path: String)
     /// A system call failed; `operation` says what was being done, `reason` is the system's text.
     case io(operation: String, path: String, reason: String)
     /// Something other than a regular file is where sheetsync reads or writes one: a symbolic link
@@ -18,6 +20,9 @@ public enum AtomicFileError: Error, CustomStringConvertible, Hashable, Sendable 
     /// Something other than a folder of this user is where sheetsync keeps one of its own (the backup
     /// folder): a symbolic link, a file, another user's folder. Nothing was written into it.
     case notAFolder(path: String, what: String)
+    /// Something other than a regular file (`what`: a folder, a symbolic link…) was put in the file's
+    /// place in the instant before the exchange: it was put back as it was and nothing was replaced.
+    case replacedMeanwhile(path: String, what: String)
 
     public var description: String {
         switch self {
@@ -34,6 +39,9 @@ public enum AtomicFileError: Error, CustomStringConvertible, Hashable, Sendable 
             return "cannot \(operation) '\(path)': no space left on device; free some space and run again"
         case .permissionDenied(let operation, let path, let reason):
             return "cannot \(operation) '\(path)': \(reason); check its owner and permissions"
+        case .readOnlyFileSystem(let operation, let path):
+            return "cannot \(operation) '\(path)': the file system holding it is mounted read-only; remount it "
+                + "read-write, or point the config at a copy on a writable disk"
         case .io(let operation, let path, let reason):
             return "cannot \(operation) '\(path)': \(reason)"
         case .notAFile(let path, let what):
@@ -42,6 +50,10 @@ public enum AtomicFileError: Error, CustomStringConvertible, Hashable, Sendable 
         case .notAFolder(let path, let what):
             return "'\(path)' is \(what), not a folder sheetsync made; it never writes through a link or into "
                 + "another user's folder: remove it (sheetsync makes its own)"
+        case .replacedMeanwhile(let path, let what):
+            return "'\(path)' became \(what) while sheetsync was replacing it (put there in the instant before the exchange); "
+                + "it was put back as it was and nothing was replaced: put the file itself there, sheetsync replaces only a "
+                + "regular file"
         }
     }
 
@@ -52,9 +64,11 @@ public enum AtomicFileError: Error, CustomStringConvertible, Hashable, Sendable 
         case .readOnly(_, let isFolder): return isFolder ? "its folder is read-only" : "it is read-only"
         case .noSpace(let operation, _): return "\(operation): no space left on device"
         case .permissionDenied(let operation, _, let reason): return "\(operation): \(reason)"
+        case .readOnlyFileSystem(let operation, _): return "\(operation): read-only file system"
         case .io(let operation, _, let reason): return "\(operation): \(reason)"
         case .notAFile(_, let what): return "it is \(what), not a regular file"
         case .notAFolder(_, let what): return "it is \(what), not a folder sheetsync made"
+        case .replacedMeanwhile(_, let what): return "it became \(what) while being replaced; put back, nothing replaced"
         }
     }
 
@@ -68,7 +82,7 @@ public enum AtomicFileError: Error, CustomStringConvertible, Hashable, Sendable 
     public var isTemporary: Bool {
         switch self {
         case .changedSinceRead, .noSpace, .io: return true
-        case .readOnly, .permissionDenied, .notAFile, .notAFolder: return false
+        case .readOnly, .permissionDenied, .readOnlyFileSystem, .notAFile, .notAFolder, .replacedMeanwhile: return false
         }
     }
 }

@@ -20,7 +20,8 @@ enum POSIXFile {
         let reason = String(cString: strerror(code))
         switch code {
         case ENOSPC, EDQUOT: return .noSpace(operation: operation, path: path)
-        case EACCES, EPERM, EROFS: return .permissionDenied(operation: operation, path: path, reason: reason)
+        case EACCES, EPERM: return .permissionDenied(operation: operation, path: path, reason: reason)
+        case EROFS: return .readOnlyFileSystem(operation: operation, path: path)
         default: return .io(operation: operation, path: path, reason: reason)
         }
     }
@@ -43,6 +44,12 @@ enum POSIXFile {
         var info = stat()
         guard lstat(path, &info) == 0 else { return false }
         return info.st_mode & 0o222 == 0 || access(path, W_OK) != 0
+    }
+
+    /// Whether the file system holding `path` is mounted read-only (then no `chmod` makes it writable).
+    static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
+        var info = statvfs()
+        return statvfs(path, &info) == 0 && info.f_flag & UInt(ST_RDONLY) != 0
     }
 
     /// `body` with the file at `path` open for reading (and its path); nil when there is no such file.

@@ -139,7 +139,7 @@ extension SheetSyncCommand {
                 if global.json {
                     Output.json(report)
                 } else if !global.quiet {
-                    (global.verbose || global.dryRun ? report.lines : [report.summary]).forEach(Output.line)
+                    report.lines(everyRule: global.verbose || global.dryRun).forEach(Output.line)
                     report.notices.forEach { Output.error("note: \($0)") }
                 }
                 for r in report.rejected { Output.error("RecurringRules \(r.id): \(r.message)\(r.hint.isEmpty ? "" : " — \(r.hint)")") }

@@ -100,4 +100,80 @@ import Testing
             #expect(folder.testTempFiles.isEmpty)
         }
     }
+
+    /// What a person (or another program) may put in the file's place after the check.
+    enum NotAFile: String, CaseIterable, CustomStringConvertible {
+        case folder
+        case symlink
+        var description: String { rawValue }
+
+        func put(at url: URL) throws {
+            try FileManager.default.removeItem(at: url)
+            switch self {
+            case .folder:
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+                try Data("kept inside\n".utf8).write(to: url.appendingPathComponent("inside.txt"))
+            case .symlink:
+                try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: "/nowhere/else.csv")
+            }
+        }
+
+        var what: String { self == .folder ? "a folder" : "a symbolic link (to /nowhere/else.csv)" }
+    }
+
+    @Test(arguments: NotAFile.allCases)
+    func somethingNotAFilePutInThePlaceInTheLastInstantIsPutBackAndNothingIsReplaced(thing: NotAFile) throws {
+        try withAtomicTestFolder { folder in
+            let url = folder.appendingPathComponent("Transactions.csv")
+            try url.writeTestBytes(old)
+            let before = try FileFingerprint.of(url)
+            let path = url.resolvingSymlinksInPath().path
+            let error = #expect(throws: AtomicFileError.self) {
+                try AtomicFile.replace(
+                    url, with: ours, expecting: before, faults: FaultInjector { step in if step == .checked { try thing.put(at: url) } })
+            }
+            let message = error.map { "\($0)" } ?? ""
+            #expect(message.contains("'\(path)' became \(thing.what)"), "\(message)")
+            #expect(message.contains("put back as it was and nothing was replaced"), "\(message)")
+            #expect(error?.isTemporary == false, "a folder or link in the file's place needs the user, not a retry")
+            switch thing {
+            case .folder:
+                #expect(FileSafety.kind(of: path) == .folder)
+                #expect(try url.appendingPathComponent("inside.txt").testBytes == Array("kept inside\n".utf8))
+            case .symlink:
+                #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path) == "/nowhere/else.csv")
+            }
+            // Nothing hidden under a swap name, nothing of ours left, no backup of something never read.
+            #expect(folder.testTempFiles.isEmpty, "\(folder.testTempFiles)")
+            #expect(try folder.testBackupContents(of: "Transactions.csv").isEmpty)
+        }
+    }
+
+    @Test func aSwapFileACrashLeftAfterTheExchangeIsMovedIntoTheBackupsByASweepOfTheFolder() throws {
+        try withAtomicTestFolder { folder in
+            let url = folder.appendingPathComponent("book.xlsx")
+            try url.writeTestBytes(old)
+            let other = folder.appendingPathComponent("Categories.csv")
+            try other.writeTestBytes(old)
+            #expect(throws: SimulatedCrash(step: .renamed)) {
+                try AtomicFile.replace(url, with: ours, expecting: try FileFingerprint.of(url), faults: .crash(at: .renamed))
+            }
+            #expect(throws: SimulatedCrash(step: .tempWritten)) {
+                try AtomicFile.replace(other, with: ours, expecting: try FileFingerprint.of(other), faults: .crash(at: .tempWritten))
+            }
+            #expect(folder.testTempFiles.count == 2, "\(folder.testTempFiles)")
+            #expect(folder.testTempFiles.contains { $0.hasPrefix(".book.xlsx.sheetsync-swap-\(getpid())-") })
+            // A live run's leftovers are not touched.
+            let live = folder.appendingPathComponent(".Settings.csv.sheetsync-swap-1-0")
+            try live.writeTestBytes(theirs)
+
+            try AtomicFile.sweepLeftovers(in: folder, backupsToKeep: 0)
+            #expect(try url.testBytes == ours)
+            #expect(try other.testBytes == old)
+            #expect(try folder.testBackupContents(of: "book.xlsx") == [old], "kept even with no backups wanted")
+            #expect(try folder.testBackupContents(of: "Categories.csv").isEmpty)
+            #expect(folder.testTempFiles == [live.lastPathComponent])
+            #expect(try live.testBytes == theirs)
+        }
+    }
 }
