@@ -551,9 +551,10 @@ struct MultiWriterCase {
             let unseen = unseen(key, winners: winners)
             for field in ["note", "amount"] {
                 let made = unseen.filter { $0.field == field }
-                // What an edit overwrote may come back with the version it lost to (logged).
-                let overwritten = Set(made.filter { !lost.contains(key + "\u{0}" + $0.value) }.compactMap(\.replaced))
-                if overwritten.contains(row[field]) {
+                let overwritten = Set(made.compactMap(\.replaced))
+                // What an edit overwrote may come back with the version that edit lost to (logged).
+                let overwrittenForGood = Set(made.filter { !lost.contains(key + "\u{0}" + $0.value) }.compactMap(\.replaced))
+                if overwrittenForGood.contains(row[field]) {
                     throw fail(
                         "invariant 3 (overwritten value back): \(key) has \(field) '\(row[field])', which a later edit overwrote\n\(describe(key))"
                     )
