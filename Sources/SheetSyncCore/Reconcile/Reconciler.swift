@@ -188,16 +188,14 @@ public enum Reconciler {
         let writesBase: Bool
         /// The time of this read: what an empty `lastModifiedAt` cell reads as.
         let now: String
-        /// Whether the run writes the workbook (`ReconcileContext.givesIDs`): a pull's notes say what
-        /// the next sync or push does there.
-        let writesWorkbook: Bool
+        /// Whether the run writes the workbook: a pull's notes say what the next sync or push does there.
+        var writesWorkbook: Bool { context.givesIDs }
 
         init(state: TabState, context: ReconcileContext, writesBase: Bool) {
             self.state = state
             self.context = context
             self.writesBase = writesBase
             self.now = context.now.description
-            self.writesWorkbook = context.givesIDs
         }
 
         func resolve(key: String, b: LedgerRow?, l: LedgerRow?, r: RemoteIndex.Row?, plan: inout TabPlan) {
