@@ -297,28 +297,39 @@ import Workbook
         #expect(try b.rows() == sheet)
     }
 
+    static let cronKey = "5f0d3c1e-9a7b-4c2d-8e6f-0a1b2c3d4e5f"
+
+    /// One machine synced; the person opens the Transactions file; cron adds a row (`cronKey`) and syncs;
+    /// the person saves `edit` of the copy they opened over the file; the machine syncs (`caught`).
+    static func oldCopySavedOverACronRow(
+        _ edit: (String) -> String
+    ) async throws -> (SharedBook, ManualClock, Machine, file: URL, caught: SyncReport) {
+        let (shared, clock, a) = try await Self.oneMachineSynced()
+        let file = shared.book.appendingPathComponent("Transactions.csv")
+        let opened = try String(contentsOf: file, encoding: .utf8)
+        clock.advance(milliseconds: 60_000)
+        try a.addCopy(of: SharedBook.key, as: cronKey, ["note": "rent, added by cron"])
+        try await a.sync()
+        #expect(try shared.sheet()[cronKey] != nil)
+        clock.advance(milliseconds: 60_000)
+        let saved = edit(opened)
+        try #require(saved != opened)
+        try Data(saved.utf8).write(to: file)
+        try SharedBook.touch(file, at: clock.now())
+        clock.advance(milliseconds: 60_000)
+        return (shared, clock, a, file, try await a.sync())
+    }
+
     /// The workbook is open in a spreadsheet program; cron adds a row (`sheetsync add`, then a sync);
     /// the person changes one amount and saves their copy, which lacks that row. The next sync keeps the
     /// row in the store and writes it back, says so once (held back, 65), and takes the person's amount.
     /// Deleted again by hand, the row goes: a second delete is meant.
     @Test func anOldCopySavedOverTheWorkbookDoesNotDeleteARowAddedAfterItWasOpened() async throws {
-        let (shared, clock, a) = try await Self.oneMachineSynced()
-        let file = shared.book.appendingPathComponent("Transactions.csv")
-        let opened = try String(contentsOf: file, encoding: .utf8)
-        clock.advance(milliseconds: 60_000)
-        let addedKey = "5f0d3c1e-9a7b-4c2d-8e6f-0a1b2c3d4e5f"
-        try a.addCopy(of: SharedBook.key, as: addedKey, ["note": "rent, added by cron"])
-        try await a.sync()
-        #expect(try shared.sheet()[addedKey] != nil)
-        clock.advance(milliseconds: 60_000)
         // The person's save: the copy they opened, with one amount changed.
-        let saved = opened.replacingOccurrences(of: ",54.20,", with: ",55.20,")
-        try #require(saved != opened)
-        try Data(saved.utf8).write(to: file)
-        try SharedBook.touch(file, at: clock.now())
-        clock.advance(milliseconds: 60_000)
-
-        let caught = try await a.sync()
+        let (shared, clock, a, file, caught) = try await Self.oldCopySavedOverACronRow {
+            $0.replacingOccurrences(of: ",54.20,", with: ",55.20,")
+        }
+        let addedKey = Self.cronKey
         #expect(caught.errors.contains { $0.contains(addedKey) && $0.contains("older copy") }, "\(caught.errors)")
         let sheet = try shared.sheet()
         #expect(sheet[addedKey]?["note"] == "rent, added by cron")
@@ -340,6 +351,30 @@ import Workbook
         #expect(deleted.errors.isEmpty, "\(deleted.errors)")
         #expect(try a.rows()[addedKey] == nil)
         #expect(try shared.sheet()[addedKey] == nil)
+    }
+
+    /// As above, but the person also deleted an older row in their copy: the cron row is written back
+    /// (65, said once), and the older row's delete is the person's, done in the store too.
+    @Test func anOldCopyLackingTheCronRowStillDeletesTheRowThePersonDeletedInIt() async throws {
+        var goneKey = ""
+        let (shared, clock, a, _, caught) = try await Self.oldCopySavedOverACronRow { opened in
+            let lines = opened.components(separatedBy: "\n")
+            let gone = lines.dropFirst().first { !$0.isEmpty && !$0.hasPrefix(SharedBook.key) } ?? ""
+            goneKey = String(gone.prefix { $0 != "," })
+            return lines.filter { $0 != gone }.joined(separator: "\n")
+        }
+        let addedKey = Self.cronKey
+        #expect(caught.errors.contains { $0.contains(addedKey) && $0.contains("older copy") }, "\(caught.errors)")
+        let sheet = try shared.sheet()
+        #expect(sheet[addedKey]?["note"] == "rent, added by cron")
+        #expect(sheet[goneKey] == nil)
+        #expect(try a.rows()[goneKey] == nil)
+        #expect(try a.rows() == sheet)
+        clock.advance(milliseconds: 60_000)
+        let settled = try SharedBook.bytes(shared.book)
+        let next = try await a.sync()
+        #expect(next.errors.isEmpty && next.notices.isEmpty, "said once: \(next.errors) \(next.notices)")
+        #expect(try SharedBook.bytes(shared.book) == settled)
     }
 
     /// A row this store deleted comes back in an older copy of the workbook that a person edited (a hand

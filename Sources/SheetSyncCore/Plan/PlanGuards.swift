@@ -50,7 +50,9 @@ enum MassDeleteGuard {
 /// they are written back to the workbook instead and the run says so. So is every other row such a
 /// tab lacks: a tab that looks like an old copy deletes nothing (deleting only its older missing rows
 /// would lose them to a file cut short, this run or the next). One newer row missing alone is taken
-/// as a deliberate delete, unless the copy also carries rows older than the versions both sides agreed on.
+/// as a deliberate delete, unless the copy also carries rows older than the versions both sides agreed on
+/// or the row is one this store's own run added (below); then that row alone is written back, and the
+/// copy's other lacks are deletes: a copy current but for one row is no file cut short.
 /// The copy's age is the newest time it carries: rows typed into it without a time do not count.
 enum StaleCopyGuard {
     static let modified = "lastModifiedAt"
@@ -87,8 +89,9 @@ enum StaleCopyGuard {
                 || (late.count == 1
                     && (regressions > 0 || (couldPredate(appendedHere[late[0].key], newest: newest) && !writtenBack.contains(late[0].key))))
         else { return nil }
-        let older = plan.localDeletes.count - late.count
-        plan.writeBack(plan.localDeletes, local: local)
+        // The one newest row alone is that copy's only lack: an older row it lacks was deleted in it.
+        let older = alone ? 0 : plan.localDeletes.count - late.count
+        plan.writeBack(alone ? late : plan.localDeletes, local: local)
         if alone { plan.writtenBack = late.map(\.key) }
         let ids = late.map(\.key).sorted()
         let shown = ids.prefix(10).joined(separator: ", ") + (ids.count > 10 ? ", …" : "")
