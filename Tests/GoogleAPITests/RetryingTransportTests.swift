@@ -1,5 +1,6 @@
 import Foundation
 import Interchange
+import Synchronization
 import Testing
 
 @testable import GoogleAPI
@@ -34,6 +35,26 @@ import Testing
         let response = try await make(transport, clock: clock).send(try request())
         #expect(response.status == 200)
         #expect(clock.sleeps == [7])
+    }
+
+    /// A request carrying a condition is re-sent only while the condition holds; one that throws stops
+    /// the retries with its error, and the request is not sent again.
+    @Test func aRequestIsResentOnlyWhileItsConditionHolds() async throws {
+        struct Moved: Error {}
+        let checks = Mutex(0)
+        var held = try request(.post)
+        held.isIdempotent = true
+        held.beforeResending = ResendCondition { checks.withLock { $0 += 1 } }
+        let transport = ScriptedTransport([HTTPResponse(status: 503), HTTPResponse(status: 200)])
+        #expect(try await make(transport, clock: ManualAPIClock()).send(held).status == 200)
+        #expect(checks.withLock { $0 } == 1)
+        #expect(transport.requests.count == 2)
+
+        var refused = try request(.post)
+        refused.beforeResending = ResendCondition { throw Moved() }
+        let stopped = ScriptedTransport([HTTPResponse(status: 429), HTTPResponse(status: 200)])
+        await #expect(throws: Moved.self) { try await make(stopped, clock: ManualAPIClock()).send(refused) }
+        #expect(stopped.requests.count == 1)
     }
 
     @Test func retryAfterHTTPDateIsHonoured() async throws {

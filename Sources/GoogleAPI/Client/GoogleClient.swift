@@ -61,10 +61,14 @@ public struct GoogleClient: Sendable {
     }
 
     /// Sends a JSON body serialized already and parses the JSON answer.
-    public func json(_ method: HTTPMethod, _ url: URL, serializedBody: [UInt8]?, isIdempotent: Bool? = nil) async throws -> JSONValue {
+    public func json(
+        _ method: HTTPMethod, _ url: URL, serializedBody: [UInt8]?, isIdempotent: Bool? = nil, beforeResending: ResendCondition? = nil
+    ) async throws -> JSONValue {
         var headers: HTTPHeaders = ["Accept": "application/json"]
         if serializedBody != nil { headers["Content-Type"] = "application/json; charset=UTF-8" }
-        let request = HTTPRequest(method: method, url: url, headers: headers, body: serializedBody ?? [], isIdempotent: isIdempotent)
+        let request = HTTPRequest(
+            method: method, url: url, headers: headers, body: serializedBody ?? [], isIdempotent: isIdempotent,
+            beforeResending: beforeResending)
         let response = try await send(request)
         return try Self.parseJSON(response, request: request)
     }

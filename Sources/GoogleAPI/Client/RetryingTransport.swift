@@ -55,17 +55,10 @@ public struct RetryingTransport: HTTPTransport {
                 "retrying after a passing failure",
                 metadata: ["attempt": "\(attempts)", "delay": "\(Self.format(delay)) s", "problem": "\(problem)"])
             try await clock.sleep(seconds: delay)
-            if let check = Self.beforeResending {
-                // Its own requests are sent without it (and retried as any other).
-                try await Self.$beforeResending.withValue(nil) { try await check() }
-            }
+            // Its own requests are requests of their own, retried as any other.
+            try await request.beforeResending?.check()
         }
     }
-
-    /// What must hold before a request is sent again, after its wait: set by a caller around a request
-    /// whose meaning can change while it waits (a write aimed at row positions that another writer
-    /// may move); throwing stops the retries with that error, and the request is not re-sent.
-    @TaskLocal public static var beforeResending: (@Sendable () async throws -> Void)?
 
     /// The description of a transport failure worth retrying, or the final error for one that is not.
     private static func retryableProblem(_ error: TransportError, request: HTTPRequest) throws -> String {

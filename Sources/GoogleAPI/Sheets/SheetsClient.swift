@@ -77,10 +77,12 @@ public struct SheetsClient: Sendable {
     }
 
     /// spreadsheets.batchUpdate of requests serialized already (a large write is measured and split by its
-    /// callers, so each request is serialized once); returns the replies.
-    public func batchUpdate(spreadsheetId: String, serializedRequests: [[UInt8]], guardedAgainstRepeats: Bool = false) async throws
-        -> [JSONValue]
-    {
+    /// callers, so each request is serialized once); returns the replies. `beforeResending` must hold
+    /// before a retry sends it again (`ResendCondition`).
+    public func batchUpdate(
+        spreadsheetId: String, serializedRequests: [[UInt8]], guardedAgainstRepeats: Bool = false,
+        beforeResending: ResendCondition? = nil
+    ) async throws -> [JSONValue] {
         let url = try client.endpoints.sheetsURL(path: path(spreadsheetId, ":batchUpdate"))
         var body = Array(#"{"requests":["#.utf8)
         body.reserveCapacity(serializedRequests.reduce(16) { $0 + $1.count + 1 })
@@ -89,7 +91,8 @@ public struct SheetsClient: Sendable {
             body.append(contentsOf: request)
         }
         body.append(contentsOf: Array("]}".utf8))
-        let answer = try await client.json(.post, url, serializedBody: body, isIdempotent: guardedAgainstRepeats)
+        let answer = try await client.json(
+            .post, url, serializedBody: body, isIdempotent: guardedAgainstRepeats, beforeResending: beforeResending)
         return answer["replies"]?.arrayValue ?? []
     }
 

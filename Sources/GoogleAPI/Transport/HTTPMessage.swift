@@ -85,10 +85,12 @@ public struct HTTPRequest: Hashable, Sendable {
     /// may hide a request the server applied, so only idempotent requests are re-sent after one.
     /// Defaults to true for GET, PUT and DELETE.
     public var isIdempotent: Bool
+    /// What must still hold before the request is sent again after a wait (`RetryingTransport`).
+    public var beforeResending: ResendCondition?
 
     public init(
         method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: [UInt8] = [], timeout: Double? = nil,
-        isIdempotent: Bool? = nil
+        isIdempotent: Bool? = nil, beforeResending: ResendCondition? = nil
     ) {
         self.method = method
         self.url = url
@@ -96,7 +98,22 @@ public struct HTTPRequest: Hashable, Sendable {
         self.body = body
         self.timeout = timeout
         self.isIdempotent = isIdempotent ?? [.get, .put, .delete].contains(method)
+        self.beforeResending = beforeResending
     }
+}
+
+/// What must hold before a request is sent again, after its wait: set on a request whose meaning can
+/// change while it waits (a write aimed at row positions that another writer may move); throwing stops
+/// the retries with that error, and the request is not re-sent. It travels with the request through
+/// every transport, as a value, not a task-local. It is no part of what the request says: two requests
+/// that differ only in it are equal.
+public struct ResendCondition: Hashable, Sendable {
+    public let check: @Sendable () async throws -> Void
+
+    public init(_ check: @escaping @Sendable () async throws -> Void) { self.check = check }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { true }
+    public func hash(into hasher: inout Hasher) {}
 }
 
 /// One HTTP response as a value.

@@ -154,7 +154,7 @@ public struct GoogleSheetsRemote: Remote {
             let token = String(UInt64.random(in: 1...UInt64.max), radix: 16)
             let guarded = SheetRequests.writeGuard(token: token, replacing: previous, legacy: legacy).map { $0.serialized() } + batch
             let part = batches.count > 1 ? "part \(number + 1) of \(batches.count) of " : ""
-            let stillAimed: @Sendable () async throws -> Void = {
+            let stillAimed = ResendCondition {
                 // Applied before its answer was lost: the repeat is refused whole (the token moved), harmlessly.
                 if try await writeToken(spreadsheetId: id) == token { return }
                 guard number == 0 else {
@@ -170,9 +170,8 @@ public struct GoogleSheetsRemote: Remote {
                 }
             }
             do {
-                _ = try await RetryingTransport.$beforeResending.withValue(stillAimed) {
-                    try await sheets.batchUpdate(spreadsheetId: id, serializedRequests: guarded, guardedAgainstRepeats: true)
-                }
+                _ = try await sheets.batchUpdate(
+                    spreadsheetId: id, serializedRequests: guarded, guardedAgainstRepeats: true, beforeResending: stillAimed)
             } catch GoogleAPIError.api(let details) where details.httpStatus == 400 {
                 // Refused whole: applied already (its answer lost, then sent again), or the token moved.
                 let now = try await writeToken(spreadsheetId: id)
