@@ -48,12 +48,14 @@ import Workbook
 /// kind of workbook only). A shard stops after three failed cases
 /// (`SHEETSYNC_MULTIWRITER_MAX_FAILURES` sets how many).
 ///
-/// The cases run one shard at a time (`.serialized`): CPU-bound, a dozen shards at once would hold every
-/// thread of the cooperative pool between their awaits, and tests waiting on a loopback answer would starve.
-@Suite(.serialized) struct MultiWriterModelTests {
-    /// The cases the suite runs of each kind of workbook (a Google case costs the most: an emulator of
-    /// its own, every request through HTTP); `SHEETSYNC_MULTIWRITER_CASES` sets one number for every kind.
-    static let defaultCases: [ModelWorkbook.Kind: Int] = [.csv: 150, .xlsx: 80, .google: 40]
+/// The cases are CPU-bound: run on the cooperative pool, a dozen shards would hold every one of its
+/// threads between their awaits, and tests waiting on a loopback answer would starve. So the shards run
+/// on two threads of their own (`ThreadExecutor.modelThreads`), and the rest of the suite keeps the pool.
+@Suite struct MultiWriterModelTests {
+    /// The cases the suite runs of each kind of workbook, 1,000 in all (a Google case costs the most: an
+    /// emulator of its own, every request through HTTP); `SHEETSYNC_MULTIWRITER_CASES` sets one number
+    /// for every kind.
+    static let defaultCases: [ModelWorkbook.Kind: Int] = [.csv: 500, .xlsx: 300, .google: 200]
 
     /// The cases of each kind of workbook, in four shards (a shard stops at its own failures).
     @Test(arguments: ModelWorkbook.Kind.allCases, 0..<4)
@@ -63,11 +65,16 @@ import Workbook
         let first = UInt64(env["SHEETSYNC_MULTIWRITER_SEED"] ?? "") ?? 20_260_601
         let maxFailures = Int(env["SHEETSYNC_MULTIWRITER_MAX_FAILURES"] ?? "") ?? 3
         if let only = env["SHEETSYNC_MULTIWRITER_KIND"], only != kind.rawValue { return }
+        try await withTaskExecutorPreference(ThreadExecutor.modelThreads[shard % ThreadExecutor.modelThreads.count]) {
+            try await Self.run(kind: kind, shard: shard, cases: cases, first: first, maxFailures: maxFailures)
+        }
+    }
+
+    /// The shard's cases: every fourth seed from `first + shard`.
+    static func run(kind: ModelWorkbook.Kind, shard: Int, cases: Int, first: UInt64, maxFailures: Int) async throws {
         var failures = 0, kills = 0, savesDuringRuns = 0, shardCases = 0
         for i in stride(from: shard, to: cases, by: 4) {
             let seed = first &+ UInt64(i)
-            // Long CPU-bound work: let other tests' tasks onto the cooperative threads between cases.
-            await Task.yield()
             var model = try await MultiWriterCase(seed: seed, kind: kind)
             do {
                 try await model.run()
