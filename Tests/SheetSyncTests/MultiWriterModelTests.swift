@@ -549,8 +549,8 @@ struct MultiWriterCase {
 
     /// Invariant 3 on the rows still there: of the edits no delete saw (`unseen`), each value is the
     /// final one, or was overwritten by a writer who saw it, or lost a conflict and is in a store's
-    /// conflict log; and the final value is not one of them overwrote (unless that edit lost a conflict:
-    /// the value comes back with the version it lost to).
+    /// conflict log; and the final value is not one of them overwrote (unless that edit, or a later edit
+    /// overwriting it, lost a conflict: the value comes back with the version it lost to).
     func checkNoLostUpdate() throws {
         let sheet = try sheet()
         let lost = try losingValues(), winners = try winners()
@@ -559,8 +559,16 @@ struct MultiWriterCase {
             for field in ["note", "amount"] {
                 let made = unseen.filter { $0.field == field }
                 let overwritten = Set(made.compactMap(\.replaced))
-                // What an edit overwrote may come back with the version that edit lost to (logged).
-                let overwrittenForGood = Set(made.filter { !lost.contains(key + "\u{0}" + $0.value) }.compactMap(\.replaced))
+                // What an edit overwrote may come back with the version that edit lost to (logged), or
+                // that a later edit overwriting it lost to: a whole row taken from the later side (a
+                // store without the row's base) carries the value that line of edits began from.
+                var lostLine = Set(made.map(\.value).filter { lost.contains(key + "\u{0}" + $0) })
+                while true {
+                    let more = Set(made.filter { lostLine.contains($0.value) }.compactMap(\.replaced)).subtracting(lostLine)
+                    if more.isEmpty { break }
+                    lostLine.formUnion(more)
+                }
+                let overwrittenForGood = Set(made.filter { !lostLine.contains($0.value) }.compactMap(\.replaced))
                 if overwrittenForGood.contains(row[field]) {
                     throw fail(
                         "invariant 3 (overwritten value back): \(key) has \(field) '\(row[field])', which a later edit overwrote\n\(describe(key))"
