@@ -54,7 +54,7 @@ import Testing
         let add = try await ledger.run("add", "expense", "--amount", "3", "--category", "Dining", "--date", "2026-11-31")
         #expect(add.status == 64)
         #expect(
-            add.stderr.contains("'2026-11-31' is not a date: November 2026 has no day 31 (fix the day (November has 30 days))"),
+            add.stderr.contains("'2026-11-31' is not a date: November 2026 has no day 31 (November has 30 days)"),
             "\(add.stderr)")
         // The same words for a typed row.
         try ledger.workbook.edit(.transactions) { table in

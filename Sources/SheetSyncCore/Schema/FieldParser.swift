@@ -179,7 +179,7 @@ public enum FieldParser {
             }
             return (
                 "'\(raw)' is not a date: \(monthNames[month - 1]) \(year) has no day \(day)",
-                "fix the day (\(monthNames[month - 1]) has \(LocalDate.daysInMonth(year: year, month: month)) days)"
+                "\(monthNames[month - 1]) has \(LocalDate.daysInMonth(year: year, month: month)) days"
             )
         }
         let readings = LocalForms.DateOrder.allCases.compactMap { other -> String? in
