@@ -20,7 +20,9 @@ import Workbook
 /// value no other edit writes, so a value tells which row it was written for. Rows a receipt points at
 /// are never deleted (such a delete is held back, by design, until the receipt row goes too, and the
 /// model does not edit receipts); at most six deletes a case keep clear of the mass-delete guard. Then
-/// every machine syncs in turn, twice over (`SHEETSYNC_MULTIWRITER_PASSES` sets how many times), and:
+/// every machine syncs in turn, twice over (`SHEETSYNC_MULTIWRITER_PASSES` sets how many times; up to two
+/// rounds more where a run held rows back as an older copy's lack, which the machines that deleted them
+/// delete again), and:
 ///
 /// 1. **Convergence.** The sheet's transactions and every store's are equal, row for row and field
 ///    for field; no store holds a rejected row.
@@ -142,6 +144,8 @@ struct MultiWriterCase {
     var kills = 0
     /// Person's saves that landed while a run was under way (a run that replaces no file has no instant for one).
     var savesDuringRuns = 0
+    /// Whether a run held rows back as an older copy's lack: convergence may take two more rounds.
+    var heldAsOldCopy = false
     var trace: [String] = []
     /// Per row: the fields that never change.
     var fixed: [String: [String: String]] = [:]
@@ -228,6 +232,20 @@ struct MultiWriterCase {
             for i in machines.indices {
                 tick()
                 try await sync(i)
+            }
+        }
+        // Rows held back as an older copy's lack (65, said to the user) go back to the workbook, and
+        // the writers who deleted them delete them again: that takes up to two more rounds.
+        for extra in 1...2 where heldAsOldCopy {
+            do {
+                try checkConverged()
+                break
+            } catch {
+                trace.append("round \(passes + extra) of converging: a run held rows back as an older copy's lack")
+                for i in machines.indices {
+                    tick()
+                    try await sync(i)
+                }
             }
         }
         try checkConverged()
@@ -453,6 +471,9 @@ struct MultiWriterCase {
         let machine = machines[i]
         let outcome = try await machine.sync(killedAt: killedAt, saving: save)
         if case .killed = outcome { kills += 1 }
+        if case .heldBack(let errors) = outcome, errors.contains(where: { $0.contains("looks like an older copy") }) {
+            heldAsOldCopy = true
+        }
         trace.append("\(Self.t(person.clock.now())) \(machine.name) syncs (clock \(machine.clock.now())): \(outcome.summary)")
         if case .stopped(let error) = outcome, error.exitCode != .dataError && error.exitCode != .temporaryFailure {
             throw fail("\(machine.name)'s sync failed with \(error.exitCode.rawValue): \(error.message)")

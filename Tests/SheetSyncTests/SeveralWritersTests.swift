@@ -353,9 +353,10 @@ import Workbook
         #expect(try shared.sheet()[addedKey] == nil)
     }
 
-    /// As above, but the person also deleted an older row in their copy: the cron row is written back
-    /// (65, said once), and the older row's delete is the person's, done in the store too.
-    @Test func anOldCopyLackingTheCronRowStillDeletesTheRowThePersonDeletedInIt() async throws {
+    /// As above, but the person also deleted an older row in their copy: the copy lacks older rows too,
+    /// which a file cut at a line end also does, so nothing is deleted: both rows go back (65, said
+    /// once), and the message says how to delete them on purpose.
+    @Test func anOldCopyLackingTheCronRowAndAnOlderRowDeletesNothing() async throws {
         var goneKey = ""
         let (shared, clock, a, _, caught) = try await Self.oldCopySavedOverACronRow { opened in
             let lines = opened.components(separatedBy: "\n")
@@ -363,18 +364,47 @@ import Workbook
             goneKey = String(gone.prefix { $0 != "," })
             return lines.filter { $0 != gone }.joined(separator: "\n")
         }
-        let addedKey = Self.cronKey
-        #expect(caught.errors.contains { $0.contains(addedKey) && $0.contains("older copy") }, "\(caught.errors)")
+        #expect(caught.errors.contains { $0.contains(Self.cronKey) && $0.contains("1 older row(s), kept") }, "\(caught.errors)")
         let sheet = try shared.sheet()
-        #expect(sheet[addedKey]?["note"] == "rent, added by cron")
-        #expect(sheet[goneKey] == nil)
-        #expect(try a.rows()[goneKey] == nil)
+        #expect(sheet[Self.cronKey]?["note"] == "rent, added by cron")
+        #expect(sheet[goneKey] != nil)
+        #expect(try a.rows()[goneKey] != nil)
         #expect(try a.rows() == sheet)
         clock.advance(milliseconds: 60_000)
         let settled = try SharedBook.bytes(shared.book)
         let next = try await a.sync()
         #expect(next.errors.isEmpty && next.notices.isEmpty, "said once: \(next.errors) \(next.notices)")
         #expect(try SharedBook.bytes(shared.book) == settled)
+    }
+
+    /// The person adds two expenses with `sheetsync add`, syncs, and deletes both rows in the sheet. The
+    /// copy lacks only rows this store added, newer than everything in it, as a copy saved over the
+    /// file after cron added them would: they are written back once (65, saying so); deleted again,
+    /// they go, with no `--allow-mass-delete`.
+    @Test func yourOwnLastRowsDeletedTwiceAreDeleted() async throws {
+        let (shared, clock, a) = try await Self.oneMachineSynced()
+        let keys = ["6a0e4d2f-0b8c-4d3e-9f70-1b2c3d4e5f60", "6a0e4d2f-0b8c-4d3e-9f70-1b2c3d4e5f61"]
+        clock.advance(milliseconds: 60_000)
+        for key in keys { try a.addCopy(of: SharedBook.key, as: key, ["note": "added " + key.suffix(2)]) }
+        try await a.sync()
+        let file = shared.book.appendingPathComponent("Transactions.csv")
+        func deleteBoth() throws {
+            clock.advance(milliseconds: 60_000)
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let kept = text.components(separatedBy: "\n").filter { line in !keys.contains { line.hasPrefix($0) } }
+            try Data(kept.joined(separator: "\n").utf8).write(to: file)
+            try SharedBook.touch(file, at: clock.now())
+            clock.advance(milliseconds: 60_000)
+        }
+        try deleteBoth()
+        let first = try await a.sync()
+        #expect(first.errors.contains { $0.contains("delete them again: the next sync deletes them") }, "\(first.errors)")
+        #expect(try keys.allSatisfy { try shared.sheet()[$0] != nil && a.rows()[$0] != nil })
+        try deleteBoth()
+        let second = try await a.sync()
+        #expect(second.errors.isEmpty, "\(second.errors)")
+        #expect(try keys.allSatisfy { try shared.sheet()[$0] == nil && a.rows()[$0] == nil })
+        #expect(try a.rows() == shared.sheet())
     }
 
     /// A row this store deleted comes back in an older copy of the workbook that a person edited (a hand

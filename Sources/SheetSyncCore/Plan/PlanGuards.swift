@@ -59,12 +59,14 @@ enum StaleCopyGuard {
 
     /// Rewrites `plan` so the newer rows go back to the workbook; returns the message, or nil.
     ///
-    /// One row alone, newer than everything in the copy, is written back too (a row cron added while
-    /// the file was open in a spreadsheet program, which the person's save lacks), once, where this
-    /// store's own run added it to the workbook (`appendedHere`; a row another machine added and then
-    /// deleted is its delete) and the copy could be older than that run (`couldPredate`):
+    /// The newer rows it lacks are written back alone, once, where this store's own runs added every one
+    /// of them to the workbook (`appendedHere`) and the copy could be older than those runs
+    /// (`couldPredate`): rows cron added while the file was open in a spreadsheet program, which the
+    /// person's save lacks, or rows the person added with `sheetsync add`, synced, and deleted in the
+    /// sheet. The copy is current but for them, so the older rows it lacks are deletes made in it.
     /// `writtenBack` holds the rows written back so, whose absence in a later read is a delete meant
-    /// (the person deleted the newest row on purpose, and again after it came back).
+    /// (the person deleted them on purpose, and again after they came back). One newer row missing alone
+    /// that this store did not add is another writer's delete.
     static func apply(
         to plan: inout TabPlan, remote: [SheetRow], base: [String: LedgerRow], local: [String: LedgerRow], writtenBack: Set<String>,
         appendedHere: [String: String]
@@ -83,24 +85,33 @@ enum StaleCopyGuard {
         // A workbook tab with no rows at all is the mass-delete guard's case.
         guard !newest.isEmpty else { return nil }
         let late = plan.localDeletes.filter { (base[$0.key]?[modified] ?? "") > newest }
-        let alone = late.count == 1 && regressions == 0
+        // In a copy carrying nothing older than both sides agreed on, a row written back once already
+        // and missing again is a delete meant; the other newer rows are judged.
+        let judged = regressions > 0 ? late : late.filter { !writtenBack.contains($0.key) }
+        guard !judged.isEmpty else { return nil }
+        let older = plan.localDeletes.count - late.count
+        // Only rows this store's own runs added, which the copy could predate: a copy current but for
+        // them. (With older rows missing too it may be a file cut at a line end: nothing is deleted.)
+        let ownAdds = regressions == 0 && older == 0 && judged.allSatisfy { couldPredate(appendedHere[$0.key], newest: newest) }
+        // One newer row missing alone that this store did not add is another writer's delete.
         guard
-            late.count >= 2
-                || (late.count == 1
-                    && (regressions > 0 || (couldPredate(appendedHere[late[0].key], newest: newest) && !writtenBack.contains(late[0].key))))
+            ownAdds || regressions > 0 || judged.count >= 2
+                || older > 0 && judged.count == 1 && couldPredate(appendedHere[judged[0].key], newest: newest)
         else { return nil }
-        // The one newest row alone is that copy's only lack: an older row it lacks was deleted in it.
-        let older = alone ? 0 : plan.localDeletes.count - late.count
-        plan.writeBack(alone ? late : plan.localDeletes, local: local)
-        if alone { plan.writtenBack = late.map(\.key) }
-        let ids = late.map(\.key).sorted()
+        let missing = ownAdds ? judged : late
+        plan.writeBack(ownAdds ? judged : plan.localDeletes, local: local)
+        if ownAdds { plan.writtenBack = judged.map(\.key) }
+        let ids = missing.map(\.key).sorted()
         let shown = ids.prefix(10).joined(separator: ", ") + (ids.count > 10 ? ", …" : "")
         let alsoOlder = older > 0 ? " It also lacks \(older) older row(s), kept the same way." : ""
+        let one = ids.count == 1
         return "\(plan.tab.rawValue): the workbook looks like an older copy saved over the file (or one cut short): it lacks "
-            + "\(late.count) row(s) created or changed after its newest lastModifiedAt (\(newest)): \(shown).\(alsoOlder) "
+            + "\(ids.count) row(s) created or changed after its newest lastModifiedAt (\(newest)): \(shown).\(alsoOlder) "
             + "None were deleted from the store; all are written back to the workbook. If you deleted "
-            + (alone
-                ? "it on purpose, delete it again: the next sync deletes it"
+            + (ownAdds
+                ? (one
+                    ? "it on purpose, delete it again: the next sync deletes it"
+                    : "them on purpose, delete them again: the next sync deletes them")
                 : "them on purpose, delete them again and run with --allow-mass-delete")
             + " (`sheetsync restore` brings back any row a run deleted)"
     }
