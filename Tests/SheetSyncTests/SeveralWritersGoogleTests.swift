@@ -216,11 +216,12 @@ extension SeveralWritersGoogleTests {
 final class WhileWaiting: APIClock, Sendable {
     private let threshold: Double
     private let action: @Sendable () -> Void
-    private let clock = ManualAPIClock(now: Date())
+    private let clock: ManualAPIClock
     private let done = Mutex(false)
 
-    init(seconds: Double, _ action: @escaping @Sendable () -> Void) {
+    init(seconds: Double, now: Date = Date(), _ action: @escaping @Sendable () -> Void) {
         threshold = seconds
+        clock = ManualAPIClock(now: now)
         self.action = action
     }
 

@@ -30,14 +30,13 @@ public struct FormulaLikeCell: Codable, Hashable, Sendable {
         var found: [FormulaLikeCell] = []
         for tab in Tab.allCases {
             guard let table = tables[tab] else { continue }
-            for (index, cells) in table.rows.enumerated() {
-                for (column, cell) in cells.enumerated() {
-                    guard case .text(let text) = cell, FormulaText.isFormulaLike(text) else { continue }
-                    let header =
-                        column < table.header.count && !table.header[column].isEmpty ? table.header[column] : "column \(column + 1)"
-                    found.append(
-                        FormulaLikeCell(file: "\(tab.rawValue).csv", tab: tab.rawValue, row: index + 2, column: header, value: text))
-                }
+            table.forEachCell(startingWith: FormulaText.mayBeFormulaLike) { index, column, text in
+                guard FormulaText.isFormulaLike(text) else { return }
+                let header = column < table.header.count && !table.header[column].isEmpty ? table.header[column] : "column \(column + 1)"
+                found.append(
+                    FormulaLikeCell(
+                        file: "\(tab.rawValue).csv", tab: tab.rawValue, row: Table.sheetRowNumber(ofDataRow: index), column: header,
+                        value: text))
             }
         }
         return found

@@ -44,13 +44,12 @@ public enum RoundTripChecks {
         guard let map = try? ColumnMap(header: table.header, schema: tab.schema) else { return [] }
         let columns = textFields(tab.schema).compactMap { field in map.columns[field.name].map { (field.name, $0) } }
         guard !columns.isEmpty else { return [] }
+        let names = Dictionary(columns.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         var lines: [String] = []
-        for index in 0..<table.rowCount {
-            let cells = table.row(index)
-            for (name, column) in columns where column < cells.count {
-                let place = "\(tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: index))"
-                if let line = line(tab, place, name: name, value: cells[column].rawText, says: "is text") { lines.append(line) }
-            }
+        table.forEachCell(startingWith: SpreadsheetCoercion.mayChange) { index, column, text in
+            guard let name = names[column] else { return }
+            let place = "\(tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: index))"
+            if let line = line(tab, place, name: name, value: text, says: "is text") { lines.append(line) }
         }
         return lines
     }

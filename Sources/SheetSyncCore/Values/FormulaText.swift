@@ -5,6 +5,11 @@
 /// as that number everywhere.
 public enum FormulaText {
     /// Whether `text` would be evaluated rather than shown, were it a cell of a CSV file.
+    /// Whether a text beginning with this byte may be formula-like (a scan decodes only these).
+    public static func mayBeFormulaLike(firstByte byte: UInt8) -> Bool {
+        byte < 0x80 && triggers.contains(Unicode.Scalar(byte))
+    }
+
     public static func isFormulaLike(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, triggers.contains(first) else { return false }
         return !isPlainNumber(text)

@@ -15,6 +15,13 @@ public enum SpreadsheetCoercion {
 
     /// What a spreadsheet program saves in place of `text`; nil when it keeps the text as it is (or
     /// when sheetsync cannot tell: a number of more than 15 digits, or one shown in scientific form).
+    /// Whether a text beginning with this byte may be one `of` changes: a formula's `=`, or a number's
+    /// sign, digit or point. Any other text is left as it is (a scan decodes only these).
+    public static func mayChange(firstByte byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "=") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
     public static func of(_ text: String) -> Outcome? {
         guard let first = text.utf8.first else { return nil }
         if first == UInt8(ascii: "="), text.utf8.count > 1 { return .formula }

@@ -78,18 +78,30 @@ struct ModelWorkbook {
     /// its file replacements, leaving the disk as `kill -9` at that instant would; in Google mode its
     /// `killedAt`th write batch takes effect and the connection drops before the answer (no retry), as
     /// when a run dies while its write is on its way.
-    func remote(killedAt: Int? = nil, saving save: SaveDuringRun? = nil) throws -> any Remote {
+    ///
+    /// In Google mode, `interleaving` makes the run's first write batch wait for another writer: held at
+    /// a gate of the emulator, or answered 503 with a `Retry-After` of 6 s, during which the person acts.
+    func remote(killedAt: Int? = nil, saving save: SaveDuringRun? = nil, interleaving: GoogleInterleaving? = nil) throws -> any Remote {
         if let google {
-            google.bed.emulator.clearFaults()
-            google.bed.emulator.resetCounters()
+            let emulator = google.bed.emulator
+            emulator.clearFaults()
+            emulator.resetCounters()
+            let firstWrite = FaultTrigger.endpoint("sheets.spreadsheets.batchUpdate", occurrence: 1)
             if let killedAt {
-                google.bed.emulator.injectFault(
+                emulator.injectFault(
                     .dropConnection, at: .endpoint("sheets.spreadsheets.batchUpdate", occurrence: killedAt), phase: .afterEffect)
             }
             // The machine's token is signed at the emulator's time (which follows the person's clock).
+            var clock: any APIClock = ManualAPIClock(now: emulator.now)
+            switch interleaving {
+            case .held(let gate): emulator.injectFault(.hold(gate: gate), at: firstWrite)
+            case .retried(let waiting):
+                emulator.injectFault(.status(503, retryAfter: 6), at: firstWrite)
+                clock = waiting
+            case nil: break
+            }
             return try google.bed.remote(
-                policy: RetryPolicy(totalBudget: killedAt == nil ? 30 : 0, maximumAttempts: killedAt == nil ? 12 : 1),
-                clock: ManualAPIClock(now: google.bed.emulator.now))
+                policy: RetryPolicy(totalBudget: killedAt == nil ? 30 : 0, maximumAttempts: killedAt == nil ? 12 : 1), clock: clock)
         }
         var faults: FaultInjector?
         if killedAt != nil || save != nil {
@@ -129,6 +141,17 @@ struct ModelWorkbook {
         /// The files as the save left them; nil when no run reached the step (it replaced no file).
         var savedBytes: [String: Data]? { lock.withLock { saved } }
     }
+
+    /// How a run's first Google write waits for another writer (`remote`).
+    enum GoogleInterleaving {
+        /// Held at this gate of the emulator until it opens.
+        case held(gate: String)
+        /// Answered 503 with `Retry-After: 6`; the clock the run waits on acts during the wait.
+        case retried(WhileWaiting)
+    }
+
+    /// The emulator, in Google mode.
+    var emulator: SheetsEmulator? { google?.bed.emulator }
 
     /// Whether the last run's Google write was cut off by its kill.
     var killFired: Bool { google?.bed.emulator.requestLog.contains { $0.status == nil } ?? false }
@@ -288,12 +311,14 @@ struct MultiWriterMachine: StoreWithClock {
     /// Syncs with this machine's clock; with `killedAt`, the run is killed at that step of its file
     /// replacements (a run that writes fewer files ends as usual). Every file the run changed gets this
     /// machine's time afterwards, also when the run stopped part-way, as a real file system would give it.
-    func sync(killedAt: Int? = nil, saving save: ModelWorkbook.SaveDuringRun? = nil) async throws -> Outcome {
+    func sync(
+        killedAt: Int? = nil, saving save: ModelWorkbook.SaveDuringRun? = nil, interleaving: ModelWorkbook.GoogleInterleaving? = nil
+    ) async throws -> Outcome {
         let before = try workbook.bytes()
         let ids = self.ids
         let engine = SyncEngine(
-            store: store, remote: try workbook.remote(killedAt: killedAt, saving: save), clock: clock, newID: { ids.next() },
-            defaultTimeZone: "UTC")
+            store: store, remote: try workbook.remote(killedAt: killedAt, saving: save, interleaving: interleaving), clock: clock,
+            newID: { ids.next() }, defaultTimeZone: "UTC")
         var outcome: Outcome
         do {
             let report = try await engine.run(SyncOptions(mode: .sync))
