@@ -39,8 +39,8 @@ extension Workspace {
         }
         report.errors += plan.held
         if remote is CSVWorkbookRemote {
-            report.notices += FormulaLikeCell.notices(FormulaLikeCell.all(in: snapshot.tables))
-            report.notices += Tab.allCases.flatMap { tab in snapshot.tables[tab].map { RoundTripChecks.atRisk($0, tab: tab) } ?? [] }
+            let review = FormulaLikeCell.review(snapshot.tables, roundTrips: true)
+            report.notices += FormulaLikeCell.notices(review.formulaLike) + review.atRisk
         }
         if path == nil, let mismatch = try datasetMismatch(plan.settings, remote: remote) { report.errors.append(mismatch) }
         report.fill(plans: plan.tabs, previous: [])

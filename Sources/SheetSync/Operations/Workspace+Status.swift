@@ -130,7 +130,7 @@ extension Workspace {
     /// (the sync says what is wrong with it).
     private func formulaLikeCells() async -> [FormulaLikeCell] {
         guard let remote = try? makeRemote() as? CSVWorkbookRemote, let snapshot = try? await remote.read() else { return [] }
-        return FormulaLikeCell.all(in: snapshot.tables)
+        return FormulaLikeCell.review(snapshot.tables, roundTrips: false).formulaLike
     }
 
     /// How the store reads dates and amounts typed as text (`SyncEngine.forms`).

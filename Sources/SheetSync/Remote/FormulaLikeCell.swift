@@ -25,21 +25,26 @@ public struct FormulaLikeCell: Codable, Hashable, Sendable {
             + "sheetsync keeps it as typed (open the file with formulas disabled, or import it as text)"
     }
 
-    /// Every formula-like cell of the rows of `tables` (a CSV workbook's tabs), tab by tab, row by row.
-    public static func all(in tables: [Tab: Table]) -> [FormulaLikeCell] {
-        var found: [FormulaLikeCell] = []
+    /// What `check` and `status` name in a CSV workbook's cells, found in one pass over each tab: the
+    /// formula-like cells, and (with `roundTrips`) the text cells a spreadsheet program would change
+    /// when it opens and saves the file (`RoundTripChecks`), tab by tab, row by row. Only cells whose
+    /// first byte can begin either are decoded.
+    public static func review(_ tables: [Tab: Table], roundTrips: Bool) -> (formulaLike: [FormulaLikeCell], atRisk: [String]) {
+        var formulaLike: [FormulaLikeCell] = [], atRisk: [String] = []
         for tab in Tab.allCases {
             guard let table = tables[tab] else { continue }
-            table.forEachCell(startingWith: FormulaText.mayBeFormulaLike) { index, column, text in
-                guard FormulaText.isFormulaLike(text) else { return }
-                let header = column < table.header.count && !table.header[column].isEmpty ? table.header[column] : "column \(column + 1)"
-                found.append(
-                    FormulaLikeCell(
-                        file: "\(tab.rawValue).csv", tab: tab.rawValue, row: Table.sheetRowNumber(ofDataRow: index), column: header,
-                        value: text))
+            let texts = roundTrips ? RoundTripChecks.textColumns(of: table, tab: tab) : [:]
+            let candidate: (UInt8) -> Bool = {
+                FormulaText.mayBeFormulaLike(firstByte: $0) || (roundTrips && SpreadsheetCoercion.mayChange(firstByte: $0))
+            }
+            table.forEachCell(startingWith: candidate) { index, column, text in
+                if let cell = FormulaLikeCell(tab: tab, table: table, row: index, column: column, text: text) { formulaLike.append(cell) }
+                if let name = texts[column], let line = RoundTripChecks.atRisk(tab: tab, row: index, name: name, text: text) {
+                    atRisk.append(line)
+                }
             }
         }
-        return found
+        return (formulaLike, atRisk)
     }
 
     /// At most `limit` notices, then how many more there are.
@@ -49,5 +54,14 @@ public struct FormulaLikeCell: Codable, Hashable, Sendable {
             lines.append("\(cells.count - limit) more formula-like cells (`sheetsync status --json` lists them all)")
         }
         return lines
+    }
+}
+
+extension FormulaLikeCell {
+    /// The cell at data row `index` and `column` of a CSV tab, if its text is formula-like.
+    init?(tab: Tab, table: Table, row index: Int, column: Int, text: String) {
+        guard FormulaText.isFormulaLike(text) else { return nil }
+        let header = column < table.header.count && !table.header[column].isEmpty ? table.header[column] : "column \(column + 1)"
+        self.init(file: "\(tab.rawValue).csv", tab: tab.rawValue, row: Table.sheetRowNumber(ofDataRow: index), column: header, value: text)
     }
 }

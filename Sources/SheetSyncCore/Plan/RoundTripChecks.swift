@@ -39,19 +39,18 @@ public enum RoundTripChecks {
         }
     }
 
-    /// A line for each text cell of a CSV tab that a spreadsheet program would change, by row.
-    public static func atRisk(_ table: Table, tab: Tab) -> [String] {
-        guard let map = try? ColumnMap(header: table.header, schema: tab.schema) else { return [] }
-        let columns = textFields(tab.schema).compactMap { field in map.columns[field.name].map { (field.name, $0) } }
-        guard !columns.isEmpty else { return [] }
-        let names = Dictionary(columns.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        var lines: [String] = []
-        table.forEachCell(startingWith: SpreadsheetCoercion.mayChange) { index, column, text in
-            guard let name = names[column] else { return }
-            let place = "\(tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: index))"
-            if let line = line(tab, place, name: name, value: text, says: "is text") { lines.append(line) }
-        }
-        return lines
+    /// The columns of `table` holding text fields, by index, with their field names: where `atRisk`
+    /// looks.
+    public static func textColumns(of table: Table, tab: Tab) -> [Int: String] {
+        guard let map = try? ColumnMap(header: table.header, schema: tab.schema) else { return [:] }
+        let columns = textFields(tab.schema).compactMap { field in map.columns[field.name].map { ($0, field.name) } }
+        return Dictionary(columns, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The line for a text cell of a CSV tab (field `name`, data row `index`) that a spreadsheet
+    /// program would change, or nil; only a text `SpreadsheetCoercion.mayChange` lets through can be one.
+    public static func atRisk(tab: Tab, row index: Int, name: String, text: String) -> String? {
+        line(tab, "\(tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: index))", name: name, value: text, says: "is text")
     }
 
     private static func line(_ tab: Tab, _ place: String, name: String, value: String, says: String) -> String? {
