@@ -4,14 +4,18 @@
 /// when someone opens the file and says yes. A plain number (`-12.50`, `+3`) is not one: it reads
 /// as that number everywhere.
 public enum FormulaText {
-    /// Whether `text` would be evaluated rather than shown, were it a cell of a CSV file.
     /// Whether a text beginning with this byte may be formula-like (a scan decodes only these).
     public static func mayBeFormulaLike(firstByte byte: UInt8) -> Bool {
-        byte < 0x80 && triggers.contains(Unicode.Scalar(byte))
+        // What a spreadsheet program takes for the start of a formula (all ASCII: a text's first byte tells).
+        switch byte {
+        case UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), UInt8(ascii: "\t"), UInt8(ascii: "\r"): return true
+        default: return false
+        }
     }
 
+    /// Whether `text` would be evaluated rather than shown, were it a cell of a CSV file.
     public static func isFormulaLike(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, triggers.contains(first) else { return false }
+        guard let first = text.utf8.first, mayBeFormulaLike(firstByte: first) else { return false }
         return !isPlainNumber(text)
     }
 
@@ -21,8 +25,6 @@ public enum FormulaText {
     public static func neutralised(_ text: String) -> String {
         isFormulaLike(text) ? "'" + text : text
     }
-
-    private static let triggers: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
 
     /// An optional sign, digits, and at most one decimal point among them: what every program reads
     /// as the number it is.
