@@ -51,8 +51,7 @@ enum MassDeleteGuard {
 /// tab lacks: a tab that looks like an old copy deletes nothing (deleting only its older missing rows
 /// would lose them to a file cut short, this run or the next). One newer row missing alone is taken
 /// as a deliberate delete, unless the copy also carries rows older than the versions both sides agreed on
-/// or the row is one this store's own run added (below); then that row alone is written back, and the
-/// copy's other lacks are deletes: a copy current but for one row is no file cut short.
+/// or the row is one this store's own run added (below).
 /// The copy's age is the newest time it carries: rows typed into it without a time do not count.
 enum StaleCopyGuard {
     static let modified = "lastModifiedAt"
@@ -61,10 +60,10 @@ enum StaleCopyGuard {
     ///
     /// The newer rows it lacks are written back alone, once, where this store's own runs added every one
     /// of them to the workbook (`appendedHere`) and the copy could be older than those runs
-    /// (`couldPredate`): rows cron added while the file was open in a spreadsheet program, which the
-    /// person's save lacks, or rows the person added with `sheetsync add`, synced, and deleted in the
-    /// sheet. The copy is current but for them, so the older rows it lacks are deletes made in it.
-    /// `writtenBack` holds the rows written back so, whose absence in a later read is a delete meant
+    /// (`couldPredate`), and the copy lacks no older row: rows cron added while the file was open in a
+    /// spreadsheet program, which the person's save lacks, or rows the person added with `sheetsync add`,
+    /// synced, and deleted in the sheet. (A copy lacking older rows too may be a file cut at a line end:
+    /// every row it lacks goes back.) `writtenBack` holds the rows written back so, whose absence in a later read is a delete meant
     /// (the person deleted them on purpose, and again after they came back). One newer row missing alone
     /// that this store did not add is another writer's delete.
     static func apply(

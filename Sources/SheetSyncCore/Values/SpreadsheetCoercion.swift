@@ -13,8 +13,6 @@ public enum SpreadsheetCoercion {
         case formula
     }
 
-    /// What a spreadsheet program saves in place of `text`; nil when it keeps the text as it is (or
-    /// when sheetsync cannot tell: a number of more than 15 digits, or one shown in scientific form).
     /// Whether a text beginning with this byte may be one `of` changes: a formula's `=`, or a number's
     /// sign, digit or point. Any other text is left as it is (a scan decodes only these).
     public static func mayChange(firstByte byte: UInt8) -> Bool {
@@ -22,8 +20,10 @@ public enum SpreadsheetCoercion {
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
+    /// What a spreadsheet program saves in place of `text`; nil when it keeps the text as it is (or
+    /// when sheetsync cannot tell: a number of more than 15 digits, or one shown in scientific form).
     public static func of(_ text: String) -> Outcome? {
-        guard let first = text.utf8.first else { return nil }
+        guard let first = text.utf8.first, mayChange(firstByte: first) else { return nil }
         if first == UInt8(ascii: "="), text.utf8.count > 1 { return .formula }
         guard let shown = shownNumber(text), shown != text else { return nil }
         return .number(shown)
