@@ -612,7 +612,10 @@ struct MultiWriterCase {
         let table = try person.table()
         let ids = table.rows.map { MultiWriterPerson.cell($0, "transactionId", in: table) }
         if ids.contains("") || Set(ids).count != ids.count || ids.count != sheet.count {
-            throw fail("invariant 2 (stray row): the Transactions tab has \(ids.count) rows, ids \(ids.sorted()), \(sheet.count) load")
+            let blank = table.rows.filter { MultiWriterPerson.cell($0, "transactionId", in: table).isEmpty }.map { $0.map(\.rawText) }
+            throw fail(
+                "invariant 2 (stray row): the Transactions tab has \(ids.count) rows, ids \(ids.sorted()), \(sheet.count) load; "
+                    + "rows without an id: \(blank)")
         }
     }
 

@@ -37,6 +37,16 @@ import Testing
             await b.finish()
             await a.finish()
         }
+
+        /// Edits `key`'s row in `bed`'s store as an edit made there on 2 February 2026 (older than any
+        /// hand edit the tests make, which Drive dates now).
+        func editInStore(_ bed: GoogleTestBed, _ key: String, _ fields: [String: String]) throws {
+            let store = try bed.store()
+            var row = try #require(try store.records(in: .transactions).first { $0["transactionId"] == key })
+            for (field, value) in fields { row[field] = value }
+            row["lastModifiedAt"] = "2026-02-02T00:00:00.000Z"
+            try store.upsert(row, in: .transactions)
+        }
     }
 
     /// A waits for its write to be answered while a person types into the sheet and B syncs: the version
@@ -87,12 +97,7 @@ import Testing
         let machines = try await TwoMachines.start("g-writers-retry-\(status)")
         let a = machines.a
         let (edited, below) = (machines.keys[2], machines.keys[3])
-        let store = try a.store()
-        var row = try #require(try store.records(in: .transactions).first { $0["transactionId"] == edited })
-        row["note"] = "edited in the store"
-        row["amount"] = "999.99"
-        row["lastModifiedAt"] = "2026-02-02T00:00:00.000Z"
-        try store.upsert(row, in: .transactions)
+        try machines.editInStore(a, edited, ["note": "edited in the store", "amount": "999.99"])
         let belowBefore = try #require(try a.sheetRecords(.transactions)[below])
 
         a.emulator.resetCounters()
@@ -121,6 +126,48 @@ import Testing
         #expect(final[below] == belowBefore)
         #expect(try a.storeRecords(.transactions) == final)
         #expect(try machines.b.storeRecords(.transactions) == final)
+        await machines.finish()
+    }
+}
+
+extension SeveralWritersGoogleTests {
+    /// A person types into the very row sheetsync is writing while the write waits for its retry (503
+    /// with Retry-After): the retry would overwrite what they typed, with nothing logged. It is not sent
+    /// (75, nothing recorded); the person's cell stays in the sheet, the store keeps its own edit, and the
+    /// next runs merge them by time, the loser kept in the conflict log.
+    @Test func aCellTypedIntoTheWrittenRowWhileTheWriteWaitsForItsRetryIsNeverOverwritten() async throws {
+        let machines = try await TwoMachines.start("g-writers-retry-typed")
+        let a = machines.a
+        let edited = machines.keys[2]
+        let store = try a.store()
+        try machines.editInStore(a, edited, ["note": "edited in the store"])
+        let sheetBefore = try a.sheetRecords(.transactions)
+        let id = try a.spreadsheetId(), note = try a.column("note", in: .transactions)
+        let typedRow = try #require(try a.rowIndex(of: edited, in: .transactions))
+
+        a.emulator.resetCounters()
+        a.emulator.injectFault(.status(503, retryAfter: 6), at: .endpoint("sheets.spreadsheets.batchUpdate", occurrence: 1))
+        let person = WhileWaiting(seconds: 5) {
+            try? a.emulator.typeCell(
+                spreadsheetId: id, tab: Tab.transactions.rawValue, at: GoogleTestBed.a1(row: typedRow, column: note),
+                text: "typed during the wait")
+        }
+        var outcome: Int32 = 0
+        do { try await machines.sync(a, clock: person) } catch let error as SheetSyncError { outcome = error.exitCode.rawValue }
+        #expect(person.acted, "the write was never retried")
+        #expect(outcome == 75, "the retry went out over the typed cell")
+        var expected = sheetBefore
+        expected[edited]?["note"] = "typed during the wait"
+        #expect(try a.sheetRecords(.transactions) == expected, "the re-sent write overwrote what the person typed")
+        #expect(try a.storeRecords(.transactions)[edited]?["note"] == "edited in the store")
+
+        // The typed cell is newer than the store's edit (2026-02-02): it wins, the store's note is logged.
+        for bed in [a, machines.b, a] { try await machines.sync(bed) }
+        let final = try a.sheetRecords(.transactions)
+        #expect(final[edited]?["note"] == "typed during the wait")
+        #expect(try a.storeRecords(.transactions) == final)
+        #expect(try machines.b.storeRecords(.transactions) == final)
+        #expect(try store.conflicts(limit: 10).contains { $0.key == edited && $0.losingValue == "edited in the store" })
         await machines.finish()
     }
 }
@@ -174,11 +221,7 @@ extension SeveralWritersGoogleTests {
         let machines = try await TwoMachines.start("g-writers-window-\(move)")
         let a = machines.a
         let edited = machines.keys[2]
-        let store = try a.store()
-        var row = try #require(try store.records(in: .transactions).first { $0["transactionId"] == edited })
-        row["note"] = "edited in the store"
-        row["lastModifiedAt"] = "2026-02-02T00:00:00.000Z"
-        try store.upsert(row, in: .transactions)
+        try machines.editInStore(a, edited, ["note": "edited in the store"])
         let before = try a.sheetRecords(.transactions)
         let id = try a.spreadsheetId(), tab = Tab.transactions.rawValue
 

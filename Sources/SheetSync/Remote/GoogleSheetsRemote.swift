@@ -123,7 +123,7 @@ public struct GoogleSheetsRemote: Remote {
                 }
             }
             try await checkCellLimit(of: write, layout: layout, spreadsheetId: id)
-            try await send(write, spreadsheetId: id, layout: layout, snapshot: snapshot)
+            try await send(write, changing: written, spreadsheetId: id, layout: layout, snapshot: snapshot)
             let notices = try await checkWritten(written, snapshot: snapshot, spreadsheetId: id)
             // The version recorded is the one read, never one asked for after the write: another writer's
             // change made while this write was on its way (or waiting for a retry) is in any later version,
@@ -142,11 +142,16 @@ public struct GoogleSheetsRemote: Remote {
     /// A batch is aimed at row positions verified just before the first one is sent (`SheetLayout`);
     /// another sheetsync's write since then moved the token, and the batch is refused whole (75, the next
     /// run merges). A batch that must be sent again (a 429 or 5xx, a lost answer) is re-sent only when
-    /// its first attempt did not apply and the key columns still read as they did at that verification:
-    /// a row a person inserted, deleted or sorted while the batch waited would put its values on another
-    /// row, so the run then stops (75) and the next run reads the sheet afresh. A later batch's positions
-    /// depend on the earlier ones, so it is not re-sent at all: the next run carries on.
-    private func send(_ write: SheetWrite, spreadsheetId id: String, layout: SheetLayout, snapshot: RemoteSnapshot) async throws {
+    /// its first attempt did not apply, the key columns still read as they did at that verification and
+    /// the rows it changes still hold what this run read: a row a person inserted, deleted or sorted
+    /// while the batch waited would put its values on another row, and a cell they typed into a written
+    /// row would be overwritten unread, so the run then stops (75) and the next run reads the sheet
+    /// afresh. A later batch's positions depend on the earlier ones, so it is not re-sent at all: the
+    /// next run carries on.
+    private func send(
+        _ write: SheetWrite, changing changes: [Tab: TableChanges], spreadsheetId id: String, layout: SheetLayout,
+        snapshot: RemoteSnapshot
+    ) async throws {
         var previous = layout.writeToken
         var legacy = layout.writeGuards
         let batches = write.batches(limit: maxRequestBytes)
@@ -167,6 +172,12 @@ public struct GoogleSheetsRemote: Remote {
                     throw SheetSyncError.temporary(
                         "rows of the spreadsheet were inserted, deleted or sorted while \(part)the write waited to be re-sent; it was "
                             + "not re-sent (it would have landed on other rows), nothing was recorded, the next run merges")
+                }
+                let typed = try await rowsChangedSinceRead(changes, layout: layout, snapshot: snapshot, spreadsheetId: id)
+                guard typed.isEmpty else {
+                    throw SheetSyncError.temporary(
+                        "\(typed.joined(separator: ", ")) changed in the spreadsheet while \(part)the write waited to be re-sent; it "
+                            + "was not re-sent (it would have overwritten that unread), nothing was recorded, the next run merges")
                 }
             }
             do {
@@ -189,6 +200,36 @@ public struct GoogleSheetsRemote: Remote {
             legacy = []
             if batches.count > 1 { logger.info("wrote part \(number + 1) of \(batches.count) to the spreadsheet") }
         }
+    }
+
+    /// The rows `changes` rewrites or deletes whose cells no longer read as in `snapshot` ("Transactions
+    /// row 4"): one `values.batchGet` of their tabs, each row followed to where `layout` found it.
+    private func rowsChangedSinceRead(
+        _ changes: [Tab: TableChanges], layout: SheetLayout, snapshot: RemoteSnapshot, spreadsheetId id: String
+    ) async throws -> [String] {
+        let touched = changes.mapValues { Set($0.cells.map(\.row) + $0.deletedRows) }.filter { !$0.value.isEmpty }
+        let tabs = Tab.allCases.filter { touched[$0] != nil }
+        guard !tabs.isEmpty else { return [] }
+        let ranges = try await sheets.batchGetValues(spreadsheetId: id, ranges: tabs.map { A1.wholeSheet($0.rawValue) })
+        var changed: [String] = []
+        for (tab, range) in zip(tabs, ranges) {
+            guard let then = snapshot.tables[tab], let rowNow = layout.tabs[tab]?.rowNow else { continue }
+            let now = Self.table(range.values.map { $0.map(SheetCells.cell(from:)) })
+            for row in (touched[tab] ?? []).sorted() {
+                guard let at = rowNow[row] else { continue }
+                let before = row < then.rows.count ? then.rows[row] : []
+                let current = at < now.rows.count ? now.rows[at] : []
+                if Self.trimmed(before) != Self.trimmed(current) {
+                    changed.append("\(tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: at))")
+                }
+            }
+        }
+        return changed
+    }
+
+    /// A row's cells without its trailing empty ones (Google leaves them out of a read).
+    static func trimmed(_ row: [Cell]) -> ArraySlice<Cell> {
+        row[..<((row.lastIndex { $0 != .empty }).map { $0 + 1 } ?? 0)]
     }
 
     /// Reads the changed tabs back after a write and puts right what landed on other rows
@@ -239,7 +280,7 @@ public struct GoogleSheetsRemote: Remote {
                 guard let sheetId = layout.sheetIds[tab] else { continue }
                 try SheetRequests.add(changes, tab: tab, sheetId: sheetId, layout: layout.tabs[tab], to: &write)
             }
-            try await send(write, spreadsheetId: id, layout: layout, snapshot: now)
+            try await send(write, changing: repairs, spreadsheetId: id, layout: layout, snapshot: now)
         }
         return notices
     }
