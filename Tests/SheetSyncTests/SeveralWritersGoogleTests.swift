@@ -212,13 +212,55 @@ extension SeveralWritersGoogleTests {
 }
 
 extension SeveralWritersGoogleTests {
-    /// The window Google leaves: a person moves rows after sheetsync verified where its rows are and
-    /// before Google applies the write (held here at that exact point). The write is read back: what
-    /// landed on another row goes back to what that row held, and the edit goes to its own row, in the
-    /// same run, which says so.
-    @Test(arguments: ["insert", "delete", "sort"])
-    func aRowMovedByHandJustBeforeAWriteAppliesIsPutRightInTheSameRun(move: String) async throws {
+    /// A person inserts or deletes a row after sheetsync verified where its rows are and before Google
+    /// applies the write (held here at that exact point). Every row of the tab moved below it, so the
+    /// write is refused whole by Google (the tab's row anchor moved with the rows): nothing lands on
+    /// another row, the typed row keeps every cell, the run says so (75), and the next runs put the edit
+    /// on its own row.
+    @Test(arguments: ["insert", "delete"])
+    func aRowInsertedOrDeletedByHandJustBeforeAWriteAppliesRefusesTheWriteWhole(move: String) async throws {
         let machines = try await TwoMachines.start("g-writers-window-\(move)")
+        let a = machines.a
+        let edited = machines.keys[2]
+        // An earlier write leaves the tab's row anchor (the first write of all has none to check).
+        try machines.editInStore(a, machines.keys[1], ["note": "an earlier write"])
+        try await machines.sync(a)
+        try machines.editInStore(a, edited, ["note": "edited in the store"])
+        let id = try a.spreadsheetId(), tab = Tab.transactions.rawValue
+
+        a.emulator.resetCounters()
+        a.emulator.injectFault(.hold(gate: "window"), at: .endpoint("sheets.spreadsheets.batchUpdate", occurrence: 1))
+        let run = Task { try await machines.sync(a) }
+        while !a.emulator.isHeld(at: "window") { try await Task.sleep(for: .milliseconds(10)) }
+        if move == "insert" {
+            try a.emulator.insertRow(spreadsheetId: id, tab: tab, at: 1, typed: ["", "expense", "2026-02-21", "", "", "4.5", "Fun"])
+        } else {
+            try a.emulator.deleteRow(spreadsheetId: id, tab: tab, at: 1)
+        }
+        let moved = try a.values(.transactions)
+        a.emulator.open(gate: "window")
+        var outcome: Int32 = 0
+        var message = ""
+        do { _ = try await run.value } catch let error as SheetSyncError { (outcome, message) = (error.exitCode.rawValue, "\(error)") }
+        #expect(outcome == 75, "the write went out on rows that had moved: \(message)")
+        #expect(try a.values(.transactions) == moved, "the write changed the sheet after its rows moved")
+        #expect(try a.storeRecords(.transactions)[edited]?["note"] == "edited in the store")
+
+        for bed in [a, machines.b, a] { try await machines.sync(bed) }
+        let sheet = try a.sheetRecords(.transactions)
+        #expect(sheet[edited]?["note"] == "edited in the store")
+        #expect(!sheet.values.contains { $0["transactionId"] != edited && $0["note"] == "edited in the store" })
+        #expect(try a.storeRecords(.transactions) == sheet)
+        #expect(try machines.b.storeRecords(.transactions) == sheet)
+        await machines.finish()
+    }
+
+    /// The window Google leaves: a person sorts the rows after sheetsync verified where its rows are and
+    /// before Google applies the write (held here at that exact point); a sort moves no row anchor. The
+    /// write is read back: what landed on another row goes back to what that row held, and the edit
+    /// goes to its own row, in the same run, which says so.
+    @Test func aSortByHandJustBeforeAWriteAppliesIsPutRightInTheSameRun() async throws {
+        let machines = try await TwoMachines.start("g-writers-window-sort")
         let a = machines.a
         let edited = machines.keys[2]
         try machines.editInStore(a, edited, ["note": "edited in the store"])
@@ -229,24 +271,14 @@ extension SeveralWritersGoogleTests {
         a.emulator.injectFault(.hold(gate: "window"), at: .endpoint("sheets.spreadsheets.batchUpdate", occurrence: 1))
         let run = Task { try await machines.sync(a) }
         while !a.emulator.isHeld(at: "window") { try await Task.sleep(for: .milliseconds(10)) }
-        switch move {
-        case "insert":
-            try a.emulator.insertRow(spreadsheetId: id, tab: tab, at: 1, typed: ["", "expense", "2026-02-21", "", "", "4.5", "Fun"])
-        case "delete": try a.emulator.deleteRow(spreadsheetId: id, tab: tab, at: 1)
-        default: try a.emulator.sortTab(spreadsheetId: id, tab: tab, byColumn: try a.column("amount", in: .transactions), ascending: false)
-        }
+        try a.emulator.sortTab(spreadsheetId: id, tab: tab, byColumn: try a.column("amount", in: .transactions), ascending: false)
         a.emulator.open(gate: "window")
         let report = try await run.value
         #expect(report.notices.contains { $0.contains("moved while this run wrote") }, "\(report.notices)")
 
         let sheet = try a.sheetRecords(.transactions)
         #expect(sheet[edited]?["note"] == "edited in the store")
-        for (key, was) in before where key != edited && (move != "delete" || key != machines.keys[0]) {
-            #expect(sheet[key] == was, "\(key) took values meant for another row")
-        }
-        if move == "insert" {
-            #expect(!sheet.values.contains { $0["transactionId"] != edited && $0["note"] == "edited in the store" })
-        }
+        for (key, was) in before where key != edited { #expect(sheet[key] == was, "\(key) took values meant for another row") }
         for bed in [a, machines.b] { try await machines.sync(bed) }
         #expect(try a.storeRecords(.transactions) == a.sheetRecords(.transactions))
         #expect(try machines.b.storeRecords(.transactions) == a.sheetRecords(.transactions))

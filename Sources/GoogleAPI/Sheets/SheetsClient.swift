@@ -112,6 +112,16 @@ public struct SheetsClient: Sendable {
         return try await client.json(.get, url)
     }
 
+    /// spreadsheets.developerMetadata.search for the entries with these ids: each found one, with its
+    /// location (absent ids are left out).
+    public func developerMetadata(spreadsheetId: String, ids: [Int]) async throws -> [JSONValue] {
+        let filters: [JSONValue] = ids.map { ["developerMetadataLookup": ["metadataId": .integer($0)]] }
+        let url = try client.endpoints.sheetsURL(path: path(spreadsheetId, "/developerMetadata:search"))
+        // A search changes nothing: asking again is harmless.
+        let answer = try await client.json(.post, url, body: .object(["dataFilters": .array(filters)]), isIdempotent: true)
+        return (answer["matchedDeveloperMetadata"]?.arrayValue ?? []).compactMap { $0["developerMetadata"] }
+    }
+
     /// The id, title and tabs of a spreadsheet.
     public func info(spreadsheetId: String) async throws -> SpreadsheetInfo {
         try SpreadsheetInfo(

@@ -150,14 +150,31 @@ public struct GoogleSheetsRemote: Remote {
     /// next run carries on.
     private func send(
         _ write: SheetWrite, changing changes: [Tab: TableChanges], spreadsheetId id: String, layout: SheetLayout,
-        snapshot: RemoteSnapshot
+        snapshot: RemoteSnapshot, checkingRowAnchors: Bool = true
     ) async throws {
         var previous = layout.writeToken
         var legacy = layout.writeGuards
         let batches = write.batches(limit: maxRequestBytes)
+        // Each changed tab's grid rows, as verified and then as each batch leaves them: its row anchor sits
+        // on the last one.
+        var gridRows: [Tab: (sheetId: Int, rows: Int)] = [:]
+        for tab in changes.keys {
+            if let sheetId = layout.sheetIds[tab], let rows = layout.tabs[tab]?.rowCount, rows > 0 { gridRows[tab] = (sheetId, rows) }
+        }
         for (number, batch) in batches.enumerated() {
             let token = String(UInt64.random(in: 1...UInt64.max), radix: 16)
-            let guarded = SheetRequests.writeGuard(token: token, replacing: previous, legacy: legacy).map { $0.serialized() } + batch
+            let anchored = gridRows.sorted { $0.key.rawValue < $1.key.rawValue }
+            let after = anchored.map { tab, grid in (tab, grid.sheetId, grid.rows + (batch.rowsAdded[grid.sheetId] ?? 0)) }
+            let guarded =
+                (SheetRequests.writeGuard(token: token, replacing: previous, legacy: legacy)
+                + anchored.map {
+                    checkingRowAnchors || number > 0
+                        ? SheetRequests.rowAnchorCheck($0.key, sheetId: $0.value.sheetId, row: $0.value.rows - 1)
+                        : SheetRequests.rowAnchorRemoval($0.key)
+                }).map {
+                    $0.serialized()
+                } + batch.requests
+                + after.filter { $0.2 > 0 }.map { SheetRequests.rowAnchor($0.0, sheetId: $0.1, row: $0.2 - 1).serialized() }
             let part = batches.count > 1 ? "part \(number + 1) of \(batches.count) of " : ""
             let stillAimed = ResendCondition {
                 // Applied before its answer was lost: the repeat is refused whole (the token moved), harmlessly.
@@ -193,13 +210,37 @@ public struct GoogleSheetsRemote: Remote {
                         "another sheetsync run wrote the spreadsheet while \(part)this run's write was on its way; it was refused "
                             + "whole (it would have landed on rows that run moved), nothing was recorded, the next run merges")
                 } else {
-                    throw GoogleAPIError.api(details)
+                    let moved = try await rowsMoved(anchored.map { ($0.key, $0.value.sheetId, $0.value.rows) }, spreadsheetId: id)
+                    guard !moved.isEmpty else { throw GoogleAPIError.api(details) }
+                    // Set afresh by the next run's write, on the last grid row it verifies.
+                    _ = try await sheets.batchUpdate(
+                        spreadsheetId: id,
+                        requests: moved.map(SheetRequests.rowAnchorRemoval))
+                    throw SheetSyncError.temporary(
+                        "rows of tab(s) \(moved.map(\.rawValue).joined(separator: ", ")) were inserted or deleted by hand while "
+                            + "\(part)this run's write was on its way; it was refused whole (it would have landed on other rows), nothing "
+                            + "was recorded, the next run merges")
                 }
             }
+            for (tab, sheetId, rows) in after { gridRows[tab] = (sheetId, rows) }
             previous = token
             legacy = []
             if batches.count > 1 { logger.info("wrote part \(number + 1) of \(batches.count) to the spreadsheet") }
         }
+    }
+
+    /// The tabs whose rows were inserted or deleted since a batch was aimed at `rows` grid rows: their
+    /// grid has another size now, or their row anchor is no longer on its last row (or rows were added
+    /// at the grid's end since sheetsync last wrote the tab). A tab without an anchor is judged by size.
+    private func rowsMoved(_ expected: [(Tab, sheetId: Int, rows: Int)], spreadsheetId id: String) async throws -> [Tab] {
+        guard !expected.isEmpty else { return [] }
+        let info = try await sheets.info(spreadsheetId: id)
+        let anchors = try await sheets.developerMetadata(spreadsheetId: id, ids: expected.map { SheetRequests.rowAnchorId($0.0) })
+        return expected.filter { tab, sheetId, rows in
+            let resized = info.sheets.first { $0.sheetId == sheetId }?.rowCount != rows
+            let anchor = anchors.first { $0["metadataId"]?.intValue == SheetRequests.rowAnchorId(tab) }
+            return resized || (anchor != nil && anchor?["location"]?["dimensionRange"]?["startIndex"]?.intValue != rows - 1)
+        }.map(\.0)
     }
 
     /// The rows `changes` rewrites or deletes whose cells no longer read as in `snapshot` ("Transactions
@@ -280,7 +321,9 @@ public struct GoogleSheetsRemote: Remote {
                 guard let sheetId = layout.sheetIds[tab] else { continue }
                 try SheetRequests.add(changes, tab: tab, sheetId: sheetId, layout: layout.tabs[tab], to: &write)
             }
-            try await send(write, changing: repairs, spreadsheetId: id, layout: layout, snapshot: now)
+            // The write just read back went out on moved rows, so the row anchors it set may sit off the
+            // last grid row: the repair sets them afresh instead of checking them.
+            try await send(write, changing: repairs, spreadsheetId: id, layout: layout, snapshot: now, checkingRowAnchors: false)
         }
         return notices
     }

@@ -185,16 +185,17 @@ enum SheetRequests {
         write.add(rowRequests)
         let deletes = changes.deletedRows.compactMap { layout.rowNow[$0] }.sorted(by: >)
         for row in deletes {
-            write.add([
+            write.add(
                 [
-                    "deleteDimension": [
-                        "range": [
-                            "sheetId": .integer(sheetId), "dimension": "ROWS",
-                            "startIndex": .integer(row + 1), "endIndex": .integer(row + 2),
+                    [
+                        "deleteDimension": [
+                            "range": [
+                                "sheetId": .integer(sheetId), "dimension": "ROWS",
+                                "startIndex": .integer(row + 1), "endIndex": .integer(row + 2),
+                            ]
                         ]
                     ]
-                ]
-            ])
+                ], rowsAdded: -1, sheetId: sheetId)
         }
         if !changes.appendedRows.isEmpty {
             write.addRows(changes.appendedRows, sheetId: sheetId, firstRow: layout.dataRows - deletes.count + 1, inserting: true)
@@ -223,6 +224,49 @@ enum SheetRequests {
             "location": ["spreadsheet": true], "visibility": "DOCUMENT",
         ]
         return requests + [["createDeveloperMetadata": ["developerMetadata": create]]]
+    }
+
+    static let rowAnchorKey = "sheetsync.rows"
+
+    /// The metadata id of a tab's row anchor (one per tab, whatever machine writes).
+    static func rowAnchorId(_ tab: Tab) -> Int { writeTokenId + 1 + (Tab.allCases.firstIndex(of: tab) ?? 0) }
+
+    /// Requests that open a batch writing to a tab's rows: the tab's row anchor, developer metadata on its
+    /// last grid row, deleted only if it is still on `row`, the last grid row where this run verified
+    /// the rows' positions. A row inserted or deleted anywhere above it by hand since moved it with the
+    /// rows, as Google moves metadata; then the delete finds nothing, `rowAnchor` (which closes the
+    /// batch) finds the id taken, and the whole batch is refused: no value lands on a row that moved.
+    /// Where there is no anchor yet (the first write, or its row deleted), the delete finds nothing and
+    /// the batch goes on unchecked; it is read back as every write is (`WrittenRowsCheck`).
+    static func rowAnchorCheck(_ tab: Tab, sheetId: Int, row: Int) -> JSONValue {
+        let location: JSONValue = [
+            "dimensionRange": [
+                "sheetId": .integer(sheetId), "dimension": "ROWS", "startIndex": .integer(row), "endIndex": .integer(row + 1),
+            ]
+        ]
+        let lookup: JSONValue = [
+            "metadataId": .integer(rowAnchorId(tab)), "metadataLocation": location, "locationMatchingStrategy": "EXACT_LOCATION",
+        ]
+        return ["deleteDeveloperMetadata": ["dataFilter": ["developerMetadataLookup": lookup]]]
+    }
+
+    /// The request that removes a tab's row anchor wherever it is (a batch that sets it afresh).
+    static func rowAnchorRemoval(_ tab: Tab) -> JSONValue {
+        ["deleteDeveloperMetadata": ["dataFilter": ["developerMetadataLookup": ["metadataId": .integer(rowAnchorId(tab))]]]]
+    }
+
+    /// The request that closes such a batch: the anchor made anew on `row`, the last grid row once the
+    /// batch's own inserts and deletes are made.
+    static func rowAnchor(_ tab: Tab, sheetId: Int, row: Int) -> JSONValue {
+        let create: JSONValue = [
+            "metadataId": .integer(rowAnchorId(tab)), "metadataKey": .string(rowAnchorKey), "visibility": "DOCUMENT",
+            "location": [
+                "dimensionRange": [
+                    "sheetId": .integer(sheetId), "dimension": "ROWS", "startIndex": .integer(row), "endIndex": .integer(row + 1),
+                ]
+            ],
+        ]
+        return ["createDeveloperMetadata": ["developerMetadata": create]]
     }
 
     /// A tab the spreadsheet lacks: added with a grid big enough for its header and rows (a new sheet is

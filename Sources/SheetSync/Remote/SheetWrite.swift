@@ -10,6 +10,14 @@ struct SheetWrite {
     struct Unit {
         var requests: [[UInt8]]
         var bytes: Int
+        /// Grid rows the unit adds (negative: deletes), by sheet id.
+        var rowsAdded: [Int: Int] = [:]
+    }
+
+    /// Requests sent as one `spreadsheets.batchUpdate`, and the grid rows they add by sheet id.
+    struct Batch {
+        var requests: [[UInt8]] = []
+        var rowsAdded: [Int: Int] = [:]
     }
 
     private(set) var units: [Unit] = []
@@ -18,8 +26,8 @@ struct SheetWrite {
     /// The most bytes a block of new rows may take, so that it fits one request beside a write guard.
     let blockBudget: Int
 
-    /// Bytes kept free in every batch for the write guard and the body's own brackets.
-    static let batchReserve = 2_048
+    /// Bytes kept free in every batch for the write guard, the row anchors and the body's own brackets.
+    static let batchReserve = 4_096
 
     init(limit: Int) {
         blockBudget = max(limit - Self.batchReserve, 1)
@@ -27,11 +35,13 @@ struct SheetWrite {
 
     var isEmpty: Bool { units.isEmpty }
 
-    /// Requests that go in one batch together.
-    mutating func add(_ requests: [JSONValue]) {
+    /// Requests that go in one batch together; `rowsAdded` grid rows they add to sheet `sheetId`
+    /// (negative: delete).
+    mutating func add(_ requests: [JSONValue], rowsAdded: Int = 0, sheetId: Int? = nil) {
         guard !requests.isEmpty else { return }
         let serialized = requests.map { $0.serialized() }
-        units.append(Unit(requests: serialized, bytes: serialized.reduce(0) { $0 + $1.count + 1 }))
+        let rows = sheetId.map { [$0: rowsAdded] } ?? [:]
+        units.append(Unit(requests: serialized, bytes: serialized.reduce(0) { $0 + $1.count + 1 }, rowsAdded: rows))
     }
 
     mutating func grow(_ tab: Tab, byCells cells: Int) {
@@ -61,7 +71,10 @@ struct SheetWrite {
                 requests.append(insert.serialized())
             }
             requests.append(Self.updateCells(sheetId: sheetId, row: start, rows: block, hasDates: blockHasDates))
-            units.append(Unit(requests: requests, bytes: requests.reduce(0) { $0 + $1.count + 1 }))
+            units.append(
+                Unit(
+                    requests: requests, bytes: requests.reduce(0) { $0 + $1.count + 1 },
+                    rowsAdded: inserting ? [sheetId: block.count] : [:]))
             start += block.count
             block = []
             blockBytes = 0
@@ -100,20 +113,21 @@ struct SheetWrite {
 
     /// The units packed in order into batches of at most `limit` bytes (less `batchReserve`); a unit
     /// larger than that on its own (one row of several very long cells) goes alone.
-    func batches(limit: Int) -> [[[UInt8]]] {
-        var batches: [[[UInt8]]] = []
-        var current: [[UInt8]] = []
+    func batches(limit: Int) -> [Batch] {
+        var batches: [Batch] = []
+        var current = Batch()
         var bytes = Self.batchReserve
         for unit in units {
-            if !current.isEmpty, bytes + unit.bytes > limit {
+            if !current.requests.isEmpty, bytes + unit.bytes > limit {
                 batches.append(current)
-                current = []
+                current = Batch()
                 bytes = Self.batchReserve
             }
-            current += unit.requests
+            current.requests += unit.requests
+            current.rowsAdded.merge(unit.rowsAdded, uniquingKeysWith: +)
             bytes += unit.bytes
         }
-        if !current.isEmpty { batches.append(current) }
+        if !current.requests.isEmpty { batches.append(current) }
         return batches
     }
 }
