@@ -276,12 +276,12 @@ struct MultiWriterCase {
         }
     }
 
-    /// Whether Google cases also hold a run's write while another writer acts, or make it wait for a
-    /// retry while the person edits (`SHEETSYNC_MULTIWRITER_GOOGLE_INTERLEAVINGS=1`). Not yet in the
-    /// suite: these cases still find failures (docs/several-writers.md, "The model checks"); the
-    /// interleavings stay covered by `GoogleWritersModelTests`, with weaker invariants.
+    /// Whether cases also hold a run's write while another writer acts, or make it wait for a retry
+    /// while the person edits: Google cases do (the emulator holds and answers 503 at exact points);
+    /// `SHEETSYNC_MULTIWRITER_GOOGLE_INTERLEAVINGS=0` leaves them out, to replay a seed of a run made
+    /// without them.
     var interleavesGoogleWrites: Bool {
-        workbook.kind == .google && ProcessInfo.processInfo.environment["SHEETSYNC_MULTIWRITER_GOOGLE_INTERLEAVINGS"] == "1"
+        workbook.kind == .google && ProcessInfo.processInfo.environment["SHEETSYNC_MULTIWRITER_GOOGLE_INTERLEAVINGS"] != "0"
     }
 
     /// All clocks move on together.
@@ -505,13 +505,42 @@ struct MultiWriterCase {
         }
         // A run with nothing to write never reaches the gate.
         while !emulator.isHeld(at: gate), !done.isSet { try await Task.sleep(for: .milliseconds(2)) }
+        let heldAt = person.clock.now(), before = edits.mapValues(\.count)
         if !done.isSet {
-            trace.append("\(Self.t(person.clock.now())) \(machine.name)'s write is held; meanwhile:")
+            trace.append("\(Self.t(heldAt)) \(machine.name)'s write is held; meanwhile:")
             tick()
             if other < others.count { try await sync(others[other]) } else { try handAction(what) }
         }
         emulator.open(gate: gate)
-        try took(i, try await run.value)
+        let outcome = try await run.value
+        try overwrittenInFlight(by: machine.name, heldAt: heldAt, editsBefore: before)
+        try took(i, outcome)
+    }
+
+    /// The window Google leaves (docs/several-writers.md): a cell the person typed into a row after a
+    /// machine's write was aimed and before Google applied it is overwritten by that write when the
+    /// machine changed the same field (or deleted the row), and nothing can log it. Recorded as an edit
+    /// of the machine's overwriting the person's (or a delete that saw it).
+    mutating func overwrittenInFlight(by name: String, heldAt: Timestamp, editsBefore before: [String: Int]) throws {
+        let sheet = try sheet()
+        for (key, list) in edits {
+            for edit in list.dropFirst(before[key] ?? 0) where edit.by == "person" {
+                if sheet[key] == nil, (deleted[key] ?? []).contains(where: { $0.by == name && $0.at < heldAt }) {
+                    deleted[key, default: []].append(Delete(at: person.clock.now(), by: name, saw: [edit.value]))
+                    trace.append(
+                        "  (\(name)'s delete, on its way, took the person's \(edit.field) of \(Self.short(key)) with the row: the window Google leaves)"
+                    )
+                    continue
+                }
+                guard let now = sheet[key]?[edit.field], now != edit.value,
+                    let pending = list.last(where: { $0.by == name && $0.field == edit.field && $0.value == now && $0.real < heldAt })
+                else { continue }
+                edits[key, default: []].append(
+                    Edit(field: edit.field, value: now, stamp: pending.stamp, real: person.clock.now(), by: name, replaced: edit.value))
+                trace.append(
+                    "  (\(name)'s write, on its way, overwrote the person's \(edit.field) of \(Self.short(key)): the window Google leaves)")
+            }
+        }
     }
 
     /// A machine's sync (Google mode) whose first write batch is answered 503 with `Retry-After`; during

@@ -10,7 +10,8 @@ import SheetSyncCore
 /// re-reads the key columns (and the tabs' sheet ids and the write token) so that rows inserted, deleted
 /// or sorted by hand in between are found by key, never written by stale position; then one
 /// `spreadsheets.batchUpdate` carries every change (cell updates with RAW values, row deletes, row
-/// inserts), opening with a compare-and-swap of the write token; then one `values.batchGet` of the
+/// inserts), opening with a compare-and-swap of the write token and a check of each changed tab's row
+/// anchor (rows inserted or deleted meanwhile refuse it whole); then one `values.batchGet` of the
 /// changed tabs checks that every write landed on its row (`WrittenRowsCheck`). So at most 3 reads and 1
 /// write, whatever the number of changed rows. A quiet cron run costs one Drive `files.get` of the
 /// spreadsheet's `version` (where Drive metadata is reachable). docs/several-writers.md says what this
@@ -212,10 +213,9 @@ public struct GoogleSheetsRemote: Remote {
                 } else {
                     let moved = try await rowsMoved(anchored.map { ($0.key, $0.value.sheetId, $0.value.rows) }, spreadsheetId: id)
                     guard !moved.isEmpty else { throw GoogleAPIError.api(details) }
-                    // Set afresh by the next run's write, on the last grid row it verifies.
-                    _ = try await sheets.batchUpdate(
-                        spreadsheetId: id,
-                        requests: moved.map(SheetRequests.rowAnchorRemoval))
+                    // Set afresh on the last grid row, for the next run's write to check.
+                    let info = try await sheets.info(spreadsheetId: id)
+                    _ = try await sheets.batchUpdate(spreadsheetId: id, requests: Self.rowAnchors(moved, info: info, replacing: true))
                     throw SheetSyncError.temporary(
                         "rows of tab(s) \(moved.map(\.rawValue).joined(separator: ", ")) were inserted or deleted by hand while "
                             + "\(part)this run's write was on its way; it was refused whole (it would have landed on other rows), nothing "
@@ -226,6 +226,17 @@ public struct GoogleSheetsRemote: Remote {
             previous = token
             legacy = []
             if batches.count > 1 { logger.info("wrote part \(number + 1) of \(batches.count) to the spreadsheet") }
+        }
+    }
+
+    /// Each tab's row anchor set on its last grid row (`SheetRequests.rowAnchorCheck`), after removing
+    /// the one there is when `replacing`.
+    static func rowAnchors(_ tabs: [Tab], info: SpreadsheetInfo, replacing: Bool) -> [JSONValue] {
+        tabs.flatMap { tab -> [JSONValue] in
+            guard let sheet = info.sheet(titled: tab.rawValue), let rows = sheet.rowCount, rows > 0 else { return [] }
+            return (replacing ? [SheetRequests.rowAnchorRemoval(tab)] : []) + [
+                SheetRequests.rowAnchor(tab, sheetId: sheet.sheetId, row: rows - 1)
+            ]
         }
     }
 
@@ -392,6 +403,7 @@ public struct GoogleSheetsRemote: Remote {
                 if tab == .settings { rows.append(tab.schema.fields.map { FieldParser.cell(row[$0.name], $0, typed: true) }) }
                 requests.append(SheetRequests.updateCells(sheetId: sheet.sheetId, row: 0, column: 0, rows: rows))
             }
+            requests += Self.rowAnchors(Tab.allCases, info: info, replacing: false)
             _ = try await sheets.batchUpdate(spreadsheetId: info.spreadsheetId, requests: requests)
             let created = GoogleSheetsRemote(
                 client: client, spreadsheetId: info.spreadsheetId, maxRequestBytes: maxRequestBytes, logger: logger)

@@ -1,11 +1,12 @@
 import Foundation
 import GoogleAPI
-import SheetSync
 import SheetSyncCore
 import SheetSyncStore
 import SheetsEmulator
 import Testing
 import Workbook
+
+@testable import SheetSync
 
 /// The workbook the multi-writer model shares: a CSV folder, one `.xlsx` file (each a copy of the clean
 /// sample) or a spreadsheet in the Sheets emulator (the same rows), and what its writers do to it: read a
@@ -59,6 +60,12 @@ struct ModelWorkbook {
                     return EmulatedTab(name: tab.rawValue, typed: rows, rowCount: rows.count + 40, columnCount: table.header.count + 2)
                 })
             try bed.writeConfig(spreadsheetId: id)
+            // Row anchors as `sheetsync init` sets them (a spreadsheet linked instead gets them with its
+            // first write, which only the read-back check guards).
+            let remote = try bed.remote(clock: ManualAPIClock(now: bed.emulator.now))
+            let info = try await remote.sheets.info(spreadsheetId: id)
+            _ = try await remote.sheets.batchUpdate(
+                spreadsheetId: id, requests: GoogleSheetsRemote.rowAnchors(Tab.allCases, info: info, replacing: false))
             try FileManager.default.removeItem(at: shared.book)
             return ModelWorkbook(kind: kind, folder: shared.folder, csv: csv, google: (bed, id))
         }
