@@ -34,10 +34,14 @@ public struct FormulaLikeCell: Codable, Hashable, Sendable {
         for tab in Tab.allCases {
             guard let table = tables[tab] else { continue }
             let texts = roundTrips ? RoundTripChecks.textColumns(of: table, tab: tab) : [:]
-            let candidate: (UInt8) -> Bool = {
-                FormulaText.mayBeFormulaLike(firstByte: $0) || (roundTrips && SpreadsheetCoercion.mayChange(firstByte: $0))
+            // Any cell may look like a formula; only a text field's can be a number a spreadsheet reformats.
+            var isText = [Bool](repeating: false, count: (texts.keys.max() ?? -1) + 1)
+            for column in texts.keys { isText[column] = true }
+            let candidate: (Int, UInt8) -> Bool = { column, byte in
+                FormulaText.mayBeFormulaLike(firstByte: byte)
+                    || (column < isText.count && isText[column] && SpreadsheetCoercion.mayChange(firstByte: byte))
             }
-            table.forEachCell(startingWith: candidate) { index, column, text in
+            table.forEachCell(where: candidate) { index, column, text in
                 if let cell = FormulaLikeCell(tab: tab, table: table, row: index, column: column, text: text) { formulaLike.append(cell) }
                 if let name = texts[column], let line = RoundTripChecks.atRisk(tab: tab, row: index, name: name, text: text) {
                     atRisk.append(line)

@@ -128,17 +128,19 @@ public struct Table: Hashable, Sendable {
         return decoded.source.visitCells(rows: rows, cell: cell, endOfRow: endOfRow)
     }
 
-    /// Calls `body` with data row index, column and text of every cell whose first byte passes
-    /// `candidate`, row by row, in column order: a scan for the rare cell that needs a closer look (a
-    /// formula-like text, a number a spreadsheet program would reformat), which decodes only those.
-    public func forEachCell(startingWith candidate: (UInt8) -> Bool, _ body: (_ row: Int, _ column: Int, _ text: String) -> Void) {
+    /// Calls `body` with data row index, column and text of every cell whose column and first byte
+    /// pass `candidate`, row by row, in column order: a scan for the rare cell that needs a closer look
+    /// (a formula-like text, a number a spreadsheet program would reformat), which decodes only those.
+    public func forEachCell(
+        where candidate: (_ column: Int, _ firstByte: UInt8) -> Bool, _ body: (_ row: Int, _ column: Int, _ text: String) -> Void
+    ) {
         // The row's index comes at its end: its candidates wait until then.
         var column = 0
         var pending: [(Int, String)] = []
         let visited = visitCells(
             rows: 0..<rowCount,
             cell: { bytes in
-                if let first = bytes.first, candidate(first) { pending.append((column, String(decoding: bytes, as: UTF8.self))) }
+                if let first = bytes.first, candidate(column, first) { pending.append((column, String(decoding: bytes, as: UTF8.self))) }
                 column += 1
                 return true
             },
@@ -152,7 +154,7 @@ public struct Table: Hashable, Sendable {
         for index in 0..<rowCount {
             for (column, cell) in row(index).enumerated() {
                 let text = cell.rawText
-                if let first = text.utf8.first, candidate(first) { body(index, column, text) }
+                if let first = text.utf8.first, candidate(column, first) { body(index, column, text) }
             }
         }
     }
