@@ -1,5 +1,6 @@
 import Foundation
 import GoogleAPI
+import Interchange
 import SheetSync
 import SheetSyncCore
 import SheetSyncStore
@@ -252,6 +253,31 @@ extension SeveralWritersGoogleTests {
         #expect(!sheet.values.contains { $0["transactionId"] != edited && $0["note"] == "edited in the store" })
         #expect(try a.storeRecords(.transactions) == sheet)
         #expect(try machines.b.storeRecords(.transactions) == sheet)
+        await machines.finish()
+    }
+
+    /// Rows added at the grid's end (Sheets' "Add rows" at the bottom) leave the row anchor off the last
+    /// grid row: the next write cannot tell that from rows moved, stops once (75) with nothing written,
+    /// and sets the anchor afresh; the write after it goes through.
+    @Test func rowsAddedAtTheGridsEndStopOneWriteThenTheNextGoesThrough() async throws {
+        let machines = try await TwoMachines.start("g-writers-grid-end")
+        let a = machines.a
+        try machines.editInStore(a, machines.keys[1], ["note": "an earlier write"])
+        try await machines.sync(a)
+        let id = try a.spreadsheetId(), remote = try a.remote()
+        let sheetId = try #require(try await remote.sheets.info(spreadsheetId: id).sheet(titled: Tab.transactions.rawValue)?.sheetId)
+        _ = try await remote.sheets.batchUpdate(
+            spreadsheetId: id, requests: [["appendDimension": ["sheetId": .integer(sheetId), "dimension": "ROWS", "length": 100]]])
+        try machines.editInStore(a, machines.keys[2], ["note": "edited in the store"])
+        let before = try a.values(.transactions)
+
+        var outcome: Int32 = 0
+        do { try await machines.sync(a) } catch let error as SheetSyncError { outcome = error.exitCode.rawValue }
+        #expect(outcome == 75)
+        #expect(try a.values(.transactions) == before)
+        try await machines.sync(a)
+        #expect(try a.sheetRecords(.transactions)[machines.keys[2]]?["note"] == "edited in the store")
+        #expect(try a.storeRecords(.transactions) == a.sheetRecords(.transactions))
         await machines.finish()
     }
 

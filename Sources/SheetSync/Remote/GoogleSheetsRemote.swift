@@ -217,9 +217,9 @@ public struct GoogleSheetsRemote: Remote {
                     let info = try await sheets.info(spreadsheetId: id)
                     _ = try await sheets.batchUpdate(spreadsheetId: id, requests: Self.rowAnchors(moved, info: info, replacing: true))
                     throw SheetSyncError.temporary(
-                        "rows of tab(s) \(moved.map(\.rawValue).joined(separator: ", ")) were inserted or deleted by hand while "
-                            + "\(part)this run's write was on its way; it was refused whole (it would have landed on other rows), nothing "
-                            + "was recorded, the next run merges")
+                        "rows of tab(s) \(moved.map(\.rawValue).joined(separator: ", ")) were inserted or deleted by hand (or rows "
+                            + "added at the grid's end) since this run found where its rows are; \(part)the write was refused whole (it "
+                            + "would have landed on other rows), nothing was recorded, the next run merges")
                 }
             }
             for (tab, sheetId, rows) in after { gridRows[tab] = (sheetId, rows) }
