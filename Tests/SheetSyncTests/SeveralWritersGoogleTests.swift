@@ -174,6 +174,50 @@ extension SeveralWritersGoogleTests {
 }
 
 extension SeveralWritersGoogleTests {
+    /// A person types into a row sheetsync is about to write, after the run read the sheet and before
+    /// it checks where its rows are (held here at that check): the write would overwrite what they
+    /// typed, unread. Nothing is written (75); the typed cell stays, the store keeps its edit, and the
+    /// next runs merge them by time, the loser kept in the conflict log. So what is left of Google's
+    /// window is the moment between that check and Google applying the write.
+    @Test(arguments: ["note", "amount"])
+    func aCellTypedIntoARowAfterTheReadAndBeforeTheWriteIsNeverOverwritten(typedField: String) async throws {
+        let machines = try await TwoMachines.start("g-writers-before-write-\(typedField)")
+        let a = machines.a
+        let edited = machines.keys[2]
+        try machines.editInStore(a, edited, ["note": "edited in the store"])
+        let sheetBefore = try a.sheetRecords(.transactions)
+        let id = try a.spreadsheetId(), column = try a.column(typedField, in: .transactions)
+        let typedRow = try #require(try a.rowIndex(of: edited, in: .transactions))
+        let typed = typedField == "note" ? "typed before the write" : "77.7"
+
+        a.emulator.resetCounters()
+        a.emulator.injectFault(.hold(gate: "check"), at: .endpoint("sheets.spreadsheets.get", occurrence: 1))
+        let run = Task { try await machines.sync(a) }
+        while !a.emulator.isHeld(at: "check") { try await Task.sleep(for: .milliseconds(10)) }
+        try a.emulator.typeCell(
+            spreadsheetId: id, tab: Tab.transactions.rawValue, at: GoogleTestBed.a1(row: typedRow, column: column), text: typed)
+        a.emulator.open(gate: "check")
+        var outcome: Int32 = 0
+        do { _ = try await run.value } catch let error as SheetSyncError { outcome = error.exitCode.rawValue }
+        #expect(outcome == 75, "the write went out over the typed cell")
+        var expected = sheetBefore
+        expected[edited]?[typedField] = typedField == "note" ? typed : "77.70"
+        #expect(try a.sheetRecords(.transactions) == expected, "the write overwrote what the person typed")
+        #expect(try a.storeRecords(.transactions)[edited]?["note"] == "edited in the store")
+
+        for bed in [a, machines.b, a] { try await machines.sync(bed) }
+        let final = try a.sheetRecords(.transactions)
+        #expect(final[edited]?[typedField] == expected[edited]?[typedField])
+        #expect(try a.storeRecords(.transactions) == final)
+        #expect(try machines.b.storeRecords(.transactions) == final)
+        if typedField == "note" {
+            #expect(try a.store().conflicts(limit: 10).contains { $0.key == edited && $0.losingValue == "edited in the store" })
+        } else {
+            #expect(final[edited]?["note"] == "edited in the store", "fields edited apart merge")
+        }
+        await machines.finish()
+    }
+
     /// A's write is on its way (its row positions verified) when B's sync deletes a row above A's edit:
     /// A's write must not land on the row below. It is refused whole (the sheetsync write token B moved),
     /// the run says so (75), and the next runs converge with every value on its own row.

@@ -8,7 +8,8 @@ import SheetSyncCore
 ///
 /// Costs per sync: one `values.batchGet` reads all five tabs; before writing, one `spreadsheets.get`
 /// re-reads the key columns (and the tabs' sheet ids and the write token) so that rows inserted, deleted
-/// or sorted by hand in between are found by key, never written by stale position; then one
+/// or sorted by hand in between are found by key, never written by stale position, and the cells of the
+/// rows it writes, so that nothing typed there since the read is overwritten; then one
 /// `spreadsheets.batchUpdate` carries every change (cell updates with RAW values, row deletes, row
 /// inserts), opening with a compare-and-swap of the write token and a check of each changed tab's row
 /// anchor (rows inserted or deleted meanwhile refuse it whole); then one `values.batchGet` of the
@@ -109,13 +110,23 @@ public struct GoogleSheetsRemote: Remote {
         let changing = plans.filter(\.changesRemote)
         guard !changing.isEmpty else { return RemoteWrite(version: snapshot.version) }
         do {
-            let layout = try await SheetLayout.verify(spreadsheetId: id, tabs: changing.map(\.tab), snapshot: snapshot, sheets: sheets)
+            var planned: [Tab: TableChanges] = [:]
+            for plan in changing {
+                planned[plan.tab] = TablePatcher.changes(
+                    plan, to: snapshot.tables[plan.tab] ?? Table(header: []), schema: plan.tab.schema, typed: true)
+            }
+            let layout = try await SheetLayout.verify(
+                spreadsheetId: id, tabs: changing.map(\.tab), snapshot: snapshot, sheets: sheets, watching: planned)
+            guard layout.changedRows.isEmpty else {
+                throw SheetSyncError.temporary(
+                    "\(layout.changedRows.joined(separator: ", ")) changed in the spreadsheet since this run read it; nothing was "
+                        + "written (it would have overwritten that unread), the next run merges")
+            }
             var write = SheetWrite(limit: maxRequestBytes)
             var written: [Tab: TableChanges] = [:]
             for plan in changing {
                 let tab = plan.tab
-                let table = snapshot.tables[tab] ?? Table(header: [])
-                let changes = TablePatcher.changes(plan, to: table, schema: tab.schema, typed: true)
+                let changes = planned[tab] ?? TableChanges()
                 if let sheetId = layout.sheetIds[tab] {
                     try SheetRequests.add(changes, tab: tab, sheetId: sheetId, layout: layout.tabs[tab], to: &write)
                     written[tab] = changes
@@ -185,13 +196,16 @@ public struct GoogleSheetsRemote: Remote {
                         "\(part)the write to the spreadsheet failed and was not re-sent (its rows' positions depend on the parts "
                             + "before it); what was written is whole rows, nothing was recorded, the next run carries on")
                 }
-                let now = try await SheetLayout.verify(spreadsheetId: id, tabs: layout.verifiedTabs, snapshot: snapshot, sheets: sheets)
+                let now = try await SheetLayout.verify(
+                    spreadsheetId: id, tabs: layout.verifiedTabs, snapshot: snapshot, sheets: sheets, watching: changes)
                 guard now.keyColumns == layout.keyColumns, now.sheetIds == layout.sheetIds else {
                     throw SheetSyncError.temporary(
                         "rows of the spreadsheet were inserted, deleted or sorted while \(part)the write waited to be re-sent; it was "
                             + "not re-sent (it would have landed on other rows), nothing was recorded, the next run merges")
                 }
-                let typed = try await rowsChangedSinceRead(changes, layout: layout, snapshot: snapshot, spreadsheetId: id)
+                let typed =
+                    now.watchedAll
+                    ? now.changedRows : try await rowsChangedSinceRead(changes, layout: layout, snapshot: snapshot, spreadsheetId: id)
                 guard typed.isEmpty else {
                     throw SheetSyncError.temporary(
                         "\(typed.joined(separator: ", ")) changed in the spreadsheet while \(part)the write waited to be re-sent; it "
@@ -270,18 +284,14 @@ public struct GoogleSheetsRemote: Remote {
             for row in (touched[tab] ?? []).sorted() {
                 guard let at = rowNow[row] else { continue }
                 let before = row < then.rows.count ? then.rows[row] : []
-                let current = at < now.rows.count ? now.rows[at] : []
-                if Self.trimmed(before) != Self.trimmed(current) {
+                if SheetLayout.rowChanged(
+                    before, width: then.header.count, now: { at < now.rowCount ? now.cell(row: at, column: $0) : .empty })
+                {
                     changed.append("\(tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: at))")
                 }
             }
         }
         return changed
-    }
-
-    /// A row's cells without its trailing empty ones (Google leaves them out of a read).
-    static func trimmed(_ row: [Cell]) -> ArraySlice<Cell> {
-        row[..<((row.lastIndex { $0 != .empty }).map { $0 + 1 } ?? 0)]
     }
 
     /// Reads the changed tabs back after a write and puts right what landed on other rows

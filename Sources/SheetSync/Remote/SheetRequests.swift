@@ -58,13 +58,25 @@ struct SheetLayout {
     /// aimed at hold while these read the same.
     var verifiedTabs: [Tab] = []
     var keyColumns: [Tab: [String]] = [:]
+    /// The rows the write changes or deletes that no longer hold, cell for cell, what the snapshot read
+    /// ("Transactions row 4"), and whether every such row was looked at (`maxWatchedRows`).
+    var changedRows: [String] = []
+    var watchedAll = true
 
-    /// One `spreadsheets.get` of the changed tabs' key columns and sheet properties.
-    static func verify(spreadsheetId: String, tabs: [Tab], snapshot: RemoteSnapshot, sheets: SheetsClient) async throws -> SheetLayout {
+    /// The most rows whose cells one verification reads (each block of them is a range in its URL).
+    static let maxWatchedRows = 200
+
+    /// One `spreadsheets.get` of the changed tabs' key columns and sheet properties, and of the cells
+    /// of the rows `watching` changes or deletes (up to `maxWatchedRows`), compared with the snapshot.
+    static func verify(
+        spreadsheetId: String, tabs: [Tab], snapshot: RemoteSnapshot, sheets: SheetsClient, watching changes: [Tab: TableChanges] = [:]
+    ) async throws -> SheetLayout {
         var layout = SheetLayout()
         layout.verifiedTabs = tabs
         var keyColumns: [Tab: Int] = [:]
         var ranges: [String] = []
+        var watched: [Tab: [Int]] = [:]
+        var budget = maxWatchedRows
         for tab in tabs {
             guard let table = snapshot.tables[tab] else { continue }
             // A header the plan could not map is asked for by name only (the check still sees the tab).
@@ -76,11 +88,23 @@ struct SheetLayout {
             keyColumns[tab] = column
             let letters = A1.columnLetters(column)
             ranges.append(A1.quoteSheetName(tab.rawValue) + "!" + letters + ":" + letters)
+            let rows = changes[tab].map { Set($0.cells.map(\.row) + $0.deletedRows).filter { $0 < table.rows.count }.sorted() } ?? []
+            guard !rows.isEmpty else { continue }
+            guard rows.count <= budget else {
+                layout.watchedAll = false
+                continue
+            }
+            budget -= rows.count
+            watched[tab] = rows
+            ranges += blocks(of: rows).map { block in
+                A1.quoteSheetName(tab.rawValue) + "!A\(block.lowerBound + 2):" + A1.columnLetters(max(table.header.count, 1) - 1)
+                    + "\(block.upperBound + 1)"
+            }
         }
         let answer = try await sheets.get(
             spreadsheetId: spreadsheetId,
             fields: "developerMetadata(metadataId,metadataKey,metadataValue),"
-                + "sheets(properties(sheetId,title,gridProperties(rowCount,columnCount)),data(rowData(values(effectiveValue))))",
+                + "sheets(properties(sheetId,title,gridProperties(rowCount,columnCount)),data(startRow,rowData(values(effectiveValue))))",
             ranges: ranges, includeGridData: true)
         for entry in answer["developerMetadata"]?.arrayValue ?? [] where entry["metadataKey"]?.stringValue == SheetRequests.writeGuardKey {
             guard let id = entry["metadataId"]?.intValue else { continue }
@@ -135,8 +159,63 @@ struct SheetLayout {
                 rowNow: rowNow,
                 dataRows: max(current.count, rowNow.values.max().map { $0 + 1 } ?? 0, current == then ? table.rows.count : 0),
                 rowCount: rows, columnCount: columns)
+            if let watchedRows = watched[tab] {
+                let cells = watchedCells(sheet["data"]?.arrayValue?.dropFirst() ?? [])
+                layout.changedRows += watchedRows.filter { row in
+                    // A row moved since the read is followed by its key; its cells were not asked for.
+                    guard rowNow[row] == row else { return false }
+                    let now = cells[row + 1] ?? [:]
+                    return rowChanged(table.rows[row], width: table.header.count) { now[$0] ?? .some(.empty) }
+                }.map { "\(title) row \(Table.sheetRowNumber(ofDataRow: $0))" }
+            }
         }
         return layout
+    }
+
+    /// Whether a row as read now (`now` of a column; nil: not compared, an error value) differs from
+    /// `was`, the snapshot's, in any column of the header's `width` (numbers and dates by value).
+    static func rowChanged(_ was: [Cell], width: Int, now: (Int) -> Cell?) -> Bool {
+        (0..<max(width, 1)).contains { column in
+            guard let cell = now(column) else { return false }
+            return !WrittenRowsCheck.same(column < was.count ? was[column] : .empty, cell)
+        }
+    }
+
+    /// Runs of consecutive row indexes, as half-open ranges.
+    static func blocks(of rows: [Int]) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        for row in rows {
+            if let last = out.last, last.upperBound == row {
+                out[out.count - 1] = last.lowerBound..<row + 1
+            } else {
+                out.append(row..<row + 1)
+            }
+        }
+        return out
+    }
+
+    /// The cells of grid data blocks by sheet row index and column: nil where the cell shows an error
+    /// (a formula's `#N/A`, which the values read gives as text), so it is not compared.
+    static func watchedCells(_ data: ArraySlice<JSONValue>) -> [Int: [Int: Cell?]] {
+        var out: [Int: [Int: Cell?]] = [:]
+        for block in data {
+            let start = block["startRow"]?.intValue ?? 0
+            for (offset, row) in (block["rowData"]?.arrayValue ?? []).enumerated() {
+                var cells: [Int: Cell?] = [:]
+                for (column, value) in (row["values"]?.arrayValue ?? []).enumerated() {
+                    guard let effective = value["effectiveValue"] else { continue }
+                    if effective["errorValue"] != nil {
+                        cells[column] = .some(nil)
+                        continue
+                    }
+                    let cell = SheetCells.cell(
+                        from: effective["stringValue"] ?? effective["numberValue"] ?? effective["boolValue"] ?? .null)
+                    cells[column] = .some(cell)
+                }
+                out[start + offset] = cells
+            }
+        }
+        return out
     }
 }
 
