@@ -169,78 +169,90 @@ public struct GoogleSheetsRemote: Remote {
         let batches = write.batches(limit: maxRequestBytes)
         // Each changed tab's grid rows, as verified and then as each batch leaves them: its row anchor sits
         // on the last one.
-        var gridRows: [Tab: (sheetId: Int, rows: Int)] = [:]
-        for tab in changes.keys {
-            if let sheetId = layout.sheetIds[tab], let rows = layout.tabs[tab]?.rowCount, rows > 0 { gridRows[tab] = (sheetId, rows) }
+        var grids: [SheetRequests.Grid] = Tab.allCases.compactMap { tab in
+            guard changes[tab] != nil, let sheetId = layout.sheetIds[tab], let rows = layout.tabs[tab]?.rowCount, rows > 0 else {
+                return nil
+            }
+            return SheetRequests.Grid(tab: tab, sheetId: sheetId, rows: rows)
         }
         for (number, batch) in batches.enumerated() {
             let token = String(UInt64.random(in: 1...UInt64.max), radix: 16)
-            let anchored = gridRows.sorted { $0.key.rawValue < $1.key.rawValue }
-            let after = anchored.map { tab, grid in (tab, grid.sheetId, grid.rows + (batch.rowsAdded[grid.sheetId] ?? 0)) }
-            let guarded =
-                (SheetRequests.writeGuard(token: token, replacing: previous, legacy: legacy)
-                + anchored.map {
-                    checkingRowAnchors || number > 0
-                        ? SheetRequests.rowAnchorCheck($0.key, sheetId: $0.value.sheetId, row: $0.value.rows - 1)
-                        : SheetRequests.rowAnchorRemoval($0.key)
-                }).map {
-                    $0.serialized()
-                } + batch.requests
-                + after.filter { $0.2 > 0 }.map { SheetRequests.rowAnchor($0.0, sheetId: $0.1, row: $0.2 - 1).serialized() }
+            let guarded = SheetRequests.guarded(
+                batch, token: token, replacing: previous, legacy: legacy, grids: grids, checkingRowAnchors: checkingRowAnchors || number > 0
+            )
             let part = batches.count > 1 ? "part \(number + 1) of \(batches.count) of " : ""
-            let stillAimed = ResendCondition {
-                // Applied before its answer was lost: the repeat is refused whole (the token moved), harmlessly.
-                if try await writeToken(spreadsheetId: id) == token { return }
-                guard number == 0 else {
-                    throw SheetSyncError.temporary(
-                        "\(part)the write to the spreadsheet failed and was not re-sent (its rows' positions depend on the parts "
-                            + "before it); what was written is whole rows, nothing was recorded, the next run carries on")
-                }
-                let now = try await SheetLayout.verify(
-                    spreadsheetId: id, tabs: layout.verifiedTabs, snapshot: snapshot, sheets: sheets, watching: changes)
-                guard now.keyColumns == layout.keyColumns, now.sheetIds == layout.sheetIds else {
-                    throw SheetSyncError.temporary(
-                        "rows of the spreadsheet were inserted, deleted or sorted while \(part)the write waited to be re-sent; it was "
-                            + "not re-sent (it would have landed on other rows), nothing was recorded, the next run merges")
-                }
-                let typed =
-                    now.watchedAll
-                    ? now.changedRows : try await rowsChangedSinceRead(changes, layout: layout, snapshot: snapshot, spreadsheetId: id)
-                guard typed.isEmpty else {
-                    throw SheetSyncError.temporary(
-                        "\(typed.joined(separator: ", ")) changed in the spreadsheet while \(part)the write waited to be re-sent; it "
-                            + "was not re-sent (it would have overwritten that unread), nothing was recorded, the next run merges")
-                }
-            }
+            let aimed = stillAimed(
+                number: number, part: part, token: token, changes: changes, layout: layout, snapshot: snapshot, spreadsheetId: id)
             do {
                 _ = try await sheets.batchUpdate(
-                    spreadsheetId: id, serializedRequests: guarded, guardedAgainstRepeats: true, beforeResending: stillAimed)
+                    spreadsheetId: id, serializedRequests: guarded, guardedAgainstRepeats: true, beforeResending: aimed)
             } catch GoogleAPIError.api(let details) where details.httpStatus == 400 {
-                // Refused whole: applied already (its answer lost, then sent again), or the token moved.
-                let now = try await writeToken(spreadsheetId: id)
-                if now == token {
-                    logger.info("\(part)the write was applied before its answer was lost")
-                } else if now != previous {
-                    throw SheetSyncError.temporary(
-                        "another sheetsync run wrote the spreadsheet while \(part)this run's write was on its way; it was refused "
-                            + "whole (it would have landed on rows that run moved), nothing was recorded, the next run merges")
-                } else {
-                    let moved = try await rowsMoved(anchored.map { ($0.key, $0.value.sheetId, $0.value.rows) }, spreadsheetId: id)
-                    guard !moved.isEmpty else { throw GoogleAPIError.api(details) }
-                    // Set afresh on the last grid row, for the next run's write to check.
-                    let info = try await sheets.info(spreadsheetId: id)
-                    _ = try await sheets.batchUpdate(spreadsheetId: id, requests: Self.rowAnchors(moved, info: info, replacing: true))
-                    throw SheetSyncError.temporary(
-                        "rows of tab(s) \(moved.map(\.rawValue).joined(separator: ", ")) were inserted or deleted by hand (or rows "
-                            + "added at the grid's end) since this run found where its rows are; \(part)the write was refused whole (it "
-                            + "would have landed on other rows), nothing was recorded, the next run merges")
-                }
+                try await refused(details, part: part, token: token, previous: previous, grids: grids, spreadsheetId: id)
             }
-            for (tab, sheetId, rows) in after { gridRows[tab] = (sheetId, rows) }
+            grids = grids.map { SheetRequests.Grid(tab: $0.tab, sheetId: $0.sheetId, rows: $0.rows + (batch.rowsAdded[$0.sheetId] ?? 0)) }
             previous = token
             legacy = []
             if batches.count > 1 { logger.info("wrote part \(number + 1) of \(batches.count) to the spreadsheet") }
         }
+    }
+
+    /// The check a batch must pass before a retry sends it again (`send`).
+    private func stillAimed(
+        number: Int, part: String, token: String, changes: [Tab: TableChanges], layout: SheetLayout, snapshot: RemoteSnapshot,
+        spreadsheetId id: String
+    ) -> ResendCondition {
+        ResendCondition {
+            // Applied before its answer was lost: the repeat is refused whole (the token moved), harmlessly.
+            if try await writeToken(spreadsheetId: id) == token { return }
+            guard number == 0 else {
+                throw SheetSyncError.temporary(
+                    "\(part)the write to the spreadsheet failed and was not re-sent (its rows' positions depend on the parts "
+                        + "before it); what was written is whole rows, nothing was recorded, the next run carries on")
+            }
+            let now = try await SheetLayout.verify(
+                spreadsheetId: id, tabs: layout.verifiedTabs, snapshot: snapshot, sheets: sheets, watching: changes)
+            guard now.keyColumns == layout.keyColumns, now.sheetIds == layout.sheetIds else {
+                throw SheetSyncError.temporary(
+                    "rows of the spreadsheet were inserted, deleted or sorted while \(part)the write waited to be re-sent; it was "
+                        + "not re-sent (it would have landed on other rows), nothing was recorded, the next run merges")
+            }
+            let typed =
+                now.watchedAll
+                ? now.changedRows : try await rowsChangedSinceRead(changes, layout: layout, snapshot: snapshot, spreadsheetId: id)
+            guard typed.isEmpty else {
+                throw SheetSyncError.temporary(
+                    "\(typed.joined(separator: ", ")) changed in the spreadsheet while \(part)the write waited to be re-sent; it "
+                        + "was not re-sent (it would have overwritten that unread), nothing was recorded, the next run merges")
+            }
+        }
+    }
+
+    /// A batch refused whole (400): applied already (its answer lost, then sent again), refused because
+    /// another sheetsync moved the token or a person moved rows under a row anchor (75, the anchor set
+    /// afresh), or refused for what it carries (the error as it came).
+    private func refused(
+        _ details: GoogleErrorDetails, part: String, token: String, previous: String?, grids: [SheetRequests.Grid],
+        spreadsheetId id: String
+    ) async throws {
+        let now = try await writeToken(spreadsheetId: id)
+        if now == token {
+            logger.info("\(part)the write was applied before its answer was lost")
+            return
+        }
+        guard now == previous else {
+            throw SheetSyncError.temporary(
+                "another sheetsync run wrote the spreadsheet while \(part)this run's write was on its way; it was refused "
+                    + "whole (it would have landed on rows that run moved), nothing was recorded, the next run merges")
+        }
+        let moved = try await rowsMoved(grids, spreadsheetId: id)
+        guard !moved.isEmpty else { throw GoogleAPIError.api(details) }
+        // Set afresh on the last grid row, for the next run's write to check.
+        let info = try await sheets.info(spreadsheetId: id)
+        _ = try await sheets.batchUpdate(spreadsheetId: id, requests: Self.rowAnchors(moved, info: info, replacing: true))
+        throw SheetSyncError.temporary(
+            "rows of tab(s) \(moved.map(\.rawValue).joined(separator: ", ")) were inserted or deleted by hand (or rows "
+                + "added at the grid's end) since this run found where its rows are; \(part)the write was refused whole (it "
+                + "would have landed on other rows), nothing was recorded, the next run merges")
     }
 
     /// Each tab's row anchor set on its last grid row (`SheetRequests.rowAnchorCheck`), after removing
@@ -257,15 +269,15 @@ public struct GoogleSheetsRemote: Remote {
     /// The tabs whose rows were inserted or deleted since a batch was aimed at `rows` grid rows: their
     /// grid has another size now, or their row anchor is no longer on its last row (or rows were added
     /// at the grid's end since sheetsync last wrote the tab). A tab without an anchor is judged by size.
-    private func rowsMoved(_ expected: [(Tab, sheetId: Int, rows: Int)], spreadsheetId id: String) async throws -> [Tab] {
+    private func rowsMoved(_ expected: [SheetRequests.Grid], spreadsheetId id: String) async throws -> [Tab] {
         guard !expected.isEmpty else { return [] }
         let info = try await sheets.info(spreadsheetId: id)
-        let anchors = try await sheets.developerMetadata(spreadsheetId: id, ids: expected.map { SheetRequests.rowAnchorId($0.0) })
-        return expected.filter { tab, sheetId, rows in
-            let resized = info.sheets.first { $0.sheetId == sheetId }?.rowCount != rows
-            let anchor = anchors.first { $0["metadataId"]?.intValue == SheetRequests.rowAnchorId(tab) }
-            return resized || (anchor != nil && anchor?["location"]?["dimensionRange"]?["startIndex"]?.intValue != rows - 1)
-        }.map(\.0)
+        let anchors = try await sheets.developerMetadata(spreadsheetId: id, ids: expected.map { SheetRequests.rowAnchorId($0.tab) })
+        return expected.filter { grid in
+            let resized = info.sheets.first { $0.sheetId == grid.sheetId }?.rowCount != grid.rows
+            let anchor = anchors.first { $0["metadataId"]?.intValue == SheetRequests.rowAnchorId(grid.tab) }
+            return resized || (anchor != nil && anchor?["location"]?["dimensionRange"]?["startIndex"]?.intValue != grid.rows - 1)
+        }.map(\.tab)
     }
 
     /// The rows `changes` rewrites or deletes whose cells no longer read as in `snapshot` ("Transactions

@@ -71,41 +71,15 @@ struct SheetLayout {
     static func verify(
         spreadsheetId: String, tabs: [Tab], snapshot: RemoteSnapshot, sheets: SheetsClient, watching changes: [Tab: TableChanges] = [:]
     ) async throws -> SheetLayout {
-        var layout = SheetLayout()
-        layout.verifiedTabs = tabs
-        var keyColumns: [Tab: Int] = [:]
-        var ranges: [String] = []
-        var watched: [Tab: [Int]] = [:]
-        var budget = maxWatchedRows
-        for tab in tabs {
-            guard let table = snapshot.tables[tab] else { continue }
-            // A header the plan could not map is asked for by name only (the check still sees the tab).
-            guard let map = try? ColumnMap(header: table.header, schema: tab.schema), let column = map.columns[tab.schema.keyField] else {
-                // Asked for ranges, Google answers with the tabs they name only: name it to learn its sheet id.
-                ranges.append(A1.quoteSheetName(tab.rawValue) + "!A1")
-                continue
-            }
-            keyColumns[tab] = column
-            let letters = A1.columnLetters(column)
-            ranges.append(A1.quoteSheetName(tab.rawValue) + "!" + letters + ":" + letters)
-            let rows = changes[tab].map { Set($0.cells.map(\.row) + $0.deletedRows).filter { $0 < table.rows.count }.sorted() } ?? []
-            guard !rows.isEmpty else { continue }
-            guard rows.count <= budget else {
-                layout.watchedAll = false
-                continue
-            }
-            budget -= rows.count
-            watched[tab] = rows
-            ranges += blocks(of: rows).map { block in
-                A1.quoteSheetName(tab.rawValue) + "!A\(block.lowerBound + 2):" + A1.columnLetters(max(table.header.count, 1) - 1)
-                    + "\(block.upperBound + 1)"
-            }
-        }
+        let asked = Asked(tabs: tabs, snapshot: snapshot, changes: changes)
         let answer = try await sheets.get(
             spreadsheetId: spreadsheetId,
             fields: "developerMetadata(metadataId,metadataKey,metadataValue),"
                 + "sheets(properties(sheetId,title,gridProperties(rowCount,columnCount)),data(startRow,rowData(values(effectiveValue))))",
-            ranges: ranges, includeGridData: true)
+            ranges: asked.ranges, includeGridData: true)
+        var layout = SheetLayout()
+        layout.verifiedTabs = tabs
+        layout.watchedAll = asked.watchedAll
         for entry in answer["developerMetadata"]?.arrayValue ?? [] where entry["metadataKey"]?.stringValue == SheetRequests.writeGuardKey {
             guard let id = entry["metadataId"]?.intValue else { continue }
             if id == SheetRequests.writeTokenId {
@@ -114,62 +88,104 @@ struct SheetLayout {
                 layout.writeGuards.append(id)
             }
         }
-        for sheet in answer["sheets"]?.arrayValue ?? [] {
-            guard let title = sheet["properties"]?["title"]?.stringValue, let tab = Tab(rawValue: title),
-                let sheetId = sheet["properties"]?["sheetId"]?.intValue
-            else { continue }
-            layout.sheetIds[tab] = sheetId
-            let columns = sheet["properties"]?["gridProperties"]?["columnCount"]?.intValue ?? 26
-            let rows = sheet["properties"]?["gridProperties"]?["rowCount"]?.intValue ?? 1_000
-            if let table = snapshot.tables[tab], SyncPlanner.isBlank(table) {
-                // A tab read with nothing in it (cleared, header too) gets its header and rows from the top,
-                // unless someone typed into it since.
-                let first = sheet["data"]?.arrayValue?.first?["rowData"]?.arrayValue?.first?["values"]?.arrayValue?.first?["effectiveValue"]
-                guard first == nil || first == .null else {
-                    throw SheetSyncError.temporary("tab '\(title)' was written to while syncing; nothing was written, the next run merges")
+        for sheet in answer["sheets"]?.arrayValue ?? [] { try layout.place(sheet, snapshot: snapshot, asked: asked) }
+        return layout
+    }
+
+    /// What a verification asks for: each tab's key column (or its first cell, for a header the plan
+    /// could not map) and the blocks of rows whose cells it compares.
+    struct Asked {
+        var ranges: [String] = []
+        var keyColumns: [Tab: Int] = [:]
+        var watched: [Tab: [Int]] = [:]
+        var watchedAll = true
+
+        init(tabs: [Tab], snapshot: RemoteSnapshot, changes: [Tab: TableChanges]) {
+            var budget = SheetLayout.maxWatchedRows
+            for tab in tabs {
+                guard let table = snapshot.tables[tab] else { continue }
+                let sheet = A1.quoteSheetName(tab.rawValue)
+                guard let map = try? ColumnMap(header: table.header, schema: tab.schema), let column = map.columns[tab.schema.keyField]
+                else {
+                    // Asked for ranges, Google answers with the tabs they name only: name it to learn its sheet id.
+                    ranges.append(sheet + "!A1")
+                    continue
                 }
-                layout.tabs[tab] = TabLayout(rowNow: [:], dataRows: 0, rowCount: rows, columnCount: columns)
-                continue
-            }
-            guard let column = keyColumns[tab], let table = snapshot.tables[tab] else { continue }
-            let rowData = sheet["data"]?.arrayValue?.first?["rowData"]?.arrayValue ?? []
-            let now = rowData.map { row -> String in
-                let value = row["values"]?.arrayValue?.first?["effectiveValue"]
-                return (value?["stringValue"]?.stringValue ?? value?["numberValue"]?.numberText ?? "").trimmingCharacters(in: .whitespaces)
-            }
-            layout.keyColumns[tab] = now
-            let header = now.first ?? ""
-            guard header.lowercased() == table.header[column].trimmingCharacters(in: .whitespaces).lowercased() else {
-                throw SheetSyncError.temporary(
-                    "the columns of tab '\(title)' changed while syncing; nothing was written, the next run merges")
-            }
-            let then = table.rows.map { column < $0.count ? $0[column].rawText.trimmingCharacters(in: .whitespaces) : "" }
-            let current = Array(now.dropFirst())
-            var rowNow: [Int: Int] = [:]
-            if current == Array(then.prefix(current.count)) && then.dropFirst(current.count).allSatisfy(\.isEmpty) {
-                for i in then.indices { rowNow[i] = i }
-            } else {
-                // Rows moved by hand: follow each row by its key; a row without a key cannot be followed
-                // and waits for the next run.
-                var byKey: [String: Int] = [:]
-                for (i, key) in current.enumerated() where !key.isEmpty && byKey[key.lowercased()] == nil { byKey[key.lowercased()] = i }
-                for (i, key) in then.enumerated() where !key.isEmpty { rowNow[i] = byKey[key.lowercased()] }
-            }
-            layout.tabs[tab] = TabLayout(
-                rowNow: rowNow,
-                dataRows: max(current.count, rowNow.values.max().map { $0 + 1 } ?? 0, current == then ? table.rows.count : 0),
-                rowCount: rows, columnCount: columns)
-            if let watchedRows = watched[tab] {
-                let cells = watchedCells(sheet["data"]?.arrayValue?.dropFirst() ?? [])
-                layout.changedRows += watchedRows.filter { row in
-                    // A row moved since the read is followed by its key; its cells were not asked for.
-                    guard rowNow[row] == row else { return false }
-                    let now = cells[row + 1] ?? [:]
-                    return rowChanged(table.rows[row], width: table.header.count) { now[$0] ?? .some(.empty) }
-                }.map { "\(title) row \(Table.sheetRowNumber(ofDataRow: $0))" }
+                keyColumns[tab] = column
+                ranges.append(sheet + "!" + A1.columnLetters(column) + ":" + A1.columnLetters(column))
+                let rows = changes[tab].map { Set($0.cells.map(\.row) + $0.deletedRows).filter { $0 < table.rows.count }.sorted() } ?? []
+                guard !rows.isEmpty else { continue }
+                guard rows.count <= budget else {
+                    watchedAll = false
+                    continue
+                }
+                budget -= rows.count
+                watched[tab] = rows
+                let last = A1.columnLetters(max(table.header.count, 1) - 1)
+                ranges += SheetLayout.blocks(of: rows).map { "\(sheet)!A\($0.lowerBound + 2):\(last)\($0.upperBound + 1)" }
             }
         }
-        return layout
+    }
+
+    /// One tab of the answer: its sheet id, grid size, where each snapshot row is now, and which of
+    /// the watched rows changed.
+    private mutating func place(_ sheet: JSONValue, snapshot: RemoteSnapshot, asked: Asked) throws {
+        guard let title = sheet["properties"]?["title"]?.stringValue, let tab = Tab(rawValue: title),
+            let sheetId = sheet["properties"]?["sheetId"]?.intValue
+        else { return }
+        sheetIds[tab] = sheetId
+        let columns = sheet["properties"]?["gridProperties"]?["columnCount"]?.intValue ?? 26
+        let rows = sheet["properties"]?["gridProperties"]?["rowCount"]?.intValue ?? 1_000
+        let data = sheet["data"]?.arrayValue ?? []
+        if let table = snapshot.tables[tab], SyncPlanner.isBlank(table) {
+            // A tab read with nothing in it (cleared, header too) gets its header and rows from the top,
+            // unless someone typed into it since.
+            let first = data.first?["rowData"]?.arrayValue?.first?["values"]?.arrayValue?.first?["effectiveValue"]
+            guard first == nil || first == .null else {
+                throw SheetSyncError.temporary("tab '\(title)' was written to while syncing; nothing was written, the next run merges")
+            }
+            tabs[tab] = TabLayout(rowNow: [:], dataRows: 0, rowCount: rows, columnCount: columns)
+            return
+        }
+        guard let column = asked.keyColumns[tab], let table = snapshot.tables[tab] else { return }
+        let now = (data.first?["rowData"]?.arrayValue ?? []).map { row -> String in
+            let value = row["values"]?.arrayValue?.first?["effectiveValue"]
+            return (value?["stringValue"]?.stringValue ?? value?["numberValue"]?.numberText ?? "").trimmingCharacters(in: .whitespaces)
+        }
+        keyColumns[tab] = now
+        guard (now.first ?? "").lowercased() == table.header[column].trimmingCharacters(in: .whitespaces).lowercased() else {
+            throw SheetSyncError.temporary("the columns of tab '\(title)' changed while syncing; nothing was written, the next run merges")
+        }
+        let then = table.rows.map { column < $0.count ? $0[column].rawText.trimmingCharacters(in: .whitespaces) : "" }
+        let current = Array(now.dropFirst())
+        let rowNow = Self.rowsNow(then: then, current: current)
+        tabs[tab] = TabLayout(
+            rowNow: rowNow,
+            dataRows: max(current.count, rowNow.values.max().map { $0 + 1 } ?? 0, current == then ? table.rows.count : 0),
+            rowCount: rows, columnCount: columns)
+        guard let watchedRows = asked.watched[tab] else { return }
+        let cells = Self.watchedCells(data.dropFirst())
+        changedRows += watchedRows.filter { row in
+            // A row moved since the read is followed by its key; its cells were not asked for.
+            guard rowNow[row] == row else { return false }
+            let now = cells[row + 1] ?? [:]
+            return Self.rowChanged(table.rows[row], width: table.header.count) { now[$0] ?? .some(.empty) }
+        }.map { "\(title) row \(Table.sheetRowNumber(ofDataRow: $0))" }
+    }
+
+    /// Snapshot data row index → data row index now, from the key column then and now: the same rows
+    /// where it reads the same (rows added below), else each row followed by its key (a row without a
+    /// key cannot be followed and waits for the next run).
+    static func rowsNow(then: [String], current: [String]) -> [Int: Int] {
+        var rowNow: [Int: Int] = [:]
+        if current == Array(then.prefix(current.count)) && then.dropFirst(current.count).allSatisfy(\.isEmpty) {
+            for i in then.indices { rowNow[i] = i }
+            return rowNow
+        }
+        var byKey: [String: Int] = [:]
+        for (i, key) in current.enumerated() where !key.isEmpty && byKey[key.lowercased()] == nil { byKey[key.lowercased()] = i }
+        for (i, key) in then.enumerated() where !key.isEmpty { rowNow[i] = byKey[key.lowercased()] }
+        return rowNow
     }
 
     /// Whether a row as read now (`now` of a column; nil: not compared, an error value) differs from
@@ -303,6 +319,31 @@ enum SheetRequests {
             "location": ["spreadsheet": true], "visibility": "DOCUMENT",
         ]
         return requests + [["createDeveloperMetadata": ["developerMetadata": create]]]
+    }
+
+    /// A tab's grid as a write batch finds it: its rows, whose last one carries the row anchor.
+    struct Grid {
+        var tab: Tab
+        var sheetId: Int
+        var rows: Int
+    }
+
+    /// A batch as sent: the write guard, each tab's row anchor checked (or, without
+    /// `checkingRowAnchors`, removed wherever it is), the batch's requests, each anchor made anew on
+    /// the last grid row the batch leaves.
+    static func guarded(
+        _ batch: SheetWrite.Batch, token: String, replacing previous: String?, legacy: [Int], grids: [Grid], checkingRowAnchors: Bool
+    ) -> [[UInt8]] {
+        let opening =
+            writeGuard(token: token, replacing: previous, legacy: legacy)
+            + grids.map {
+                checkingRowAnchors ? rowAnchorCheck($0.tab, sheetId: $0.sheetId, row: $0.rows - 1) : rowAnchorRemoval($0.tab)
+            }
+        let closing = grids.compactMap { grid -> JSONValue? in
+            let rows = grid.rows + (batch.rowsAdded[grid.sheetId] ?? 0)
+            return rows > 0 ? rowAnchor(grid.tab, sheetId: grid.sheetId, row: rows - 1) : nil
+        }
+        return opening.map { $0.serialized() } + batch.requests + closing.map { $0.serialized() }
     }
 
     static let rowAnchorKey = "sheetsync.rows"
