@@ -325,6 +325,39 @@ extension SeveralWritersGoogleTests {
         await machines.finish()
     }
 
+    /// A row typed without an id is given one by sheetsync's write; a person sorts the rows in the
+    /// moment before Google applies it, and the id (with the times written beside it) lands on another
+    /// row, replacing that row's id. The read-back puts that row's id and times back and gives the
+    /// typed row, found where the sort put it, what was meant for it: no row changes identity.
+    @Test func anIdGivenToATypedRowIsPutRightWhenASortMovesItJustBeforeTheWrite() async throws {
+        let machines = try await TwoMachines.start("g-writers-typed-sort")
+        let a = machines.a
+        let id = try a.spreadsheetId(), tab = Tab.transactions.rawValue
+        try a.emulator.insertRow(spreadsheetId: id, tab: tab, at: 1, typed: ["", "expense", "2026-02-21", "", "", "4.5", "Fun"])
+        let before = try a.sheetRecords(.transactions).filter { !$0.key.isEmpty }
+
+        a.emulator.resetCounters()
+        a.emulator.injectFault(.hold(gate: "window"), at: .endpoint("sheets.spreadsheets.batchUpdate", occurrence: 1))
+        let run = Task { try await machines.sync(a) }
+        while !a.emulator.isHeld(at: "window") { try await Task.sleep(for: .milliseconds(10)) }
+        try a.emulator.sortTab(spreadsheetId: id, tab: tab, byColumn: try a.column("amount", in: .transactions), ascending: true)
+        a.emulator.open(gate: "window")
+        let report = try await run.value
+
+        let sheet = try a.sheetRecords(.transactions)
+        let values = try a.values(.transactions).map { $0.prefix(7) }
+        #expect(!report.notices.isEmpty, "nothing was put right: \(values)")
+        for (key, was) in before { #expect(sheet[key] == was, "\(key) changed: \(sheet[key].map { "\($0)" } ?? "gone")") }
+        let typed = sheet.filter { before[$0.key] == nil }
+        #expect(typed.count == 1 && typed.first?.value["amount"] == "4.50", "the typed row: \(typed)")
+        #expect(try a.table(.transactions).rows.count == before.count + 1, "a row without an id is left")
+        for bed in [a, machines.b, a] { try await machines.sync(bed) }
+        #expect(try a.sheetRecords(.transactions) == sheet)
+        #expect(try a.storeRecords(.transactions) == sheet)
+        #expect(try machines.b.storeRecords(.transactions) == sheet)
+        await machines.finish()
+    }
+
     /// The window Google leaves: a person sorts the rows after sheetsync verified where its rows are and
     /// before Google applies the write (held here at that exact point); a sort moves no row anchor. The
     /// write is read back: what landed on another row goes back to what that row held, and the edit

@@ -84,8 +84,53 @@ enum WrittenRowsCheck {
                 }
             }
         }
+        repair.cells += givenIds(
+            before: before, written: written, now: now, keys: (keyColumn, nowKeyColumn), columnNow: columnNow, rowsBefore: rowsBefore,
+            rowsNow: rowsNow)
         repair.cells = Array(Set(repair.cells)).sorted { ($0.row, $0.column) < ($1.row, $1.column) }
         return repair.isEmpty ? nil : repair
+    }
+
+    /// The rows typed without an id that the write gave one, checked apart (the cells above are followed
+    /// by the key a row had when read): a sort in the moment before the write applied puts the id, and
+    /// the cells written with it, on another row, replacing that row's id. That row gets back what it
+    /// held (found by its other cells among the rows whose key is gone), and the typed row, found where
+    /// it is now by its other cells, gets what was meant for it.
+    private static func givenIds(
+        before: Table, written: TableChanges, now: Table, keys: (before: Int, now: Int), columnNow: [Int: Int],
+        rowsBefore: [String: [Cell]], rowsNow: [String: [Int]]
+    ) -> [CellChange] {
+        var groups: [Int: [CellChange]] = [:]
+        for change in written.cells
+        where !change.key.isEmpty && change.row < before.rows.count && keyText(before.rows[change.row], keyColumn: keys.before).isEmpty {
+            groups[change.row, default: []].append(change)
+        }
+        var out: [CellChange] = []
+        for (row, changes) in groups.sorted(by: { $0.key < $1.key }) {
+            let key = changes[0].key.lowercased()
+            let writtenNow = Set(changes.compactMap { columnNow[$0.column] })
+            // Whether a row now holds `was` in every column the write did not set.
+            func holds(_ was: [Cell], _ index: Int) -> Bool {
+                columnNow.allSatisfy { column, at in
+                    column == keys.before || writtenNow.contains(at) || same(cell(was, column), cell(now.rows[index], at))
+                }
+            }
+            let holders = rowsNow[key] ?? []
+            guard !holders.contains(where: { holds(before.rows[row], $0) }) else { continue }
+            for index in holders {
+                guard let (other, was) = rowsBefore.first(where: { rowsNow[$0.key] == nil && holds($0.value, index) }) else { continue }
+                out += changes.compactMap { change in
+                    columnNow[change.column].map { CellChange(row: index, column: $0, key: other, cell: cell(was, change.column)) }
+                }
+            }
+            let typedNow = now.rows.indices.first { keyText(now.rows[$0], keyColumn: keys.now).isEmpty && holds(before.rows[row], $0) }
+            if let typedNow {
+                out += changes.compactMap { change in
+                    columnNow[change.column].map { CellChange(row: typedNow, column: $0, key: key, cell: change.cell) }
+                }
+            }
+        }
+        return out
     }
 
     /// Whether two cells hold the same value (numbers and dates by value: a serial written reads back
