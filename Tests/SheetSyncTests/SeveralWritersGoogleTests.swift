@@ -327,14 +327,17 @@ extension SeveralWritersGoogleTests {
 
     /// A row typed without an id is given one by sheetsync's write; a person sorts the rows in the
     /// moment before Google applies it, and the id (with the times written beside it) lands on another
-    /// row, replacing that row's id. The read-back puts that row's id and times back and gives the
-    /// typed row, found where the sort put it, what was meant for it: no row changes identity.
+    /// row, replacing that row's id (and the row delete in the same write takes another row). The
+    /// read-back puts that row's id and times back, gives the typed row, found where the sort put it,
+    /// what was meant for it, and the delete its own row: no row changes identity or is doubled.
     @Test func anIdGivenToATypedRowIsPutRightWhenASortMovesItJustBeforeTheWrite() async throws {
         let machines = try await TwoMachines.start("g-writers-typed-sort")
         let a = machines.a
         let id = try a.spreadsheetId(), tab = Tab.transactions.rawValue
         try a.emulator.insertRow(spreadsheetId: id, tab: tab, at: 1, typed: ["", "expense", "2026-02-21", "", "", "4.5", "Fun"])
-        let before = try a.sheetRecords(.transactions).filter { !$0.key.isEmpty }
+        try a.store().delete(key: machines.keys[3], in: .transactions)
+        var before = try a.sheetRecords(.transactions).filter { !$0.key.isEmpty }
+        before[machines.keys[3]] = nil
 
         a.emulator.resetCounters()
         a.emulator.injectFault(.hold(gate: "window"), at: .endpoint("sheets.spreadsheets.batchUpdate", occurrence: 1))
@@ -349,8 +352,10 @@ extension SeveralWritersGoogleTests {
         #expect(!report.notices.isEmpty, "nothing was put right: \(values)")
         for (key, was) in before { #expect(sheet[key] == was, "\(key) changed: \(sheet[key].map { "\($0)" } ?? "gone")") }
         let typed = sheet.filter { before[$0.key] == nil }
-        #expect(typed.count == 1 && typed.first?.value["amount"] == "4.50", "the typed row: \(typed)")
-        #expect(try a.table(.transactions).rows.count == before.count + 1, "a row without an id is left")
+        #expect(
+            typed.count == 1 && typed.first?.value["amount"] == "4.50",
+            "the typed row: \(typed.mapValues { $0["amount"] }) \(values.map { $0.prefix(6) })")
+        #expect(try a.table(.transactions).rows.count == before.count + 1, "a row without an id is left, or one is doubled")
         for bed in [a, machines.b, a] { try await machines.sync(bed) }
         #expect(try a.sheetRecords(.transactions) == sheet)
         #expect(try a.storeRecords(.transactions) == sheet)

@@ -118,6 +118,34 @@ import Testing
         return true
     }
 
+    /// The cells `check` reviews (formula-like, or a number a spreadsheet program reformats in a text
+    /// field) are set aside by the counted way's own scan of the big tabs: exactly those one pass over
+    /// each tab's cells finds, in order, whether its rows are checked in parts or whole.
+    @Test func theCountedScanSetsAsideTheCellsAReviewLooksAt() throws {
+        var book = try Book.read("clean")
+        var rows = try #require(book.tabs[.transactions])
+        let note = try #require(rows[0].firstIndex(of: "note"))
+        for (i, text) in ["=1+1", "00123", "1e5", "@home", "-x", "+3"].enumerated() where i + 1 < rows.count { rows[i + 1][note] = text }
+        book.tabs[.transactions] = rows
+        let tables = try book.tables()
+        var noting: [Tab: CellCandidates] = [:]
+        for (tab, table) in tables { noting[tab] = CellCandidates(table: table, tab: tab, roundTrips: true) }
+        let oneByOne = RowParts.$rowsPerPart.withValue(1) {
+            RowParts.$cores.withValue(3) { WorkbookCheck.planCounting(tables, planner: Self.planner(), noting: noting) }
+        }
+        let counted = try #require(WorkbookCheck.planCounting(tables, planner: Self.planner(), noting: noting), "a plain workbook")
+        for tab in [Tab.transactions, .receipts] {
+            var expected: [NotedCell] = []
+            try #require(tables[tab]).forEachCell(where: try #require(noting[tab]).contains(column:firstByte:)) {
+                expected.append(NotedCell(row: $0, column: $1, text: $2))
+            }
+            #expect(counted.noted[tab] == expected, "\(tab)")
+            #expect(oneByOne?.noted[tab] == expected, "\(tab) in parts")
+        }
+        let texts = counted.noted[.transactions]?.filter { $0.column == note }.map(\.text)
+        #expect(texts == ["=1+1", "00123", "1e5", "@home", "-x", "+3"])
+    }
+
     @Test func aPlainWorkbookIsCountedWithTheWholePlansReport() throws {
         #expect(try Self.compare(try Book.read("clean"), "the clean sample"))
     }

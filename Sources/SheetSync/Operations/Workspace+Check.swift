@@ -23,7 +23,12 @@ extension Workspace {
         let now = clock.now()
         // A workbook of this ledger reads as its sync would; any other workbook by the standard forms.
         let forms = path == nil ? try localForms(readOnlyStore()) : .standard
-        let (plan, loadable) = WorkbookCheck.plan(snapshot.tables, now: now, newID: newID, forms: forms)
+        // A CSV workbook's cells are reviewed too (formula-like, reformatted by a spreadsheet program):
+        // the big tabs' candidates are set aside by the check's own scan of their bytes.
+        let reviewing = remote is CSVWorkbookRemote
+        var candidates: [Tab: CellCandidates] = [:]
+        if reviewing { for (tab, table) in snapshot.tables { candidates[tab] = CellCandidates(table: table, tab: tab, roundTrips: true) } }
+        let (plan, loadable, noted) = WorkbookCheck.plan(snapshot.tables, now: now, newID: newID, forms: forms, noting: candidates)
         var report = SyncReport(command: "check", dryRun: true)
         report.notices += snapshot.notices
         if Set(plan.missingTabs) == Set(Tab.allCases) {
@@ -38,8 +43,8 @@ extension Workspace {
             }
         }
         report.errors += plan.held
-        if remote is CSVWorkbookRemote {
-            let review = FormulaLikeCell.review(snapshot.tables, roundTrips: true)
+        if reviewing {
+            let review = FormulaLikeCell.review(snapshot.tables, roundTrips: true, noted: noted)
             report.notices += FormulaLikeCell.notices(review.formulaLike) + review.atRisk
         }
         if path == nil, let mismatch = try datasetMismatch(plan.settings, remote: remote) { report.errors.append(mismatch) }

@@ -25,27 +25,28 @@ public struct FormulaLikeCell: Codable, Hashable, Sendable {
             + "sheetsync keeps it as typed (open the file with formulas disabled, or import it as text)"
     }
 
-    /// What `check` and `status` name in a CSV workbook's cells, found in one pass over each tab: the
-    /// formula-like cells, and (with `roundTrips`) the text cells a spreadsheet program would change
-    /// when it opens and saves the file (`RoundTripChecks`), tab by tab, row by row. Only cells whose
-    /// first byte can begin either are decoded.
-    public static func review(_ tables: [Tab: Table], roundTrips: Bool) -> (formulaLike: [FormulaLikeCell], atRisk: [String]) {
+    /// What `check` and `status` name in a CSV workbook's cells: the formula-like cells, and (with
+    /// `roundTrips`) the text cells a spreadsheet program would change when it opens and saves the file
+    /// (`RoundTripChecks`), tab by tab, row by row. Only the `CellCandidates` are decoded: those a scan
+    /// of the tab set aside already (`noted`, from `PlainRows`), else found in one pass over its cells.
+    public static func review(_ tables: [Tab: Table], roundTrips: Bool, noted: [Tab: [NotedCell]] = [:]) -> (
+        formulaLike: [FormulaLikeCell], atRisk: [String]
+    ) {
         var formulaLike: [FormulaLikeCell] = [], atRisk: [String] = []
         for tab in Tab.allCases {
             guard let table = tables[tab] else { continue }
             let texts = roundTrips ? RoundTripChecks.textColumns(of: table, tab: tab) : [:]
-            // Any cell may look like a formula; only a text field's can be a number a spreadsheet reformats.
-            var isText = [Bool](repeating: false, count: (texts.keys.max() ?? -1) + 1)
-            for column in texts.keys { isText[column] = true }
-            let candidate: (Int, UInt8) -> Bool = { column, byte in
-                FormulaText.mayBeFormulaLike(firstByte: byte)
-                    || (column < isText.count && isText[column] && SpreadsheetCoercion.mayChange(firstByte: byte))
-            }
-            table.forEachCell(where: candidate) { index, column, text in
+            let look = { (index: Int, column: Int, text: String) in
                 if let cell = FormulaLikeCell(tab: tab, table: table, row: index, column: column, text: text) { formulaLike.append(cell) }
                 if let name = texts[column], let line = RoundTripChecks.atRisk(tab: tab, row: index, name: name, text: text) {
                     atRisk.append(line)
                 }
+            }
+            if let cells = noted[tab] {
+                for cell in cells { look(cell.row, cell.column, cell.text) }
+            } else {
+                let candidates = CellCandidates(table: table, tab: tab, roundTrips: roundTrips)
+                table.forEachCell(where: candidates.contains(column:firstByte:), look)
             }
         }
         return (formulaLike, atRisk)

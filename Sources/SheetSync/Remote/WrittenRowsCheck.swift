@@ -70,12 +70,19 @@ enum WrittenRowsCheck {
                 }
             }
         }
+        // Rows typed without an id that the write gave one, and the rows a sort gave those ids to.
+        let given = givenIds(
+            before: before, written: written, now: now, keys: (keyColumn, nowKeyColumn), columnNow: columnNow, rowsBefore: rowsBefore,
+            rowsNow: rowsNow)
+        repair.cells += given.cells
         let meantGone = Set(written.deletedRows.filter { $0 < before.rows.count }.map { keyText(before.rows[$0], keyColumn: keyColumn) })
             .subtracting([""])
         let stillThere = meantGone.filter { rowsNow[$0] != nil }
         if !stillThere.isEmpty {
             repair.deletedRows += stillThere.flatMap { rowsNow[$0] ?? [] }.sorted()
-            let lost = rowsBefore.keys.filter { !meantGone.contains($0) && rowsNow[$0] == nil }.sorted()
+            // A row whose id went to a typed row is not lost: `given` puts its id back.
+            let restored = Set(given.cells.map { $0.key.lowercased() })
+            let lost = rowsBefore.keys.filter { !meantGone.contains($0) && rowsNow[$0] == nil && !restored.contains($0) }.sorted()
             repair.appendedRows += lost.compactMap { key in
                 rowsBefore[key].map { was in
                     now.header.indices.map { column in
@@ -83,10 +90,9 @@ enum WrittenRowsCheck {
                     }
                 }
             }
+            // A typed row a delete meant for another row took comes back, with the id it was given.
+            repair.appendedRows += given.gone
         }
-        repair.cells += givenIds(
-            before: before, written: written, now: now, keys: (keyColumn, nowKeyColumn), columnNow: columnNow, rowsBefore: rowsBefore,
-            rowsNow: rowsNow)
         repair.cells = Array(Set(repair.cells)).sorted { ($0.row, $0.column) < ($1.row, $1.column) }
         return repair.isEmpty ? nil : repair
     }
@@ -95,17 +101,18 @@ enum WrittenRowsCheck {
     /// by the key a row had when read): a sort in the moment before the write applied puts the id, and
     /// the cells written with it, on another row, replacing that row's id. That row gets back what it
     /// held (found by its other cells among the rows whose key is gone), and the typed row, found where
-    /// it is now by its other cells, gets what was meant for it.
+    /// it is now by its other cells, gets what was meant for it; a typed row found nowhere is in `gone`,
+    /// as the write meant it to be (in the header as it is now).
     private static func givenIds(
         before: Table, written: TableChanges, now: Table, keys: (before: Int, now: Int), columnNow: [Int: Int],
         rowsBefore: [String: [Cell]], rowsNow: [String: [Int]]
-    ) -> [CellChange] {
+    ) -> (cells: [CellChange], gone: [[Cell]]) {
         var groups: [Int: [CellChange]] = [:]
         for change in written.cells
         where !change.key.isEmpty && change.row < before.rows.count && keyText(before.rows[change.row], keyColumn: keys.before).isEmpty {
             groups[change.row, default: []].append(change)
         }
-        var out: [CellChange] = []
+        var out: [CellChange] = [], gone: [[Cell]] = []
         for (row, changes) in groups.sorted(by: { $0.key < $1.key }) {
             let key = changes[0].key.lowercased()
             let writtenNow = Set(changes.compactMap { columnNow[$0.column] })
@@ -128,9 +135,19 @@ enum WrittenRowsCheck {
                 out += changes.compactMap { change in
                     columnNow[change.column].map { CellChange(row: typedNow, column: $0, key: key, cell: change.cell) }
                 }
+            } else {
+                var meant = before.rows[row]
+                for change in changes {
+                    if change.column >= meant.count { meant += Array(repeating: .empty, count: change.column - meant.count + 1) }
+                    meant[change.column] = change.cell
+                }
+                gone.append(
+                    now.header.indices.map { column in
+                        columnBefore(column, before: before.header, now: now.header).map { cell(meant, $0) } ?? .empty
+                    })
             }
         }
-        return out
+        return (out, gone)
     }
 
     /// Whether two cells hold the same value (numbers and dates by value: a serial written reads back

@@ -10,19 +10,24 @@ public enum WorkbookCheck {
     /// The tabs counted on their bytes when they are plain: the big ones.
     static let counted: [Tab] = [.transactions, .receipts]
 
+    /// The plan and each tab's count of rows that load; `noted`, the cells of the counted tabs set aside
+    /// on the way for `noting` (`check`'s cell review: a tab missing there was not scanned for them).
     public static func plan(
-        _ workbook: [Tab: Table], now: Timestamp, newID: @escaping @Sendable () -> String, forms: LocalForms = .standard
-    ) -> (plan: SyncPlan, loadable: [Tab: Int]) {
+        _ workbook: [Tab: Table], now: Timestamp, newID: @escaping @Sendable () -> String, forms: LocalForms = .standard,
+        noting: [Tab: CellCandidates] = [:]
+    ) -> (plan: SyncPlan, loadable: [Tab: Int], noted: [Tab: [NotedCell]]) {
         var planner = SyncPlanner(purpose: .checking, now: now, newID: newID)
         planner.forms = forms
-        if let counted = planCounting(workbook, planner: planner) { return counted }
+        if let counted = planCounting(workbook, planner: planner, noting: noting) { return counted }
         let plan = planner.plan(workbook: workbook, ledger: LedgerState(rows: [:], base: [:]))
-        return (plan, loadable(plan))
+        return (plan, loadable(plan), [:])
     }
 
     /// The plan with Transactions and Receipts counted, or nil when one of them (or another tab) is
     /// not plain.
-    static func planCounting(_ workbook: [Tab: Table], planner: SyncPlanner) -> (plan: SyncPlan, loadable: [Tab: Int])? {
+    static func planCounting(_ workbook: [Tab: Table], planner: SyncPlanner, noting: [Tab: CellCandidates] = [:]) -> (
+        plan: SyncPlan, loadable: [Tab: Int], noted: [Tab: [NotedCell]]
+    )? {
         guard let transactions = workbook[.transactions], let receipts = workbook[.receipts],
             transactions.visitCells(rows: 0..<0, cell: { _ in true }, endOfRow: { _ in true })
         else { return nil }
@@ -35,14 +40,18 @@ public enum WorkbookCheck {
         guard
             let plainTransactions = PlainRows.scan(
                 transactions, schema: Tab.transactions.schema.reading(planner.forms), now: planner.now,
-                categories: Set(categories.result.keys)),
+                categories: Set(categories.result.keys), noting: noting[.transactions]),
             let plainReceipts = PlainRows.scan(
-                receipts, schema: Tab.receipts.schema.reading(planner.forms), now: planner.now, transactions: plainTransactions)
+                receipts, schema: Tab.receipts.schema.reading(planner.forms), now: planner.now, transactions: plainTransactions,
+                noting: noting[.receipts])
         else { return nil }
         var counts = loadable(plan)
         counts[.transactions] = plainTransactions.count
         counts[.receipts] = plainReceipts.count
-        return (plan, counts)
+        var noted: [Tab: [NotedCell]] = [:]
+        if noting[.transactions] != nil { noted[.transactions] = plainTransactions.noted }
+        if noting[.receipts] != nil { noted[.receipts] = plainReceipts.noted }
+        return (plan, counts, noted)
     }
 
     private static func loadable(_ plan: SyncPlan) -> [Tab: Int] {

@@ -16,6 +16,8 @@ public struct PlainRows: Sendable {
     private var index = RowKeyIndex()
     /// How the rows' dates and amounts typed as text were read.
     private(set) var forms = LocalForms.standard
+    /// The cells the scan set aside for a closer look (`noting`), in row and column order.
+    public private(set) var noted: [NotedCell] = []
 
     /// The rows that load.
     public var count: Int { keys.count }
@@ -26,8 +28,10 @@ public struct PlainRows: Sendable {
     /// - Parameters:
     ///   - categories: the known category names, when the tab names categories.
     ///   - transactions: the transactions' keys, when the tab points at transactions.
+    ///   - noting: the cells to set aside in `noted` on the way (`check`'s cell review).
     public static func scan(
-        _ table: Table, schema: TabSchema, now: Timestamp, categories: Set<String>? = nil, transactions: PlainRows? = nil
+        _ table: Table, schema: TabSchema, now: Timestamp, categories: Set<String>? = nil, transactions: PlainRows? = nil,
+        noting: CellCandidates? = nil
     ) -> PlainRows? {
         guard table.damagedRows.isEmpty, table.refusedRows.isEmpty, let layout = RowLayout.of(schema),
             schema.fields.count <= 64, schema.field(named: schema.keyField)?.kind == .uuid,
@@ -49,7 +53,7 @@ public struct PlainRows: Sendable {
             reference: transactions == nil ? -1 : fields.firstIndex { $0.name == "transactionId" && $0.kind == .uuid } ?? -1,
             known: categories ?? [], pointed: transactions ?? PlainRows(), dated: schema.tab == .transactions,
             latest: now.adding(milliseconds: ReconcileContext.futureTolerance).millisecondsSinceEpoch,
-            dateOrder: schema.forms.dateOrder)
+            dateOrder: schema.forms.dateOrder, noting: noting)
         // The rows' cells are checked side by side in parts; the keys then go into one index in row
         // order, which finds a key twice across parts as well as within one.
         let parts = RowParts.map(table.rowCount) { scan.part($0) }
@@ -60,6 +64,7 @@ public struct PlainRows: Sendable {
         result.index = RowKeyIndex(capacity: table.rowCount)
         for part in parts {
             guard let part else { return nil }
+            result.noted += part.noted
             for (key, row) in zip(part.keys, part.rows) {
                 guard result.index.insert(result.keys.count, key: key, in: result.keys) == nil else { return nil }
                 result.keys.append(key)
@@ -76,6 +81,7 @@ public struct PlainRows: Sendable {
     private struct Part: Sendable {
         var keys: [RowKey] = []
         var rows: [Int] = []
+        var noted: [NotedCell] = []
     }
 
     /// What every part is checked against: read only, shared by the parts.
@@ -95,6 +101,7 @@ public struct PlainRows: Sendable {
         /// The latest `lastModifiedAt` that is not clamped, in milliseconds.
         let latest: Int64
         let dateOrder: LocalForms.DateOrder
+        let noting: CellCandidates?
 
         /// The rows of `range` that load, or nil when one of them is not plain.
         func part(_ range: Range<Int>) -> Part? {
@@ -102,7 +109,9 @@ public struct PlainRows: Sendable {
             part.keys.reserveCapacity(range.count)
             part.rows.reserveCapacity(range.count)
             let (layout, required, category, reference, dated, latest) = (layout, required, category, reference, dated, latest)
-            let (known, pointed) = (known, pointed)
+            let (known, pointed, noting) = (known, pointed, noting)
+            // The row's cells set aside, until its index comes at its end.
+            var pending: [(Int, String)] = []
             // Raw pointers in the loop: a captured array would be retained for each cell.
             let read = columns.withUnsafeBufferPointer { columns -> Bool in
                 // The row being visited. `present`: its cells with any bytes (a row without is blank);
@@ -113,6 +122,9 @@ public struct PlainRows: Sendable {
                     rows: range,
                     cell: { p in
                         defer { at += 1 }
+                        if let noting, let first = p.first, noting.contains(column: at, firstByte: first) {
+                            pending.append((at, String(decoding: p, as: UTF8.self)))
+                        }
                         guard at < columns.count, !p.isEmpty, let column = columns[at] else { return true }
                         let f = column.field
                         let bit: UInt64 = 1 << UInt64(f)
@@ -143,6 +155,8 @@ public struct PlainRows: Sendable {
                     },
                     endOfRow: { row in
                         defer { (present, filled, at, key, day, year, month) = (0, 0, 0, nil, nil, -1, -1) }
+                        for (column, text) in pending { part.noted.append(NotedCell(row: row, column: column, text: text)) }
+                        pending.removeAll(keepingCapacity: true)
                         guard plain else { return false }
                         if present == 0 { return true }
                         guard filled & required == required, let key else { return PlainRows.stop(&plain) }
