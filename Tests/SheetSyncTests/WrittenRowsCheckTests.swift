@@ -59,6 +59,30 @@ import Testing
         #expect(repair.cells.contains(CellChange(row: 2, column: Self.note, key: "b", cell: .text("new b"))))
     }
 
+    /// A row typed without an id, given one by the write, after a sort just before it applied: the id
+    /// went to row "a" and the note meant for "b" to the typed row. Row "a" gets its id back; the typed
+    /// row, found by its other cells, gets its id and what it held as read (not emptied as an unknown
+    /// row's); "b" gets its note.
+    @Test func aTypedRowGivenAnIdIsFollowedByItsOtherCellsAndGetsWhatItHeldBack() throws {
+        let key = Self.header.firstIndex(of: "transactionId")!
+        let before = Self.table([Self.row("a", note: "a"), Self.row("", note: "typed"), Self.row("b", note: "b")])
+        var written = Self.edit
+        written.cells = [
+            CellChange(row: 1, column: key, key: "t", cell: .text("t")),
+            CellChange(row: 2, column: Self.note, key: "b", cell: .text("new b")),
+        ]
+        let now = Self.table([Self.row("b", note: "b"), Self.row("t", note: "a"), Self.row("", note: "new b")])
+        let repair = try #require(WrittenRowsCheck.repairs(before: before, written: written, now: now, schema: Tab.transactions.schema))
+        #expect(
+            Set(repair.cells) == [
+                CellChange(row: 0, column: Self.note, key: "b", cell: .text("new b")),
+                CellChange(row: 1, column: key, key: "a", cell: .text("a")),
+                CellChange(row: 2, column: key, key: "t", cell: .text("t")),
+                CellChange(row: 2, column: Self.note, key: "t", cell: .text("typed")),
+            ], "\(repair.cells)")
+        #expect(repair.deletedRows.isEmpty && repair.appendedRows.isEmpty)
+    }
+
     @Test func aDeleteThatTookAnotherRowBringsItBackAndDeletesTheOneMeant() throws {
         var delete = TableChanges()
         delete.deletedRows = [1]

@@ -93,6 +93,9 @@ enum WrittenRowsCheck {
             // A typed row a delete meant for another row took comes back, with the id it was given.
             repair.appendedRows += given.gone
         }
+        // A typed row followed by its other cells gets what it held back, not emptied as one unknown.
+        let followed = Set(given.cells.map { [$0.row, $0.column] })
+        repair.cells.removeAll { $0.key.isEmpty && followed.contains([$0.row, $0.column]) }
         repair.cells = Array(Set(repair.cells)).sorted { ($0.row, $0.column) < ($1.row, $1.column) }
         return repair.isEmpty ? nil : repair
     }
@@ -113,6 +116,8 @@ enum WrittenRowsCheck {
             groups[change.row, default: []].append(change)
         }
         var out: [CellChange] = [], gone: [[Cell]] = []
+        // Every column the write set on some row: a typed row may have taken a value meant for another.
+        let anyWritten = Set(written.cells.compactMap { columnNow[$0.column] })
         for (row, changes) in groups.sorted(by: { $0.key < $1.key }) {
             let key = changes[0].key.lowercased()
             let writtenNow = Set(changes.compactMap { columnNow[$0.column] })
@@ -130,10 +135,20 @@ enum WrittenRowsCheck {
                     columnNow[change.column].map { CellChange(row: index, column: $0, key: other, cell: cell(was, change.column)) }
                 }
             }
-            let typedNow = now.rows.indices.first { keyText(now.rows[$0], keyColumn: keys.now).isEmpty && holds(before.rows[row], $0) }
+            let typedNow = now.rows.indices.first { index in
+                keyText(now.rows[index], keyColumn: keys.now).isEmpty
+                    && columnNow.allSatisfy { column, at in
+                        anyWritten.contains(at) || same(cell(before.rows[row], column), cell(now.rows[index], at))
+                    }
+            }
             if let typedNow {
                 out += changes.compactMap { change in
                     columnNow[change.column].map { CellChange(row: typedNow, column: $0, key: key, cell: change.cell) }
+                }
+                // What it held as read, where a value meant for another row landed on it.
+                for (column, at) in columnNow where anyWritten.contains(at) && !writtenNow.contains(at) {
+                    let was = cell(before.rows[row], column)
+                    if !same(was, cell(now.rows[typedNow], at)) { out.append(CellChange(row: typedNow, column: at, key: key, cell: was)) }
                 }
             } else {
                 var meant = before.rows[row]
