@@ -77,27 +77,37 @@ enum WrittenRowsCheck {
         repair.cells += given.cells
         let meantGone = Set(written.deletedRows.filter { $0 < before.rows.count }.map { keyText(before.rows[$0], keyColumn: keyColumn) })
             .subtracting([""])
-        let stillThere = meantGone.filter { rowsNow[$0] != nil }
-        if !stillThere.isEmpty {
-            repair.deletedRows += stillThere.flatMap { rowsNow[$0] ?? [] }.sorted()
-            // A row whose id went to a typed row is not lost: `given` puts its id back.
-            let restored = Set(given.cells.map { $0.key.lowercased() })
-            let lost = rowsBefore.keys.filter { !meantGone.contains($0) && rowsNow[$0] == nil && !restored.contains($0) }.sorted()
-            repair.appendedRows += lost.compactMap { key in
-                rowsBefore[key].map { was in
-                    now.header.indices.map { column in
-                        columnBefore(column, before: before.header, now: now.header).map { cell(was, $0) } ?? .empty
-                    }
-                }
-            }
-            // A typed row a delete meant for another row took comes back, with the id it was given.
-            repair.appendedRows += given.gone
+        if meantGone.contains(where: { rowsNow[$0] != nil }) {
+            let (deleted, appended) = strayDeletes(
+                meantGone, before: before, now: now, rowsBefore: rowsBefore, rowsNow: rowsNow, given: given)
+            repair.deletedRows += deleted
+            repair.appendedRows += appended
         }
         // A typed row followed by its other cells gets what it held back, not emptied as one unknown.
         let followed = Set(given.cells.map { [$0.row, $0.column] })
         repair.cells.removeAll { $0.key.isEmpty && followed.contains([$0.row, $0.column]) }
         repair.cells = Array(Set(repair.cells)).sorted { ($0.row, $0.column) < ($1.row, $1.column) }
         return repair.isEmpty ? nil : repair
+    }
+
+    /// A delete that took another row (a row meant to go is still there): the meant rows are deleted
+    /// now, and the rows gone in their place come back as read — a typed row with the id the write gave
+    /// it (`given.gone`); a row whose id went to a typed row is not among them (`given` puts it back).
+    private static func strayDeletes(
+        _ meantGone: Set<String>, before: Table, now: Table, rowsBefore: [String: [Cell]], rowsNow: [String: [Int]],
+        given: (cells: [CellChange], gone: [[Cell]])
+    ) -> (deleted: [Int], appended: [[Cell]]) {
+        let deleted = meantGone.filter { rowsNow[$0] != nil }.flatMap { rowsNow[$0] ?? [] }.sorted()
+        let restored = Set(given.cells.map { $0.key.lowercased() })
+        let lost = rowsBefore.keys.filter { !meantGone.contains($0) && rowsNow[$0] == nil && !restored.contains($0) }.sorted()
+        let appended = lost.compactMap { key in
+            rowsBefore[key].map { was in
+                now.header.indices.map { column in
+                    columnBefore(column, before: before.header, now: now.header).map { cell(was, $0) } ?? .empty
+                }
+            }
+        }
+        return (deleted, appended + given.gone)
     }
 
     /// The rows typed without an id that the write gave one, checked apart (the cells above are followed
