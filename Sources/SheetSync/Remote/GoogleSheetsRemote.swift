@@ -244,10 +244,11 @@ public struct GoogleSheetsRemote: Remote {
                 "another sheetsync run wrote the spreadsheet while \(part)this run's write was on its way; it was refused "
                     + "whole (it would have landed on rows that run moved), nothing was recorded, the next run merges")
         }
-        let moved = try await rowsMoved(grids, spreadsheetId: id)
+        guard !grids.isEmpty else { throw GoogleAPIError.api(details) }
+        let info = try await sheets.info(spreadsheetId: id)
+        let moved = try await rowsMoved(grids, info: info, spreadsheetId: id)
         guard !moved.isEmpty else { throw GoogleAPIError.api(details) }
         // Set afresh on the last grid row, for the next run's write to check.
-        let info = try await sheets.info(spreadsheetId: id)
         _ = try await sheets.batchUpdate(spreadsheetId: id, requests: Self.rowAnchors(moved, info: info, replacing: true))
         throw SheetSyncError.temporary(
             "rows of tab(s) \(moved.map(\.rawValue).joined(separator: ", ")) were inserted or deleted by hand (or rows "
@@ -268,10 +269,9 @@ public struct GoogleSheetsRemote: Remote {
 
     /// The tabs whose rows were inserted or deleted since a batch was aimed at `rows` grid rows: their
     /// grid has another size now, or their row anchor is no longer on its last row (or rows were added
-    /// at the grid's end since sheetsync last wrote the tab). A tab without an anchor is judged by size.
-    private func rowsMoved(_ expected: [SheetRequests.Grid], spreadsheetId id: String) async throws -> [Tab] {
-        guard !expected.isEmpty else { return [] }
-        let info = try await sheets.info(spreadsheetId: id)
+    /// at the grid's end since sheetsync last wrote the tab). A tab without an anchor is judged by size
+    /// (`info`, the grids as they are now).
+    private func rowsMoved(_ expected: [SheetRequests.Grid], info: SpreadsheetInfo, spreadsheetId id: String) async throws -> [Tab] {
         let anchors = try await sheets.developerMetadata(spreadsheetId: id, ids: expected.map { SheetRequests.rowAnchorId($0.tab) })
         return expected.filter { grid in
             let resized = info.sheets.first { $0.sheetId == grid.sheetId }?.rowCount != grid.rows
