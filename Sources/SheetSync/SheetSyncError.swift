@@ -1,7 +1,7 @@
 import SheetSyncCore
 
 /// The process exit codes (sysexits).
-public enum ExitCode: Int32, Sendable {
+public enum ProcessExitCode: Int32, Sendable {
     case ok = 0
     case internalError = 1
     case usage = 64
@@ -16,7 +16,7 @@ public enum ExitCode: Int32, Sendable {
 
 /// An error that ends a run, with the exit code it maps to and a message the user can act on.
 public struct SheetSyncError: Error, CustomStringConvertible, Sendable {
-    public var exitCode: ExitCode
+    public var exitCode: ProcessExitCode
     public var message: String
     /// What to do about it, when the message alone does not say (`--json` reports it as `hint`).
     public var hint: String?
@@ -27,7 +27,7 @@ public struct SheetSyncError: Error, CustomStringConvertible, Sendable {
     /// from one: the message says what it means, this keeps what it was for callers that branch on it.
     public var underlying: (any Error)?
 
-    public init(_ exitCode: ExitCode, _ message: String) {
+    public init(_ exitCode: ProcessExitCode, _ message: String) {
         self.exitCode = exitCode
         self.message = message
     }

@@ -41,8 +41,8 @@ struct GlobalOptions: ParsableArguments {
 extension GlobalOptions {
     /// Runs a subcommand body, turning errors into a message on stderr (and, with `--json`, an
     /// `{"error": …}` object on stdout) and the right exit code.
-    func reporting(_ body: @escaping @Sendable () async throws -> SheetSync.ExitCode) async throws {
-        let code: SheetSync.ExitCode
+    func reporting(_ body: @escaping @Sendable () async throws -> SheetSync.ProcessExitCode) async throws {
+        let code: SheetSync.ProcessExitCode
         defer { Output.clearProgress() }
         do {
             code = try await Interrupts.run(json: json, body)
@@ -50,9 +50,7 @@ extension GlobalOptions {
             throw error
         } catch {
             let failure = SheetSyncError.classify(error, store: storePath) ?? SheetSyncError(.internalError, "internal error: \(error)")
-            Output.error(failure.message)
-            if let hint = failure.hint { Output.error("hint: \(hint)") }
-            if json { Output.json(JSONFailure(error: JSONError(failure), version: SheetSyncVersion.current)) }
+            Output.failure(failure, json: json)
             code = failure.exitCode
         }
         if code != .ok { throw ArgumentParser.ExitCode(code.rawValue) }

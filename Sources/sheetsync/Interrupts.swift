@@ -23,7 +23,7 @@ enum Interrupts {
 
     /// What a stop by `signal` exits with and says.
     static func failure(_ signal: Int32, atSafePoint: Bool = true) -> SheetSyncError {
-        let (code, name): (SheetSync.ExitCode, String) = signal == SIGTERM ? (.terminated, "SIGTERM") : (.interrupted, "SIGINT")
+        let (code, name): (SheetSync.ProcessExitCode, String) = signal == SIGTERM ? (.terminated, "SIGTERM") : (.interrupted, "SIGINT")
         let how =
             atSafePoint
             ? "at a safe point; nothing is half-written"

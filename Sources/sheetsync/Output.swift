@@ -14,6 +14,20 @@ enum Output {
         FileHandle.standardError.write(Data("sheetsync: \(TerminalText.visibleLines(message))\n".utf8))
     }
 
+    /// How every command ends on a failure: the message on stderr (`shown`, when argument-parser's
+    /// own words say it better, as for a usage error), then its hint, and under `--json` the
+    /// `{"error": …}` object on stdout.
+    static func failure(_ failure: SheetSyncError, json: Bool, shown: String? = nil) {
+        if let shown {
+            clearProgress()
+            FileHandle.standardError.write(Data((TerminalText.visibleLines(shown) + "\n").utf8))
+        } else {
+            error(failure.message)
+        }
+        if let hint = failure.hint { error("hint: \(hint)") }
+        if json { self.json(JSONFailure(error: JSONError(failure), version: SheetSyncVersion.current)) }
+    }
+
     /// Rewrites the progress line on stderr (a terminal); `clearProgress` removes it.
     @Sendable static func progress(_ text: String) {
         progressShown.store(true, ordering: .relaxed)
@@ -46,7 +60,7 @@ enum Output {
     }
 
     /// Prints a sync-like report the way the options ask, and returns the exit code it means.
-    static func report(_ report: SyncReport, _ options: GlobalOptions) -> SheetSync.ExitCode {
+    static func report(_ report: SyncReport, _ options: GlobalOptions) -> SheetSync.ProcessExitCode {
         if options.json {
             json(report)
         } else if !options.quiet {

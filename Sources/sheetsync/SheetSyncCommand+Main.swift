@@ -34,13 +34,9 @@ extension SheetSyncCommand {
             let code = exitCode(for: error)
             // `--help`, `--version` and the completion scripts end here too, with their output.
             guard code != .success else { exit(withError: error) }
-            var failure = SheetSyncError(SheetSync.ExitCode(rawValue: code.rawValue) ?? .internalError, message(for: error))
+            var failure = SheetSyncError(SheetSync.ProcessExitCode(rawValue: code.rawValue) ?? .internalError, message(for: error))
             if failure.exitCode == .usage { failure.hint = UsageHints.hint(for: arguments) }
-            FileHandle.standardError.write(Data((TerminalText.visibleLines(fullMessage(for: error)) + "\n").utf8))
-            if let hint = failure.hint { Output.error("hint: \(hint)") }
-            if arguments.prefix(while: { $0 != "--" }).contains("--json") {
-                Output.json(JSONFailure(error: JSONError(failure), version: SheetSyncVersion.current))
-            }
+            Output.failure(failure, json: arguments.prefix(while: { $0 != "--" }).contains("--json"), shown: fullMessage(for: error))
             Foundation.exit(code.rawValue)
         }
     }

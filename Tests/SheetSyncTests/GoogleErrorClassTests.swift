@@ -11,7 +11,7 @@ import Testing
         .api(GoogleErrorDetails(httpStatus: status, status: state, reasons: reasons, message: message, target: "POST https://x/y"))
     }
 
-    static let cases: [(GoogleAPIError, ExitCode, String)] = [
+    static let cases: [(GoogleAPIError, ProcessExitCode, String)] = [
         (api(400, "INVALID_ARGUMENT", "Invalid requests[3].updateCells: bad"), .dataError, "retrying cannot help"),
         (api(401, "UNAUTHENTICATED"), .configuration, "auth login"),
         (

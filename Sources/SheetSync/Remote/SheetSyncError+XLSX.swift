@@ -4,7 +4,7 @@ extension SheetSyncError {
     /// A workbook file the XLSX reader or writer refused, ending the run with `exitCode` (78 for the
     /// configured workbook, 65 for a file named on the command line): the message names the file and
     /// the part, `code` the kind of refusal, and the hint says what to do about that kind.
-    static func refusing(_ error: XLSXError, exitCode: ExitCode) -> SheetSyncError {
+    static func refusing(_ error: XLSXError, exitCode: ProcessExitCode) -> SheetSyncError {
         var failure = SheetSyncError(exitCode, "\(error)").causedBy(error)
         failure.code = error.kind.code
         failure.hint = error.kind.hint

@@ -10,9 +10,9 @@ public struct XLSXWorkbookRemote: Remote {
     /// How a file the reader or writer refuses (damaged, encrypted, a bomb) ends the run: 78 for
     /// the configured remote, which the user must fix before anything syncs; 65 for a file named
     /// on the command line (`check PATH`, `import PATH`), which is data handed in.
-    let refusal: ExitCode
+    let refusal: ProcessExitCode
 
-    public init(file: URL, backupsToKeep: Int = 5, faults: FaultInjector? = nil, refusal: ExitCode = .configuration) {
+    public init(file: URL, backupsToKeep: Int = 5, faults: FaultInjector? = nil, refusal: ProcessExitCode = .configuration) {
         self.file = file
         self.refusal = refusal
         self.backupsToKeep = backupsToKeep

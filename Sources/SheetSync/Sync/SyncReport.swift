@@ -37,7 +37,7 @@ public struct SyncReport: Codable, Sendable {
 
     /// 0 when all is well; 65 when rows were rejected for the first time (or changed) or a guard held
     /// changes back.
-    public var exitCode: ExitCode { (newlyRejected > 0 || !errors.isEmpty) ? .dataError : .ok }
+    public var exitCode: ProcessExitCode { (newlyRejected > 0 || !errors.isEmpty) ? .dataError : .ok }
 
     /// Adds planned work beyond the tabs' (queued uploads) to a dry run's plan; a run with such work
     /// is not "up to date".
