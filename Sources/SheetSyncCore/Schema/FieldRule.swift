@@ -46,7 +46,8 @@ public struct FieldRule: Sendable {
 }
 
 extension FieldKind {
-    /// This kind's row of the rule table.
+    /// This kind's row of the rule table, built on each call: for a schema or a query built once,
+    /// not for a cell (`passesCheck` is the byte loop for those).
     public var rule: FieldRule {
         switch self {
         case .uuid:
