@@ -31,13 +31,13 @@ extension DataTable {
         case .boolean:
             // The engine's own texts first; any other spelling as `uppercased()` reads it.
             switch text {
-            case "TRUE", "1": return .integer(1)
-            case "FALSE", "0": return .integer(0)
+            case FieldRule.trueText, "1": return .integer(1)
+            case FieldRule.falseText, "0": return .integer(0)
             default: break
             }
             switch text.uppercased() {
-            case "TRUE", "1": return .integer(1)
-            case "FALSE", "0": return .integer(0)
+            case FieldRule.trueText, "1": return .integer(1)
+            case FieldRule.falseText, "0": return .integer(0)
             default:
                 throw StoreError.invalidValue(
                     tab: tab, key: key, field: column.slot.name, value: text, expected: "boolean (TRUE, FALSE, 1 or 0)")

@@ -115,7 +115,7 @@ struct DataTable: Sendable {
         case .null:
             return ""
         case .int64(let i):
-            return boolean ? (i != 0 ? "TRUE" : "FALSE") : String(i)
+            return boolean ? (i != 0 ? FieldRule.trueText : FieldRule.falseText) : String(i)
         case .double(let d):
             if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
             return "\(d)"

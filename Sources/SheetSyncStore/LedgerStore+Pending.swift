@@ -145,7 +145,10 @@ struct PendingSQL: Sendable {
     private static func text(of field: FieldSpec) -> String {
         let column = "t.\(field.name.quotedDatabaseIdentifier)"
         guard field.isIntegerColumn else { return "coalesce(\(column), '')" }
-        let integer = field.kind == .boolean ? "CASE WHEN \(column) <> 0 THEN 'TRUE' ELSE 'FALSE' END" : "CAST(\(column) AS TEXT)"
+        let integer =
+            field.kind == .boolean
+            ? "CASE WHEN \(column) <> 0 THEN \(FieldRule.trueText.sqlLiteral) ELSE \(FieldRule.falseText.sqlLiteral) END"
+            : "CAST(\(column) AS TEXT)"
         return "CASE typeof(\(column)) WHEN 'integer' THEN \(integer) WHEN 'null' THEN '' WHEN 'text' THEN \(column) END"
     }
 }

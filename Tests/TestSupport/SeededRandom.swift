@@ -16,3 +16,20 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
     /// A number in `0..<bound`.
     public mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
+
+extension SeededRandom {
+    /// `text` with one to three characters replaced, inserted or removed, each new one from `alphabet`:
+    /// a text near a valid one, for differential tests of readers.
+    public mutating func mutated(_ text: String, alphabet: [Character]) -> String {
+        var chars = Array(text)
+        for _ in 0...next(below: 3) {
+            let at = next(below: chars.count + 1)
+            switch next(below: 3) {
+            case 0 where at < chars.count: chars[at] = alphabet[next(below: alphabet.count)]
+            case 1: chars.insert(alphabet[next(below: alphabet.count)], at: at)
+            default: if at < chars.count { chars.remove(at: at) }
+            }
+        }
+        return String(chars)
+    }
+}

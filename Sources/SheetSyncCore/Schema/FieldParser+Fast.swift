@@ -22,7 +22,7 @@ extension FieldParser {
             if case .date = kind { return serialDate(raw) }
             return nil
         case .bool(let b):
-            if case .boolean = kind { return b ? "TRUE" : "FALSE" }
+            if case .boolean = kind { return b ? FieldRule.trueText : FieldRule.falseText }
             return nil
         case .empty:
             return ""

@@ -33,15 +33,7 @@ public enum FieldParser {
         func fail(_ message: String, _ hint: String = "") -> Result<String, FieldProblem> {
             .failure(FieldProblem(field: spec.header, value: raw, message: message, hint: hint))
         }
-        func fail(_ problem: (message: String, hint: String)) -> Result<String, FieldProblem> { fail(problem.message, problem.hint) }
-        if case .error(Cell.formulaWithoutResult) = cell {
-            return fail(
-                "\(spec.header) is a formula with no saved result",
-                "open the workbook in a spreadsheet program and save it (that saves the formula's result), or type the value")
-        }
-        if case .error(let code) = cell {
-            return fail("cell holds the error \(code)", "fix the formula or type the value")
-        }
+        if case .error(let code) = cell { return .failure(errorProblem(code, spec)) }
         if spec.kind != .freeText, cell.isEmpty || raw.trimmingSpaces().isEmpty { return .success("") }
         switch spec.kind {
         case .freeText:
@@ -61,10 +53,10 @@ public enum FieldParser {
             }
             return .success(v)
         case .boolean:
-            if case .bool(let b) = cell { return .success(b ? "TRUE" : "FALSE") }
+            if case .bool(let b) = cell { return .success(b ? FieldRule.trueText : FieldRule.falseText) }
             switch raw.trimmingSpaces().lowercased() {
-            case "true", "1", "yes", "y": return .success("TRUE")
-            case "false", "0", "no", "n": return .success("FALSE")
+            case "true", "1", "yes", "y": return .success(FieldRule.trueText)
+            case "false", "0", "no", "n": return .success(FieldRule.falseText)
             default: return fail("'\(raw)' is not a boolean", "use TRUE or FALSE")
             }
         case .integer(let range):
@@ -74,24 +66,12 @@ public enum FieldParser {
             }
             return .success(String(n))
         case .amount:
-            if case .bool = cell { return fail("'\(raw)' is not an amount", "type a positive number such as 12.50") }
-            let comma = forms.decimalSeparator == .comma
-            let typed: Result<Amount, Amount.ParseFailure>
-            if case .text = cell { typed = Amount.parse(raw, typedWith: forms.decimalSeparator) } else { typed = Amount.parse(raw) }
-            switch typed {
-            case .success(let a): return .success(a.description)
-            case .failure(.negative):
-                return fail("amount '\(raw)' is negative", "amounts are positive; set type to income or expense instead")
-            case .failure(.ambiguous):
-                return fail(
-                    "'\(raw)' could be \(raw.filter { $0 != "." }) or \(raw.replacingOccurrences(of: ".", with: ",")): "
-                        + "this ledger's decimalSeparator is ',', and a point followed by three digits may group thousands",
-                    "type it without the point, or with a decimal comma")
-            case .failure(.notANumber):
-                return fail("'\(raw)' is not an amount", comma ? "type a number such as 1234,50" : "type a plain number such as 1234.50")
-            }
+            return amount(cell, forms).mapError { FieldProblem(field: spec.header, value: raw, message: $0.message, hint: $0.hint) }
         case .date:
-            guard let d = date(cell, forms.dateOrder) else { return fail(dateProblem(raw.trimmingSpaces(), raw, forms.dateOrder)) }
+            guard let d = date(cell, forms.dateOrder) else {
+                let (message, hint) = dateProblem(raw.trimmingSpaces(), raw, forms.dateOrder)
+                return fail(message, hint)
+            }
             return .success(d.description)
         case .timestamp:
             guard let t = timestamp(cell) else {
@@ -99,6 +79,48 @@ public enum FieldParser {
             }
             return .success(t.description)
         }
+    }
+
+    /// Why a cell holding a spreadsheet error (or a formula with no saved result) has no value.
+    private static func errorProblem(_ code: String, _ spec: FieldSpec) -> FieldProblem {
+        guard code == Cell.formulaWithoutResult else {
+            return FieldProblem(
+                field: spec.header, value: code, message: "cell holds the error \(code)", hint: "fix the formula or type the value")
+        }
+        return FieldProblem(
+            field: spec.header, value: code, message: "\(spec.header) is a formula with no saved result",
+            hint: "open the workbook in a spreadsheet program and save it (that saves the formula's result), or type the value")
+    }
+
+    /// The canonical text of a non-empty amount cell, or why it is none (message and hint).
+    private static func amount(_ cell: Cell, _ forms: LocalForms) -> Result<String, AmountProblem> {
+        let raw = cell.rawText
+        if case .bool = cell { return .failure(AmountProblem("'\(raw)' is not an amount", "type a positive number such as 12.50")) }
+        let typed: Result<Amount, Amount.ParseFailure>
+        if case .text = cell { typed = Amount.parse(raw, typedWith: forms.decimalSeparator) } else { typed = Amount.parse(raw) }
+        switch typed {
+        case .success(let a):
+            return .success(a.description)
+        case .failure(.negative):
+            return .failure(AmountProblem("amount '\(raw)' is negative", "amounts are positive; set type to income or expense instead"))
+        case .failure(.ambiguous):
+            return .failure(
+                AmountProblem(
+                    "'\(raw)' could be \(raw.filter { $0 != "." }) or \(raw.replacingOccurrences(of: ".", with: ",")): "
+                        + "this ledger's decimalSeparator is ',', and a point followed by three digits may group thousands",
+                    "type it without the point, or with a decimal comma"))
+        case .failure(.notANumber):
+            let comma = forms.decimalSeparator == .comma
+            return .failure(
+                AmountProblem("'\(raw)' is not an amount", comma ? "type a number such as 1234,50" : "type a plain number such as 1234.50"))
+        }
+    }
+
+    /// Why a cell is no amount.
+    private struct AmountProblem: Error {
+        var message: String
+        var hint: String
+        init(_ message: String, _ hint: String) { (self.message, self.hint) = (message, hint) }
     }
 
     /// Year, month and day of text shaped `YYYY-MM-DD` (digits only), whether or not the day exists.
@@ -245,7 +267,7 @@ public enum FieldParser {
         switch spec.kind {
         // A spreadsheet keeps a number as a double, exact to 15 digits: a longer value stays text.
         case .amount, .integer: return text.utf8.count(where: { $0 >= 0x30 && $0 <= 0x39 }) <= 15 ? .number(text) : .text(text)
-        case .boolean: return .bool(text == "TRUE")
+        case .boolean: return .bool(text == FieldRule.trueText)
         case .date:
             // Spreadsheets have no date cells before 1900 (Excel keeps such dates as text, too).
             guard let d = CanonicalText.isoDate(text), d.year >= 1900 else { return .text(text) }

@@ -82,6 +82,24 @@ public struct PlainRows: Sendable {
         var keys: [RowKey] = []
         var rows: [Int] = []
         var noted: [NotedCell] = []
+
+        init(capacity: Int = 0) {
+            keys.reserveCapacity(capacity)
+            rows.reserveCapacity(capacity)
+        }
+
+        @inline(__always)
+        mutating func append(_ key: RowKey, row: Int) {
+            keys.append(key)
+            rows.append(row)
+        }
+
+        /// The cells set aside in `pending`, noted at `row`; `pending` is emptied for the next row.
+        @inline(__always)
+        mutating func note(_ pending: inout [(Int, String)], row: Int) {
+            for (column, text) in pending { noted.append(NotedCell(row: row, column: column, text: text)) }
+            pending.removeAll(keepingCapacity: true)
+        }
     }
 
     /// What every part is checked against: read only, shared by the parts.
@@ -105,9 +123,7 @@ public struct PlainRows: Sendable {
 
         /// The rows of `range` that load, or nil when one of them is not plain.
         func part(_ range: Range<Int>) -> Part? {
-            var part = Part()
-            part.keys.reserveCapacity(range.count)
-            part.rows.reserveCapacity(range.count)
+            var part = Part(capacity: range.count)
             let (layout, required, category, reference, dated, latest) = (layout, required, category, reference, dated, latest)
             let (known, pointed, noting) = (known, pointed, noting)
             // The row's cells set aside, until its index comes at its end.
@@ -122,9 +138,7 @@ public struct PlainRows: Sendable {
                     rows: range,
                     cell: { p in
                         defer { at += 1 }
-                        if let noting, let first = p.first, noting.contains(column: at, firstByte: first) {
-                            pending.append((at, String(decoding: p, as: UTF8.self)))
-                        }
+                        if let noting { PlainRows.setAside(p, at: at, noting, &pending) }
                         guard at < columns.count, !p.isEmpty, let column = columns[at] else { return true }
                         let f = column.field
                         let bit: UInt64 = 1 << UInt64(f)
@@ -155,16 +169,12 @@ public struct PlainRows: Sendable {
                     },
                     endOfRow: { row in
                         defer { (present, filled, at, key, day, year, month) = (0, 0, 0, nil, nil, -1, -1) }
-                        for (column, text) in pending { part.noted.append(NotedCell(row: row, column: column, text: text)) }
-                        pending.removeAll(keepingCapacity: true)
+                        part.note(&pending, row: row)
                         guard plain else { return false }
                         if present == 0 { return true }
-                        guard filled & required == required, let key else { return PlainRows.stop(&plain) }
-                        if dated {
-                            guard let day, day.year == year, day.month == month else { return PlainRows.stop(&plain) }
-                        }
-                        part.keys.append(key)
-                        part.rows.append(row)
+                        let complete = filled & required == required && (!dated || PlainRows.inMonth(day, year, month))
+                        guard complete, let key else { return PlainRows.stop(&plain) }
+                        part.append(key, row: row)
                         return true
                     })
                 return visited && plain
@@ -178,6 +188,21 @@ public struct PlainRows: Sendable {
         var field: Int
         var rule: FieldParser.FastRule
         var isText: Bool
+    }
+
+    /// Sets the cell `p` of column `at` aside in `pending` when `noting` asks for a closer look at it.
+    @inline(__always)
+    private static func setAside(_ p: UnsafeBufferPointer<UInt8>, at: Int, _ noting: CellCandidates, _ pending: inout [(Int, String)]) {
+        if let first = p.first, noting.contains(column: at, firstByte: first) {
+            pending.append((at, String(decoding: p, as: UTF8.self)))
+        }
+    }
+
+    /// Whether a transaction's `date` is a day of its `year` and `month` (a missing date is not).
+    @inline(__always)
+    private static func inMonth(_ day: LocalDate?, _ year: Int, _ month: Int) -> Bool {
+        guard let day else { return false }
+        return day.year == year && day.month == month
     }
 
     private static func stop(_ plain: inout Bool) -> Bool {

@@ -45,12 +45,7 @@ public struct FieldSpec: Hashable, Sendable {
     }
 
     /// Whether this field is stored as an SQLite INTEGER (integers and booleans).
-    public var isIntegerColumn: Bool {
-        switch kind {
-        case .integer, .boolean: return true
-        default: return false
-        }
-    }
+    public var isIntegerColumn: Bool { kind.rule.storedAsInteger }
 }
 
 /// The columns of one tab, in the seed specification's order.

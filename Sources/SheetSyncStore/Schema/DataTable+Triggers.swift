@@ -43,72 +43,79 @@ extension DataTable {
     }
 
     func createTriggers(_ db: Database) throws {
+        try db.execute(sql: rowTriggers)
+        if let fixUpdate { try db.execute(sql: fixUpdate) }
+        for event in ["INSERT", "UPDATE", "DELETE"] { try db.execute(sql: counter(event)) }
+    }
+
+    /// `fix_insert`, `touch`, `rekey`, `untombstone` and `tombstone`, in that order.
+    private var rowTriggers: String {
         let name = schema.tableName
         let tabLiteral = tab.rawValue.sqlLiteral
         let key = keyColumn
         let columns = schema.fieldNames.map(\.quotedDatabaseIdentifier)
         let lastModified = "lastModifiedAt".quotedDatabaseIdentifier
-        let counter = "UPDATE sync_change_counter SET value = value + 1;"
         let tombstoneOld =
             "INSERT OR REPLACE INTO sync_tombstones (tab, key, deletedAt)"
             + " SELECT \(tabLiteral), OLD.\(key), \(Self.now) WHERE \(Self.notApplying);"
+        return """
+            CREATE TRIGGER \("\(name)_fix_insert".quotedDatabaseIdentifier) BEFORE INSERT ON \(table)
+            WHEN \(needsFix(insert: true) ?? "0")
+            BEGIN
+              INSERT INTO \(table) (\(columns.joined(separator: ", ")))
+              VALUES (\(schema.fields.map { fixed($0, insert: true) }.joined(separator: ", ")));
+              SELECT RAISE(IGNORE);
+            END;
 
-        try db.execute(
-            sql: """
-                CREATE TRIGGER \("\(name)_fix_insert".quotedDatabaseIdentifier) BEFORE INSERT ON \(table)
-                WHEN \(needsFix(insert: true) ?? "0")
-                BEGIN
-                  INSERT INTO \(table) (\(columns.joined(separator: ", ")))
-                  VALUES (\(schema.fields.map { fixed($0, insert: true) }.joined(separator: ", ")));
-                  SELECT RAISE(IGNORE);
-                END;
+            CREATE TRIGGER \("\(name)_touch".quotedDatabaseIdentifier) AFTER UPDATE ON \(table)
+            WHEN NEW.\(lastModified) IS OLD.\(lastModified)
+              AND (\(columns.map { "NEW.\($0) IS NOT OLD.\($0)" }.joined(separator: " OR ")))
+              AND \(Self.notApplying)
+            BEGIN
+              UPDATE \(table) SET \(lastModified) = \(Self.now) WHERE rowid = NEW.rowid;
+            END;
 
-                CREATE TRIGGER \("\(name)_touch".quotedDatabaseIdentifier) AFTER UPDATE ON \(table)
-                WHEN NEW.\(lastModified) IS OLD.\(lastModified)
-                  AND (\(columns.map { "NEW.\($0) IS NOT OLD.\($0)" }.joined(separator: " OR ")))
-                  AND \(Self.notApplying)
-                BEGIN
-                  UPDATE \(table) SET \(lastModified) = \(Self.now) WHERE rowid = NEW.rowid;
-                END;
+            CREATE TRIGGER \("\(name)_rekey".quotedDatabaseIdentifier) AFTER UPDATE OF \(key) ON \(table)
+            WHEN NEW.\(key) IS NOT OLD.\(key)
+            BEGIN
+              \(tombstoneOld)
+              DELETE FROM sync_tombstones WHERE tab = \(tabLiteral) AND key = NEW.\(key);
+            END;
 
-                CREATE TRIGGER \("\(name)_rekey".quotedDatabaseIdentifier) AFTER UPDATE OF \(key) ON \(table)
-                WHEN NEW.\(key) IS NOT OLD.\(key)
-                BEGIN
-                  \(tombstoneOld)
-                  DELETE FROM sync_tombstones WHERE tab = \(tabLiteral) AND key = NEW.\(key);
-                END;
+            CREATE TRIGGER \("\(name)_untombstone".quotedDatabaseIdentifier) AFTER INSERT ON \(table)
+            BEGIN
+              DELETE FROM sync_tombstones WHERE tab = \(tabLiteral) AND key = NEW.\(key);
+            END;
 
-                CREATE TRIGGER \("\(name)_untombstone".quotedDatabaseIdentifier) AFTER INSERT ON \(table)
-                BEGIN
-                  DELETE FROM sync_tombstones WHERE tab = \(tabLiteral) AND key = NEW.\(key);
-                END;
+            CREATE TRIGGER \("\(name)_tombstone".quotedDatabaseIdentifier) AFTER DELETE ON \(table)
+            BEGIN
+              \(tombstoneOld)
+            END;
+            """
+    }
 
-                CREATE TRIGGER \("\(name)_tombstone".quotedDatabaseIdentifier) AFTER DELETE ON \(table)
-                BEGIN
-                  \(tombstoneOld)
-                END;
-                """)
-        if let condition = needsFix(insert: false) {
-            try db.execute(
-                sql: """
-                    CREATE TRIGGER \("\(name)_fix_update".quotedDatabaseIdentifier) BEFORE UPDATE ON \(table)
-                    WHEN \(condition)
-                    BEGIN
-                      UPDATE \(table) SET \(schema.fields.map {
-                    "\($0.name.quotedDatabaseIdentifier) = \(fixed($0, insert: false))" }.joined(separator: ", "))
-                      WHERE rowid = OLD.rowid;
-                      SELECT RAISE(IGNORE);
-                    END;
-                    """)
-        }
-        for event in ["INSERT", "UPDATE", "DELETE"] {
-            try db.execute(
-                sql: """
-                    CREATE TRIGGER \("\(name)_count_\(event.lowercased())".quotedDatabaseIdentifier)
-                    AFTER \(event) ON \(table) WHEN \(Self.notApplying)
-                    BEGIN \(counter) END;
-                    """)
-        }
+    /// `fix_update`: nil for a table whose updated rows never need fixing.
+    private var fixUpdate: String? {
+        guard let condition = needsFix(insert: false) else { return nil }
+        return """
+            CREATE TRIGGER \("\(schema.tableName)_fix_update".quotedDatabaseIdentifier) BEFORE UPDATE ON \(table)
+            WHEN \(condition)
+            BEGIN
+              UPDATE \(table) SET \(schema.fields.map {
+            "\($0.name.quotedDatabaseIdentifier) = \(fixed($0, insert: false))" }.joined(separator: ", "))
+              WHERE rowid = OLD.rowid;
+              SELECT RAISE(IGNORE);
+            END;
+            """
+    }
+
+    /// `count_insert`, `count_update` or `count_delete`: the change counter, for `event`.
+    private func counter(_ event: String) -> String {
+        """
+        CREATE TRIGGER \("\(schema.tableName)_count_\(event.lowercased())".quotedDatabaseIdentifier)
+        AFTER \(event) ON \(table) WHEN \(Self.notApplying)
+        BEGIN UPDATE sync_change_counter SET value = value + 1; END;
+        """
     }
 
     /// When a written row must be rewritten before it is stored; nil when it never must.

@@ -77,26 +77,12 @@ import Testing
             if round % 2 == 0 {
                 text = String((0..<random.next(below: 40)).map { _ in alphabet[random.next(below: alphabet.count)] })
             } else {
-                text = Self.mutated(Self.edges[random.next(below: Self.edges.count)], &random, alphabet)
+                text = random.mutated(Self.edges[random.next(below: Self.edges.count)], alphabet: alphabet)
             }
             found += Self.disagreements(text, Self.allForms[round % Self.allForms.count])
             if found.count > 10 { break }
         }
         #expect(found == [])
-    }
-
-    /// A valid-looking input with one to three characters replaced, inserted or removed.
-    static func mutated(_ text: String, _ random: inout SeededRandom, _ alphabet: [Character]) -> String {
-        var chars = Array(text)
-        for _ in 0...random.next(below: 3) {
-            let at = random.next(below: chars.count + 1)
-            switch random.next(below: 3) {
-            case 0 where at < chars.count: chars[at] = alphabet[random.next(below: alphabet.count)]
-            case 1: chars.insert(alphabet[random.next(below: alphabet.count)], at: at)
-            default: if at < chars.count { chars.remove(at: at) }
-            }
-        }
-        return String(chars)
     }
 
     @Test func theFormsPeopleWriteTakeTheFastPath() {
