@@ -147,7 +147,16 @@ struct CSVParser {
         let index = read.dataRows
         if read.header != nil, let cut = cutByCR { noteRestOfCutRow(index, cut: cut) }
         if i < n {
-            readLineEnding(ofRecordAt: recordStart, dataRow: index, into: &read)
+            let ending = consumeLineEnding()
+            if read.lineEnding == nil { read.lineEnding = ending } else if ending != read.lineEnding { read.mixedEndings = true }
+            read.endsWithNewline = true
+            // A lone CR in a file whose lines end with LF or CRLF, with more of the line after it, is a stray
+            // character inside a cell (pasted from another program), not the end of the row: read as one, it
+            // cuts the row short, and the store would take the cut row. Both parts are held back instead.
+            // (CR CR LF, which some writers put at every line end, has nothing after the CR but the line end.)
+            if ending == .cr, read.header != nil, read.lineEnding != .cr, i < n, p[i] != Self.cr, p[i] != Self.lf {
+                noteStrayCR(index, recordStart: recordStart)
+            }
         } else {
             read.endsWithNewline = false
         }
@@ -159,21 +168,6 @@ struct CSVParser {
             read.dataRows += 1
         }
         record += 1
-    }
-
-    /// Consumes the line ending at `i`, after the record that starts at `recordStart`.
-    @inline(__always)
-    private mutating func readLineEnding(ofRecordAt recordStart: Int, dataRow index: Int, into read: inout Records) {
-        let ending = consumeLineEnding()
-        if read.lineEnding == nil { read.lineEnding = ending } else if ending != read.lineEnding { read.mixedEndings = true }
-        read.endsWithNewline = true
-        // A lone CR in a file whose lines end with LF or CRLF, with more of the line after it, is a stray
-        // character inside a cell (pasted from another program), not the end of the row: read as one, it
-        // cuts the row short, and the store would take the cut row. Both parts are held back instead.
-        // (CR CR LF, which some writers put at every line end, has nothing after the CR but the line end.)
-        if ending == .cr, read.header != nil, read.lineEnding != .cr, i < p.count, p[i] != Self.cr, p[i] != Self.lf {
-            noteStrayCR(index, recordStart: recordStart)
-        }
     }
 
     /// Refuses the data row being read when the field in `range` holds a NUL byte.
