@@ -129,64 +129,86 @@ struct RawConfig {
     var backups: Int?
 
     func resolved(relativeTo folder: URL, source: URL) throws -> Config {
-        // What is there is named by what it is (a folder, a file) where the remote is made; a name alone here.
-        func exists(_ url: URL) -> Bool { FileManager.default.fileExists(atPath: url.path) }
-        func path(_ p: String) -> URL {
-            let expanded = NSString(string: p).expandingTildeInPath
-            return URL(fileURLWithPath: expanded, relativeTo: folder).standardizedFileURL
-        }
+        let paths = ConfigPaths(folder: folder)
         try remote.refuseKeysOfOtherTypes(source: source)
-        let remoteConfig: Config.RemoteConfig
-        switch remote.type.lowercased() {
-        case "csv":
-            guard let p = remote.path else {
-                throw SheetSyncError.configuration("\(source.path): remote.type 'csv' needs remote.path (the workbook folder)")
-            }
-            if [".csv", ".xlsx", ".xlsm", ".ods"].contains(where: { p.lowercased().hasSuffix($0) }), !exists(path(p)) {
-                throw SheetSyncError.configuration(
-                    "\(source.path): remote.path '\(p)' names a file, but a csv remote is a folder of five .csv files (one per tab): "
-                        + "name the folder\(p.lowercased().hasSuffix(".xlsx") ? ", or set remote.type to \"xlsx\"" : "")")
-            }
-            remoteConfig = .csv(folder: path(p))
-        case "xlsx":
-            guard let p = remote.path else {
-                throw SheetSyncError.configuration("\(source.path): remote.type 'xlsx' needs remote.path (the .xlsx file)")
-            }
-            guard XLSXWorkbookRemote.isWorkbookFile(URL(fileURLWithPath: p)) || exists(path(p)) else {
-                throw SheetSyncError.configuration(
-                    "\(source.path): remote.path '\(p)' is not an .xlsx file (an xlsx remote is one .xlsx, .xlsm, .xltx or .xltm "
-                        + "file\(p.lowercased().hasSuffix(".csv") ? "; for a folder of CSV files set remote.type to \"csv\" and name the folder" : "")"
-                )
-            }
-            remoteConfig = .xlsx(file: path(p))
-        case "google":
-            guard let credentials = remote.credentials else {
-                throw SheetSyncError.configuration("\(source.path): remote.type 'google' needs remote.credentials")
-            }
-            var endpoint: URL?
-            if let e = remote.endpoint {
-                guard let url = URL(string: e), url.scheme != nil else {
-                    throw SheetSyncError.configuration("\(source.path): remote.endpoint '\(e)' is not a URL")
-                }
-                endpoint = url
-            }
-            let requestBytes = remote.maxRequestBytes ?? GoogleLimits.defaultRequestBytes
-            guard (GoogleLimits.minRequestBytes...GoogleLimits.maxRequestBytes).contains(requestBytes) else {
-                throw SheetSyncError.configuration(
-                    "\(source.path): remote.maxRequestBytes \(requestBytes) is outside \(GoogleLimits.minRequestBytes)..."
-                        + "\(GoogleLimits.maxRequestBytes) (Google refuses request bodies over 10 MiB and advises 2 MB)")
-            }
-            remoteConfig = .google(
-                .init(
-                    spreadsheetId: remote.spreadsheetId, credentials: path(credentials),
-                    endpoint: endpoint, retryBudgetSeconds: remote.retryBudgetSeconds ?? 120,
-                    maxRequestBytes: requestBytes))
-        default:
-            throw SheetSyncError.configuration("\(source.path): remote.type '\(remote.type)' is not one of csv, xlsx, google")
-        }
+        let remoteConfig = try remote.resolved(paths: paths, source: source)
         if let timezone, TimeZone(identifier: timezone) == nil {
             throw SheetSyncError.configuration("\(source.path): timezone '\(timezone)' is not an IANA time zone")
         }
-        return Config(store: path(store), remote: remoteConfig, timezone: timezone, backupsToKeep: backups ?? 5, source: source)
+        return Config(store: paths.url(store), remote: remoteConfig, timezone: timezone, backupsToKeep: backups ?? 5, source: source)
+    }
+}
+
+/// Paths in a config file: `~` expanded, relative to the file's folder.
+private struct ConfigPaths {
+    let folder: URL
+
+    func url(_ p: String) -> URL {
+        let expanded = NSString(string: p).expandingTildeInPath
+        return URL(fileURLWithPath: expanded, relativeTo: folder).standardizedFileURL
+    }
+
+    // What is there is named by what it is (a folder, a file) where the remote is made; a name alone here.
+    func exists(_ p: String) -> Bool { FileManager.default.fileExists(atPath: url(p).path) }
+}
+
+extension RawConfig.Remote {
+    fileprivate func resolved(paths: ConfigPaths, source: URL) throws -> Config.RemoteConfig {
+        switch type.lowercased() {
+        case "csv": return try csv(paths: paths, source: source)
+        case "xlsx": return try xlsx(paths: paths, source: source)
+        case "google": return try google(paths: paths, source: source)
+        default:
+            throw SheetSyncError.configuration("\(source.path): remote.type '\(type)' is not one of csv, xlsx, google")
+        }
+    }
+
+    private func csv(paths: ConfigPaths, source: URL) throws -> Config.RemoteConfig {
+        guard let p = path else {
+            throw SheetSyncError.configuration("\(source.path): remote.type 'csv' needs remote.path (the workbook folder)")
+        }
+        if [".csv", ".xlsx", ".xlsm", ".ods"].contains(where: { p.lowercased().hasSuffix($0) }), !paths.exists(p) {
+            throw SheetSyncError.configuration(
+                "\(source.path): remote.path '\(p)' names a file, but a csv remote is a folder of five .csv files (one per tab): "
+                    + "name the folder\(p.lowercased().hasSuffix(".xlsx") ? ", or set remote.type to \"xlsx\"" : "")")
+        }
+        return .csv(folder: paths.url(p))
+    }
+
+    private func xlsx(paths: ConfigPaths, source: URL) throws -> Config.RemoteConfig {
+        guard let p = path else {
+            throw SheetSyncError.configuration("\(source.path): remote.type 'xlsx' needs remote.path (the .xlsx file)")
+        }
+        guard XLSXWorkbookRemote.isWorkbookFile(URL(fileURLWithPath: p)) || paths.exists(p) else {
+            throw SheetSyncError.configuration(
+                "\(source.path): remote.path '\(p)' is not an .xlsx file (an xlsx remote is one .xlsx, .xlsm, .xltx or .xltm "
+                    + "file\(p.lowercased().hasSuffix(".csv") ? "; for a folder of CSV files set remote.type to \"csv\" and name the folder" : "")"
+            )
+        }
+        return .xlsx(file: paths.url(p))
+    }
+
+    private func google(paths: ConfigPaths, source: URL) throws -> Config.RemoteConfig {
+        guard let credentials else {
+            throw SheetSyncError.configuration("\(source.path): remote.type 'google' needs remote.credentials")
+        }
+        var endpointURL: URL?
+        if let e = endpoint {
+            guard let url = URL(string: e), url.scheme != nil else {
+                throw SheetSyncError.configuration("\(source.path): remote.endpoint '\(e)' is not a URL")
+            }
+            endpointURL = url
+        }
+        let requestBytes = maxRequestBytes ?? GoogleLimits.defaultRequestBytes
+        guard (GoogleLimits.minRequestBytes...GoogleLimits.maxRequestBytes).contains(requestBytes) else {
+            throw SheetSyncError.configuration(
+                "\(source.path): remote.maxRequestBytes \(requestBytes) is outside \(GoogleLimits.minRequestBytes)..."
+                    + "\(GoogleLimits.maxRequestBytes) (Google refuses request bodies over 10 MiB and advises 2 MB)")
+        }
+        return .google(
+            .init(
+                spreadsheetId: spreadsheetId, credentials: paths.url(credentials),
+                endpoint: endpointURL, retryBudgetSeconds: retryBudgetSeconds ?? 120,
+                maxRequestBytes: requestBytes))
     }
 }

@@ -51,66 +51,90 @@ extension ReportOutput {
     /// The report as a table for a person: aligned columns, amounts right-aligned; with `bars`
     /// (stdout is a terminal) a bar per group, scaled to the largest of its type.
     public func table(bars: Bool) -> [String] {
-        let report = self.report
-        var out: [String] = []
         let span = report.period.map { "\($0.label) (\($0.from) to \($0.to))" } ?? "all dates"
         let what = report.filter.isEmpty ? "" : " — " + filterLabel + " rows only"
-        out.append("report for \(span), by \(report.grouping.rawValue)\(what)")
-        let amounts =
-            report.groups.map(\.total.description) + [report.income.description, report.expense.description, report.net.description]
-        let amountWidth = max(amounts.map(\.count).max() ?? 0, "total".count)
-        let names = report.groups.map { $0.name + ($0.archived ? " (archived)" : "") }
-        let nameWidth = max(names.map(\.count).max() ?? 0, "expense".count, "income".count)
-        let countWidth = max(report.groups.map { String($0.count).count }.max() ?? 0, "rows".count)
-        for type in ["expense", "income"] {
-            let groups = report.groups.enumerated().filter { $0.element.type == type }
-            guard !groups.isEmpty else { continue }
-            out.append("")
-            out.append(
-                leftAligned(type, nameWidth + 2) + "  " + rightAligned("total", amountWidth) + "  " + rightAligned("rows", countWidth))
-            let largest = groups.map { Double($0.element.total.description) ?? 0 }.max() ?? 0
-            for (index, group) in groups {
-                var line =
-                    "  " + leftAligned(names[index], nameWidth) + "  " + rightAligned(group.total.description, amountWidth)
-                    + "  " + rightAligned(String(group.count), countWidth)
-                if bars, largest > 0 {
-                    let length = Int(((Double(group.total.description) ?? 0) / largest * 30).rounded(.up))
-                    line += "  " + String(repeating: "█", count: length)
-                }
-                out.append(line)
-            }
-        }
+        var out = ["report for \(span), by \(report.grouping.rawValue)\(what)"]
+        let widths = Widths(report)
+        for type in ["expense", "income"] { out += groupLines(ofType: type, widths: widths, bars: bars) }
         if report.groups.isEmpty { out.append(""); out.append("no transactions in this period") }
-        out.append("")
-        out.append(
-            leftAligned("income", nameWidth + 2) + "  " + rightAligned(report.income.description, amountWidth) + "  "
-                + rows(report.incomeCount))
-        out.append(
-            leftAligned("expense", nameWidth + 2) + "  " + rightAligned(report.expense.description, amountWidth) + "  "
-                + rows(report.expenseCount))
-        out.append(leftAligned("net", nameWidth + 2) + "  " + rightAligned(report.net.description, amountWidth))
-        if let period = report.period {
-            if let change = report.topChange {
-                out.append(
-                    "top change vs \(period.previous.label): \(change.name) (\(change.type)) \(change.change.signed) "
-                        + "(\(change.previous) → \(change.current))")
-            } else {
-                out.append("no change vs \(period.previous.label)")
-            }
-        }
-        if !report.filter.isEmpty {
-            out.append("")
-            out.append("\(filterLabel) rows:")
-            let width = report.rows.map(\.amount.description.count).max() ?? 0
-            for row in report.rows {
-                let note = row.note.replacingOccurrences(of: "\n", with: " ")
-                out.append(
-                    "  \(row.date)  \(leftAligned(row.type, 7))  \(rightAligned(row.amount.description, width))  \(row.category)"
-                        + (note.isEmpty ? "" : "  \(note)") + "  \(row.id)")
-            }
-            if report.rows.isEmpty { out.append("  none") }
-        }
+        out += totalLines(widths)
+        out += topChangeLine
+        out += openRowLines
         out += [rejectedNote, unreadableNote].compactMap { $0.map { "note: \($0)" } }
+        return out
+    }
+
+    /// The table's column widths, and each group's name as shown.
+    private struct Widths {
+        let names: [String]
+        let name: Int
+        let amount: Int
+        let count: Int
+
+        init(_ report: LedgerReport) {
+            let amounts =
+                report.groups.map(\.total.description) + [report.income.description, report.expense.description, report.net.description]
+            amount = max(amounts.map(\.count).max() ?? 0, "total".count)
+            names = report.groups.map { $0.name + ($0.archived ? " (archived)" : "") }
+            name = max(names.map(\.count).max() ?? 0, "expense".count, "income".count)
+            count = max(report.groups.map { String($0.count).count }.max() ?? 0, "rows".count)
+        }
+    }
+
+    /// The groups of one type under a heading, each with a bar scaled to the largest when `bars`.
+    private func groupLines(ofType type: String, widths: Widths, bars: Bool) -> [String] {
+        let groups = report.groups.enumerated().filter { $0.element.type == type }
+        guard !groups.isEmpty else { return [] }
+        var out = [""]
+        out.append(
+            leftAligned(type, widths.name + 2) + "  " + rightAligned("total", widths.amount) + "  " + rightAligned("rows", widths.count))
+        let largest = groups.map { Double($0.element.total.description) ?? 0 }.max() ?? 0
+        for (index, group) in groups {
+            var line =
+                "  " + leftAligned(widths.names[index], widths.name) + "  " + rightAligned(group.total.description, widths.amount)
+                + "  " + rightAligned(String(group.count), widths.count)
+            if bars, largest > 0 {
+                let length = Int(((Double(group.total.description) ?? 0) / largest * 30).rounded(.up))
+                line += "  " + String(repeating: "█", count: length)
+            }
+            out.append(line)
+        }
+        return out
+    }
+
+    private func totalLines(_ widths: Widths) -> [String] {
+        [
+            "",
+            leftAligned("income", widths.name + 2) + "  " + rightAligned(report.income.description, widths.amount) + "  "
+                + rows(report.incomeCount),
+            leftAligned("expense", widths.name + 2) + "  " + rightAligned(report.expense.description, widths.amount) + "  "
+                + rows(report.expenseCount),
+            leftAligned("net", widths.name + 2) + "  " + rightAligned(report.net.description, widths.amount),
+        ]
+    }
+
+    /// The group that changed most against the previous period, when the report has a period.
+    private var topChangeLine: [String] {
+        guard let period = report.period else { return [] }
+        guard let change = report.topChange else { return ["no change vs \(period.previous.label)"] }
+        return [
+            "top change vs \(period.previous.label): \(change.name) (\(change.type)) \(change.change.signed) "
+                + "(\(change.previous) → \(change.current))"
+        ]
+    }
+
+    /// With `--unpaid` / `--unreimbursed`: the open rows, one a line.
+    private var openRowLines: [String] {
+        guard !report.filter.isEmpty else { return [] }
+        var out = ["", "\(filterLabel) rows:"]
+        let width = report.rows.map(\.amount.description.count).max() ?? 0
+        for row in report.rows {
+            let note = row.note.replacingOccurrences(of: "\n", with: " ")
+            out.append(
+                "  \(row.date)  \(leftAligned(row.type, 7))  \(rightAligned(row.amount.description, width))  \(row.category)"
+                    + (note.isEmpty ? "" : "  \(note)") + "  \(row.id)")
+        }
+        if report.rows.isEmpty { out.append("  none") }
         return out
     }
 

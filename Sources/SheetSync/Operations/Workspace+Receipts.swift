@@ -12,57 +12,19 @@ extension Workspace {
         guard let id = FieldParser.canonicalUUID(transactionId) else {
             throw SheetSyncError(.usage, "'\(transactionId)' is not a transaction id")
         }
-        for file in files {
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), isFolder.boolValue {
-                throw SheetSyncError(.usage, "\(file.path) is not a file; a receipt is one image file")
-            }
-            if !FileManager.default.isReadableFile(atPath: file.path) {
-                throw SheetSyncError(.usage, "cannot read receipt file \(file.path)")
-            }
-        }
-        let folder: URL
-        let queued: Bool
-        switch try makeRemote().receiptStorage {
-        case .folder(let receipts):
-            folder = receipts
-            queued = false
-        case .upload:
-            // Copies wait beside the store until the next push uploads them.
-            folder = ReceiptQueue.folder(store: config.store)
-            queued = true
-        }
+        try Self.requireReceiptFiles(files)
+        let (folder, queued) = try receiptsFolder()
         return try await withStore(preview: dryRun) { store in
             guard let transaction = try store.records(in: .transactions).first(where: { $0["transactionId"] == id }) else {
                 throw SheetSyncError(.usage, "no transaction with id \(id) in the store (run `sheetsync pull` first?)")
             }
-            if !dryRun {
-                // A symlink (or a file) in the receipts folder's place is refused, not copied through (`FileSafety`).
-                try FileSafety.requireFolderOrNothing(folder.path)
-                // The queue beside the store is private like the store; a receipts folder of the workbook is the workbook's.
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                // (also one an earlier version made 0755)
-                if queued { try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path) }
-            }
-            // Uploaded entries have their Receipts row already: only those still waiting count beside the rows.
-            let rows = try store.records(in: .receipts)
-            let waiting = try store.receiptUploads([.queued, .failed])
-            var n = rows.filter { $0["transactionId"] == id }.count + waiting.filter { $0.transactionId == id }.count
-            // A name a row, a queued upload or a file on disk already has is never used again: a receipt
-            // row deleted meanwhile leaves its file, and a file put there by hand is the user's.
-            var taken = Set(rows.flatMap { [$0["driveFileId"], $0["fileName"]] } + waiting.map(\.name))
+            if !dryRun { try Self.prepareReceiptsFolder(folder, queued: queued) }
+            var names = try ReceiptNumbering(transaction, id: id, folder: folder, store: store)
             let stamp = clock.now().description
             var ids: [String] = []
             var records: [LedgerRow] = []
             for file in files {
-                var name: String
-                repeat {
-                    n += 1
-                    name = ReceiptName.make(
-                        date: transaction["date"], category: transaction["category"], transactionId: id,
-                        number: n, sourceExtension: file.pathExtension)
-                } while taken.contains(name) || FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path)
-                taken.insert(name)
+                let name = names.next(sourceExtension: file.pathExtension)
                 let target = folder.appendingPathComponent(name)
                 let receiptId = newID()
                 ids.append(receiptId)
@@ -85,6 +47,71 @@ extension Workspace {
             try store.write { writer in for record in records { try writer.upsert(record, in: .receipts) } }
             return ids
         }
+    }
+
+    /// Each receipt is one readable file, not a folder.
+    private static func requireReceiptFiles(_ files: [URL]) throws {
+        for file in files {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), isFolder.boolValue {
+                throw SheetSyncError(.usage, "\(file.path) is not a file; a receipt is one image file")
+            }
+            if !FileManager.default.isReadableFile(atPath: file.path) {
+                throw SheetSyncError(.usage, "cannot read receipt file \(file.path)")
+            }
+        }
+    }
+
+    /// Where new receipts are copied: the workbook's receipts folder, or the upload queue beside the store.
+    private func receiptsFolder() throws -> (folder: URL, queued: Bool) {
+        switch try makeRemote().receiptStorage {
+        case .folder(let receipts):
+            return (receipts, false)
+        case .upload:
+            // Copies wait beside the store until the next push uploads them.
+            return (ReceiptQueue.folder(store: config.store), true)
+        }
+    }
+
+    private static func prepareReceiptsFolder(_ folder: URL, queued: Bool) throws {
+        // A symlink (or a file) in the receipts folder's place is refused, not copied through (`FileSafety`).
+        try FileSafety.requireFolderOrNothing(folder.path)
+        // The queue beside the store is private like the store; a receipts folder of the workbook is the workbook's.
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // (also one an earlier version made 0755)
+        if queued { try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path) }
+    }
+}
+
+/// The names of a transaction's new receipts under the seed's rule, numbered on from the receipts it has.
+private struct ReceiptNumbering {
+    let transaction: LedgerRow
+    let id: String
+    let folder: URL
+    var n: Int
+    var taken: Set<String>
+
+    init(_ transaction: LedgerRow, id: String, folder: URL, store: LedgerStore) throws {
+        (self.transaction, self.id, self.folder) = (transaction, id, folder)
+        // Uploaded entries have their Receipts row already: only those still waiting count beside the rows.
+        let rows = try store.records(in: .receipts)
+        let waiting = try store.receiptUploads([.queued, .failed])
+        n = rows.filter { $0["transactionId"] == id }.count + waiting.filter { $0.transactionId == id }.count
+        // A name a row, a queued upload or a file on disk already has is never used again: a receipt
+        // row deleted meanwhile leaves its file, and a file put there by hand is the user's.
+        taken = Set(rows.flatMap { [$0["driveFileId"], $0["fileName"]] } + waiting.map(\.name))
+    }
+
+    mutating func next(sourceExtension: String) -> String {
+        var name: String
+        repeat {
+            n += 1
+            name = ReceiptName.make(
+                date: transaction["date"], category: transaction["category"], transactionId: id, number: n,
+                sourceExtension: sourceExtension)
+        } while taken.contains(name) || FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path)
+        taken.insert(name)
+        return name
     }
 }
 

@@ -34,58 +34,81 @@ struct ReceiptQueue {
             let fileId: String
             do {
                 guard let uploaded = try await upload(&entry, settings: settings) else {
-                    entry.status = .failed
-                    entry.lastError = "its queued file \(entry.file) is gone"
-                    try save(&entry)
-                    outcome.problems.append(
-                        "receipt \(entry.receiptId) of transaction \(entry.transactionId): \(entry.lastError ?? ""); it is marked failed "
-                            + "and no longer tried — put the file back and run `sheetsync receipt retry \(entry.receiptId)`, or drop it "
-                            + "with `sheetsync receipt forget \(entry.receiptId)`")
+                    outcome.problems.append(try markGone(&entry))
                     continue
                 }
                 fileId = uploaded
             } catch let refusal as ReceiptStorageRefusal {
                 // Every other upload would meet the same refusal: the queue waits, reported once.
-                entry = try latest(entry)
-                if entry.lastError != refusal.kind {
-                    entry.lastError = refusal.kind
-                    try save(&entry)
-                    outcome.problems.append("receipts stay queued: \(refusal)")
-                }
+                if let problem = try note(refusal, of: entry) { outcome.problems.append(problem) }
                 return outcome
             } catch {
                 // The run fails with this error; the entry stays queued and remembers why its last try failed.
-                do {
-                    entry = try latest(entry)
-                    entry.lastError = "\(error)"
-                    try save(&entry)
-                } catch {
-                    // Only the note is lost (the entry stays queued); the upload's error is the one to report.
-                }
+                note(error, of: entry)
                 throw error
             }
-            let stamp = clock.now().description
-            entry.status = .uploaded
-            entry.lastError = nil
-            entry.updatedAt = stamp
-            let done = entry
-            try store.write { writer in
-                _ = try writer.upsert(
-                    LedgerRow([
-                        "receiptId": done.receiptId, "transactionId": done.transactionId, "driveFileId": fileId,
-                        "fileName": done.name, "createdAt": stamp, "lastModifiedAt": stamp,
-                    ]), in: .receipts)
-                try writer.saveReceiptUpload(done)
-            }
-            // Only the copy sheetsync made: a symlink put in its place is left alone (`FileSafety`).
-            do { if FileSafety.kind(of: entry.file) == .file { try FileManager.default.removeItem(atPath: entry.file) } } catch {
-                // The row is written; a copy left in the queue folder only takes space.
-                outcome.problems.append(
-                    "receipt \(entry.receiptId) is uploaded but its queued copy \(entry.file) could not be removed: \(error)")
-            }
+            try recordUploaded(&entry, fileId: fileId)
+            if let problem = removeQueuedCopy(of: entry) { outcome.problems.append(problem) }
             outcome.uploaded += 1
         }
         return outcome
+    }
+
+    /// Marks an entry whose queued file is gone as failed; returns the problem to report.
+    private func markGone(_ entry: inout ReceiptUpload) throws -> String {
+        entry.status = .failed
+        entry.lastError = "its queued file \(entry.file) is gone"
+        try save(&entry)
+        return "receipt \(entry.receiptId) of transaction \(entry.transactionId): \(entry.lastError ?? ""); it is marked failed "
+            + "and no longer tried — put the file back and run `sheetsync receipt retry \(entry.receiptId)`, or drop it "
+            + "with `sheetsync receipt forget \(entry.receiptId)`"
+    }
+
+    /// Keeps a storage refusal with the entry; returns the problem to report, nil when the entry already had it.
+    private func note(_ refusal: ReceiptStorageRefusal, of entry: ReceiptUpload) throws -> String? {
+        var entry = try latest(entry)
+        guard entry.lastError != refusal.kind else { return nil }
+        entry.lastError = refusal.kind
+        try save(&entry)
+        return "receipts stay queued: \(refusal)"
+    }
+
+    /// Keeps why the entry's last try failed, as far as the store lets it.
+    private func note(_ error: any Error, of entry: ReceiptUpload) {
+        do {
+            var entry = try latest(entry)
+            entry.lastError = "\(error)"
+            try save(&entry)
+        } catch {
+            // Only the note is lost (the entry stays queued); the upload's error is the one to report.
+        }
+    }
+
+    /// Writes the Receipts row and marks the entry uploaded, in one transaction.
+    private func recordUploaded(_ entry: inout ReceiptUpload, fileId: String) throws {
+        let stamp = clock.now().description
+        entry.status = .uploaded
+        entry.lastError = nil
+        entry.updatedAt = stamp
+        let done = entry
+        try store.write { writer in
+            _ = try writer.upsert(
+                LedgerRow([
+                    "receiptId": done.receiptId, "transactionId": done.transactionId, "driveFileId": fileId,
+                    "fileName": done.name, "createdAt": stamp, "lastModifiedAt": stamp,
+                ]), in: .receipts)
+            try writer.saveReceiptUpload(done)
+        }
+    }
+
+    /// Removes the queued copy of an uploaded receipt; returns the problem to report when it stays.
+    private func removeQueuedCopy(of entry: ReceiptUpload) -> String? {
+        // Only the copy sheetsync made: a symlink put in its place is left alone (`FileSafety`).
+        do { if FileSafety.kind(of: entry.file) == .file { try FileManager.default.removeItem(atPath: entry.file) } } catch {
+            // The row is written; a copy left in the queue folder only takes space.
+            return "receipt \(entry.receiptId) is uploaded but its queued copy \(entry.file) could not be removed: \(error)"
+        }
+        return nil
     }
 
     /// The uploaded file's id, or nil when the queued copy is gone.

@@ -22,53 +22,17 @@ enum WrittenRowsCheck {
         else { return nil }
         let columnNow = columnsNow(before: before.header, now: now.header)
         let rowsBefore = byKey(before, keyColumn: keyColumn)
-        var rowsNow: [String: [Int]] = [:]
-        for (index, row) in now.rows.enumerated() {
-            let key = keyText(row, keyColumn: nowKeyColumn)
-            if !key.isEmpty { rowsNow[key, default: []].append(index) }
-        }
-        var repair = TableChanges()
+        let rowsNow = indicesByKey(now, keyColumn: nowKeyColumn)
         // Cells of rows that had their key when read (a row given its id by this write is not followed).
         let meant = written.cells.filter { change in
             change.column != keyColumn && !change.key.isEmpty && change.row < before.rows.count
                 && keyText(before.rows[change.row], keyColumn: keyColumn) == change.key.lowercased()
         }
-        var missed = false
-        for change in meant {
-            guard let column = columnNow[change.column] else { continue }
-            guard let at = rowsNow[change.key.lowercased()] else {
-                // Gone: deleted meanwhile (the delete stands); what was meant for it may be on another row.
-                missed = true
-                continue
-            }
-            guard at.count == 1, !same(cell(now.rows[at[0]], column), change.cell) else { continue }
-            missed = true
-            repair.cells.append(CellChange(row: at[0], column: column, key: change.key, cell: change.cell))
-        }
+        var repair = TableChanges()
+        let (misses, missed) = missedCells(meant, now: now, columnNow: columnNow, rowsNow: rowsNow)
+        repair.cells = misses
         if missed {
-            // Each row once, each column the write changed: a value meant for another row, which this row
-            // did not hold when read, landed here. (A row the write meant to change in that column is
-            // judged by its own value above.)
-            var meantByColumn: [Int: (keys: Set<String>, values: [String: CellChange])] = [:]
-            for change in meant {
-                guard let column = columnNow[change.column] else { continue }
-                meantByColumn[column, default: ([], [:])].keys.insert(change.key.lowercased())
-                meantByColumn[column, default: ([], [:])].values[valueKey(change.cell)] = change
-            }
-            for (index, row) in now.rows.enumerated() {
-                let key = keyText(row, keyColumn: nowKeyColumn)
-                for (column, meantHere) in meantByColumn where !meantHere.keys.contains(key) {
-                    let here = cell(row, column)
-                    guard !here.isEmpty, let change = meantHere.values[valueKey(here)] else { continue }
-                    if key.isEmpty {
-                        // A row without a key (blank, or typed meanwhile): what it held there is unknown; the
-                        // value meant for another row goes (the caller names the row).
-                        repair.cells.append(CellChange(row: index, column: column, key: "", cell: .empty))
-                    } else if let was = rowsBefore[key], !same(cell(was, change.column), change.cell) {
-                        repair.cells.append(CellChange(row: index, column: column, key: key, cell: cell(was, change.column)))
-                    }
-                }
-            }
+            repair.cells += landedElsewhere(meant, now: now, nowKeyColumn: nowKeyColumn, columnNow: columnNow, rowsBefore: rowsBefore)
         }
         // Rows typed without an id that the write gave one, and the rows a sort gave those ids to.
         let given = givenIds(
@@ -88,6 +52,57 @@ enum WrittenRowsCheck {
         repair.cells.removeAll { $0.key.isEmpty && followed.contains([$0.row, $0.column]) }
         repair.cells = Array(Set(repair.cells)).sorted { ($0.row, $0.column) < ($1.row, $1.column) }
         return repair.isEmpty ? nil : repair
+    }
+
+    /// The meant cells whose row does not hold them now, set again where that row is; `missed` also when
+    /// a row the write meant to change is gone (deleted meanwhile: the delete stands).
+    private static func missedCells(_ meant: [CellChange], now: Table, columnNow: [Int: Int], rowsNow: [String: [Int]])
+        -> (cells: [CellChange], missed: Bool)
+    {
+        var cells: [CellChange] = []
+        var missed = false
+        for change in meant {
+            guard let column = columnNow[change.column] else { continue }
+            guard let at = rowsNow[change.key.lowercased()] else {
+                // Gone: deleted meanwhile (the delete stands); what was meant for it may be on another row.
+                missed = true
+                continue
+            }
+            guard at.count == 1, !same(cell(now.rows[at[0]], column), change.cell) else { continue }
+            missed = true
+            cells.append(CellChange(row: at[0], column: column, key: change.key, cell: change.cell))
+        }
+        return (cells, missed)
+    }
+
+    /// Each row once, each column the write changed: a value meant for another row, which this row did
+    /// not hold when read, landed here and gets back what the row held. (A row the write meant to change
+    /// in that column is judged by its own value in `missedCells`.)
+    private static func landedElsewhere(
+        _ meant: [CellChange], now: Table, nowKeyColumn: Int, columnNow: [Int: Int], rowsBefore: [String: [Cell]]
+    ) -> [CellChange] {
+        var meantByColumn: [Int: (keys: Set<String>, values: [String: CellChange])] = [:]
+        for change in meant {
+            guard let column = columnNow[change.column] else { continue }
+            meantByColumn[column, default: ([], [:])].keys.insert(change.key.lowercased())
+            meantByColumn[column, default: ([], [:])].values[valueKey(change.cell)] = change
+        }
+        var cells: [CellChange] = []
+        for (index, row) in now.rows.enumerated() {
+            let key = keyText(row, keyColumn: nowKeyColumn)
+            for (column, meantHere) in meantByColumn where !meantHere.keys.contains(key) {
+                let here = cell(row, column)
+                guard !here.isEmpty, let change = meantHere.values[valueKey(here)] else { continue }
+                if key.isEmpty {
+                    // A row without a key (blank, or typed meanwhile): what it held there is unknown; the
+                    // value meant for another row goes (the caller names the row).
+                    cells.append(CellChange(row: index, column: column, key: "", cell: .empty))
+                } else if let was = rowsBefore[key], !same(cell(was, change.column), change.cell) {
+                    cells.append(CellChange(row: index, column: column, key: key, cell: cell(was, change.column)))
+                }
+            }
+        }
+        return cells
     }
 
     /// A delete that took another row (a row meant to go is still there): the meant rows are deleted
@@ -191,6 +206,16 @@ enum WrittenRowsCheck {
 
     private static func keyText(_ row: [Cell], keyColumn: Int) -> String {
         cell(row, keyColumn).rawText.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    /// The rows of each key, by index (a key twice has two).
+    private static func indicesByKey(_ table: Table, keyColumn: Int) -> [String: [Int]] {
+        var out: [String: [Int]] = [:]
+        for (index, row) in table.rows.enumerated() {
+            let key = keyText(row, keyColumn: keyColumn)
+            if !key.isEmpty { out[key, default: []].append(index) }
+        }
+        return out
     }
 
     private static func byKey(_ table: Table, keyColumn: Int) -> [String: [Cell]] {

@@ -51,16 +51,8 @@ public enum DisplayedNumber {
             if b == UInt8(ascii: ".") {
                 pointAt = digits.count
             } else if b == UInt8(ascii: "e") {
-                var sign = 1
-                if text.first == UInt8(ascii: "-") { sign = -1 }
-                if text.first == UInt8(ascii: "-") || text.first == UInt8(ascii: "+") { text = text.dropFirst() }
-                guard !text.isEmpty, text.count <= 4 else { return nil }
-                var e = 0
-                for d in text {
-                    guard CanonicalText.isDigit(d) else { return nil }
-                    e = e * 10 + Int(d - UInt8(ascii: "0"))
-                }
-                exponent = sign * e
+                guard let e = Self.exponent(text) else { return nil }
+                exponent = e
                 break
             } else if CanonicalText.isDigit(b) {
                 digits.append(b)
@@ -75,28 +67,52 @@ public enum DisplayedNumber {
         digits.removeFirst(leadingZeros)
         while digits.count > 1, digits.last == UInt8(ascii: "0") { digits.removeLast() }
         if digits.count > 15 {
-            let dropped = digits[15...]
-            // A tie ("5", "50") in the spelling: only the double itself can say which way it rounds.
-            if dropped.first == UInt8(ascii: "5"), dropped.dropFirst().allSatisfy({ $0 == UInt8(ascii: "0") }) { return nil }
-            let up = dropped.first.map { $0 >= UInt8(ascii: "5") } ?? false
-            digits.removeLast(digits.count - 15)
-            if up {
-                var i = 14
-                while i >= 0, digits[i] == UInt8(ascii: "9") {
-                    digits[i] = UInt8(ascii: "0")
-                    i -= 1
-                }
-                if i >= 0 {
-                    digits[i] += 1
-                } else {
-                    digits.insert(UInt8(ascii: "1"), at: 0)
-                    digits.removeLast()
-                    exponent += 1
-                }
-            }
-            while digits.count > 1, digits.last == UInt8(ascii: "0") { digits.removeLast() }
+            guard roundTo15(&digits, exponent: &exponent) else { return nil }
         }
         return spelled(negative: negative, digits: digits, exponent: exponent)
+    }
+
+    /// The exponent after the `e` of a shortest spelling (`-7`, `+22`), nil when it is no such exponent.
+    @inline(__always)
+    private static func exponent(_ text: Substring.UTF8View) -> Int? {
+        var text = text
+        var sign = 1
+        if text.first == UInt8(ascii: "-") { sign = -1 }
+        if text.first == UInt8(ascii: "-") || text.first == UInt8(ascii: "+") { text = text.dropFirst() }
+        guard !text.isEmpty, text.count <= 4 else { return nil }
+        var e = 0
+        for d in text {
+            guard CanonicalText.isDigit(d) else { return nil }
+            e = e * 10 + Int(d - UInt8(ascii: "0"))
+        }
+        return sign * e
+    }
+
+    /// Rounds significant `digits` (more than 15, no trailing zeros) to 15, half up, carrying into
+    /// `exponent`; false on a tie in the dropped digits, which only the double itself can settle.
+    @inline(__always)
+    private static func roundTo15(_ digits: inout [UInt8], exponent: inout Int) -> Bool {
+        let dropped = digits[15...]
+        // A tie ("5", "50") in the spelling: only the double itself can say which way it rounds.
+        if dropped.first == UInt8(ascii: "5"), dropped.dropFirst().allSatisfy({ $0 == UInt8(ascii: "0") }) { return false }
+        let up = dropped.first.map { $0 >= UInt8(ascii: "5") } ?? false
+        digits.removeLast(digits.count - 15)
+        if up {
+            var i = 14
+            while i >= 0, digits[i] == UInt8(ascii: "9") {
+                digits[i] = UInt8(ascii: "0")
+                i -= 1
+            }
+            if i >= 0 {
+                digits[i] += 1
+            } else {
+                digits.insert(UInt8(ascii: "1"), at: 0)
+                digits.removeLast()
+                exponent += 1
+            }
+        }
+        while digits.count > 1, digits.last == UInt8(ascii: "0") { digits.removeLast() }
+        return true
     }
 
     /// Significant `digits` (no trailing zeros) times 10^`exponent` of the first, as canonical text.

@@ -19,27 +19,10 @@ extension SheetsEmulator {
         }
     }
 
-    private func control(_ method: String, _ path: [String], body: JSONValue) throws -> JSONValue {
-        func int(_ key: String) throws -> Int {
-            guard let value = body[key]?.integerValue else { throw EmulatorError("control request needs an integer '\(key)'") }
-            return value
-        }
-        func string(_ key: String) throws -> String {
-            guard let value = body[key]?.stringValue else { throw EmulatorError("control request needs a string '\(key)'") }
-            return value
-        }
-        if path.count >= 4, path[0] == "spreadsheets", path[2] == "tabs" {
-            let (id, tab) = (path[1], path[3])
-            if method == "GET", path.count == 4 {
-                let rows = try cells(spreadsheetId: id, tab: tab).map { row in
-                    JSONValue.array(row.map { ValueRenderer(valueOption: .unformatted).render($0) })
-                }
-                return ["rows": .array(rows)]
-            }
-            if method == "POST", path.count == 5 {
-                try personEdit(path[4], spreadsheetId: id, tab: tab, body: body)
-                return ["version": .number(version(of: id) ?? 0)]
-            }
+    private func control(_ method: String, _ path: [String], body json: JSONValue) throws -> JSONValue {
+        let body = ControlBody(json: json)
+        if path.count >= 4, path[0] == "spreadsheets", path[2] == "tabs", let answer = try tabControl(method, path, body: json) {
+            return answer
         }
         if path.count == 2, path[0] == "gates" {
             // A request held on a gate (fault kind "hold") goes on once the gate is opened.
@@ -50,75 +33,109 @@ extension SheetsEmulator {
         case ("GET", ["health"]):
             return ["ok": true, "baseURL": .string(baseURL)]
         case ("GET", ["counters"]):
-            let c = counters
-            return [
-                "totalRequests": .number(c.totalRequests), "requestBytes": .number(c.requestBytes),
-                "responseBytes": .number(c.responseBytes),
-                "requestsByEndpoint": .object(
-                    JSONObject(c.requestsByEndpoint.sorted { $0.key < $1.key }.map { ($0.key, .number($0.value)) })),
-            ]
+            return countersJSON()
         case ("POST", ["reset-counters"]):
             resetCounters()
-            return .object([:])
         case ("GET", ["requests"]):
-            return .array(
-                requestLog.map { record in
-                    var out = JSONObjectBuilder()
-                    out.set("number", record.number)
-                    out.set("method", record.method)
-                    out.set("path", record.path)
-                    out.set("query", .array(record.query.map { [$0.name: .string($0.value)] as JSONValue }))
-                    out.set("body", record.bodyText)
-                    out.set("endpoint", record.endpoint)
-                    out.set("status", record.status)
-                    return out.value
-                })
+            return .array(requestLog.map(Self.json))
         case ("GET", ["violations"]):
             return .array(violations.map { ["method": .string($0.method), "path": .string($0.path), "message": .string($0.message)] })
         case ("POST", ["faults"]):
-            let phase: FaultPhase = body["phase"]?.stringValue == "after" ? .afterEffect : .beforeEffect
-            let trigger: FaultTrigger
-            if let endpoint = body["endpoint"]?.stringValue {
-                trigger = .endpoint(endpoint, occurrence: body["occurrence"]?.integerValue ?? 1)
-            } else {
-                trigger = .requestNumber(try int("request"))
-            }
-            injectFault(try Self.fault(from: body), at: trigger, phase: phase)
-            return .object([:])
+            try injectFault(from: body)
         case ("DELETE", ["faults"]):
             clearFaults()
-            return .object([:])
         case ("POST", ["clock", "advance"]):
-            advanceClock(by: TimeInterval(try int("seconds")))
+            advanceClock(by: TimeInterval(try body.int("seconds")))
             return ["now": .string(EmulatedDriveFile.timestamp(now))]
         case ("POST", ["authorized-users"]):
-            let (id, secret, token) = (try string("clientId"), try string("clientSecret"), try string("refreshToken"))
-            registerAuthorizedUser(clientId: id, clientSecret: secret, refreshToken: token)
-            return try JSONValue.parse(authorizedUserCredentialsJSON(clientId: id, clientSecret: secret, refreshToken: token))
+            return try registerAuthorizedUser(from: body)
         case ("POST", ["service-accounts"]):
-            registerServiceAccount(email: try string("email"), publicKey: try .init(pemRepresentation: try string("publicKeyPem")))
-            return .object([:])
+            registerServiceAccount(
+                email: try body.string("email"), publicKey: try .init(pemRepresentation: try body.string("publicKeyPem")))
         case ("POST", ["auth-codes"]):
-            registerAuthorizationCode(
-                try string("code"), clientId: try string("clientId"), clientSecret: try string("clientSecret"),
-                redirectURI: body["redirectUri"]?.stringValue, codeChallenge: body["codeChallenge"]?.stringValue,
-                codeChallengeMethod: body["codeChallengeMethod"]?.stringValue ?? "S256")
-            return .object([:])
+            try registerAuthorizationCode(from: body)
         case ("POST", ["tokens", "revoke-all"]):
             revokeAllAccessTokens()
-            return .object([:])
         case ("POST", ["spreadsheets"]):
-            let tabs = (body["tabs"]?.arrayValue ?? []).map { tab in
-                EmulatedTab(
-                    name: tab["name"]?.stringValue ?? "Sheet1",
-                    typed: (tab["rows"]?.arrayValue ?? []).map { ($0.arrayValue ?? []).map { $0.stringValue ?? $0.serializedString() } })
-            }
-            return [
-                "spreadsheetId": .string(try createSpreadsheet(title: body["title"]?.stringValue ?? "Untitled spreadsheet", tabs: tabs))
-            ]
+            return ["spreadsheetId": .string(try createSpreadsheet(from: json))]
         default:
             throw EmulatorError("unknown control \(method) /_emulator/\(path.joined(separator: "/"))")
         }
+        return .object([:])
+    }
+
+    /// `/_emulator/spreadsheets/{id}/tabs/{tab}[/{edit}]`: reads a tab's cells or makes a person's edit; nil for any other method.
+    private func tabControl(_ method: String, _ path: [String], body: JSONValue) throws -> JSONValue? {
+        let (id, tab) = (path[1], path[3])
+        if method == "GET", path.count == 4 {
+            let rows = try cells(spreadsheetId: id, tab: tab).map { row in
+                JSONValue.array(row.map { ValueRenderer(valueOption: .unformatted).render($0) })
+            }
+            return ["rows": .array(rows)]
+        }
+        if method == "POST", path.count == 5 {
+            try personEdit(path[4], spreadsheetId: id, tab: tab, body: body)
+            return ["version": .number(version(of: id) ?? 0)]
+        }
+        return nil
+    }
+
+    private func countersJSON() -> JSONValue {
+        let c = counters
+        return [
+            "totalRequests": .number(c.totalRequests), "requestBytes": .number(c.requestBytes),
+            "responseBytes": .number(c.responseBytes),
+            "requestsByEndpoint": .object(
+                JSONObject(c.requestsByEndpoint.sorted { $0.key < $1.key }.map { ($0.key, .number($0.value)) })),
+        ]
+    }
+
+    private static func json(_ record: EmulatorRequestRecord) -> JSONValue {
+        var out = JSONObjectBuilder()
+        out.set("number", record.number)
+        out.set("method", record.method)
+        out.set("path", record.path)
+        out.set("query", .array(record.query.map { [$0.name: .string($0.value)] as JSONValue }))
+        out.set("body", record.bodyText)
+        out.set("endpoint", record.endpoint)
+        out.set("status", record.status)
+        return out.value
+    }
+
+    /// A fault on the n-th call of an endpoint (default the first) or on a request number.
+    private func injectFault(from body: ControlBody) throws {
+        let phase: FaultPhase = body["phase"]?.stringValue == "after" ? .afterEffect : .beforeEffect
+        let trigger: FaultTrigger
+        if let endpoint = body["endpoint"]?.stringValue {
+            trigger = .endpoint(endpoint, occurrence: body["occurrence"]?.integerValue ?? 1)
+        } else {
+            trigger = .requestNumber(try body.int("request"))
+        }
+        injectFault(try Self.fault(from: body.json), at: trigger, phase: phase)
+    }
+
+    /// Registers an authorized user and answers with its credentials file.
+    private func registerAuthorizedUser(from body: ControlBody) throws -> JSONValue {
+        let (id, secret, token) = (try body.string("clientId"), try body.string("clientSecret"), try body.string("refreshToken"))
+        registerAuthorizedUser(clientId: id, clientSecret: secret, refreshToken: token)
+        return try JSONValue.parse(authorizedUserCredentialsJSON(clientId: id, clientSecret: secret, refreshToken: token))
+    }
+
+    private func registerAuthorizationCode(from body: ControlBody) throws {
+        registerAuthorizationCode(
+            try body.string("code"), clientId: try body.string("clientId"), clientSecret: try body.string("clientSecret"),
+            redirectURI: body["redirectUri"]?.stringValue, codeChallenge: body["codeChallenge"]?.stringValue,
+            codeChallengeMethod: body["codeChallengeMethod"]?.stringValue ?? "S256")
+    }
+
+    /// Creates a spreadsheet from `{title, tabs: [{name, rows}]}` and returns its id.
+    private func createSpreadsheet(from body: JSONValue) throws -> String {
+        let tabs = (body["tabs"]?.arrayValue ?? []).map { tab in
+            EmulatedTab(
+                name: tab["name"]?.stringValue ?? "Sheet1",
+                typed: (tab["rows"]?.arrayValue ?? []).map { ($0.arrayValue ?? []).map { $0.stringValue ?? $0.serializedString() } })
+        }
+        return try createSpreadsheet(title: body["title"]?.stringValue ?? "Untitled spreadsheet", tabs: tabs)
     }
 
     private func personEdit(_ action: String, spreadsheetId id: String, tab: String, body: JSONValue) throws {
@@ -155,5 +172,22 @@ extension SheetsEmulator {
         case let other:
             throw EmulatorError("unknown fault kind '\(other)' (status, rateLimitExceeded, delay, hold, drop, reset, truncate, echo)")
         }
+    }
+}
+
+/// A control request's JSON body, with the required fields it names.
+private struct ControlBody {
+    let json: JSONValue
+
+    subscript(key: String) -> JSONValue? { json[key] }
+
+    func int(_ key: String) throws -> Int {
+        guard let value = json[key]?.integerValue else { throw EmulatorError("control request needs an integer '\(key)'") }
+        return value
+    }
+
+    func string(_ key: String) throws -> String {
+        guard let value = json[key]?.stringValue else { throw EmulatorError("control request needs a string '\(key)'") }
+        return value
     }
 }

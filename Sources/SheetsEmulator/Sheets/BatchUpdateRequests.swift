@@ -46,82 +46,95 @@ enum BatchUpdateRequests {
     private static func applyOne(_ kind: String, _ body: JSONValue, to sheet: inout SpreadsheetState) throws(GoogleAPIError) -> JSONValue {
         switch kind {
         case "addSheet":
-            let properties = body["properties"] ?? .object([:])
-            let grid = properties["gridProperties"]
-            let position = try sheet.addSheet(
-                title: properties["title"]?.stringValue ?? "Sheet\(sheet.sheets.count + 1)", sheetId: properties["sheetId"]?.integerValue,
-                index: properties["index"]?.integerValue, rowCount: grid?["rowCount"]?.integerValue ?? 1000,
-                columnCount: grid?["columnCount"]?.integerValue ?? 26)
-            sheet.sheets[position].frozenRowCount = grid?["frozenRowCount"]?.integerValue ?? 0
-            return ["addSheet": ["properties": sheet.sheetPropertiesJSON(position)]]
+            return try addSheet(body, to: &sheet)
         case "deleteSheet":
-            let s = try sheetIndex(body["sheetId"], in: sheet, kind: kind)
-            guard sheet.sheets.count > 1 else {
-                throw .invalidArgument("Invalid requests[0].deleteSheet: You can't remove all the sheets in a document.")
-            }
-            let sheetId = sheet.sheets[s].sheetId
-            sheet.removeMetadata(ids: sheet.metadata.values.filter { $0.sheetId == sheetId }.map(\.id))
-            sheet.sheets.remove(at: s)
-            return .object([:])
+            try deleteSheet(body, from: &sheet)
         case "updateSheetProperties":
             try updateSheetProperties(body, in: &sheet)
-            return .object([:])
         case "insertDimension":
             let (s, dimension, range) = try dimensionRange(body["range"], in: sheet, kind: kind)
             try sheet.insert(
                 dimension, sheet: s, at: range.lowerBound, count: range.count,
                 inheritFromBefore: body["inheritFromBefore"]?.boolValue ?? false)
-            return .object([:])
         case "deleteDimension":
             let (s, dimension, range) = try dimensionRange(body["range"], in: sheet, kind: kind)
             try sheet.delete(dimension, sheet: s, range: range)
-            return .object([:])
         case "moveDimension":
             let (s, dimension, range) = try dimensionRange(body["source"], in: sheet, kind: kind)
             try sheet.move(dimension, sheet: s, source: range, destination: body["destinationIndex"]?.integerValue ?? 0)
-            return .object([:])
         case "appendDimension":
-            let s = try sheetIndex(body["sheetId"], in: sheet, kind: kind)
-            guard let dimension = body["dimension"]?.stringValue.flatMap(Dimension.init(rawValue:)) else {
-                throw .invalidArgument("Invalid requests[0].appendDimension: dimension must be ROWS or COLUMNS.")
-            }
-            try sheet.append(dimension, sheet: s, count: body["length"]?.integerValue ?? 0)
-            return .object([:])
+            try appendDimension(body, to: &sheet)
         case "updateCells":
             try CellUpdates.updateCells(body, in: &sheet)
-            return .object([:])
         case "repeatCell":
             try CellUpdates.repeatCell(body, in: &sheet)
-            return .object([:])
         case "sortRange":
-            let range = try sheet.bind(grid: body["range"] ?? .object([:]), path: "requests[0].sortRange.range")
-            let keys = (body["sortSpecs"]?.arrayValue ?? []).map {
-                SortKey(column: $0["dimensionIndex"]?.integerValue ?? 0, ascending: $0["sortOrder"]?.stringValue != "DESCENDING")
-            }
-            try sheet.sort(sheet: range.sheetIndex, rows: range.rows, columns: range.columns, keys: keys)
-            return .object([:])
+            try sortRange(body, in: &sheet)
         case "createDeveloperMetadata":
             let record = try sheet.createMetadata(body["developerMetadata"] ?? .object([:]), at: "requests[0].createDeveloperMetadata")
             return ["createDeveloperMetadata": ["developerMetadata": sheet.metadataJSON(record, anchors: sheet.metadataAnchors())]]
         case "deleteDeveloperMetadata":
-            let anchors = sheet.metadataAnchors()
-            let doomed = try sheet.matchingMetadata(
-                body["dataFilter"] ?? .object([:]), anchors: anchors, path: "requests[0].deleteDeveloperMetadata")
-            let shown = doomed.map { sheet.metadataJSON($0, anchors: anchors) }
-            sheet.removeMetadata(ids: doomed.map(\.id))
-            return ["deleteDeveloperMetadata": shown.isEmpty ? .object([:]) : ["deletedDeveloperMetadata": .array(shown)]]
+            return try deleteDeveloperMetadata(body, from: &sheet)
         case "updateDeveloperMetadata":
             return try updateDeveloperMetadata(body, in: &sheet)
         case "updateSpreadsheetProperties":
             if let title = body["properties"]?["title"]?.stringValue { sheet.title = title }
             if let zone = body["properties"]?["timeZone"]?.stringValue { sheet.timeZone = zone }
-            return .object([:])
         case "updateDimensionProperties", "autoResizeDimensions":
             // Pixel sizes and visibility of rows and columns do not affect values; accepted and ignored.
-            return .object([:])
+            break
         default:
             throw .unimplemented("Invalid requests[0]: the emulator does not implement the '\(kind)' request.")
         }
+        return .object([:])
+    }
+
+    private static func addSheet(_ body: JSONValue, to sheet: inout SpreadsheetState) throws(GoogleAPIError) -> JSONValue {
+        let properties = body["properties"] ?? .object([:])
+        let grid = properties["gridProperties"]
+        let position = try sheet.addSheet(
+            title: properties["title"]?.stringValue ?? "Sheet\(sheet.sheets.count + 1)", sheetId: properties["sheetId"]?.integerValue,
+            index: properties["index"]?.integerValue, rowCount: grid?["rowCount"]?.integerValue ?? 1000,
+            columnCount: grid?["columnCount"]?.integerValue ?? 26)
+        sheet.sheets[position].frozenRowCount = grid?["frozenRowCount"]?.integerValue ?? 0
+        return ["addSheet": ["properties": sheet.sheetPropertiesJSON(position)]]
+    }
+
+    /// Removes a sheet and the developer metadata anchored to it; the last sheet stays.
+    private static func deleteSheet(_ body: JSONValue, from sheet: inout SpreadsheetState) throws(GoogleAPIError) {
+        let s = try sheetIndex(body["sheetId"], in: sheet, kind: "deleteSheet")
+        guard sheet.sheets.count > 1 else {
+            throw .invalidArgument("Invalid requests[0].deleteSheet: You can't remove all the sheets in a document.")
+        }
+        let sheetId = sheet.sheets[s].sheetId
+        sheet.removeMetadata(ids: sheet.metadata.values.filter { $0.sheetId == sheetId }.map(\.id))
+        sheet.sheets.remove(at: s)
+    }
+
+    private static func appendDimension(_ body: JSONValue, to sheet: inout SpreadsheetState) throws(GoogleAPIError) {
+        let s = try sheetIndex(body["sheetId"], in: sheet, kind: "appendDimension")
+        guard let dimension = body["dimension"]?.stringValue.flatMap(Dimension.init(rawValue:)) else {
+            throw .invalidArgument("Invalid requests[0].appendDimension: dimension must be ROWS or COLUMNS.")
+        }
+        try sheet.append(dimension, sheet: s, count: body["length"]?.integerValue ?? 0)
+    }
+
+    private static func sortRange(_ body: JSONValue, in sheet: inout SpreadsheetState) throws(GoogleAPIError) {
+        let range = try sheet.bind(grid: body["range"] ?? .object([:]), path: "requests[0].sortRange.range")
+        let keys = (body["sortSpecs"]?.arrayValue ?? []).map {
+            SortKey(column: $0["dimensionIndex"]?.integerValue ?? 0, ascending: $0["sortOrder"]?.stringValue != "DESCENDING")
+        }
+        try sheet.sort(sheet: range.sheetIndex, rows: range.rows, columns: range.columns, keys: keys)
+    }
+
+    /// Removes the metadata a data filter matches and answers with what was removed.
+    private static func deleteDeveloperMetadata(_ body: JSONValue, from sheet: inout SpreadsheetState) throws(GoogleAPIError) -> JSONValue {
+        let anchors = sheet.metadataAnchors()
+        let doomed = try sheet.matchingMetadata(
+            body["dataFilter"] ?? .object([:]), anchors: anchors, path: "requests[0].deleteDeveloperMetadata")
+        let shown = doomed.map { sheet.metadataJSON($0, anchors: anchors) }
+        sheet.removeMetadata(ids: doomed.map(\.id))
+        return ["deleteDeveloperMetadata": shown.isEmpty ? .object([:]) : ["deletedDeveloperMetadata": .array(shown)]]
     }
 
     private static func updateSheetProperties(_ body: JSONValue, in sheet: inout SpreadsheetState) throws(GoogleAPIError) {

@@ -7,67 +7,85 @@ enum SheetsSpreadsheets {
         throws(GoogleAPIError) -> EmulatorResponse
     {
         let spreadsheetId = match.pathParameters["spreadsheetId"] ?? ""
+        let value: JSONValue
         switch id {
         case "sheets.spreadsheets.create":
-            let body = try request.jsonBody() ?? .object([:])
-            let created = try world.createSpreadsheet(from: body)
-            return try answer(created.json(includeGridData: false), request: request)
+            value = try world.createSpreadsheet(from: request.jsonBody() ?? .object([:])).json(includeGridData: false)
         case "sheets.spreadsheets.get":
-            let sheet = try world.liveSpreadsheet(spreadsheetId)
-            var ranges: [BoundRange] = []
-            for text in request.queryAll("ranges") { ranges.append(try sheet.bind(text)) }
-            let grid = request.query("includeGridData") == "true" || (!ranges.isEmpty && request.query("includeGridData") == nil)
-            return try answer(sheet.json(includeGridData: grid, ranges: ranges), request: request)
+            value = try get(world.liveSpreadsheet(spreadsheetId), request: request)
         case "sheets.spreadsheets.getByDataFilter":
-            let sheet = try world.liveSpreadsheet(spreadsheetId)
-            let body = try request.jsonBody() ?? .object([:])
-            var ranges: [BoundRange] = []
-            for (i, filter) in (body["dataFilters"]?.arrayValue ?? []).enumerated() {
-                ranges += try sheet.filterRanges(filter, anchors: sheet.metadataAnchors(), path: "dataFilters[\(i)]")
-            }
-            let grid = body["includeGridData"]?.boolValue ?? false
-            return try answer(sheet.json(includeGridData: grid, ranges: ranges), request: request)
+            value = try getByDataFilter(world.liveSpreadsheet(spreadsheetId), request: request)
         case "sheets.spreadsheets.batchUpdate":
-            var sheet = try world.liveSpreadsheet(spreadsheetId)
-            let body = try request.jsonBody() ?? .object([:])
-            let replies = try BatchUpdateRequests.apply(body["requests"]?.arrayValue ?? [], to: &sheet)
-            world.persistent.spreadsheets[spreadsheetId] = sheet
-            world.touch(spreadsheetId)
-            var out = JSONObjectBuilder()
-            out.set("spreadsheetId", spreadsheetId)
-            out.set("replies", .array(replies))
-            if body["includeSpreadsheetInResponse"]?.boolValue == true {
-                out.set("updatedSpreadsheet", sheet.json(includeGridData: body["responseIncludeGridData"]?.boolValue ?? false))
-            }
-            return try answer(out.value, request: request)
+            value = try batchUpdate(spreadsheetId, request: request, world: &world)
         case "sheets.spreadsheets.developerMetadata.search":
-            let sheet = try world.liveSpreadsheet(spreadsheetId)
-            let body = try request.jsonBody() ?? .object([:])
-            let anchors = sheet.metadataAnchors()
-            var found: [(MetadataRecord, [JSONValue])] = []
-            for (i, filter) in (body["dataFilters"]?.arrayValue ?? []).enumerated() {
-                for record in try sheet.matchingMetadata(filter, anchors: anchors, path: "dataFilters[\(i)]") {
-                    if let index = found.firstIndex(where: { $0.0.id == record.id }) {
-                        found[index].1.append(filter)
-                    } else {
-                        found.append((record, [filter]))
-                    }
-                }
-            }
-            guard !found.isEmpty else { return try answer(.object([:]), request: request) }
-            let matched = found.map { record, filters -> JSONValue in
-                ["developerMetadata": sheet.metadataJSON(record, anchors: anchors), "dataFilters": .array(filters)]
-            }
-            return try answer(["matchedDeveloperMetadata": .array(matched)], request: request)
+            value = try searchMetadata(world.liveSpreadsheet(spreadsheetId), request: request)
         case "sheets.spreadsheets.developerMetadata.get":
-            let sheet = try world.liveSpreadsheet(spreadsheetId)
-            guard let metadataId = match.pathParameters["metadataId"].flatMap(Int.init), let record = sheet.metadata[metadataId] else {
-                throw .notFound("No developer metadata with ID: \(match.pathParameters["metadataId"] ?? "")")
-            }
-            return try answer(sheet.metadataJSON(record, anchors: sheet.metadataAnchors()), request: request)
+            value = try metadata(match.pathParameters["metadataId"], in: world.liveSpreadsheet(spreadsheetId))
         default:
             throw .unimplemented("The emulator does not implement \(id).")
         }
+        return try answer(value, request: request)
+    }
+
+    private static func get(_ sheet: SpreadsheetState, request: EmulatorRequest) throws(GoogleAPIError) -> JSONValue {
+        var ranges: [BoundRange] = []
+        for text in request.queryAll("ranges") { ranges.append(try sheet.bind(text)) }
+        let grid = request.query("includeGridData") == "true" || (!ranges.isEmpty && request.query("includeGridData") == nil)
+        return sheet.json(includeGridData: grid, ranges: ranges)
+    }
+
+    private static func getByDataFilter(_ sheet: SpreadsheetState, request: EmulatorRequest) throws(GoogleAPIError) -> JSONValue {
+        let body = try request.jsonBody() ?? .object([:])
+        var ranges: [BoundRange] = []
+        for (i, filter) in (body["dataFilters"]?.arrayValue ?? []).enumerated() {
+            ranges += try sheet.filterRanges(filter, anchors: sheet.metadataAnchors(), path: "dataFilters[\(i)]")
+        }
+        return sheet.json(includeGridData: body["includeGridData"]?.boolValue ?? false, ranges: ranges)
+    }
+
+    private static func batchUpdate(_ spreadsheetId: String, request: EmulatorRequest, world: inout EmulatorWorld)
+        throws(GoogleAPIError) -> JSONValue
+    {
+        var sheet = try world.liveSpreadsheet(spreadsheetId)
+        let body = try request.jsonBody() ?? .object([:])
+        let replies = try BatchUpdateRequests.apply(body["requests"]?.arrayValue ?? [], to: &sheet)
+        world.persistent.spreadsheets[spreadsheetId] = sheet
+        world.touch(spreadsheetId)
+        var out = JSONObjectBuilder()
+        out.set("spreadsheetId", spreadsheetId)
+        out.set("replies", .array(replies))
+        if body["includeSpreadsheetInResponse"]?.boolValue == true {
+            out.set("updatedSpreadsheet", sheet.json(includeGridData: body["responseIncludeGridData"]?.boolValue ?? false))
+        }
+        return out.value
+    }
+
+    /// `developerMetadata.search`: each matching record once, with every filter that matched it.
+    private static func searchMetadata(_ sheet: SpreadsheetState, request: EmulatorRequest) throws(GoogleAPIError) -> JSONValue {
+        let body = try request.jsonBody() ?? .object([:])
+        let anchors = sheet.metadataAnchors()
+        var found: [(MetadataRecord, [JSONValue])] = []
+        for (i, filter) in (body["dataFilters"]?.arrayValue ?? []).enumerated() {
+            for record in try sheet.matchingMetadata(filter, anchors: anchors, path: "dataFilters[\(i)]") {
+                if let index = found.firstIndex(where: { $0.0.id == record.id }) {
+                    found[index].1.append(filter)
+                } else {
+                    found.append((record, [filter]))
+                }
+            }
+        }
+        guard !found.isEmpty else { return .object([:]) }
+        let matched = found.map { record, filters -> JSONValue in
+            ["developerMetadata": sheet.metadataJSON(record, anchors: anchors), "dataFilters": .array(filters)]
+        }
+        return ["matchedDeveloperMetadata": .array(matched)]
+    }
+
+    private static func metadata(_ metadataId: String?, in sheet: SpreadsheetState) throws(GoogleAPIError) -> JSONValue {
+        guard let id = metadataId.flatMap(Int.init), let record = sheet.metadata[id] else {
+            throw .notFound("No developer metadata with ID: \(metadataId ?? "")")
+        }
+        return sheet.metadataJSON(record, anchors: sheet.metadataAnchors())
     }
 
     /// A JSON answer reduced by the request's `fields` parameter.

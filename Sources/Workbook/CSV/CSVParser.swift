@@ -109,6 +109,9 @@ struct CSVParser {
     }
 
     /// Reads the record at `i` and the line ending after it.
+    ///
+    /// The hot loop of CSV reading: what is rare (a NUL byte, a stray carriage return) is worded in
+    /// functions kept out of line, so this one's code stays as small as the loop itself.
     private mutating func readRecord(into read: inout Records, hasNUL: Bool) throws {
         let n = p.count
         let recordStart = i
@@ -126,9 +129,8 @@ struct CSVParser {
                 column += 1
                 if makesCells { cells.append(cell(span)) }
                 if row != nil { add(span, to: &row) }
-                if hasNUL, let header = read.header, read.refused[read.dataRows] == nil, let nul = firstNUL(in: start..<i) {
-                    let name = column <= header.count ? header[column - 1] : nil
-                    read.refused[read.dataRows] = error(.nulByte(column: column, header: name), at: nul)
+                if hasNUL, let header = read.header, read.refused[read.dataRows] == nil {
+                    refuseNUL(in: start..<i, column: column, header: header, into: &read)
                 }
                 if i < n && p[i] == Self.comma {
                     i += 1
@@ -143,14 +145,8 @@ struct CSVParser {
             read.keys.append(key)
         }
         let index = read.dataRows
-        if read.header != nil, let cut = cutByCR {
-            damage[index] =
-                "this row is the rest of row \(Table.sheetRowNumber(ofDataRow: cut)), which a carriage return (\\r) on its "
-                + "own cut in two; remove that character and the two are one row again"
-            cutByCR = nil
-        }
+        if read.header != nil, let cut = cutByCR { noteRestOfCutRow(index, cut: cut) }
         if i < n {
-            let lineStart = recordStart
             let ending = consumeLineEnding()
             if read.lineEnding == nil { read.lineEnding = ending } else if ending != read.lineEnding { read.mixedEndings = true }
             read.endsWithNewline = true
@@ -159,10 +155,7 @@ struct CSVParser {
             // cuts the row short, and the store would take the cut row. Both parts are held back instead.
             // (CR CR LF, which some writers put at every line end, has nothing after the CR but the line end.)
             if ending == .cr, read.header != nil, read.lineEnding != .cr, i < n, p[i] != Self.cr, p[i] != Self.lf {
-                damage[index] =
-                    "a carriage return (\\r) on its own inside this row (line \(line(at: lineStart))) ends it early, and the rest "
-                    + "of it reads as the next row; remove that character (many editors show it as ^M)"
-                cutByCR = index
+                noteStrayCR(index, recordStart: recordStart)
             }
         } else {
             read.endsWithNewline = false
@@ -175,6 +168,32 @@ struct CSVParser {
             read.dataRows += 1
         }
         record += 1
+    }
+
+    /// Refuses the data row being read when the field in `range` holds a NUL byte.
+    @inline(never)
+    private func refuseNUL(in range: Range<Int>, column: Int, header: [String], into read: inout Records) {
+        guard let nul = firstNUL(in: range) else { return }
+        let name = column <= header.count ? header[column - 1] : nil
+        read.refused[read.dataRows] = error(.nulByte(column: column, header: name), at: nul)
+    }
+
+    /// Holds back data row `index`, the rest of row `cut` that a stray carriage return cut in two.
+    @inline(never)
+    private mutating func noteRestOfCutRow(_ index: Int, cut: Int) {
+        damage[index] =
+            "this row is the rest of row \(Table.sheetRowNumber(ofDataRow: cut)), which a carriage return (\\r) on its "
+            + "own cut in two; remove that character and the two are one row again"
+        cutByCR = nil
+    }
+
+    /// Holds back data row `index`, which a stray carriage return inside it ended early.
+    @inline(never)
+    private mutating func noteStrayCR(_ index: Int, recordStart: Int) {
+        damage[index] =
+            "a carriage return (\\r) on its own inside this row (line \(line(at: recordStart))) ends it early, and the rest "
+            + "of it reads as the next row; remove that character (many editors show it as ^M)"
+        cutByCR = index
     }
 
     /// The records from `i` to the end, read side by side in parts cut after a line feed

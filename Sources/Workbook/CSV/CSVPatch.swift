@@ -36,67 +36,85 @@ public struct CSVPatch {
     /// Hands the new file to `sink` in chunks: runs of unchanged rows as slices of the bytes read
     /// (not copied), everything else encoded into chunks of about `chunkSize` bytes.
     public func write(chunkSize: Int = CSVStreamWriter.defaultChunkSize, to sink: (ArraySlice<UInt8>) throws -> Void) rethrows {
-        var out: [UInt8] = []
-        out.reserveCapacity(min(chunkSize, source.count) + 4096)
-        var encoder = CSVRecordEncoder(lineEnding: old.lineEnding)
-        let ending = old.lineEnding.bytes
-        func flushEncoded(atLeast size: Int) throws {
-            guard !out.isEmpty, out.count >= size else { return }
-            try sink(out[...])
-            out.removeAll(keepingCapacity: true)
-        }
-        // A slice of the bytes read, after whatever was encoded before it.
-        func emit(_ run: Range<Int>) throws {
-            guard !run.isEmpty else { return }
-            try flushEncoded(atLeast: 1)
-            try sink(source[run])
-        }
-        // Rows `rows`, none changed, each with the line ending before it as the encoder would put it:
-        // copied from the bytes read, as one slice when every separator is the file's.
-        func copy(_ rows: Range<Int>) throws {
-            guard let first = rows.first, let last = rows.last else { return }
-            if old.lineEndingsUniform {
-                encoder.appendedRecords(rows.count, lastIsBlank: old.recordRanges[last + 1].isEmpty)
-                return try emit((old.recordRanges[first + 1].lowerBound - ending.count)..<old.recordRanges[last + 1].upperBound)
-            }
-            var run = 0..<0
-            for index in rows {
-                let record = old.recordRanges[index + 1]
-                let start = record.lowerBound - ending.count
-                guard start >= 0, source[start..<record.lowerBound].elementsEqual(ending) else {
-                    // Read after another separator: written with the file's, as a whole rewrite writes it.
-                    try emit(run)
-                    run = 0..<0
-                    encoder.appendRecord(bytes: source[record], isBlank: record.isEmpty, into: &out)
-                    try flushEncoded(atLeast: chunkSize)
-                    continue
-                }
-                if run.isEmpty || run.upperBound != start {
-                    try emit(run)
-                    run = start..<record.upperBound
-                } else {
-                    run = run.lowerBound..<record.upperBound
-                }
-                encoder.appendedRecords(1, lastIsBlank: record.isEmpty)
-            }
-            try emit(run)
-        }
-        if old.hasBOM { CSVRecordEncoder.appendBOM(into: &out) }
-        encoder.appendRecord(bytes: source[old.recordRanges[0]], isBlank: old.table.header.isEmpty, into: &out)
+        var out = Output(source: source, lineEnding: old.lineEnding, chunkSize: chunkSize)
+        if old.hasBOM { CSVRecordEncoder.appendBOM(into: &out.encoded) }
+        out.encoder.appendRecord(bytes: source[old.recordRanges[0]], isBlank: old.table.header.isEmpty, into: &out.encoded)
         // The rows the plan deletes or changes, in order; every row between them is copied.
         let touched = Set(changed.keys).union(deleted).sorted()
         var next = 0
         for index in touched where index < old.table.rowCount {
-            try copy(next..<index)
+            try copy(next..<index, into: &out, to: sink)
             next = index + 1
             guard !deleted.contains(index), let cells = changed[index] else { continue }
-            encoder.appendRecord(cells, into: &out)
-            try flushEncoded(atLeast: chunkSize)
+            out.encoder.appendRecord(cells, into: &out.encoded)
+            try out.flushEncoded(atLeast: chunkSize, to: sink)
         }
-        try copy(next..<old.table.rowCount)
-        for row in changes.appendedRows { encoder.appendRecord(row, into: &out) }
-        encoder.finish(endsWithNewline: old.endsWithNewline, into: &out)
-        try flushEncoded(atLeast: 1)
+        try copy(next..<old.table.rowCount, into: &out, to: sink)
+        for row in changes.appendedRows { out.encoder.appendRecord(row, into: &out.encoded) }
+        out.encoder.finish(endsWithNewline: old.endsWithNewline, into: &out.encoded)
+        try out.flushEncoded(atLeast: 1, to: sink)
+    }
+
+    /// What `write` hands its chunks to.
+    private typealias Sink = (ArraySlice<UInt8>) throws -> Void
+
+    /// The new file on its way out: encoded records gathered into chunks, between slices of the bytes read.
+    private struct Output {
+        let source: [UInt8]
+        let chunkSize: Int
+        var encoder: CSVRecordEncoder
+        var encoded: [UInt8] = []
+
+        init(source: [UInt8], lineEnding: CSVLineEnding, chunkSize: Int) {
+            (self.source, self.chunkSize) = (source, chunkSize)
+            encoder = CSVRecordEncoder(lineEnding: lineEnding)
+            encoded.reserveCapacity(min(chunkSize, source.count) + 4096)
+        }
+
+        mutating func flushEncoded(atLeast size: Int, to sink: Sink) rethrows {
+            guard !encoded.isEmpty, encoded.count >= size else { return }
+            try sink(encoded[...])
+            encoded.removeAll(keepingCapacity: true)
+        }
+
+        /// A slice of the bytes read, after whatever was encoded before it.
+        mutating func emit(_ run: Range<Int>, to sink: Sink) rethrows {
+            guard !run.isEmpty else { return }
+            try flushEncoded(atLeast: 1, to: sink)
+            try sink(source[run])
+        }
+    }
+
+    /// Rows `rows`, none changed, each with the line ending before it as the encoder would put it:
+    /// copied from the bytes read, as one slice when every separator is the file's.
+    private func copy(_ rows: Range<Int>, into out: inout Output, to sink: Sink) rethrows {
+        guard let first = rows.first, let last = rows.last else { return }
+        let ending = old.lineEnding.bytes
+        if old.lineEndingsUniform {
+            out.encoder.appendedRecords(rows.count, lastIsBlank: old.recordRanges[last + 1].isEmpty)
+            return try out.emit((old.recordRanges[first + 1].lowerBound - ending.count)..<old.recordRanges[last + 1].upperBound, to: sink)
+        }
+        var run = 0..<0
+        for index in rows {
+            let record = old.recordRanges[index + 1]
+            let start = record.lowerBound - ending.count
+            guard start >= 0, source[start..<record.lowerBound].elementsEqual(ending) else {
+                // Read after another separator: written with the file's, as a whole rewrite writes it.
+                try out.emit(run, to: sink)
+                run = 0..<0
+                out.encoder.appendRecord(bytes: source[record], isBlank: record.isEmpty, into: &out.encoded)
+                try out.flushEncoded(atLeast: out.chunkSize, to: sink)
+                continue
+            }
+            if run.isEmpty || run.upperBound != start {
+                try out.emit(run, to: sink)
+                run = start..<record.upperBound
+            } else {
+                run = run.lowerBound..<record.upperBound
+            }
+            out.encoder.appendedRecords(1, lastIsBlank: record.isEmpty)
+        }
+        try out.emit(run, to: sink)
     }
 
     /// Row `index` with its changed cells set (padded to reach them); nil when it has none or they

@@ -71,6 +71,31 @@ public enum AtomicFile {
         let path = target.path
         let folder = target.deletingLastPathComponent().path
         let name = target.lastPathComponent
+        let mode = try requireWritable(path, in: folder, reportedAs: url)
+        let keep = try backups(of: url, mode: mode, count: backupsToKeep, now: now)
+        // A stale swap file may hold a save nobody else has: it is kept even when backups are off.
+        try TempFiles.removeStale(of: name, in: folder) { try keep.adoptForeign($1) }
+        let newVersion = try NewVersion(of: name, in: folder, mode: mode, reportedAs: url, faults: faults)
+        // Best-effort cleanup of our own temporary file; a leftover is swept by the next write.
+        defer { newVersion.discardUnlessHandedOver() }
+        try newVersion.reach(.tempCreated)
+        let written = try newVersion.write(write, writtenHash: writtenHash)
+        try newVersion.markComplete()
+        try newVersion.reach(.tempSynced)
+        let swap = Swap(
+            newVersion: newVersion.path, target: path, folder: folder, expecting: expecting, written: written, keep: keep,
+            canExchange: !(faults?.refusesExchange ?? false))
+        // From here on the temporary path may hold the previous version: `Swap` decides its fate.
+        newVersion.handOver()
+        try swap.run(newVersion.reach)
+        try POSIXFile.syncDirectory(folder)
+        try newVersion.reach(.directorySynced)
+        return written
+    }
+
+    /// Refuses anything but a regular file (or nothing) at `path`, and a file, folder or file system
+    /// without write permission; returns the file's permissions (nil: there is no file yet).
+    private static func requireWritable(_ path: String, in folder: String, reportedAs url: URL) throws -> mode_t? {
         try FileSafety.requireFileOrNothing(path)
         let mode = POSIXFile.permissions(path)
         if POSIXFile.isOnReadOnlyFileSystem(folder) {
@@ -82,56 +107,75 @@ public enum AtomicFile {
         if POSIXFile.isReadOnly(folder) {
             throw AtomicFileError.readOnly(path: folder, isFolder: true)
         }
+        return mode
+    }
+
+    /// The previous versions of `url` kept in `.sheetsync-backup/` beside it.
+    private static func backups(of url: URL, mode: mode_t?, count: Int, now: Date) throws -> KeptVersions {
         let keep = KeptVersions(
-            folder: url.deletingLastPathComponent().path, name: url.lastPathComponent, mode: mode ?? 0o644,
-            count: backupsToKeep, now: now)
+            folder: url.deletingLastPathComponent().path, name: url.lastPathComponent, mode: mode ?? 0o644, count: count, now: now)
         // A backup folder that is no folder of this user (a symlink to where a rotation would delete) is
         // refused before anything is written, not after the new version is in place.
         try Backups.refuseForeignFolder(in: keep.folder)
-        // A stale swap file may hold a save nobody else has: it is kept even when backups are off.
-        try TempFiles.removeStale(of: name, in: folder) { try keep.adoptForeign($1) }
-        // A new file gets the usual 0666-minus-umask; an existing one keeps its own mode throughout.
-        var tempPath = try TempFiles.create(for: name, in: folder, mode: mode.map { ($0 & 0o700) | 0o600 } ?? 0o666)
-        var removeTemp = true
-        // Best-effort cleanup of our own temporary file; a leftover is swept by the next write.
-        defer { if removeTemp { try? TempFiles.discard(tempPath, name: name, in: folder) } }
-        // A simulated crash stops everything, even the cleanup above; an injected system-call
-        // failure (`FaultInjector.fail`) is handled as the real one would be.
+        return keep
+    }
+
+    /// The temporary file one `replace` writes the new version into, until `Swap` takes it over.
+    private final class NewVersion {
+        private(set) var path: String
+        private let name: String
+        private let folder: String
+        private let mode: mode_t?
+        /// The path errors name: the workbook file, not the temporary one.
+        private let reported: URL
+        private let faults: FaultInjector?
+        private var removeOnExit = true
+
+        init(of name: String, in folder: String, mode: mode_t?, reportedAs reported: URL, faults: FaultInjector?) throws {
+            // A new file gets the usual 0666-minus-umask; an existing one keeps its own mode throughout.
+            path = try TempFiles.create(for: name, in: folder, mode: mode.map { ($0 & 0o700) | 0o600 } ?? 0o666)
+            (self.name, self.folder, self.mode, self.reported, self.faults) = (name, folder, mode, reported, faults)
+        }
+
+        /// A simulated crash stops everything, even the cleanup; an injected system-call failure
+        /// (`FaultInjector.fail`) is handled as the real one would be.
         func reach(_ step: AtomicWriteStep) throws {
             do {
                 try faults?.reach(step)
             } catch let error as SimulatedCrash {
-                removeTemp = false
+                removeOnExit = false
                 throw error
             } catch let failure as InjectedFailure {
-                throw POSIXFile.failure(failure.operation, url.path, failure.code)
+                throw POSIXFile.failure(failure.operation, reported.path, failure.code)
             }
         }
 
-        try reach(.tempCreated)
-        let written: FileFingerprint
-        do {
-            try write(URL(fileURLWithPath: tempPath))
-            try reach(.tempWritten)
-            written = try TempFiles.finish(tempPath, mode: mode, contentHash: writtenHash?())
-        } catch let error where error is SimulatedCrash {
-            throw error
-        } catch let error where (error as? AtomicFileError).map(\.isNoSpace) ?? POSIXFile.isFull(folder) {
-            // Writers such as the zip library report a full disk in their own words, and the temporary
-            // file's name means little to the user: name the workbook file, say "no space left".
-            throw AtomicFileError.noSpace(operation: "write the new version of", path: url.path)
+        /// Lets `write` fill the file, then fsyncs it with its final mode; returns its fingerprint.
+        func write(_ write: (URL) throws -> Void, writtenHash: (() -> UInt64)?) throws -> FileFingerprint {
+            do {
+                try write(URL(fileURLWithPath: path))
+                try reach(.tempWritten)
+                return try TempFiles.finish(path, mode: mode, contentHash: writtenHash?())
+            } catch let error where error is SimulatedCrash {
+                throw error
+            } catch let error where (error as? AtomicFileError).map(\.isNoSpace) ?? POSIXFile.isFull(folder) {
+                // Writers such as the zip library report a full disk in their own words, and the temporary
+                // file's name means little to the user: name the workbook file, say "no space left".
+                throw AtomicFileError.noSpace(operation: "write the new version of", path: reported.path)
+            }
         }
-        tempPath = try TempFiles.markComplete(tempPath, name: name, in: folder)
-        try reach(.tempSynced)
-        let swap = Swap(
-            newVersion: tempPath, target: path, folder: folder, expecting: expecting, written: written, keep: keep,
-            canExchange: !(faults?.refusesExchange ?? false))
-        // From here on the temporary path may hold the previous version: `Swap` decides its fate.
-        removeTemp = false
-        try swap.run(reach)
-        try POSIXFile.syncDirectory(folder)
-        try reach(.directorySynced)
-        return written
+
+        /// Moves the complete file to its swap name beside the target.
+        func markComplete() throws {
+            path = try TempFiles.markComplete(path, name: name, in: folder)
+        }
+
+        /// The file is `Swap`'s from now on: it is no longer removed on the way out.
+        func handOver() { removeOnExit = false }
+
+        func discardUnlessHandedOver() {
+            if removeOnExit { try? TempFiles.discard(path, name: name, in: folder) }
+        }
     }
 
     /// Replaces `url` with `bytes`; see `replace(_:expecting:backupsToKeep:faults:now:write:)`.

@@ -26,6 +26,26 @@ struct WorkbookLayout {
     /// `customXml` link LibreOffice writes into `_rels/.rels`), is left as it is.
     static func load(from package: XLSXPackage) throws -> WorkbookLayout {
         let file = package.fileName
+        let workbookPart = try officeDocument(of: package)
+        let rels = try package.relationships(of: workbookPart)
+        let handler = WorkbookHandler()
+        try package.parse(workbookPart, with: handler)
+        var warnings: [String] = []
+        let sheets = try linked(handler.sheets, in: package, workbookPart: workbookPart, rels: rels, warnings: &warnings)
+        return WorkbookLayout(
+            workbookPart: workbookPart,
+            sheets: sheets,
+            sharedStringsPart: try rels.first { $0.isType("sharedStrings") }?.followed(file: file),
+            stylesPart: try rels.first { $0.isType("styles") }?.followed(file: file),
+            workbookRelationships: rels,
+            uses1904DateSystem: handler.date1904,
+            warnings: warnings
+        )
+    }
+
+    /// The workbook part, as `_rels/.rels` names it; it must be in the package.
+    private static func officeDocument(of package: XLSXPackage) throws -> String {
+        let file = package.fileName
         guard package.contains("_rels/.rels") else { throw PackageIdentity.missingPackageRelationships(package) }
         let packageRels = try package.relationships(of: "")
         guard let office = packageRels.first(where: { $0.isType("officeDocument") }) else {
@@ -44,15 +64,20 @@ struct WorkbookLayout {
         guard package.contains(workbookPart) else {
             throw XLSXError(.missingPart, file: file, part: workbookPart, "is missing from the package")
         }
+        return workbookPart
+    }
+
+    /// The sheets the workbook part lists, each with the worksheet part its relationship points at; a
+    /// sheet without a relationship id is left out with a warning.
+    private static func linked(
+        _ listed: [Sheet], in package: XLSXPackage, workbookPart: String, rels: [Relationship], warnings: inout [String]
+    ) throws -> [Sheet] {
+        let file = package.fileName
         let relsPart = XLSXPackage.relationshipsPart(of: workbookPart)
-        let rels = try package.relationships(of: workbookPart)
-        let handler = WorkbookHandler()
-        try package.parse(workbookPart, with: handler)
         var byID: [String: Relationship] = [:]
         for rel in rels where byID[rel.id] == nil { byID[rel.id] = rel }
         var sheets: [Sheet] = []
-        var warnings: [String] = []
-        for entry in handler.sheets {
+        for entry in listed {
             if entry.relationshipID.isEmpty {
                 // Some generators list a sheet with r:id="": it has no part, so there is nothing to read.
                 warnings.append(
@@ -75,15 +100,7 @@ struct WorkbookLayout {
             sheet.part = rel.isType("worksheet") ? try rel.followed(file: file) : nil
             sheets.append(sheet)
         }
-        return WorkbookLayout(
-            workbookPart: workbookPart,
-            sheets: sheets,
-            sharedStringsPart: try rels.first { $0.isType("sharedStrings") }?.followed(file: file),
-            stylesPart: try rels.first { $0.isType("styles") }?.followed(file: file),
-            workbookRelationships: rels,
-            uses1904DateSystem: handler.date1904,
-            warnings: warnings
-        )
+        return sheets
     }
 }
 

@@ -15,7 +15,6 @@ extension XLSXWriter {
     public static func patch(
         _ original: URL, to url: URL, patches: [WorksheetPatch], adding added: [XLSXSheet], limits: XLSXLimits = .default
     ) throws -> WorksheetPatchReport {
-        let file = url.lastPathComponent
         let (package, layout) = try XLSXWriter.openOriginal(original, writingTo: url, newSheets: added, limits: limits)
         var plan = try PreservingPlan(package: package, layout: layout, sheets: added)
         plan.deferStylesEdit = added.isEmpty
@@ -30,24 +29,12 @@ extension XLSXWriter {
         var patchedParts: [String: URL] = [:]
         var usedDateStyle = false
         for patch in patches {
-            guard let sheet = layout.sheets.first(where: { $0.name.lowercased() == patch.sheet.lowercased() }),
-                let part = sheet.part
-            else {
-                throw XLSXError(.missingPart, file: package.fileName, "has no worksheet '\(patch.sheet)' to patch")
-            }
+            let part = try worksheetPart(patch.sheet, of: package, layout)
             let cells = PatchedCell(
                 prefix: "", uses1904: layout.uses1904DateSystem, dateStyle: plan.dateStyles.date,
                 isDateStyle: { $0 < kinds.count && kinds[$0] == .date })
             var patcher = WorksheetPatcher(patch: patch, cells: cells, stale: stale.cells(ofSheet: patch.sheet), others: moving)
-            do {
-                // The part streams through chunk by chunk: memory holds a chunk and a row, not the sheet.
-                patchedParts[part] = try writer.scratchFile(for: part) { sink in
-                    try package.stream(part) { try patcher.feed($0, to: sink) }
-                    try patcher.finish(to: sink)
-                }
-            } catch let problem as WorksheetProblem {
-                throw XLSXError(.malformedPart, file: package.fileName, part: part, problem.message)
-            }
+            patchedParts[part] = try stream(part, of: package, through: &patcher, into: writer)
             report.replacedFormulas += patcher.report.replacedFormulas
             usedDateStyle = usedDateStyle || patcher.usedDateStyle
             try RelatedParts.edit(package: package, sheetPart: part, patch: patch, plan: &plan)
@@ -56,9 +43,40 @@ extension XLSXWriter {
         try CrossSheetReferences.edit(
             package: package, patches: patches, skipping: Set(patchedParts.keys), stale: stale, plan: &plan)
         try WorkbookCalculation.edit(&plan, patches: patches)
+        try writeParts(of: package, patched: patchedParts, plan: plan, uses1904: layout.uses1904DateSystem, file: url, into: writer)
+        return report
+    }
 
+    /// The part of the worksheet named `sheet` (in any case).
+    private static func worksheetPart(_ sheet: String, of package: XLSXPackage, _ layout: WorkbookLayout) throws -> String {
+        guard let found = layout.sheets.first(where: { $0.name.lowercased() == sheet.lowercased() }), let part = found.part else {
+            throw XLSXError(.missingPart, file: package.fileName, "has no worksheet '\(sheet)' to patch")
+        }
+        return part
+    }
+
+    /// Streams worksheet `part` through `patcher` into a scratch file of `writer`, and returns the file.
+    private static func stream(_ part: String, of package: XLSXPackage, through patcher: inout WorksheetPatcher, into writer: PackageWriter)
+        throws -> URL
+    {
+        do {
+            // The part streams through chunk by chunk: memory holds a chunk and a row, not the sheet.
+            return try writer.scratchFile(for: part) { sink in
+                try package.stream(part) { try patcher.feed($0, to: sink) }
+                try patcher.finish(to: sink)
+            }
+        } catch let problem as WorksheetProblem {
+            throw XLSXError(.malformedPart, file: package.fileName, part: part, problem.message)
+        }
+    }
+
+    /// Writes the new package: every part of the original the plan keeps (patched, edited or as it
+    /// was), then the parts and sheets it adds.
+    private static func writeParts(
+        of package: XLSXPackage, patched: [String: URL], plan: PreservingPlan, uses1904: Bool, file url: URL, into writer: PackageWriter
+    ) throws {
         for name in package.entryNames where !plan.dropped.contains(name) {
-            if let file = patchedParts[name] {
+            if let file = patched[name] {
                 try writer.add(name, file: file)
             } else {
                 try writer.add(name, editedIn: plan, from: package)
@@ -67,11 +85,10 @@ extension XLSXWriter {
         for (name, text) in plan.addedParts { try writer.add(name, text: text) }
         for (name, sheet) in plan.addedSheets {
             let worksheet = WorksheetXMLWriter(
-                sheet: sheet, styles: plan.dateStyles, file: file, part: name, uses1904: layout.uses1904DateSystem)
+                sheet: sheet, styles: plan.dateStyles, file: url.lastPathComponent, part: name, uses1904: uses1904)
             try writer.add(name) { try worksheet.write(to: $0) }
         }
         try writer.finish()
-        return report
     }
 
     static func styleKinds(_ package: XLSXPackage, _ layout: WorkbookLayout) throws -> [NumberFormatKind] {

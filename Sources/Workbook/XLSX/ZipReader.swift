@@ -166,87 +166,111 @@ final class ZipReader: Sendable {
 
     /// The entries of the central directory, and where it starts.
     private static func directory(_ fd: Int32, maximumEntries: Int) throws(Failure) -> ([Entry], UInt64) {
-        let fileEnd = lseek(fd, 0, SEEK_END)
-        guard fileEnd >= 0 else { throw Failure(description: String(cString: strerror(errno))) }
-        let size = UInt64(fileEnd)
-        guard size >= 22 else { throw Failure(description: "is too short to be a ZIP file", notAZip: true) }
-        // The end record sits in the last 22 bytes plus a comment of at most 65,535.
-        let tailSize = min(size, 22 + 65_535)
-        let tail = try bytes(fd, at: size - tailSize, count: Int(tailSize))
-        guard let end = stride(from: tail.count - 22, through: 0, by: -1).first(where: { uint32(tail, $0) == 0x0605_4b50 })
-        else { throw Failure(description: "has no ZIP end record", notAZip: true) }
-        let endOffset = size - tailSize + UInt64(end)
-        var count = UInt64(uint16(tail, end + 10))
-        var directorySize = UInt64(uint32(tail, end + 12))
-        var directoryOffset = UInt64(uint32(tail, end + 16))
-        if count == 0xFFFF || directorySize == 0xFFFF_FFFF || directoryOffset == 0xFFFF_FFFF {
-            // ZIP64: a locator right before the end record points at the ZIP64 end record.
-            guard endOffset >= 20 else { throw Failure(description: "has a damaged ZIP64 end record") }
-            let locator = try bytes(fd, at: endOffset - 20, count: 20)
+        let end = try EndRecord(fd)
+        guard end.count <= UInt64(maximumEntries) else {
+            throw Failure(description: "holds more than \(maximumEntries) parts (refused)", tooManyEntries: true)
+        }
+        let (directoryEnd, overflow) = end.directoryOffset.addingReportingOverflow(end.directorySize)
+        guard !overflow, directoryEnd <= end.offset else { throw Failure(description: "has a central directory outside the file") }
+        let directory = try bytes(fd, at: end.directoryOffset, count: Int(end.directorySize))
+        var entries: [Entry] = []
+        var at = 0
+        while entries.count < Int(end.count) {
+            let (entry, next) = try self.entry(in: directory, at: at, number: entries.count + 1)
+            entries.append(entry)
+            at = next
+        }
+        return (entries, end.directoryOffset)
+    }
+
+    /// The end of central directory record (its ZIP64 form where the classic one points there).
+    private struct EndRecord {
+        /// Where the classic end record starts in the file.
+        let offset: UInt64
+        var count: UInt64
+        var directorySize: UInt64
+        var directoryOffset: UInt64
+
+        init(_ fd: Int32) throws(Failure) {
+            let fileEnd = lseek(fd, 0, SEEK_END)
+            guard fileEnd >= 0 else { throw Failure(description: String(cString: strerror(errno))) }
+            let size = UInt64(fileEnd)
+            guard size >= 22 else { throw Failure(description: "is too short to be a ZIP file", notAZip: true) }
+            // The end record sits in the last 22 bytes plus a comment of at most 65,535.
+            let tailSize = min(size, 22 + 65_535)
+            let tail = try bytes(fd, at: size - tailSize, count: Int(tailSize))
+            guard let end = stride(from: tail.count - 22, through: 0, by: -1).first(where: { uint32(tail, $0) == 0x0605_4b50 })
+            else { throw Failure(description: "has no ZIP end record", notAZip: true) }
+            offset = size - tailSize + UInt64(end)
+            count = UInt64(uint16(tail, end + 10))
+            directorySize = UInt64(uint32(tail, end + 12))
+            directoryOffset = UInt64(uint32(tail, end + 16))
+            if count == 0xFFFF || directorySize == 0xFFFF_FFFF || directoryOffset == 0xFFFF_FFFF {
+                try readZIP64(fd)
+            }
+        }
+
+        /// ZIP64: a locator right before the end record points at the ZIP64 end record.
+        private mutating func readZIP64(_ fd: Int32) throws(Failure) {
+            guard offset >= 20 else { throw Failure(description: "has a damaged ZIP64 end record") }
+            let locator = try bytes(fd, at: offset - 20, count: 20)
             guard uint32(locator, 0) == 0x0706_4b50 else { throw Failure(description: "has a damaged ZIP64 end record") }
             let record = try bytes(fd, at: uint64(locator, 8), count: 56)
             guard uint32(record, 0) == 0x0606_4b50 else { throw Failure(description: "has a damaged ZIP64 end record") }
             (count, directorySize, directoryOffset) = (uint64(record, 32), uint64(record, 40), uint64(record, 48))
         }
-        guard count <= UInt64(maximumEntries) else {
-            throw Failure(description: "holds more than \(maximumEntries) parts (refused)", tooManyEntries: true)
+    }
+
+    /// The central directory's `number`-th entry, which starts at `at`, and where the next one starts.
+    private static func entry(in directory: [UInt8], at: Int, number: Int) throws(Failure) -> (Entry, next: Int) {
+        guard at + 46 <= directory.count, uint32(directory, at) == 0x0201_4b50 else {
+            throw Failure(description: "has a damaged central directory (entry \(number))")
         }
-        let (directoryEnd, overflow) = directoryOffset.addingReportingOverflow(directorySize)
-        guard !overflow, directoryEnd <= endOffset else { throw Failure(description: "has a central directory outside the file") }
-        let directory = try bytes(fd, at: directoryOffset, count: Int(directorySize))
-        var entries: [Entry] = []
-        var at = 0
-        while entries.count < Int(count) {
-            guard at + 46 <= directory.count, uint32(directory, at) == 0x0201_4b50 else {
-                throw Failure(description: "has a damaged central directory (entry \(entries.count + 1))")
-            }
-            let flags = uint16(directory, at + 8)
-            let nameLength = Int(uint16(directory, at + 28)), extraLength = Int(uint16(directory, at + 30))
-            let commentLength = Int(uint16(directory, at + 32))
-            let next = at + 46 + nameLength + extraLength + commentLength
-            guard next <= directory.count else {
-                throw Failure(description: "has a damaged central directory (entry \(entries.count + 1))")
-            }
-            var compressed = UInt64(uint32(directory, at + 20)), uncompressed = UInt64(uint32(directory, at + 24))
-            var offset = UInt64(uint32(directory, at + 42))
-            if compressed == 0xFFFF_FFFF || uncompressed == 0xFFFF_FFFF || offset == 0xFFFF_FFFF {
-                // The ZIP64 extra field holds the values whose 32-bit fields are all ones, in this order.
-                var extra = at + 46 + nameLength
-                let extraEnd = extra + extraLength
-                var found = false
-                while extra + 4 <= extraEnd {
-                    let id = uint16(directory, extra), length = Int(uint16(directory, extra + 2))
-                    guard extra + 4 + length <= extraEnd else { break }
-                    if id == 1 {
-                        var field = extra + 4
-                        func next64() throws(Failure) -> UInt64 {
-                            guard field + 8 <= extra + 4 + length else { throw Failure(description: "has a damaged ZIP64 field") }
-                            defer { field += 8 }
-                            return uint64(directory, field)
-                        }
-                        if uncompressed == 0xFFFF_FFFF { uncompressed = try next64() }
-                        if compressed == 0xFFFF_FFFF { compressed = try next64() }
-                        if offset == 0xFFFF_FFFF { offset = try next64() }
-                        found = true
-                        break
-                    }
-                    extra += 4 + length
+        let nameLength = Int(uint16(directory, at + 28)), extraLength = Int(uint16(directory, at + 30))
+        let commentLength = Int(uint16(directory, at + 32))
+        let next = at + 46 + nameLength + extraLength + commentLength
+        guard next <= directory.count else { throw Failure(description: "has a damaged central directory (entry \(number))") }
+        var compressed = UInt64(uint32(directory, at + 20)), uncompressed = UInt64(uint32(directory, at + 24))
+        var offset = UInt64(uint32(directory, at + 42))
+        if compressed == 0xFFFF_FFFF || uncompressed == 0xFFFF_FFFF || offset == 0xFFFF_FFFF {
+            let extra = at + 46 + nameLength
+            try readZIP64Field(
+                directory, extra..<extra + extraLength, uncompressed: &uncompressed, compressed: &compressed, offset: &offset)
+        }
+        let path = String(decoding: directory[at + 46..<at + 46 + nameLength], as: UTF8.self)
+        let madeBy = uint16(directory, at + 4) >> 8
+        let mode = uint32(directory, at + 38) >> 16
+        let isLink = madeBy == 3 && mode & 0o170000 == 0o120000
+        let entry = Entry(
+            path: path, method: uint16(directory, at + 10), flags: uint16(directory, at + 8), checksum: uint32(directory, at + 16),
+            compressedSize: compressed, uncompressedSize: uncompressed, localHeaderOffset: offset,
+            isFile: !path.hasSuffix("/") && !isLink)
+        return (entry, next)
+    }
+
+    /// The ZIP64 extra field holds the values whose 32-bit fields are all ones, in this order.
+    private static func readZIP64Field(
+        _ directory: [UInt8], _ extras: Range<Int>, uncompressed: inout UInt64, compressed: inout UInt64, offset: inout UInt64
+    ) throws(Failure) {
+        var extra = extras.lowerBound
+        while extra + 4 <= extras.upperBound {
+            let id = uint16(directory, extra), length = Int(uint16(directory, extra + 2))
+            guard extra + 4 + length <= extras.upperBound else { break }
+            if id == 1 {
+                var field = extra + 4
+                func next64() throws(Failure) -> UInt64 {
+                    guard field + 8 <= extra + 4 + length else { throw Failure(description: "has a damaged ZIP64 field") }
+                    defer { field += 8 }
+                    return uint64(directory, field)
                 }
-                guard found else { throw Failure(description: "has a damaged ZIP64 field") }
+                if uncompressed == 0xFFFF_FFFF { uncompressed = try next64() }
+                if compressed == 0xFFFF_FFFF { compressed = try next64() }
+                if offset == 0xFFFF_FFFF { offset = try next64() }
+                return
             }
-            let nameBytes = directory[at + 46..<at + 46 + nameLength]
-            let path = String(decoding: nameBytes, as: UTF8.self)
-            let madeBy = uint16(directory, at + 4) >> 8
-            let mode = uint32(directory, at + 38) >> 16
-            let isLink = madeBy == 3 && mode & 0o170000 == 0o120000
-            entries.append(
-                Entry(
-                    path: path, method: uint16(directory, at + 10), flags: flags, checksum: uint32(directory, at + 16),
-                    compressedSize: compressed, uncompressedSize: uncompressed, localHeaderOffset: offset,
-                    isFile: !path.hasSuffix("/") && !isLink))
-            at = next
+            extra += 4 + length
         }
-        return (entries, directoryOffset)
+        throw Failure(description: "has a damaged ZIP64 field")
     }
 }
 

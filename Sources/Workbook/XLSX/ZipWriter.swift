@@ -64,6 +64,19 @@ final class ZipWriter {
         let nameBytes = Array(name.utf8)
         guard nameBytes.count <= 0xFFFF else { throw Failure(description: "a part name over 65,535 bytes cannot be written") }
         let flags: UInt16 = nameBytes.allSatisfy { $0 < 0x80 } ? 0 : 1 << 11  // bit 11: the name is UTF-8
+        try write(Self.localHeader(nameBytes, flags: flags))
+        let entry = try deflateEntry(name, produce)
+        guard entry.uncompressed < Self.limit, entry.compressed < Self.limit, offset < Self.limit else {
+            throw tooLarge(name)
+        }
+        let sizes = entry.sizes
+        try write(sizes, at: headerOffset + 14)
+        appendCentralRecord(nameBytes, flags: flags, sizes: sizes, headerOffset: headerOffset)
+        entryCount += 1
+    }
+
+    /// An entry's local header, its checksum and sizes zero until the entry ends.
+    private static func localHeader(_ nameBytes: [UInt8], flags: UInt16) -> [UInt8] {
         var header: [UInt8] = []
         header.le32(0x0403_4b50)
         header.le16(20)  // version needed: 2.0 (deflate)
@@ -77,8 +90,11 @@ final class ZipWriter {
         header.le16(UInt16(nameBytes.count))
         header.le16(0)  // no extra field
         header += nameBytes
-        try write(header)
+        return header
+    }
 
+    /// Deflates what `produce` writes into the entry `name` and returns its checksum and sizes.
+    private func deflateEntry(_ name: String, _ produce: (ByteSink) throws -> Void) throws -> Entry {
         var entry = Entry()
         stream.pointee = z_stream()
         guard
@@ -95,16 +111,11 @@ final class ZipWriter {
         try produce(sink)
         try sink.close()
         try deflate(UnsafeRawBufferPointer(start: nil, count: 0), into: &entry, finishing: true)
-        guard entry.uncompressed < Self.limit, entry.compressed < Self.limit, offset < Self.limit else {
-            throw tooLarge(name)
-        }
+        return entry
+    }
 
-        var sizes: [UInt8] = []
-        sizes.le32(entry.crc)
-        sizes.le32(UInt32(entry.compressed))
-        sizes.le32(UInt32(entry.uncompressed))
-        try write(sizes, at: headerOffset + 14)
-
+    /// The entry's record in the central directory.
+    private func appendCentralRecord(_ nameBytes: [UInt8], flags: UInt16, sizes: [UInt8], headerOffset: UInt64) {
         central.le32(0x0201_4b50)
         central.le16(3 << 8 | 20)  // made by: Unix, 2.0
         central.le16(20)
@@ -121,7 +132,6 @@ final class ZipWriter {
         central.le32(0o100644 << 16)  // external attributes: a regular file, rw-r--r--
         central.le32(UInt32(headerOffset))
         central += nameBytes
-        entryCount += 1
     }
 
     /// Writes the central directory and closes the file; the writer cannot be used afterwards.
@@ -149,6 +159,15 @@ final class ZipWriter {
         var crc: UInt32 = 0
         var uncompressed: UInt64 = 0
         var compressed: UInt64 = 0
+
+        /// The checksum and sizes as the local header and the central directory hold them.
+        var sizes: [UInt8] {
+            var sizes: [UInt8] = []
+            sizes.le32(crc)
+            sizes.le32(UInt32(compressed))
+            sizes.le32(UInt32(uncompressed))
+            return sizes
+        }
     }
 
     /// Feeds `bytes` to the deflater and writes what it gives back; `finishing` ends the stream.
