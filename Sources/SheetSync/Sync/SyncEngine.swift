@@ -95,27 +95,29 @@ public struct SyncEngine: Sendable {
             return report
         }
         let read = try await read(dryRun: options.dryRun)
-        report.notices += read.snapshot.notices
+        // Only the snapshot is kept past the plan phase: the read's change scope goes once planned.
+        let snapshot = read.snapshot
+        report.notices += snapshot.notices
         let planned = try plan(read, options: options, strategy: strategy)
         report.errors += planned.errors
         report.fill(plans: planned.plan.tabs, previous: planned.previous, now: planned.now)
         let recorder = SyncRecorder(planned)
         if planned.plan.blocked || options.dryRun {
             try holdBack(planned, recorder: recorder, dryRun: options.dryRun, report: &report)
-            ExitArena.keep((read.snapshot, planned.local, planned.plan))
+            ExitArena.keep((snapshot, planned.local, planned.plan))
             return report
         }
         // Safe points for SIGINT/SIGTERM: before anything is written, and before the store commit
         // (a stop there is a crash after the workbook write, which the next run completes).
         try Task.checkCancellation()
-        let written = try await applyToWorkbook(planned, snapshot: read.snapshot, mode: options.mode)
+        let written = try await applyToWorkbook(planned, snapshot: snapshot, mode: options.mode)
         report.notices += written.notices
         let commit = recorder.commit(after: written, mode: options.mode, workbook: workbookIdentity, errors: report.errors)
         try Task.checkCancellation()
         let outcome = try applyToStore(commit, now: planned.now)
         if options.listsChanges { report.changes = PlanPrinter.lines(planned.plan.tabs) }
         report.notices += Self.notices(of: outcome, plans: planned.plan.tabs)
-        ExitArena.keep((read.snapshot, planned.local, planned.plan, commit))
+        ExitArena.keep((snapshot, planned.local, planned.plan, commit))
         return report
     }
 }
