@@ -161,113 +161,141 @@ extension LedgerStore {
         try naming("commit the sync to") { try commitTransaction(commit) }
     }
 
+    /// The commit's steps, in one write transaction: each tab's rows, then each tab's base and change
+    /// marks (less the keys skipped), then the logs and the sync state.
     private func commitTransaction(_ commit: StoreCommit) throws -> CommitOutcome {
         try writer.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO sync_applying (id) VALUES (1)")
             var skipped: [Tab: Set<String>] = [:]
             let onlyOwnTriggers = try DataTable.hasOnlyOwnTriggers(db)
             for tab in Tab.allCases {
-                let table = DataTable(tab)
-                let upserts = commit.upserts[tab] ?? []
-                // A table that is empty when the commit starts holds only the rows this commit
-                // inserts (unless a trigger of someone else's writes rows): other keys need no
-                // lookup. That is a first pull: 100k lookups that would all find nothing.
-                let startsEmpty = try onlyOwnTriggers && !upserts.isEmpty && table.isEmpty(db)
-                // Keys in strictly ascending order (the engine's) cannot repeat: no need to remember them.
-                let unique = startsEmpty && Self.keysAscend(upserts, table)
-                // A first pull loads without the insert triggers (see DataTable+BulkLoad.swift).
-                let aside = unique ? try InsertTriggersAside(table, db) : nil
-                var inserter: RawStatement?
-                var inserted: Set<String> = []
-                let columns = DataTable.ColumnPlan.byTab[tab]
-                for write in upserts {
-                    let key = columns.key(of: write.record)
-                    guard !key.isEmpty else { throw StoreError.missingKey(tab: tab, field: table.schema.keyField) }
-                    let canonical = table.canonicalKey(key)
-                    let current = try startsEmpty && (unique || !inserted.contains(canonical)) ? nil : table.fetch(key: key, db)
-                    guard Self.matches(current, write.expected, table) else {
-                        skipped[tab, default: []].insert(key)
-                        continue
-                    }
-                    if current == nil {
-                        if let aside, aside.isAside, table.needsFixOnInsert(write.record) {
-                            // This row needs the fix trigger: it and the rest go through the triggers.
-                            try aside.putBack()
-                            inserter = nil
-                        }
-                        let statement = try inserter ?? RawStatement(table.insertSQL, db)
-                        inserter = statement
-                        try table.run(key: key) { try table.runInsert(write.record, statement) }
-                        if startsEmpty && !unique { inserted.insert(canonical) }
-                    } else {
-                        try table.update(write.record, db)
-                    }
-                }
-                // Finalized before the triggers come back, so it never runs without them.
-                inserter = nil
-                try aside?.putBack()
-                if let load = commit.loads[tab] {
-                    if try !Self.load(load, into: table, onlyOwnTriggers: onlyOwnTriggers, db) {
-                        skipped[tab, default: []].formUnion(load.keys)
-                    }
-                }
-                for delete in commit.deletes[tab] ?? [] {
-                    guard Self.matches(try table.fetch(key: delete.key, db), delete.expected, table) else {
-                        skipped[tab, default: []].insert(delete.key)
-                        continue
-                    }
-                    _ = try table.delete(key: delete.key, db)
-                }
+                let skip = try Self.writeRows(of: tab, commit, onlyOwnTriggers: onlyOwnTriggers, db)
+                if !skip.isEmpty { skipped[tab] = skip }
             }
             let baseSave = try RawStatement(BaseEntry.saveSQL, db)
             var json: [UInt8] = []
             for tab in Tab.allCases {
-                let skip = skipped[tab] ?? []
-                // In key order: the base's primary-key index then grows at one end instead of
-                // taking 100k inserts at random places.
-                let columns = DataTable.ColumnPlan.byTab[tab]
-                var keyed = (commit.baseUpserts[tab] ?? []).map { (key: columns.key(of: $0), record: $0) }
-                keyed.sort { $0.key < $1.key }
-                let changes = commit.changes[tab]
-                let hashes = changes?.rowHashes ?? [:]
-                var hashed: [String] = []
-                for (key, record) in keyed where skip.isEmpty || !skip.contains(key) {
-                    let hash = hashes[key]
-                    try BaseEntry.save(tab: tab, key: key, record: record, rawHash: hash ?? 0, with: baseSave, buffer: &json)
-                    if hash != nil { hashed.append(key) }
-                }
-                if let changes {
-                    try Self.record(changes, tab: tab, skipping: skip, hashed: hashed, seq: commit.changeCounter, db)
-                }
-                for key in commit.baseDeletes[tab] ?? [] where !skip.contains(key) {
-                    _ = try BaseEntry.deleteOne(db, key: ["tab": tab.rawValue, "key": key])
-                }
-                for key in commit.clearTombstones[tab] ?? [] where !skip.contains(key) {
-                    _ = try TombstoneEntry.deleteOne(db, key: ["tab": tab.rawValue, "key": key])
-                }
+                try Self.writeBase(of: tab, commit, skipping: skipped[tab] ?? [], with: baseSave, buffer: &json, db)
             }
-            if let rejected = commit.rejected {
-                _ = try RejectedRecord.deleteAll(db)
-                for row in rejected { try RejectedRecord(row).insert(db) }
-            }
-            for conflict in commit.conflicts {
-                var record = ConflictRecord(conflict)
-                record.id = nil
-                try record.insert(db)
-            }
-            for (key, value) in commit.state {
-                try Self.setState(key, value, db)
-            }
-            for (fingerprint, id) in commit.importFingerprints {
-                try db.execute(
-                    sql: """
-                        INSERT OR REPLACE INTO sync_import_fingerprints (fingerprint, transactionId, importedAt)
-                        VALUES (?, ?, \(DataTable.now))
-                        """, arguments: [fingerprint, id])
-            }
+            try Self.writeLogsAndState(commit, db)
             try db.execute(sql: "DELETE FROM sync_applying")
             let ordered = skipped.mapValues { $0.sorted() }
             return CommitOutcome(skipped: ordered, changeCounter: try Self.changeCounter(db))
+        }
+    }
+
+    /// A tab's row writes: upserts, a plain load, deletes. Returns the keys skipped because the row
+    /// no longer matches what the engine read.
+    private static func writeRows(of tab: Tab, _ commit: StoreCommit, onlyOwnTriggers: Bool, _ db: Database) throws -> Set<String> {
+        let table = DataTable(tab)
+        var skipped = try upsert(commit.upserts[tab] ?? [], into: table, onlyOwnTriggers: onlyOwnTriggers, db)
+        if let load = commit.loads[tab] {
+            if try !Self.load(load, into: table, onlyOwnTriggers: onlyOwnTriggers, db) {
+                skipped.formUnion(load.keys)
+            }
+        }
+        for delete in commit.deletes[tab] ?? [] {
+            guard Self.matches(try table.fetch(key: delete.key, db), delete.expected, table) else {
+                skipped.insert(delete.key)
+                continue
+            }
+            _ = try table.delete(key: delete.key, db)
+        }
+        return skipped
+    }
+
+    /// Inserts or updates each row; returns the keys skipped (the store row is not the one expected).
+    private static func upsert(_ upserts: [RowWrite], into table: DataTable, onlyOwnTriggers: Bool, _ db: Database) throws -> Set<String> {
+        let tab = table.tab
+        var skipped: Set<String> = []
+        // A table that is empty when the commit starts holds only the rows this commit
+        // inserts (unless a trigger of someone else's writes rows): other keys need no
+        // lookup. That is a first pull: 100k lookups that would all find nothing.
+        let startsEmpty = try onlyOwnTriggers && !upserts.isEmpty && table.isEmpty(db)
+        // Keys in strictly ascending order (the engine's) cannot repeat: no need to remember them.
+        let unique = startsEmpty && Self.keysAscend(upserts, table)
+        // A first pull loads without the insert triggers (see DataTable+BulkLoad.swift).
+        let aside = unique ? try InsertTriggersAside(table, db) : nil
+        var inserter: RawStatement?
+        var inserted: Set<String> = []
+        let columns = DataTable.ColumnPlan.byTab[tab]
+        for write in upserts {
+            let key = columns.key(of: write.record)
+            guard !key.isEmpty else { throw StoreError.missingKey(tab: tab, field: table.schema.keyField) }
+            let canonical = table.canonicalKey(key)
+            let current = try startsEmpty && (unique || !inserted.contains(canonical)) ? nil : table.fetch(key: key, db)
+            guard Self.matches(current, write.expected, table) else {
+                skipped.insert(key)
+                continue
+            }
+            if current == nil {
+                if let aside, aside.isAside, table.needsFixOnInsert(write.record) {
+                    // This row needs the fix trigger: it and the rest go through the triggers.
+                    try aside.putBack()
+                    inserter = nil
+                }
+                let statement = try inserter ?? RawStatement(table.insertSQL, db)
+                inserter = statement
+                try table.run(key: key) { try table.runInsert(write.record, statement) }
+                if startsEmpty && !unique { inserted.insert(canonical) }
+            } else {
+                try table.update(write.record, db)
+            }
+        }
+        // Finalized before the triggers come back, so it never runs without them.
+        inserter = nil
+        try aside?.putBack()
+        return skipped
+    }
+
+    /// A tab's base entries (in key order: the base's primary-key index then grows at one end instead
+    /// of taking 100k inserts at random places), change marks and cleared tombstones, less `skip`.
+    private static func writeBase(
+        of tab: Tab, _ commit: StoreCommit, skipping skip: Set<String>, with baseSave: RawStatement, buffer json: inout [UInt8],
+        _ db: Database
+    ) throws {
+        let columns = DataTable.ColumnPlan.byTab[tab]
+        var keyed = (commit.baseUpserts[tab] ?? []).map { (key: columns.key(of: $0), record: $0) }
+        keyed.sort { $0.key < $1.key }
+        let changes = commit.changes[tab]
+        let hashes = changes?.rowHashes ?? [:]
+        var hashed: [String] = []
+        for (key, record) in keyed where skip.isEmpty || !skip.contains(key) {
+            let hash = hashes[key]
+            try BaseEntry.save(tab: tab, key: key, record: record, rawHash: hash ?? 0, with: baseSave, buffer: &json)
+            if hash != nil { hashed.append(key) }
+        }
+        if let changes {
+            try Self.record(changes, tab: tab, skipping: skip, hashed: hashed, seq: commit.changeCounter, db)
+        }
+        for key in commit.baseDeletes[tab] ?? [] where !skip.contains(key) {
+            _ = try BaseEntry.deleteOne(db, key: ["tab": tab.rawValue, "key": key])
+        }
+        for key in commit.clearTombstones[tab] ?? [] where !skip.contains(key) {
+            _ = try TombstoneEntry.deleteOne(db, key: ["tab": tab.rawValue, "key": key])
+        }
+    }
+
+    /// The rejected-row log, the conflict log, the sync state and the import fingerprints.
+    private static func writeLogsAndState(_ commit: StoreCommit, _ db: Database) throws {
+        if let rejected = commit.rejected {
+            _ = try RejectedRecord.deleteAll(db)
+            for row in rejected { try RejectedRecord(row).insert(db) }
+        }
+        for conflict in commit.conflicts {
+            var record = ConflictRecord(conflict)
+            record.id = nil
+            try record.insert(db)
+        }
+        for (key, value) in commit.state {
+            try Self.setState(key, value, db)
+        }
+        for (fingerprint, id) in commit.importFingerprints {
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO sync_import_fingerprints (fingerprint, transactionId, importedAt)
+                    VALUES (?, ?, \(DataTable.now))
+                    """, arguments: [fingerprint, id])
         }
     }
 

@@ -14,13 +14,12 @@ import Testing
 
     /// Both plans of `workbook`, each with ids from the same seeded sequence.
     static func plans(_ workbook: [Tab: Table], ledger: LedgerState, purpose: PlanPurpose) -> (shared: SyncPlan, general: SyncPlan) {
-        func plan(sharedBase: Bool) -> SyncPlan {
+        func plan(_ strategy: PlanStrategy) -> SyncPlan {
             let ids = SeededIDs(seed: 14)
-            var planner = SyncPlanner(purpose: purpose, now: now, newID: { ids.next() })
-            planner.sharedBase = sharedBase
-            return planner.plan(workbook: workbook, ledger: ledger)
+            return SyncPlanner(purpose: purpose, now: now, strategy: strategy, newID: { ids.next() }).plan(
+                workbook: workbook, ledger: ledger)
         }
-        return (plan(sharedBase: true), plan(sharedBase: false))
+        return (plan(.planWhole), plan(.reconcileEveryKey))
     }
 
     static func expectSame(_ workbook: [Tab: Table], ledger: LedgerState = LedgerState(rows: [:], base: [:])) {

@@ -63,12 +63,11 @@ import Workbook
         let path = folder.appendingPathComponent("sheetsync.sqlite").path
         let store = try LedgerStore(path: path)
         let counter = Counter()
-        var engine = SyncEngine(
+        let engine = SyncEngine(
             store: store, remote: CSVWorkbookRemote(folder: workbook), clock: ManualClock(now), newID: { counter.next() })
-        engine.loadsPlainRows = loads
         let report: String
         do {
-            let result = try await engine.run(SyncOptions(mode: .pull, dryRun: dryRun))
+            let result = try await engine.run(SyncOptions(mode: .pull, dryRun: dryRun), strategy: loads ? .loadPlain : .planWhole)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             report = String(decoding: try encoder.encode(result), as: UTF8.self)
@@ -138,6 +137,14 @@ import Workbook
         for purpose in [PlanPurpose.sync(.sync), .sync(.push), .checking, .importing] {
             let plan = SyncPlanner(purpose: purpose, now: Self.now) { "" }.plan(workbook: tables, ledger: empty)
             #expect(plan.tabs.allSatisfy { $0.load == nil }, "\(purpose)")
+            // Asked for, the load still applies to a pull only.
+            let asked = SyncPlanner(purpose: purpose, now: Self.now, strategy: .loadPlain) { "" }.plan(workbook: tables, ledger: empty)
+            #expect(asked.tabs.allSatisfy { $0.load == nil }, "\(purpose)")
+        }
+        // A pull planning whole loads nothing.
+        for strategy in [PlanStrategy.planWhole, .reconcileEveryKey] {
+            let plan = SyncPlanner(purpose: .sync(.pull), now: Self.now, strategy: strategy) { "" }.plan(workbook: tables, ledger: empty)
+            #expect(plan.tabs.allSatisfy { $0.load == nil }, "\(strategy)")
         }
     }
 

@@ -146,6 +146,23 @@ import Testing
         #expect(texts == ["=1+1", "00123", "1e5", "@home", "-x", "+3"])
     }
 
+    /// A check made each way (`PlanStrategy`) reports the same; only `.count` counts on the bytes.
+    @Test func everyStrategyChecksAlike() throws {
+        let tables = try Book.read("clean").tables()
+        var shapes: [PlanStrategy: Shape] = [:]
+        for strategy in [PlanStrategy.count, .planWhole, .reconcileEveryKey] {
+            let counter = Counter()
+            let check = WorkbookCheck.plan(tables, now: Self.now, newID: { counter.next() }, strategy: strategy)
+            shapes[strategy] = Self.shape(check.plan, check.loadable)
+            // Counted, the big tabs are planned as their header alone; planned, with every row.
+            let planned = check.plan.tabs.first { $0.tab == .transactions }?.result.count ?? 0
+            #expect((planned == 0) == (strategy == .count), "\(strategy)")
+        }
+        #expect(shapes[.count] == shapes[.planWhole])
+        #expect(shapes[.planWhole] == shapes[.reconcileEveryKey])
+        #expect((shapes[.count]?.tabs[.transactions]?.loadable ?? 0) > 0)
+    }
+
     @Test func aPlainWorkbookIsCountedWithTheWholePlansReport() throws {
         #expect(try Self.compare(try Book.read("clean"), "the clean sample"))
     }

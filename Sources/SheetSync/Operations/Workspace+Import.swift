@@ -80,78 +80,110 @@ extension Workspace {
         let source = try Self.remote(at: path)
         var snapshot = try await source.read()
         snapshot.tables[.settings] = nil
+        let read = snapshot
         return try await withStore(preview: options.dryRun, startsLedger: true) { store in
             let local = try store.snapshot()
-            var combined = 0
-            if options.mergeCategories {
-                combined = CategoryMerger.merge(into: &snapshot, storeNames: (local.rows[.categories] ?? [:]).keys)
-            }
             let now = clock.now()
-            let missing = MissingCategories.find(in: snapshot.tables, known: Set((local.rows[.categories] ?? [:]).keys), now: now)
-            if options.createCategories && !missing.isEmpty {
-                snapshot.tables[.categories] = MissingCategories.adding(missing, to: snapshot.tables[.categories], now: now)
-            }
-            var deduplicated: ImportDeduplicator.Outcome?
-            if let table = snapshot.tables[.transactions] {
-                let outcome = ImportDeduplicator.run(
-                    table, imported: try store.importFingerprints(), store: local.rows[.transactions] ?? [:],
-                    allowDuplicates: options.allowDuplicates, now: now, newID: newID, forms: SyncEngine.forms(local.state))
-                snapshot.tables[.transactions] = outcome.table
-                deduplicated = outcome
-            }
+            let input = try prepareImport(read, local: local, store: store, options: options, now: now)
+            // The store's own rows are the base: the file's differences read as edits.
             var ledger = local.ledger
             for tab in Tab.allCases { ledger.base[tab] = local.rows[tab] ?? [:] }
             var planner = SyncPlanner(purpose: .importing, now: now, newID: newID)
             planner.forms = SyncEngine.forms(local.state)
-            let plan = planner.plan(workbook: snapshot.tables, ledger: ledger)
-            var report = SyncReport(command: "import", dryRun: options.dryRun)
-            report.errors = plan.tabErrors.map(\.description) + plan.held
-            report.fill(plans: plan.tabs, previous: [])
-            for tab in Tab.allCases {
-                // Columns of the file's own (Shop, Receipt No): kept in a workbook sync writes, but an import
-                // copies ledger fields only, so say what stays behind.
-                guard let header = snapshot.tables[tab]?.header else { continue }
-                let known = Set(tab.schema.fields.map { $0.header.lowercased() })
-                let extra = header.map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-                    !$0.isEmpty && !known.contains($0.lowercased())
-                }
-                guard !extra.isEmpty else { continue }
-                report.notices.append(
-                    "\(tab.rawValue): the file's column(s) \(extra.map { "'\($0)'" }.joined(separator: ", ")) are not ledger fields; "
-                        + "their values were not imported")
-            }
-            for duplicate in deduplicated?.likelyDuplicates ?? [] {
-                report.notices.append(
-                    "Transactions row \(duplicate.row): same content as transaction \(duplicate.id) in the store; skipped")
-            }
-            // What goes into the store: the file read is never written, so its fixes are not listed.
-            report.changes = PlanPrinter.lines(plan.tabs.map(\.storeSide))
-            var result = ImportReport(
-                sync: report, combinedCategories: combined,
-                alreadyImported: deduplicated?.alreadyImported.count ?? 0,
-                likelyDuplicates: deduplicated?.likelyDuplicates.count ?? 0)
-            if options.createCategories { result.createdCategories = missing.map(\.name) } else { result.missingCategories = missing }
+            let plan = planner.plan(workbook: input.snapshot.tables, ledger: ledger)
+            var result = Self.importReport(plan, input: input, options: options)
             guard !options.dryRun else { return result }
-            var commit = StoreCommit()
-            for tabPlan in plan.tabs {
-                commit.upserts[tabPlan.tab] = tabPlan.localUpserts.map { RowWrite(record: $0.record, expected: $0.expected) }
-                // Written with the counting triggers quiet: marked here, so the next sync reads and pushes them.
-                commit.changes[tabPlan.tab] = .marking(tabPlan.localUpserts.map { $0.record[tabPlan.tab.schema.keyField] })
-                commit.conflicts += tabPlan.conflicts.map { $0.resolved(at: now) }
-            }
-            // Only fingerprints of rows that were loaded: a rejected row is imported again once fixed.
-            let loaded = Set(plan.tabs.first { $0.tab == .transactions }?.localUpserts.map { $0.record["transactionId"] } ?? [])
-            commit.importFingerprints = (deduplicated?.fingerprints ?? [:]).filter { loaded.contains($0.value) }
-            // Imported rows are local changes the next sync must push, even though the engine wrote them.
-            commit.state[SyncEngine.stateRemoteVersion] = .some(nil)
-            let outcome = try store.commit(commit)
-            var final = result
+            let outcome = try store.commit(Self.importCommit(plan, input: input, now: now))
             for (tab, keys) in outcome.skipped where !keys.isEmpty {
-                final.sync.notices.append(
+                result.sync.notices.append(
                     "\(tab.rawValue): \(keys.count) row(s) changed in the store during the import were not overwritten")
             }
-            return final
+            return result
         }
+    }
+
+    /// The file as the import plans it, with what was done to it on the way.
+    struct ImportInput {
+        /// The file's tabs, less Settings, with categories combined or added and transactions deduplicated.
+        var snapshot: RemoteSnapshot
+        /// Differently spelled categories combined (`--merge-categories`).
+        var combined = 0
+        /// Categories the file's rows name that neither the store nor the file has.
+        var missing: [MissingCategories.Entry] = []
+        var deduplicated: ImportDeduplicator.Outcome?
+    }
+
+    /// The file's categories combined with the store's spelling, the missing ones added (when asked
+    /// for), and the transactions an earlier import or the store already has set aside.
+    private func prepareImport(
+        _ snapshot: RemoteSnapshot, local: StoreSnapshot, store: LedgerStore, options: ImportOptions, now: Timestamp
+    ) throws -> ImportInput {
+        var input = ImportInput(snapshot: snapshot)
+        let storeCategories = (local.rows[.categories] ?? [:]).keys
+        if options.mergeCategories { input.combined = CategoryMerger.merge(into: &input.snapshot, storeNames: storeCategories) }
+        input.missing = MissingCategories.find(in: input.snapshot.tables, known: Set(storeCategories), now: now)
+        if options.createCategories && !input.missing.isEmpty {
+            input.snapshot.tables[.categories] = MissingCategories.adding(input.missing, to: input.snapshot.tables[.categories], now: now)
+        }
+        if let table = input.snapshot.tables[.transactions] {
+            let outcome = ImportDeduplicator.run(
+                table, imported: try store.importFingerprints(), store: local.rows[.transactions] ?? [:],
+                allowDuplicates: options.allowDuplicates, now: now, newID: newID, forms: SyncEngine.forms(local.state))
+            input.snapshot.tables[.transactions] = outcome.table
+            input.deduplicated = outcome
+        }
+        return input
+    }
+
+    /// What the import does or would do: the plan's counts and rows, with the file's columns that are
+    /// no ledger fields and the rows skipped as duplicates.
+    private static func importReport(_ plan: SyncPlan, input: ImportInput, options: ImportOptions) -> ImportReport {
+        var report = SyncReport(command: "import", dryRun: options.dryRun)
+        report.errors = plan.tabErrors.map(\.description) + plan.held
+        report.fill(plans: plan.tabs, previous: [])
+        for tab in Tab.allCases {
+            // Columns of the file's own (Shop, Receipt No): kept in a workbook sync writes, but an import
+            // copies ledger fields only, so say what stays behind.
+            guard let header = input.snapshot.tables[tab]?.header else { continue }
+            let known = Set(tab.schema.fields.map { $0.header.lowercased() })
+            let extra = header.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !known.contains($0.lowercased()) }
+            guard !extra.isEmpty else { continue }
+            report.notices.append(
+                "\(tab.rawValue): the file's column(s) \(extra.map { "'\($0)'" }.joined(separator: ", ")) are not ledger fields; "
+                    + "their values were not imported")
+        }
+        for duplicate in input.deduplicated?.likelyDuplicates ?? [] {
+            report.notices.append("Transactions row \(duplicate.row): same content as transaction \(duplicate.id) in the store; skipped")
+        }
+        // What goes into the store: the file read is never written, so its fixes are not listed.
+        report.changes = PlanPrinter.lines(plan.tabs.map(\.storeSide))
+        var result = ImportReport(
+            sync: report, combinedCategories: input.combined, alreadyImported: input.deduplicated?.alreadyImported.count ?? 0,
+            likelyDuplicates: input.deduplicated?.likelyDuplicates.count ?? 0)
+        if options.createCategories {
+            result.createdCategories = input.missing.map(\.name)
+        } else {
+            result.missingCategories = input.missing
+        }
+        return result
+    }
+
+    /// The store commit of an import: the rows, marked for the next sync to push, with what they
+    /// replace in the conflict log and the fingerprints of the rows loaded.
+    private static func importCommit(_ plan: SyncPlan, input: ImportInput, now: Timestamp) -> StoreCommit {
+        var commit = StoreCommit()
+        for tabPlan in plan.tabs {
+            commit.upserts[tabPlan.tab] = tabPlan.localUpserts.map { RowWrite(record: $0.record, expected: $0.expected) }
+            // Written with the counting triggers quiet: marked here, so the next sync reads and pushes them.
+            commit.changes[tabPlan.tab] = .marking(tabPlan.localUpserts.map { $0.record[tabPlan.tab.schema.keyField] })
+            commit.conflicts += tabPlan.conflicts.map { $0.resolved(at: now) }
+        }
+        // Only fingerprints of rows that were loaded: a rejected row is imported again once fixed.
+        let loaded = Set(plan.tabs.first { $0.tab == .transactions }?.localUpserts.map { $0.record["transactionId"] } ?? [])
+        commit.importFingerprints = (input.deduplicated?.fingerprints ?? [:]).filter { loaded.contains($0.value) }
+        // Imported rows are local changes the next sync must push, even though the engine wrote them.
+        commit.state[SyncEngine.stateRemoteVersion] = .some(nil)
+        return commit
     }
 }
 

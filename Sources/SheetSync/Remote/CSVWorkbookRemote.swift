@@ -58,15 +58,13 @@ public struct CSVWorkbookRemote: Remote {
             marks[tab] = CSVReadMark(fingerprint: fingerprint, file: file)
         }
         var snapshot = RemoteSnapshot(
-            tables: tables, version: Self.version(Tab.allCases.map { marks[$0]?.fingerprint }), marks: .csv(marks))
+            tables: tables, version: Self.version(Tab.allCases.map { marks[$0]?.fingerprint }), marks: CSVReadMarks(files: marks))
         snapshot.savedAt = marks.mapValues { Timestamp(modificationOf: $0.fingerprint) }
         return snapshot
     }
 
     public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> RemoteWrite {
-        guard case .csv(let files) = snapshot.marks else {
-            throw SheetSyncError(.internalError, "\(displayName) was given a snapshot it did not read")
-        }
+        let files = try snapshot.marks(CSVReadMarks.self, readBy: self).files
         // The version written: each file as this sync wrote it, or as it read it. Not read back from
         // disk: a save to another tab since the read must make the next sync read that tab.
         var fingerprints = files.mapValues(\.fingerprint)
@@ -152,4 +150,27 @@ public struct CSVWorkbookRemote: Remote {
     static func version(_ fingerprints: [FileFingerprint?]) -> String {
         fingerprints.map { $0.map { String($0.contentHash, radix: 16) + ":" + String($0.size) } ?? "-" }.joined(separator: ",")
     }
+}
+
+/// What a CSV workbook's read noted: each tab file read, by tab.
+public struct CSVReadMarks: ReadMarks {
+    public var files: [Tab: CSVReadMark]
+}
+
+/// One CSV tab file as read.
+public struct CSVReadMark: Sendable, Equatable {
+    public var fingerprint: FileFingerprint
+    /// The file as parsed, with the bytes it came from (a rewrite copies unchanged rows from them).
+    public var file: CSVFile
+    public var hasBOM: Bool { file.hasBOM }
+    public var lineEnding: CSVLineEnding { file.lineEnding }
+    public var endsWithNewline: Bool { file.endsWithNewline }
+
+    public init(fingerprint: FileFingerprint, file: CSVFile) {
+        self.fingerprint = fingerprint
+        self.file = file
+    }
+
+    /// The same read: the same bytes, by their fingerprint.
+    public static func == (a: CSVReadMark, b: CSVReadMark) -> Bool { a.fingerprint == b.fingerprint }
 }

@@ -92,7 +92,7 @@ public struct GoogleSheetsRemote: Remote {
                 hasher.add(tab.rawValue, rows)
             }
             var snapshot = RemoteSnapshot(
-                tables: tables, version: version ?? "content:" + hasher.value, marks: .google(versionFromDrive: version != nil))
+                tables: tables, version: version ?? "content:" + hasher.value, marks: GoogleReadMarks(versionFromDrive: version != nil))
             if let modified = drive?.modified { snapshot.savedAt = tables.mapValues { _ in modified } }
             return snapshot
         } catch let error as GoogleAPIError {
@@ -465,4 +465,10 @@ struct ContentDigest {
         }
     }
     var value: String { String(state, radix: 16) }
+}
+
+/// What a Google spreadsheet's read noted: whether the version came from Drive (false: Drive metadata
+/// is out of reach, the content digest stands in).
+public struct GoogleReadMarks: ReadMarks {
+    public var versionFromDrive: Bool
 }

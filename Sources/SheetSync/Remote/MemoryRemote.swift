@@ -49,13 +49,11 @@ public struct MemoryRemote: Remote {
 
     public func read() async throws -> RemoteSnapshot {
         let read = await workbook.read()
-        return RemoteSnapshot(tables: read.tables, version: read.version, marks: .memory(tabVersions: read.versions))
+        return RemoteSnapshot(tables: read.tables, version: read.version, marks: MemoryReadMarks(tabVersions: read.versions))
     }
 
     public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> RemoteWrite {
-        guard case .memory(let versions) = snapshot.marks else {
-            throw SheetSyncError(.internalError, "\(displayName) was given a snapshot it did not read")
-        }
+        let versions = try snapshot.marks(MemoryReadMarks.self, readBy: self).tabVersions
         var wrote = false
         for plan in plans where plan.changesRemote {
             let tab = plan.tab
@@ -93,4 +91,9 @@ struct MemoryReceiptTarget: ReceiptUploadTarget {
         try await workbook.store(.init(fileId: fileId, name: receipt.name, content: content), receiptId: receipt.receiptId)
         return fileId
     }
+}
+
+/// What a `MemoryRemote`'s read noted: each tab's version counter.
+public struct MemoryReadMarks: ReadMarks {
+    public var tabVersions: [Tab: Int]
 }

@@ -14,12 +14,12 @@ public struct RemoteSnapshot: Sendable {
     /// typed as text in an `.xlsx`), so a sync writes to it even when no value changes.
     public var rewritesCanonically = false
     /// What the backend noted while reading, so `apply` can refuse to write over a save made since.
-    public var marks: ReadMarks
+    public var marks: any ReadMarks
     /// When each tab was last saved, as its file or Drive says: the best evidence of when a hand edit
     /// found in it was made (a tab absent here: unknown, and the time of the read stands in).
     public var savedAt: [Tab: Timestamp] = [:]
 
-    public init(tables: [Tab: Table], version: String, notices: [String] = [], marks: ReadMarks = .none) {
+    public init(tables: [Tab: Table], version: String, notices: [String] = [], marks: any ReadMarks = NoReadMarks()) {
         self.tables = tables
         self.version = version
         self.notices = notices
@@ -28,36 +28,25 @@ public struct RemoteSnapshot: Sendable {
 }
 
 /// A backend's record of what it read, carried by the snapshot instead of kept in the remote (so a
-/// remote holds no state between `read` and `apply`, and two reads never mix).
-public enum ReadMarks: Sendable, Equatable {
-    /// Nothing to check (a remote that compares content itself).
-    case none
-    /// Each CSV tab file read: the fingerprint of exactly the bytes parsed and its format, kept on write.
-    case csv([Tab: CSVReadMark])
-    /// The `.xlsx` file's fingerprint and each tab's sheet name as the workbook spells it.
-    case xlsx(fingerprint: FileFingerprint, sheetNames: [Tab: String])
-    /// Whether the version came from Drive (false: Drive metadata is out of reach, the content digest stands in).
-    case google(versionFromDrive: Bool)
-    /// Each tab's version counter in a `MemoryRemote`.
-    case memory(tabVersions: [Tab: Int])
+/// remote holds no state between `read` and `apply`, and two reads never mix). Each backend has a type
+/// of its own, declared beside it (`CSVReadMarks`, `XLSXReadMarks`, `GoogleReadMarks`,
+/// `MemoryReadMarks`), and takes its own back in `apply` (`RemoteSnapshot.marks(_:readBy:)`): a new
+/// backend changes no file but its own.
+public protocol ReadMarks: Sendable {}
+
+/// Nothing to check (a remote that compares content itself).
+public struct NoReadMarks: ReadMarks {
+    public init() {}
 }
 
-/// One CSV tab file as read.
-public struct CSVReadMark: Sendable, Equatable {
-    public var fingerprint: FileFingerprint
-    /// The file as parsed, with the bytes it came from (a rewrite copies unchanged rows from them).
-    public var file: CSVFile
-    public var hasBOM: Bool { file.hasBOM }
-    public var lineEnding: CSVLineEnding { file.lineEnding }
-    public var endsWithNewline: Bool { file.endsWithNewline }
-
-    public init(fingerprint: FileFingerprint, file: CSVFile) {
-        self.fingerprint = fingerprint
-        self.file = file
+extension RemoteSnapshot {
+    /// The marks `remote` left when it read this snapshot; a snapshot another remote read is refused.
+    public func marks<Marks: ReadMarks>(_ type: Marks.Type, readBy remote: some Remote) throws -> Marks {
+        guard let marks = marks as? Marks else {
+            throw SheetSyncError(.internalError, "\(remote.displayName) was given a snapshot it did not read")
+        }
+        return marks
     }
-
-    /// The same read: the same bytes, by their fingerprint.
-    public static func == (a: CSVReadMark, b: CSVReadMark) -> Bool { a.fingerprint == b.fingerprint }
 }
 
 /// What `apply` did: the workbook's new version and what the user should be told.

@@ -74,16 +74,15 @@ public struct XLSXWorkbookRemote: Remote {
         }
         var snapshot = RemoteSnapshot(
             tables: tables, version: Self.version(fingerprint), notices: contents.warnings,
-            marks: .xlsx(fingerprint: fingerprint, sheetNames: names))
+            marks: XLSXReadMarks(fingerprint: fingerprint, sheetNames: names))
         snapshot.rewritesCanonically = tables.contains { XLSXRetyping.hasRetypable($0.value, schema: $0.key.schema) }
         snapshot.savedAt = tables.mapValues { _ in Timestamp(modificationOf: fingerprint) }
         return snapshot
     }
 
     public func apply(_ plans: [TabPlan], to snapshot: RemoteSnapshot) async throws -> RemoteWrite {
-        guard case .xlsx(let expected, let sheetNames) = snapshot.marks else {
-            throw SheetSyncError(.internalError, "\(displayName) was given a snapshot it did not read")
-        }
+        let marks = try snapshot.marks(XLSXReadMarks.self, readBy: self)
+        let (expected, sheetNames) = (marks.fingerprint, marks.sheetNames)
         var patches: [WorksheetPatch] = []
         var added: [XLSXSheet] = []
         var retyped: [String] = []
@@ -165,4 +164,11 @@ extension Timestamp {
     init(modificationOf fingerprint: FileFingerprint) {
         self.init(millisecondsSinceEpoch: fingerprint.modificationTimeNanoseconds / 1_000_000)
     }
+}
+
+/// What an `.xlsx` workbook's read noted: the file's fingerprint and each tab's sheet name as the
+/// workbook spells it.
+public struct XLSXReadMarks: ReadMarks {
+    public var fingerprint: FileFingerprint
+    public var sheetNames: [Tab: String]
 }

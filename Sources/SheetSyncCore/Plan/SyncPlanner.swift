@@ -93,17 +93,18 @@ public struct SyncPlanner: Sendable {
     /// The workbook is CSV, which a spreadsheet program may open and save, turning texts that look
     /// like numbers into numbers (`RoundTripChecks`).
     public var coercesText = false
-    /// False only in tests: plans without the reconciler's shared base, to show it changes nothing.
-    var sharedBase = true
-    /// False only in tests: a pull plans plain rows one by one instead of loading them (`PlainLoad`),
-    /// to show the load changes nothing.
-    package var loadsPlainRows = true
+    /// How each tab's plan is made (`PlanStrategy.fastest(for:)` of the purpose unless given).
+    public var strategy: PlanStrategy
 
     /// Categories before the rows naming them, transactions before the receipts pointing at them.
     public static let order: [Tab] = [.settings, .categories, .recurringRules, .transactions, .receipts]
 
-    public init(purpose: PlanPurpose, allowMassDelete: Bool = false, now: Timestamp, newID: @escaping @Sendable () -> String) {
+    public init(
+        purpose: PlanPurpose, allowMassDelete: Bool = false, now: Timestamp, strategy: PlanStrategy? = nil,
+        newID: @escaping @Sendable () -> String
+    ) {
         self.purpose = purpose
+        self.strategy = strategy ?? .fastest(for: purpose)
         self.allowMassDelete = allowMassDelete
         self.now = now
         self.newID = newID
@@ -116,154 +117,29 @@ public struct SyncPlanner: Sendable {
     public func plan(workbook: [Tab: Table], ledger: LedgerState, scope: ChangeScope? = nil) -> SyncPlan {
         var result = SyncPlan()
         let loadable = plainLoadable(workbook, ledger: ledger, scope: scope)
-        var read = readTabs(workbook, ledger: ledger, scope: scope, skipping: loadable, into: &result)
+        let read = readTabs(workbook, ledger: ledger, scope: scope, skipping: loadable, into: &result)
         var ledger = ledger
         if workbook[.settings].map(Self.hasNoRows) ?? true, case .sync = purpose {
             // A missing or emptied Settings tab is recreated from the store: its row is new to the
             // workbook. The row binds the store to its dataset; emptying the tab never deletes it.
             ledger.base[.settings] = [:]
         }
-        var checks = CrossTabChecks(ledger: ledger)
-        var renamedElsewhere: [String: String] = [:]
+        var run = Planning(ledger: ledger, read: read, result: result, workbook: workbook, scope: scope)
         for tab in Self.order {
             if loadable.contains(tab) {
-                if let plan = plainLoad(tab, workbook: workbook, scope: scope, checks: checks) {
-                    checks.record(plan)
-                    result.tabs.append(plan)
+                if let plan = plainLoad(tab, workbook: workbook, scope: scope, checks: run.checks) {
+                    run.add(plan)
                     continue
                 }
-                read[tab] = readTab(tab, workbook, ledger: ledger, scope: scope, into: &result)
+                run.read[tab] = readTab(tab, workbook, ledger: run.ledger, scope: scope, into: &run.result)
             }
-            guard var rows = read[tab] else { continue }
-            let cutRow = workbook[tab].flatMap { CutShortFile.mark(&rows, table: $0) }
-            checks.applyRenames(&rows, tab: tab)
-            if coercesText, case .sync = purpose { RoundTripChecks.holdCoerced(&rows, schema: tab.schema, base: ledger.base[tab] ?? [:]) }
-            var local = canonicalLocal(tab, ledger: ledger)
-            local.notices += RenamesElsewhere.follow(renamedElsewhere, tab: tab, local: &local.rows, base: ledger.base[tab] ?? [:])
-            if purpose == .importing { Self.keepGivenValuesOnly(&rows, store: local.rows) }
-            if tab == .transactions, case .sync = purpose { Self.readoptLostIDs(&rows, local: local.rows) }
-            if CrossTabChecks.namesCategory(tab), !ledger.renames.isEmpty {
-                Self.undoRenameEdits(
-                    &local.rows, &rows, base: &ledger.base[tab, default: [:]], tombstones: ledger.tombstones[tab] ?? [:],
-                    renames: ledger.renames)
-            }
-            if tab == .transactions, case .sync = purpose {
-                for found in DeletedInstances.find(
-                    local: local.rows, base: ledger.base[tab] ?? [:], sheet: rows, rules: read[.recurringRules] ?? [])
-                {
-                    // As if both sides had agreed on the row before the workbook deleted it.
-                    ledger.base[tab, default: [:]][found.key] = local.rows[found.key]
-                    local.notices.append(found.note)
-                }
-            }
-            let held = checks.heldLocalRows(tab, local: local.rows, base: ledger.base[tab] ?? [:])
-            let state = TabState(
-                schema: tab.schema.reading(forms), base: ledger.base[tab] ?? [:], local: local.rows,
-                localAsRead: ledger.rows[tab] ?? [:], tombstones: ledger.tombstones[tab] ?? [:],
-                remote: rows, heldLocal: Set(held.map(\.id)), deleted: ledger.deleted[tab] ?? [:])
-            var context = ReconcileContext(
-                now: now, newID: newID, validate: checks.validator(for: tab), listsStoreWrites: purpose != .checking,
-                stableCopyIDs: purpose == .importing, givesIDs: purpose != .sync(.pull) && purpose != .checking)
-            context.savedAt = savedAt[tab]
-            var plan = Reconciler.plan(state, context: context, sharedBase: sharedBase)
-            plan.unchanged = scope?.narrowed[tab]?.unchanged ?? UnchangedRows()
-            if let table = workbook[tab] { Self.fillRawCells(&plan.rejections, from: table) }
-            plan.rejections += held
-            plan.localCounts.rejected = plan.rejections.count
-            plan.notices = local.notices + plan.notices
-            if coercesText, case .sync = purpose { plan.notices += RoundTripChecks.written(plan) }
-            if tab == .categories { plan.notices += CategoryCheck.caseVariantNotes(result: plan.result, base: ledger.base[tab] ?? [:]) }
-            // First (its message names what to do): a category that appears as another goes (a rename typed into the tab) is the rename flow's:
-            // its rows are rejected with the `category rename` hint.
-            if tab == .categories, case .sync = purpose {
-                renamedElsewhere = RenamesElsewhere.find(categories: plan, base: ledger.base, sheet: read)
-            }
-            if tab == .categories, case .sync = purpose, !plan.localDeletes.isEmpty,
-                !plan.result.keys.contains(where: { (ledger.base[tab] ?? [:])[$0] == nil })
-            {
-                let named = Set(
-                    [Tab.transactions, .recurringRules].flatMap { (ledger.rows[$0] ?? [:]).values.map { $0["category"] } }
-                )
-                .subtracting(renamedElsewhere.keys)
-                CategoryCheck.keepInUse(&plan, local: local.rows, named: named).map { result.held.append($0) }
-            }
-            if case .sync = purpose, !allowMassDelete {
-                StaleCopyGuard.apply(
-                    to: &plan, remote: rows, base: ledger.base[tab] ?? [:], local: local.rows, writtenBack: ledger.writtenBack[tab] ?? [],
-                    appendedHere: ledger.appendedHere[tab] ?? [:]
-                ).map {
-                    result.held.append($0)
-                }
-            }
-            let damaged = workbook[tab]?.damagedRows.count ?? 0
-            if damaged > 0 || cutRow != nil {
-                // Writing the tab back would fix the damage into the file: it only feeds the store this run.
-                var only = [plan]
-                DirectionFilter.restrict(&only, to: .pull, base: ledger.base)
-                plan = only[0]
-                plan.keepLocalDeletes(base: ledger.base[tab] ?? [:])
-                if damaged > 0 {
-                    result.held.append(
-                        "\(tab.rawValue): \(damaged) row(s) with broken quoting or a stray line break; nothing of the tab was "
-                            + "deleted and it is not written until they are fixed")
-                }
-                if let cutRow { result.held.append(CutShortFile.held(tab, row: cutRow)) }
-            }
-            if purpose == .importing {
-                // What an import replaces is kept in the conflict log: the way back for an overwrite.
-                for write in plan.localUpserts {
-                    let key = write.record[tab.schema.keyField]
-                    if let old = local.rows[key] { _ = Reconciler.keep(write.record, over: old, key: key, tab: tab, plan: &plan) }
-                }
-                // An import never deletes: a row the file lacks stays, and still counts for the tabs after it.
-                for delete in plan.localDeletes { plan.result[delete.key] = local.rows[delete.key] ?? delete.expected }
-                plan.localDeletes = []
-                plan.localCounts.deleted = 0
-                plan.remoteCounts = TabCounts()
-            }
-            if workbook[tab] == nil, case .sync(let mode) = purpose, mode != .pull {
-                // A tab the store never had (a tab the base knows stopped above as missing): made whole again.
-                plan.createsTab = true
-                plan.notices.append("\(tab.rawValue): the workbook has no \(tab.rawValue) tab; it is created with its header")
-            }
-            checks.record(plan)
-            result.tabs.append(plan)
+            guard let rows = run.read[tab] else { continue }
+            let plan = planTab(tab, rows, run: &run)
+            run.add(plan)
         }
-        switch purpose {
-        case .sync(let mode):
-            DirectionFilter.restrict(&result.tabs, to: mode, base: ledger.base)
-            let emptied = Set(
-                workbook.compactMap { tab, table in
-                    tab != .settings && !(ledger.base[tab] ?? [:]).isEmpty && Self.hasNoRows(table) ? tab : nil
-                })
-            let trips =
-                allowMassDelete
-                ? []
-                : MassDeleteGuard.trips(
-                    result.tabs, base: ledger.base, renamed: Set(ledger.renames.keys), emptied: emptied,
-                    deletedByName: ledger.deletedByName)
-            if !trips.isEmpty {
-                result.held += trips
-                result.blocked = true
-            } else {
-                // After the guard, which judges the deletes the workbook asked for.
-                Self.keepTransactionsWithReceipts(&result, sheetReceipts: read[.receipts] ?? [], ledger: ledger)
-            }
-        case .importing:
-            result.tabs.removeAll { $0.tab == .settings }
-        case .checking:
-            break
-        }
-        if case .sync = purpose {
-            for i in result.tabs.indices {
-                let tab = result.tabs[i].tab
-                result.tabs[i].changes = ChangeRecord.of(
-                    result.tabs[i], rows: read[tab] ?? [], hashes: scope?.hashes[tab], keys: scope?.keys[tab],
-                    local: ledger.rows[tab] ?? [:],
-                    oldBase: ledger.base[tab] ?? [:], wholeTab: scope?.narrowed[tab] == nil)
-            }
-        }
-        return result
+        guardRun(&run)
+        if case .sync = purpose { Self.recordChanges(&run) }
+        return run.result
     }
 
     /// Each tab's rows but those of `skipping` (read later, if at all); see `readTab`.
@@ -284,7 +160,7 @@ public struct SyncPlanner: Sendable {
 
     /// A tab's rows; a missing tab is unreadable when the base knows it (or when checking),
     /// and empty when it is new (it is created on the first push).
-    private func readTab(
+    func readTab(
         _ tab: Tab, _ workbook: [Tab: Table], ledger: LedgerState, scope: ChangeScope?, into result: inout SyncPlan
     ) -> [SheetRow]? {
         var table: Table
@@ -327,8 +203,8 @@ public struct SyncPlanner: Sendable {
     /// when the store has nothing of them at all (no row, base, tombstone, kept deleted row or
     /// pending rename) and the workbook keeps them as bytes. Whether their rows are plain is known
     /// only once the tabs before them are planned (`plainLoad`).
-    private func plainLoadable(_ workbook: [Tab: Table], ledger: LedgerState, scope: ChangeScope?) -> Set<Tab> {
-        guard loadsPlainRows, purpose == .sync(.pull), ledger.renames.isEmpty else { return [] }
+    func plainLoadable(_ workbook: [Tab: Table], ledger: LedgerState, scope: ChangeScope?) -> Set<Tab> {
+        guard strategy == .loadPlain, purpose == .sync(.pull), ledger.renames.isEmpty else { return [] }
         var tabs: Set<Tab> = []
         for tab in [Tab.transactions, .receipts] {
             guard let table = workbook[tab], scope?.narrowed[tab] == nil,
@@ -345,7 +221,7 @@ public struct SyncPlanner: Sendable {
 
     /// The plan of a `plainLoadable` tab whose rows are all plain: every row added as read, with
     /// its hash; nil when a row is not plain (the tab is then planned row by row).
-    private func plainLoad(_ tab: Tab, workbook: [Tab: Table], scope: ChangeScope?, checks: CrossTabChecks) -> TabPlan? {
+    func plainLoad(_ tab: Tab, workbook: [Tab: Table], scope: ChangeScope?, checks: CrossTabChecks) -> TabPlan? {
         guard let table = workbook[tab] else { return nil }
         let plain: PlainRows?
         switch tab {
@@ -513,7 +389,7 @@ public struct SyncPlanner: Sendable {
 
     /// Store rows read with the same tolerant rules as sheet cells; a row another SQLite client broke
     /// counts as its last good version until it is fixed.
-    private func canonicalLocal(_ tab: Tab, ledger: LedgerState) -> (rows: [String: LedgerRow], notices: [String]) {
+    func canonicalLocal(_ tab: Tab, ledger: LedgerState) -> (rows: [String: LedgerRow], notices: [String]) {
         var result: [String: LedgerRow] = [:]
         var notices: [String] = []
         let base = ledger.base[tab] ?? [:]

@@ -12,13 +12,14 @@ public enum WorkbookCheck {
 
     /// The plan and each tab's count of rows that load; `noted`, the cells of the counted tabs set aside
     /// on the way for `noting` (`check`'s cell review: a tab missing there was not scanned for them).
+    /// Counted only with `strategy` `.count` (a check's own); any other plans the workbook whole.
     public static func plan(
         _ workbook: [Tab: Table], now: Timestamp, newID: @escaping @Sendable () -> String, forms: LocalForms = .standard,
-        noting: [Tab: CellCandidates] = [:]
+        noting: [Tab: CellCandidates] = [:], strategy: PlanStrategy = .fastest(for: .checking)
     ) -> (plan: SyncPlan, loadable: [Tab: Int], noted: [Tab: [NotedCell]]) {
-        var planner = SyncPlanner(purpose: .checking, now: now, newID: newID)
+        var planner = SyncPlanner(purpose: .checking, now: now, strategy: strategy, newID: newID)
         planner.forms = forms
-        if let counted = planCounting(workbook, planner: planner, noting: noting) { return counted }
+        if planner.strategy == .count, let counted = planCounting(workbook, planner: planner, noting: noting) { return counted }
         let plan = planner.plan(workbook: workbook, ledger: LedgerState(rows: [:], base: [:]))
         return (plan, loadable(plan), [:])
     }

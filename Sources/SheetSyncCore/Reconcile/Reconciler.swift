@@ -96,14 +96,14 @@ public enum Reconciler {
     static let progress = "lastGeneratedDate"
 
     public static func plan(_ state: TabState, context: ReconcileContext) -> TabPlan {
-        plan(state, context: context, sharedBase: true)
+        plan(state, context: context, sharesBase: true)
     }
 
-    /// - Parameter sharedBase: with neither base nor local rows (a check, a first pull) every key
+    /// - Parameter sharesBase: with neither base nor local rows (a check, a first pull) every key
     ///   ends with the same row in the plan's `base` and `result`, or in neither: the base is then
-    ///   the result's dictionary, shared, instead of a second one built insert by insert. False only
-    ///   in tests, which check that it changes nothing.
-    static func plan(_ state: TabState, context: ReconcileContext, sharedBase: Bool) -> TabPlan {
+    ///   the result's dictionary, shared, instead of a second one built insert by insert. False for
+    ///   `PlanStrategy.reconcileEveryKey`, which shows that it changes nothing.
+    static func plan(_ state: TabState, context: ReconcileContext, sharesBase: Bool) -> TabPlan {
         var plan = TabPlan(tab: state.schema.tab)
         plan.forms = state.schema.forms
         var remote = RemoteIndex.build(state, context: context, plan: &plan)
@@ -115,7 +115,7 @@ public enum Reconciler {
         let (noBase, noLocal, noFrozen) = (state.base.isEmpty, local.isEmpty, remote.frozen.isEmpty)
         // A sheet row with the key of a row deleted here is decided row by row (an old copy's is deleted again).
         let revivesDeleted = !state.deleted.isEmpty && state.deleted.keys.contains { remote.rows.index(forKey: $0) != nil }
-        let baseIsResult = sharedBase && noBase && noLocal && !revivesDeleted
+        let baseIsResult = sharesBase && noBase && noLocal && !revivesDeleted
         let step = Step(state: state, context: context, writesBase: !baseIsResult)
         if baseIsResult {
             if context.listsStoreWrites {
@@ -184,7 +184,7 @@ public enum Reconciler {
     private struct Step {
         let state: TabState
         let context: ReconcileContext
-        /// False when the plan's base is its result (see `plan(_:context:sharedBase:)`).
+        /// False when the plan's base is its result (see `plan(_:context:sharesBase:)`).
         let writesBase: Bool
         /// The time of this read: what an empty `lastModifiedAt` cell reads as.
         let now: String
@@ -199,7 +199,6 @@ public enum Reconciler {
         }
 
         func resolve(key: String, b: LedgerRow?, l: LedgerRow?, r: RemoteIndex.Row?, plan: inout TabPlan) {
-            let tab = state.schema.tab
             switch (b, l, r) {
             case (_, nil, nil):
                 plan.clearedTombstones.append(key)
@@ -207,76 +206,96 @@ public enum Reconciler {
                 push(l, key: key, plan: &plan)
             case (nil, nil, let r?):
                 if let gone = state.deleted[key], !r.fixes.contains(Reconciler.modified), r.record[Reconciler.modified] <= gone {
-                    // Deleted here after this version (or a later one): an old copy saved over the workbook
-                    // brought it back. Deleted there again; an edit made after the delete would be newer.
-                    plan.remoteDeletes.append(SheetRowDelete(index: r.index, key: key))
-                    plan.remoteCounts.deleted += 1
-                    // What that version holds goes to the conflict log: an edit another writer made without
-                    // seeing the delete (or a hand edit, which keeps the row's time) is never gone unlogged.
-                    for (name, value) in r.record.namedValues where !value.isEmpty && name != Reconciler.modified {
-                        plan.conflicts.append(
-                            Conflict(
-                                tab: tab, key: key, field: name, losingValue: value, winningValue: "",
-                                losingModifiedAt: r.record[Reconciler.modified], winningModifiedAt: gone))
-                    }
-                    plan.notices.append(
-                        "\(tab.rawValue) \(key): the workbook has a version of a row deleted since (an old copy saved over it?); "
-                            + (writesWorkbook ? "deleted there again" : "the next sync or push deletes it there again")
-                            + " (`sheetsync restore \(key)` brings it back)")
+                    deleteOldCopy(r, key: key, deletedAt: gone, plan: &plan)
                     return
                 }
                 applyLocally(r.record, key: key, plan: &plan)
                 finishRemote(r, result: r.record, plan: &plan)
             case (nil, let l?, let r?):
-                let x: LedgerRow
-                if l == r.record {
-                    x = l
-                } else if let edited = handEdit(ofLocal: l, r) {
-                    x = edited
-                } else if r.fixes.contains(Reconciler.modified), r.record[Reconciler.modified] == now {
-                    // The sheet's row has no time of its own (an empty cell, read as now): it cannot be
-                    // later than the store's, which wins (a pull that loaded the row and a store write
-                    // since, such as a rule's lastGeneratedDate, must not be undone by the next read).
-                    x = Reconciler.keep(l, over: r.record, key: key, tab: tab, plan: &plan)
-                } else {
-                    x = Reconciler.lastWriteWins(l, r.record, key: key, tab: tab, plan: &plan)
-                }
+                let x = newOnBothSides(l, r, key: key, plan: &plan)
                 applyLocally(x, key: key, plan: &plan)
                 finishRemote(r, result: x, plan: &plan)
             case (let b?, nil, let r?):
-                if r.record == b && r.fixes.isEmpty {
-                    // Deleted here, unchanged there: delete there. The store records the plan only after the
-                    // workbook confirmed it, so the tombstone goes in the same commit (else it would stay
-                    // forever, keeping every later quiet run off its fast path).
-                    plan.remoteDeletes.append(SheetRowDelete(index: r.index, key: key))
-                    plan.remoteCounts.deleted += 1
-                    plan.clearedTombstones.append(key)
-                } else {
-                    // Edited there: the edit wins and the row comes back.
-                    applyLocally(r.record, key: key, plan: &plan)
-                    finishRemote(r, result: r.record, plan: &plan)
-                    plan.clearedTombstones.append(key)
-                }
+                deletedHere(b, r, key: key, plan: &plan)
             case (let b?, let l?, nil):
-                if l == b {
-                    plan.localDeletes.append(RowDelete(key: key, expected: state.localAsRead[key] ?? l))
-                    plan.localCounts.deleted += 1
-                } else {
-                    // Edited here, deleted there: the edit wins and the row comes back, as a version made
-                    // now. Under its edit's time, a machine that knew the version the delete removed (a
-                    // later one) would take it for an old copy and write the deleted version back.
-                    var back = l
-                    if back[Reconciler.modified] < now { back[Reconciler.modified] = now }
-                    push(back, key: key, plan: &plan)
-                    plan.broughtBack.append(key)
-                }
+                deletedThere(b, l, key: key, plan: &plan)
             case (let b?, let l?, let r?):
                 let x =
                     (l != b ? handEdit(ofLocal: l, r) : nil)
-                    ?? Reconciler.merge(base: b, local: l, remote: r.record, key: key, tab: tab, plan: &plan)
+                    ?? Reconciler.merge(base: b, local: l, remote: r.record, key: key, tab: state.schema.tab, plan: &plan)
                 applyLocally(x, key: key, plan: &plan)
                 finishRemote(r, result: x, plan: &plan)
             }
+        }
+
+        /// A sheet row of a key deleted here after this version (or a later one): an old copy saved
+        /// over the workbook brought it back. Deleted there again; an edit made after the delete
+        /// would be newer.
+        @inline(__always)
+        func deleteOldCopy(_ r: RemoteIndex.Row, key: String, deletedAt gone: String, plan: inout TabPlan) {
+            let tab = state.schema.tab
+            plan.remoteDeletes.append(SheetRowDelete(index: r.index, key: key))
+            plan.remoteCounts.deleted += 1
+            // What that version holds goes to the conflict log: an edit another writer made without
+            // seeing the delete (or a hand edit, which keeps the row's time) is never gone unlogged.
+            for (name, value) in r.record.namedValues where !value.isEmpty && name != Reconciler.modified {
+                plan.conflicts.append(
+                    Conflict(
+                        tab: tab, key: key, field: name, losingValue: value, winningValue: "",
+                        losingModifiedAt: r.record[Reconciler.modified], winningModifiedAt: gone))
+            }
+            plan.notices.append(
+                "\(tab.rawValue) \(key): the workbook has a version of a row deleted since (an old copy saved over it?); "
+                    + (writesWorkbook ? "deleted there again" : "the next sync or push deletes it there again")
+                    + " (`sheetsync restore \(key)` brings it back)")
+        }
+
+        /// A row both sides have and the base lacks: the same, a hand edit of the store's version, or
+        /// the later of the two.
+        @inline(__always)
+        func newOnBothSides(_ l: LedgerRow, _ r: RemoteIndex.Row, key: String, plan: inout TabPlan) -> LedgerRow {
+            let tab = state.schema.tab
+            if l == r.record { return l }
+            if let edited = handEdit(ofLocal: l, r) { return edited }
+            if r.fixes.contains(Reconciler.modified), r.record[Reconciler.modified] == now {
+                // The sheet's row has no time of its own (an empty cell, read as now): it cannot be
+                // later than the store's, which wins (a pull that loaded the row and a store write
+                // since, such as a rule's lastGeneratedDate, must not be undone by the next read).
+                return Reconciler.keep(l, over: r.record, key: key, tab: tab, plan: &plan)
+            }
+            return Reconciler.lastWriteWins(l, r.record, key: key, tab: tab, plan: &plan)
+        }
+
+        /// Deleted here: unchanged there, deleted there; edited there, the edit wins and the row comes back.
+        @inline(__always)
+        func deletedHere(_ b: LedgerRow, _ r: RemoteIndex.Row, key: String, plan: inout TabPlan) {
+            if r.record == b && r.fixes.isEmpty {
+                // The store records the plan only after the workbook confirmed it, so the tombstone goes
+                // in the same commit (else it would stay forever, keeping every later quiet run off its
+                // fast path).
+                plan.remoteDeletes.append(SheetRowDelete(index: r.index, key: key))
+                plan.remoteCounts.deleted += 1
+            } else {
+                applyLocally(r.record, key: key, plan: &plan)
+                finishRemote(r, result: r.record, plan: &plan)
+            }
+            plan.clearedTombstones.append(key)
+        }
+
+        /// Deleted there: unchanged here, deleted here; edited here, the edit wins and the row comes
+        /// back, as a version made now. Under its edit's time, a machine that knew the version the
+        /// delete removed (a later one) would take it for an old copy and write the deleted version back.
+        @inline(__always)
+        func deletedThere(_ b: LedgerRow, _ l: LedgerRow, key: String, plan: inout TabPlan) {
+            if l == b {
+                plan.localDeletes.append(RowDelete(key: key, expected: state.localAsRead[key] ?? l))
+                plan.localCounts.deleted += 1
+                return
+            }
+            var back = l
+            if back[Reconciler.modified] < now { back[Reconciler.modified] = now }
+            push(back, key: key, plan: &plan)
+            plan.broughtBack.append(key)
         }
 
         /// The sheet's row when it carries the very time this store gave its own (changed) version, with

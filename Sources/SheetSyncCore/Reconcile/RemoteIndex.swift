@@ -31,27 +31,43 @@ struct RemoteIndex {
     }
 
     static func build(_ state: TabState, context: ReconcileContext, plan: inout TabPlan) -> RemoteIndex {
-        let schema = state.schema
-        var index = RemoteIndex(tab: schema.tab)
-        let keyField = FieldSlot(schema.keyField, of: schema.tab)
-        let keysAreIDs = schema.field(named: schema.keyField)?.kind == .uuid
-        // The first row of each key goes straight into `rows`; later copies wait in `extra`.
+        var index = RemoteIndex(tab: state.schema.tab)
+        let copies = index.add(state.remote, state: state, context: context, plan: &plan)
+        if copies.extra.isEmpty {
+            index.adjustKnown(copies.order, state: state, context: context, plan: &plan)
+        } else {
+            index.settle(copies, state: state, context: context, plan: &plan)
+        }
+        return index
+    }
+
+    /// The rows of a key after its first, which waits in `rows`, in the order the keys came.
+    struct Copies {
         var extra: [String: [Row]] = [:]
         var order: [String] = []
-        index.rows.reserveCapacity(state.remote.count)
-        for row in state.remote {
+    }
+
+    /// Every sheet row read: rejected ones frozen, the first of each key in `rows` (a missing id made
+    /// up), later copies returned.
+    private mutating func add(_ remote: [SheetRow], state: TabState, context: ReconcileContext, plan: inout TabPlan) -> Copies {
+        let schema = state.schema
+        let keyField = FieldSlot(schema.keyField, of: schema.tab)
+        let keysAreIDs = schema.field(named: schema.keyField)?.kind == .uuid
+        var copies = Copies()
+        rows.reserveCapacity(remote.count)
+        for row in remote {
             switch row.outcome {
             case .blank:
                 continue
             case .rejected(let problems):
-                index.reject(row, problems: problems, schema: schema, plan: &plan)
+                reject(row, problems: problems, schema: schema, plan: &plan)
             case .record(var record, var fixes):
                 // A row the store deleted and the sheet left as the sides agreed on leaves the sheet:
                 // what it points at is not checked (its transaction may go in the same run).
                 let given = record[keyField]
                 let leaving = !state.tombstones.isEmpty && !given.isEmpty && state.tombstones[given] != nil && state.base[given] == record
                 if !leaving, let problem = context.validate(record) {
-                    index.reject(row, problems: [problem], schema: schema, plan: &plan)
+                    reject(row, problems: [problem], schema: schema, plan: &plan)
                     continue
                 }
                 if given.isEmpty {
@@ -60,7 +76,7 @@ struct RemoteIndex {
                         let problem = FieldProblem(
                             field: keyField.name, value: "", message: "the row has no \(keyField.name)",
                             hint: "type the \(keyField.name) it is known by, or delete the row")
-                        index.reject(row, problems: [problem], schema: schema, plan: &plan)
+                        reject(row, problems: [problem], schema: schema, plan: &plan)
                         continue
                     }
                     record[keyField] = context.newID()
@@ -68,44 +84,49 @@ struct RemoteIndex {
                 }
                 let key = record[keyField]
                 let copy = Row(index: row.index, record: record, fixes: fixes)
-                index.noteModified(record)
-                if let first = index.rows.updateValue(copy, forKey: key) {
-                    index.rows[key] = first
-                    extra[key, default: []].append(copy)
+                noteModified(record)
+                if let first = rows.updateValue(copy, forKey: key) {
+                    rows[key] = first
+                    copies.extra[key, default: []].append(copy)
                 } else {
-                    order.append(key)
+                    copies.order.append(key)
                 }
             }
         }
-        if extra.isEmpty {
-            // One row per key: it is the keeper; only rows with a base can need adjusting.
-            guard !state.base.isEmpty else { return index }
-            for key in order {
-                guard let base = state.base[key], let row = index.rows[key] else { continue }
-                let kept = index.adjusted(row, base: base, context: context, plan: &plan)
-                index.noteModified(kept.record)
-                index.rows[key] = kept
-            }
-            return index
-        }
-        let firsts = index.rows
-        index.rows = [:]
+        return copies
+    }
+
+    /// One row per key: it is the keeper; only rows with a base can need adjusting.
+    private mutating func adjustKnown(_ order: [String], state: TabState, context: ReconcileContext, plan: inout TabPlan) {
+        guard !state.base.isEmpty else { return }
         for key in order {
+            guard let base = state.base[key], let row = rows[key] else { continue }
+            let kept = adjusted(row, base: base, context: context, plan: &plan)
+            noteModified(kept.record)
+            rows[key] = kept
+        }
+    }
+
+    /// Keys with copies: the copy the base has (else the first) is the keeper; the others get ids of
+    /// their own (`duplicate`).
+    private mutating func settle(_ copies: Copies, state: TabState, context: ReconcileContext, plan: inout TabPlan) {
+        let firsts = rows
+        rows = [:]
+        for key in copies.order {
             guard let first = firsts[key] else { continue }
-            let copies = [first] + (extra[key] ?? [])
-            let keeperAt = copies.firstIndex { $0.record == state.base[key] } ?? 0
-            let kept = index.adjusted(copies[keeperAt], base: state.base[key], context: context, plan: &plan)
-            index.noteModified(kept.record)
-            index.rows[key] = kept
+            let all = [first] + (copies.extra[key] ?? [])
+            let keeperAt = all.firstIndex { $0.record == state.base[key] } ?? 0
+            let kept = adjusted(all[keeperAt], base: state.base[key], context: context, plan: &plan)
+            noteModified(kept.record)
+            rows[key] = kept
             var seen: [LedgerRow: Int] = [:]
-            for (i, copy) in copies.enumerated() where i != keeperAt {
+            for (i, copy) in all.enumerated() where i != keeperAt {
                 // Equal copies are told apart by their order: the same ids on every read of the file.
                 let occurrence = seen[copy.record, default: 0] + 1
                 seen[copy.record] = occurrence
-                index.duplicate(copy, of: key, occurrence: occurrence, schema: schema, context: context, plan: &plan)
+                duplicate(copy, of: key, occurrence: occurrence, schema: state.schema, context: context, plan: &plan)
             }
         }
-        return index
     }
 
     private mutating func reject(_ row: SheetRow, problems: [FieldProblem], schema: TabSchema, plan: inout TabPlan) {
