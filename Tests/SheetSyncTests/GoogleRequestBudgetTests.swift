@@ -17,6 +17,8 @@ import Testing
         var sheetsReads: Int
         var writes: Int
         var batchUpdateBytes: Int
+        /// What the reads after the write (the check that every write landed on its row) received.
+        var readBackBytes: Int
         var log: [String]
     }
 
@@ -39,6 +41,8 @@ import Testing
         let push = Push(
             sheetsReads: sheetsReads.map(counters.requests).reduce(0, +), writes: writes.map(counters.requests).reduce(0, +),
             batchUpdateBytes: log.filter { $0.endpoint == "sheets.spreadsheets.batchUpdate" }.map(\.body.count).reduce(0, +),
+            readBackBytes: log.drop { $0.endpoint != "sheets.spreadsheets.batchUpdate" }.filter { sheetsReads.contains($0.endpoint ?? "") }
+                .map(\.responseBytes).reduce(0, +),
             log: log.map { "\($0.method) \($0.endpoint ?? $0.path)" })
         await bed.finish()
         return push
@@ -62,5 +66,13 @@ import Testing
         #expect(large1.batchUpdateBytes <= small1.batchUpdateBytes + 16)
         #expect(large50.batchUpdateBytes <= small50.batchUpdateBytes + 50 * 2 * 4)
         #expect(large50.sheetsReads <= 3 && large50.writes <= 2)
+    }
+
+    /// A push of edited rows reads back only the rows it wrote: a guard against other writers must
+    /// not make a single writer's small push cost a read of the whole sheet.
+    @Test func theReadBackAfterAWriteGrowsWithTheChangedRowsNotWithTheSheet() async throws {
+        let small = try await Self.push(rows: 50, changed: 3), large = try await Self.push(rows: 2000, changed: 3)
+        #expect(small.readBackBytes > 0, "\(small.log)")
+        #expect(large.readBackBytes <= small.readBackBytes + 64, "\(small.readBackBytes) → \(large.readBackBytes)")
     }
 }

@@ -35,6 +35,26 @@ import Testing
         #expect(WrittenRowsCheck.repairs(before: before, written: Self.edit, now: now, schema: Tab.transactions.schema) == nil)
     }
 
+    /// A plain write is checked on the rows it aimed at: each as read, with the written cells in it.
+    @Test func aPlainWritesRowsAreMeantWhereItAimedThem() throws {
+        let before = Self.table([Self.row("a", note: "a"), Self.row("b", note: "b")])
+        let schema = Tab.transactions.schema
+        // "b" (data row 1 when read) stood at data row 4 when the write was aimed.
+        let meant = try #require(
+            WrittenRowsCheck.meantRows(before: before, written: Self.edit, rowNow: [0: 0, 1: 4], schema: schema, limit: 10))
+        #expect(meant == [4: Self.row("b", note: "new b")])
+        // Deletes, a row the write gives its id, a row gone since the read, or more rows than asked for:
+        // only the whole tab tells.
+        var delete = Self.edit
+        delete.deletedRows = [0]
+        #expect(WrittenRowsCheck.meantRows(before: before, written: delete, rowNow: [0: 0, 1: 1], schema: schema, limit: 10) == nil)
+        var giving = TableChanges()
+        giving.cells = [CellChange(row: 0, column: 0, key: "", cell: .text("c"))]
+        #expect(WrittenRowsCheck.meantRows(before: before, written: giving, rowNow: [0: 0, 1: 1], schema: schema, limit: 10) == nil)
+        #expect(WrittenRowsCheck.meantRows(before: before, written: Self.edit, rowNow: [0: 0], schema: schema, limit: 10) == nil)
+        #expect(WrittenRowsCheck.meantRows(before: before, written: Self.edit, rowNow: [0: 0, 1: 1], schema: schema, limit: 0) == nil)
+    }
+
     @Test func aValueOnTheRowAboveGoesBackAndTheEditGoesToItsRow() throws {
         // Row "a" was deleted after the verification, then a row "z" inserted at the top: the edit meant
         // for "b" (data row 1) landed on "a"'s successor at that position.

@@ -12,8 +12,9 @@ import SheetSyncCore
 /// rows it writes, so that nothing typed there since the read is overwritten; then one
 /// `spreadsheets.batchUpdate` carries every change (cell updates with RAW values, row deletes, row
 /// inserts), opening with a compare-and-swap of the write token and a check of each changed tab's row
-/// anchor (rows inserted or deleted meanwhile refuse it whole); then one `values.batchGet` of the
-/// changed tabs checks that every write landed on its row (`WrittenRowsCheck`). So at most 3 reads and 1
+/// anchor (rows inserted or deleted meanwhile refuse it whole); then one `values.batchGet` of the rows
+/// written (of the changed tabs whole after a delete, or when a row reads otherwise) checks that every
+/// write landed on its row (`WrittenRowsCheck`). So at most 3 reads and 1
 /// write, whatever the number of changed rows. A quiet cron run costs one Drive `files.get` of the
 /// spreadsheet's `version` (where Drive metadata is reachable). docs/several-writers.md says what this
 /// guarantees with other writers at work.
@@ -136,7 +137,7 @@ public struct GoogleSheetsRemote: Remote {
             }
             try await checkCellLimit(of: write, layout: layout, spreadsheetId: id)
             try await send(write, changing: written, spreadsheetId: id, layout: layout, snapshot: snapshot)
-            let notices = try await checkWritten(written, snapshot: snapshot, spreadsheetId: id)
+            let notices = try await checkWritten(written, snapshot: snapshot, layout: layout, spreadsheetId: id)
             // The version recorded is the one read, never one asked for after the write: another writer's
             // change made while this write was on its way (or waiting for a retry) is in any later version,
             // which this run never read. So the next run reads the sheet once and finds its own write there.
@@ -310,11 +311,14 @@ public struct GoogleSheetsRemote: Remote {
     /// (`WrittenRowsCheck`): a person who moved rows in the moments before Google applied the write.
     /// The repair is a write like any other (verified positions, the write token), checked the same
     /// way; rows still moving after two repairs stop the run (75) before the store records anything.
-    private func checkWritten(_ written: [Tab: TableChanges], snapshot: RemoteSnapshot, spreadsheetId id: String) async throws
-        -> [String]
+    /// A plain write (cells of keyed rows, no row deleted) whose rows all read back as meant was put
+    /// nowhere else, and only those rows are read; anything else reads the changed tabs whole.
+    private func checkWritten(_ written: [Tab: TableChanges], snapshot: RemoteSnapshot, layout: SheetLayout, spreadsheetId id: String)
+        async throws -> [String]
     {
         let tabs = Tab.allCases.filter { written[$0].map { !$0.cells.isEmpty || !$0.deletedRows.isEmpty } ?? false }
         guard !tabs.isEmpty else { return [] }
+        if try await landedAsMeant(tabs, written: written, snapshot: snapshot, layout: layout, spreadsheetId: id) { return [] }
         var notices: [String] = []
         for attempt in 0...2 {
             let ranges = try await sheets.batchGetValues(spreadsheetId: id, ranges: tabs.map { A1.wholeSheet($0.rawValue) })
@@ -359,6 +363,45 @@ public struct GoogleSheetsRemote: Remote {
             try await send(write, changing: repairs, spreadsheetId: id, layout: layout, snapshot: now, checkingRowAnchors: false)
         }
         return notices
+    }
+
+    /// Whether every row a plain write changed holds what it meant (`WrittenRowsCheck.meantRows`), read
+    /// in one `values.batchGet` of those rows only (at most `SheetLayout.maxWatchedRows` of them): the
+    /// read-back of a small push costs the rows it wrote, not the sheet. False for any other write, and
+    /// for any row that reads otherwise (moved, typed into since): the caller then reads the tabs whole.
+    private func landedAsMeant(
+        _ tabs: [Tab], written: [Tab: TableChanges], snapshot: RemoteSnapshot, layout: SheetLayout, spreadsheetId id: String
+    ) async throws -> Bool {
+        var meant: [(tab: Tab, width: Int, rows: [Int: [Cell]])] = []
+        var budget = SheetLayout.maxWatchedRows
+        for tab in tabs {
+            guard let before = snapshot.tables[tab], let changes = written[tab], let rowNow = layout.tabs[tab]?.rowNow,
+                let rows = WrittenRowsCheck.meantRows(before: before, written: changes, rowNow: rowNow, schema: tab.schema, limit: budget)
+            else { return false }
+            budget -= rows.count
+            meant.append((tab, rows.values.reduce(max(before.header.count, 1)) { max($0, $1.count) }, rows))
+        }
+        var ranges: [String] = []
+        var blocks: [(tab: Int, rows: Range<Int>)] = []
+        for (index, tab) in meant.enumerated() {
+            let last = A1.columnLetters(tab.width - 1)
+            for block in SheetLayout.blocks(of: tab.rows.keys.sorted()) {
+                ranges.append("\(A1.quoteSheetName(tab.tab.rawValue))!A\(block.lowerBound + 2):\(last)\(block.upperBound + 1)")
+                blocks.append((index, block))
+            }
+        }
+        let answers = try await sheets.batchGetValues(spreadsheetId: id, ranges: ranges)
+        guard answers.count == blocks.count else { return false }
+        for (block, answer) in zip(blocks, answers) {
+            let tab = meant[block.tab]
+            for (offset, at) in block.rows.enumerated() {
+                let now = offset < answer.values.count ? answer.values[offset].map(SheetCells.cell(from:)) : []
+                guard let row = tab.rows[at],
+                    !SheetLayout.rowChanged(row, width: tab.width, now: { $0 < now.count ? now[$0] : .empty })
+                else { return false }
+            }
+        }
+        return true
     }
 
     /// The write token's value now (nil: there is none).

@@ -54,6 +54,28 @@ enum WrittenRowsCheck {
         return repair.isEmpty ? nil : repair
     }
 
+    /// What each row a plain write changed should hold now, by its data row index now (`rowNow`, the
+    /// positions the write was aimed at): the row as read with the written cells in it. Nil when the
+    /// write is not plain — it deletes rows, adds columns, gives a typed row its id, or changes more
+    /// rows than `limit` — and only a read of the whole tab can tell where its values went.
+    static func meantRows(before: Table, written: TableChanges, rowNow: [Int: Int], schema: TabSchema, limit: Int) -> [Int: [Cell]]? {
+        guard written.deletedRows.isEmpty, written.newColumns.isEmpty, let map = try? ColumnMap(header: before.header, schema: schema),
+            let keyColumn = map.columns[schema.keyField]
+        else { return nil }
+        var meant: [Int: [Cell]] = [:]
+        for change in written.cells {
+            guard !change.key.isEmpty, change.row < before.rows.count, let at = rowNow[change.row],
+                keyText(before.rows[change.row], keyColumn: keyColumn) == change.key.lowercased()
+            else { return nil }
+            var row = meant[at] ?? before.rows[change.row]
+            if row.count <= change.column { row += Array(repeating: .empty, count: change.column + 1 - row.count) }
+            row[change.column] = change.cell
+            meant[at] = row
+            guard meant.count <= limit else { return nil }
+        }
+        return meant
+    }
+
     /// The meant cells whose row does not hold them now, set again where that row is; `missed` also when
     /// a row the write meant to change is gone (deleted meanwhile: the delete stands).
     private static func missedCells(_ meant: [CellChange], now: Table, columnNow: [Int: Int], rowsNow: [String: [Int]])
