@@ -42,6 +42,15 @@ enum Output {
         if progressShown.exchange(false, ordering: .relaxed) { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 
+    /// An issue as a person reads it (its `--json` form is its `Codable` one): a notice as `note: …`
+    /// on stdout (or stderr, beside output that scripts read), a change held back on stderr.
+    static func issue(_ issue: SyncIssue, noticeOnStandardError: Bool = false) {
+        switch issue.severity {
+        case .notice: noticeOnStandardError ? error("note: \(issue.text)") : line("note: \(issue.text)")
+        case .heldBack: error(issue.text)
+        }
+    }
+
     static func line(_ text: String) {
         clearProgress()
         FileHandle.standardOutput.write(Data((TerminalText.visibleLines(text) + "\n").utf8))
@@ -72,10 +81,10 @@ enum Output {
             }
             // What the run did on its own that a user should know (a copy given a new id, a clock
             // clamped, a row that waits): shown unless --quiet.
-            report.notices.forEach { line("note: \($0)") }
+            report.notices.forEach { issue($0) }
         }
         if !options.quiet || !report.errors.isEmpty {
-            for message in report.errors { error(message) }
+            report.errors.forEach { issue($0) }
         }
         // Rejected rows are loud when they first appear or change; rows that stay rejected are
         // listed by `status` without failing every later cron run.

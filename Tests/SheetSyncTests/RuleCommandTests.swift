@@ -129,7 +129,8 @@ import Testing
         let run = try await ledger.run("materialize", "--through", "2026-02-28")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
-            run.stderr.contains("RecurringRules row 4 (9.99 Dining, 'streaming')") && run.stderr.contains("is not in the store yet")
+            run.stderr.contains("RecurringRules row 4: the rule (9.99 Dining, 'streaming')")
+                && run.stderr.contains("is not in the store yet")
                 && run.stderr.contains("`sheetsync sync` first"), "\(run.stderr)")
         #expect(Set(try ledger.storeRows(.recurringRules).keys) == before)
         // After a sync the rule is known: no note.

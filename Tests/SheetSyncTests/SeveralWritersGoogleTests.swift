@@ -382,7 +382,7 @@ extension SeveralWritersGoogleTests {
         try a.emulator.sortTab(spreadsheetId: id, tab: tab, byColumn: try a.column("amount", in: .transactions), ascending: false)
         a.emulator.open(gate: "window")
         let report = try await run.value
-        #expect(report.notices.contains { $0.contains("moved while this run wrote") }, "\(report.notices)")
+        #expect(report.notices.contains { $0.code == .writeRepaired }, "\(report.notices)")
 
         let sheet = try a.sheetRecords(.transactions)
         #expect(sheet[edited]?["note"] == "edited in the store")

@@ -330,7 +330,7 @@ import Workbook
             $0.replacingOccurrences(of: ",54.20,", with: ",55.20,")
         }
         let addedKey = Self.cronKey
-        #expect(caught.errors.contains { $0.contains(addedKey) && $0.contains("older copy") }, "\(caught.errors)")
+        #expect(caught.errors.contains { $0.code == .olderCopy && $0.text.contains(addedKey) }, "\(caught.errors)")
         let sheet = try shared.sheet()
         #expect(sheet[addedKey]?["note"] == "rent, added by cron")
         #expect(sheet[SharedBook.key]?["amount"] == "55.20")
@@ -364,7 +364,9 @@ import Workbook
             goneKey = String(gone.prefix { $0 != "," })
             return lines.filter { $0 != gone }.joined(separator: "\n")
         }
-        #expect(caught.errors.contains { $0.contains(Self.cronKey) && $0.contains("1 older row(s), kept") }, "\(caught.errors)")
+        #expect(
+            caught.errors.contains { $0.code == .olderCopy && $0.text.contains(Self.cronKey) && $0.text.contains("1 older row(s), kept") },
+            "\(caught.errors)")
         let sheet = try shared.sheet()
         #expect(sheet[Self.cronKey]?["note"] == "rent, added by cron")
         #expect(sheet[goneKey] != nil)
@@ -398,7 +400,9 @@ import Workbook
         }
         try deleteBoth()
         let first = try await a.sync()
-        #expect(first.errors.contains { $0.contains("delete them again: the next sync deletes them") }, "\(first.errors)")
+        #expect(
+            first.errors.contains { $0.code == .olderCopy && $0.text.contains("delete them again: the next sync deletes them") },
+            "\(first.errors)")
         #expect(try keys.allSatisfy { try shared.sheet()[$0] != nil && a.rows()[$0] != nil })
         try deleteBoth()
         let second = try await a.sync()
@@ -444,7 +448,10 @@ import Workbook
         clock.advance(milliseconds: 60_000)
         _ = try x.store.delete(key: key, in: .transactions)
         let held = try await x.sync()
-        #expect(held.errors.contains { $0.contains(key) && $0.contains(receipt["receiptId"]) }, "\(held.errors)")
+        #expect(
+            held.errors.contains {
+                $0.code == .receiptLinksDeletedTransaction && $0.place.key == key && $0.text.contains(receipt["receiptId"])
+            }, "\(held.errors)")
         #expect(try shared.sheet()[key] != nil, "the workbook keeps the transaction while the receipt points at it")
         clock.advance(milliseconds: 60_000)
         let other = try await y.sync()

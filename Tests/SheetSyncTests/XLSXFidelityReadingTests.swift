@@ -142,10 +142,13 @@ import ZIPFoundation
         let run = try await book.run(["sync", "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let notices = report["notices"] as? [[String: Any]] ?? []
         #expect(
-            (report["notices"] as? [String])?.contains(
-                "book.xlsx: Transactions: 2 amount(s) or date(s) typed as text written back as number or date cells")
-                == true, "\(report)")
+            notices.contains {
+                $0["code"] as? String == "workbook-note" && $0["file"] as? String == "book.xlsx" && $0["tab"] as? String == "Transactions"
+                    && $0["text"] as? String
+                        == "book.xlsx: Transactions: 2 amount(s) or date(s) typed as text written back as number or date cells"
+            }, "\(report)")
         let sheet = try book.part("xl/worksheets/sheet1.xml")
         #expect(XLSXFixture.cellElement("F2", in: sheet)?.contains("<v>1000.00</v>") == true)
         let date = try #require(XLSXFixture.cellElement("C3", in: sheet))

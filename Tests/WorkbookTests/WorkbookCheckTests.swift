@@ -59,7 +59,7 @@ import Testing
     /// What a check reports of a plan, as `Workspace.check` fills its report.
     struct Shape: Equatable {
         var errors: [String]
-        var held: [String]
+        var held: [SyncIssue]
         var settings: LedgerRow?
         var tabs: [Tab: TabShape]
     }
@@ -67,7 +67,7 @@ import Testing
     struct TabShape: Equatable {
         var loadable: Int
         var rejections: [Rejection]
-        var notices: [String]
+        var notices: [SyncIssue]
         var conflicts: Int
         var local: TabCounts
         var remote: TabCounts

@@ -37,9 +37,12 @@ extension Workspace {
             report.errors = [Self.notALedger(remote, configured: path == nil, storeSynced: path == nil && boundDataset() != nil)]
         } else {
             report.errors = plan.tabErrors.map { error in
-                guard plan.missingTabs.contains(error.tab) else { return error.description }
-                return "\(error.tab.rawValue): \(remote.location(of: error.tab)) is missing; restore it from a backup, or add a tab "
-                    + "named \(error.tab.rawValue) whose first row is: \(TablePatcher.newHeader(error.tab.schema).joined(separator: ","))"
+                guard plan.missingTabs.contains(error.tab) else { return error.issue }
+                return .heldBack(
+                    .unreadableTab, at: .tab(error.tab),
+                    "\(remote.location(of: error.tab)) is missing; restore it from a backup, or add a tab "
+                        + "named \(error.tab.rawValue) whose first row is: \(TablePatcher.newHeader(error.tab.schema).joined(separator: ","))"
+                )
             }
         }
         report.errors += plan.held
@@ -56,7 +59,7 @@ extension Workspace {
     }
 
     /// The one line `check` gives a workbook that has none of the five tabs, with how to start a ledger.
-    static func notALedger(_ remote: any Remote, configured: Bool, storeSynced: Bool) -> String {
+    static func notALedger(_ remote: any Remote, configured: Bool, storeSynced: Bool) -> SyncIssue {
         let tabs = Tab.allCases.map(\.rawValue).joined(separator: ", ")
         let start: String
         if storeSynced {
@@ -70,8 +73,10 @@ extension Workspace {
                 "To keep a ledger in it, point the config's remote at it and run `sheetsync init`, which adds the five tabs and "
                 + "keeps the other sheets"
         }
-        return "\(remote.displayName) has none of the ledger's tabs (\(tabs)): it is not a sheetsync ledger. \(start); "
-            + "to bring the rows of a workbook that has the tabs into the store, `sheetsync import PATH`"
+        return .heldBack(
+            .notALedger,
+            "\(remote.displayName) has none of the ledger's tabs (\(tabs)): it is not a sheetsync ledger. \(start); "
+                + "to bring the rows of a workbook that has the tabs into the store, `sheetsync import PATH`")
     }
 
     /// The dataset the store is bound to (it has synced with a ledger), read without writing; nil without a store.
@@ -84,13 +89,15 @@ extension Workspace {
 
     /// What `sync` would refuse (exit 78) about the configured workbook: a Settings row of another
     /// dataset than the store is bound to. Read from the store without writing; nil without a store.
-    private func datasetMismatch(_ settings: LedgerRow?, remote: any Remote) throws -> String? {
+    private func datasetMismatch(_ settings: LedgerRow?, remote: any Remote) throws -> SyncIssue? {
         guard let settings, FileManager.default.fileExists(atPath: config.store.path),
             let bound = try readOnlyStore().state(SyncEngine.stateDataset), !bound.isEmpty, bound != settings["datasetId"]
         else { return nil }
-        return "\(remote.displayName) belongs to dataset \(settings["datasetId"]) but the store \(config.store.path) is bound to "
-            + "dataset \(bound); `sheetsync sync` refuses it (exit 78): point the config at this dataset's workbook, or bring "
-            + "this one in with `sheetsync import`"
+        return .heldBack(
+            .datasetMismatch,
+            "\(remote.displayName) belongs to dataset \(settings["datasetId"]) but the store \(config.store.path) is bound to "
+                + "dataset \(bound); `sheetsync sync` refuses it (exit 78): point the config at this dataset's workbook, or bring "
+                + "this one in with `sheetsync import`")
     }
 
     /// The workbook at a path: a folder is a CSV workbook, a `.xlsx` file an XLSX workbook.

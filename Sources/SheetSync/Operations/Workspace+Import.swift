@@ -46,8 +46,10 @@ public struct ImportReport: Sendable {
         report.rejected.removeAll { perRow.contains($0.message) }
         report.newlyRejected = report.rejected.count
         report.errors += missingCategories.map {
-            "unknown category '\($0.name)' in \($0.rows) row\($0.rows == 1 ? "" : "s"); add it to the Categories tab or the store, "
-                + "or import again with --create-categories to create it"
+            .heldBack(
+                .importRefused,
+                "unknown category '\($0.name)' in \($0.rows) row\($0.rows == 1 ? "" : "s"); add it to the Categories tab or the store, "
+                    + "or import again with --create-categories to create it")
         }
         return report
     }
@@ -96,7 +98,9 @@ extension Workspace {
             let outcome = try store.commit(Self.importCommit(plan, input: input, now: now))
             for (tab, keys) in outcome.skipped where !keys.isEmpty {
                 result.sync.notices.append(
-                    "\(tab.rawValue): \(keys.count) row(s) changed in the store during the import were not overwritten")
+                    .notice(
+                        .changedDuringRun, at: .tab(tab), "\(keys.count) row(s) changed in the store during the import were not overwritten"
+                    ))
             }
             return result
         }
@@ -139,7 +143,7 @@ extension Workspace {
     /// no ledger fields and the rows skipped as duplicates.
     private static func importReport(_ plan: SyncPlan, input: ImportInput, options: ImportOptions) -> ImportReport {
         var report = SyncReport(command: "import", dryRun: options.dryRun)
-        report.errors = plan.tabErrors.map(\.description) + plan.held
+        report.errors = plan.tabErrors.map(\.issue) + plan.held
         report.fill(plans: plan.tabs, previous: [])
         for tab in Tab.allCases {
             // Columns of the file's own (Shop, Receipt No): kept in a workbook sync writes, but an import
@@ -149,11 +153,16 @@ extension Workspace {
             let extra = header.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !known.contains($0.lowercased()) }
             guard !extra.isEmpty else { continue }
             report.notices.append(
-                "\(tab.rawValue): the file's column(s) \(extra.map { "'\($0)'" }.joined(separator: ", ")) are not ledger fields; "
-                    + "their values were not imported")
+                .notice(
+                    .note, at: .tab(tab),
+                    "the file's column(s) \(extra.map { "'\($0)'" }.joined(separator: ", ")) are not ledger fields; "
+                        + "their values were not imported"))
         }
         for duplicate in input.deduplicated?.likelyDuplicates ?? [] {
-            report.notices.append("Transactions row \(duplicate.row): same content as transaction \(duplicate.id) in the store; skipped")
+            report.notices.append(
+                .notice(
+                    .duplicateSkipped, at: .row(duplicate.row, of: .transactions),
+                    "same content as transaction \(duplicate.id) in the store; skipped"))
         }
         // What goes into the store: the file read is never written, so its fixes are not listed.
         report.changes = PlanPrinter.lines(plan.tabs.map(\.storeSide))

@@ -19,7 +19,7 @@ public struct MaterializeReport: Codable, Sendable {
     public var lastDate: String?
     public var rules: [RuleLine] = []
     public var rejected: [Rejection] = []
-    public var notices: [String] = []
+    public var notices: [SyncIssue] = []
     /// Counts in the shape of the sync report (`Transactions.added`, `RecurringRules.updated`).
     public var tabs: [String: SyncReport.TabReport] = [:]
 
@@ -61,7 +61,7 @@ extension Workspace {
     /// Rules typed into the workbook since the last sync, which `materialize` (reading the store) cannot
     /// see: one note each, naming its row. Only a workbook changed since the last sync is read; one that
     /// cannot be read now adds no note (the sync that loads the rules says what is wrong with it).
-    func rulesOnlyInWorkbook(store: LedgerStore) async -> [String] {
+    func rulesOnlyInWorkbook(store: LedgerStore) async -> [SyncIssue] {
         guard let remote = try? makeRemote(), (try? await remote.exists()) == true else { return [] }
         if let recorded = (try? store.state(SyncEngine.stateRemoteVersion)) ?? nil, let current = try? await remote.currentVersion(),
             current == recorded
@@ -72,7 +72,7 @@ extension Workspace {
             let rows = try? TabReader.read(table, schema: Tab.recurringRules.schema.reading(localForms(store)), seenAt: clock.now()).1
         else { return [] }
         let known = Set(((try? store.records(in: .recurringRules)) ?? []).map { $0["recurringRuleId"] })
-        return rows.compactMap { row -> String? in
+        return rows.compactMap { row -> SyncIssue? in
             let what: String
             switch row.outcome {
             case .blank: return nil
@@ -83,8 +83,10 @@ extension Workspace {
                 guard row.key.map({ $0.isEmpty || !known.contains($0) }) ?? true else { return nil }
                 what = ""
             }
-            return "RecurringRules row \(row.sheetRowNumber)\(what) of \(remote.location(of: .recurringRules)) is not in the store "
-                + "yet, so it made nothing: run `sheetsync sync` first (`sheetsync sync --materialize` does both)"
+            return .notice(
+                .ruleProblem, at: .row(row.sheetRowNumber, of: .recurringRules),
+                "the rule\(what) in \(remote.location(of: .recurringRules)) is not in the store "
+                    + "yet, so it made nothing: run `sheetsync sync` first (`sheetsync sync --materialize` does both)")
         }
     }
 
@@ -112,7 +114,9 @@ extension Workspace {
                 SyncOptions(mode: .sync, allowMassDelete: options.allowMassDelete, listsChanges: options.listsChanges))
             report.command = "sync"
             if options.listsChanges { report.changes = pulled.changes + made.lines + report.changes }
-            let unmade = made.rejected.map { "RecurringRules \($0.id): \($0.message)\($0.hint.isEmpty ? "" : " — \($0.hint)")" }
+            let unmade = made.rejected.map {
+                SyncIssue.notice(.ruleProblem, at: .key($0.id, of: .recurringRules), $0.message, hint: $0.hint)
+            }
             report.notices = pulled.notices + made.notices + unmade + report.notices
             report.newlyRejected = max(report.newlyRejected, pulled.newlyRejected)
             report.errors = receiptProblems + report.errors
@@ -168,7 +172,7 @@ extension Workspace {
         // Written in date order, as the workbook will show them.
         let made = plan.newTransactions.sorted { ($0["date"], $0["transactionId"]) < ($1["date"], $1["transactionId"]) }
         (report.firstDate, report.lastDate) = (made.first?["date"], made.last?["date"])
-        report.notices = plan.problems.map(\.description)
+        report.notices = plan.problems.map(\.issue)
         report.rules = plan.outcomes.map {
             .init(ruleId: $0.ruleId, created: $0.created, lastGeneratedDate: $0.newLastGeneratedDate?.description, capped: $0.capped)
         }

@@ -118,9 +118,11 @@ private struct ReceiptNumbering {
 extension Workspace {
     /// A remote whose receipts are uploaded: receipts queued by `receipt add` are uploaded before a run
     /// that pushes; returns the problems to report (a receipt whose file is gone, storage refused), each said once.
-    func uploadQueuedReceipts(store: LedgerStore, remote: any Remote, options: SyncOptions) async throws -> [String] {
+    func uploadQueuedReceipts(store: LedgerStore, remote: any Remote, options: SyncOptions) async throws -> [SyncIssue] {
         guard case .upload(let target) = remote.receiptStorage, options.mode != .pull, !options.dryRun else { return [] }
-        return try await ReceiptQueue(store: store, target: target, clock: clock).uploadAll().problems
+        return try await ReceiptQueue(store: store, target: target, clock: clock).uploadAll().problems.map {
+            .heldBack(.receiptProblem, $0)
+        }
     }
 
     /// What `uploadQueuedReceipts` would do, for a dry run's plan: one line naming the queued receipts.

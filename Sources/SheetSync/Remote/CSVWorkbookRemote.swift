@@ -68,7 +68,7 @@ public struct CSVWorkbookRemote: Remote {
         // The version written: each file as this sync wrote it, or as it read it. Not read back from
         // disk: a save to another tab since the read must make the next sync read that tab.
         var fingerprints = files.mapValues(\.fingerprint)
-        var notices: [String] = []
+        var notices: [SyncIssue] = []
         for plan in plans where plan.changesRemote {
             try Task.checkCancellation()  // between tabs: a safe point for SIGINT/SIGTERM
             let tab = plan.tab
@@ -97,7 +97,7 @@ public struct CSVWorkbookRemote: Remote {
     /// it opens the CSV (`FormulaText`: a note `=cmd|…` added with `sheetsync add`, a payee from a bank
     /// statement). It is written as it is — the workbook is the ledger itself, and the next read must
     /// give the same text back — and the run says so, naming the tab, the field and the row.
-    static func formulaNotices(_ tab: Tab, _ changes: TableChanges, header: [String]) -> [String] {
+    static func formulaNotices(_ tab: Tab, _ changes: TableChanges, header: [String]) -> [SyncIssue] {
         var header = header
         for column in changes.newColumns.sorted(by: { $0.index < $1.index }) where column.index >= header.count {
             header.append(column.header)
@@ -112,8 +112,10 @@ public struct CSVWorkbookRemote: Remote {
         return written.compactMap { change in
             guard case .text(let text) = change.cell, FormulaText.isFormulaLike(text) else { return nil }
             let field = change.column < header.count ? header[change.column] : "column \(change.column + 1)"
-            return "\(tab.rawValue).csv: \(field) of \(change.key) begins with '\(text.prefix(1))' ('\(text.prefix(40))'), which a "
-                + "spreadsheet program opening the file may run as a formula; it is written as it is (docs/untrusted-input.md)"
+            return .notice(
+                .formulaLikeCell, at: .file("\(tab.rawValue).csv"),
+                "\(field) of \(change.key) begins with '\(text.prefix(1))' ('\(text.prefix(40))'), which a "
+                    + "spreadsheet program opening the file may run as a formula; it is written as it is (docs/untrusted-input.md)")
         }
     }
 

@@ -19,10 +19,13 @@ public struct FormulaLikeCell: Codable, Hashable, Sendable {
         return "\(file) row \(row), \(column): '\(shown)'"
     }
 
-    /// The one-line notice `check` gives.
-    public var notice: String {
-        "\(place) begins with '\(value.prefix(1))', which a spreadsheet program opening the file may run as a formula; "
-            + "sheetsync keeps it as typed (open the file with formulas disabled, or import it as text)"
+    /// The notice `check` gives.
+    public var notice: SyncIssue {
+        let shown = value.count > 60 ? value.prefix(60) + "…" : Substring(value)
+        return .notice(
+            .formulaLikeCell, at: IssuePlace(file: file, row: row, column: column),
+            "'\(shown)' begins with '\(value.prefix(1))', which a spreadsheet program opening the file may run as a formula; "
+                + "sheetsync keeps it as typed (open the file with formulas disabled, or import it as text)")
     }
 
     /// What `check` and `status` name in a CSV workbook's cells: the formula-like cells, and (with
@@ -30,9 +33,9 @@ public struct FormulaLikeCell: Codable, Hashable, Sendable {
     /// (`RoundTripChecks`), tab by tab, row by row. Only the `CellCandidates` are decoded: those a scan
     /// of the tab set aside already (`noted`, from `PlainRows`), else found in one pass over its cells.
     public static func review(_ tables: [Tab: Table], roundTrips: Bool, noted: [Tab: [NotedCell]] = [:]) -> (
-        formulaLike: [FormulaLikeCell], atRisk: [String]
+        formulaLike: [FormulaLikeCell], atRisk: [SyncIssue]
     ) {
-        var formulaLike: [FormulaLikeCell] = [], atRisk: [String] = []
+        var formulaLike: [FormulaLikeCell] = [], atRisk: [SyncIssue] = []
         for tab in Tab.allCases {
             guard let table = tables[tab] else { continue }
             let texts = roundTrips ? RoundTripChecks.textColumns(of: table, tab: tab) : [:]
@@ -53,10 +56,11 @@ public struct FormulaLikeCell: Codable, Hashable, Sendable {
     }
 
     /// At most `limit` notices, then how many more there are.
-    static func notices(_ cells: [FormulaLikeCell], limit: Int = 20) -> [String] {
+    static func notices(_ cells: [FormulaLikeCell], limit: Int = 20) -> [SyncIssue] {
         var lines = cells.prefix(limit).map(\.notice)
         if cells.count > limit {
-            lines.append("\(cells.count - limit) more formula-like cells (`sheetsync status --json` lists them all)")
+            lines.append(
+                .notice(.formulaLikeCell, "\(cells.count - limit) more formula-like cells (`sheetsync status --json` lists them all)"))
         }
         return lines
     }

@@ -314,12 +314,12 @@ public struct GoogleSheetsRemote: Remote {
     /// A plain write (cells of keyed rows, no row deleted) whose rows all read back as meant was put
     /// nowhere else, and only those rows are read; anything else reads the changed tabs whole.
     private func checkWritten(_ written: [Tab: TableChanges], snapshot: RemoteSnapshot, layout: SheetLayout, spreadsheetId id: String)
-        async throws -> [String]
+        async throws -> [SyncIssue]
     {
         let tabs = Tab.allCases.filter { written[$0].map { !$0.cells.isEmpty || !$0.deletedRows.isEmpty } ?? false }
         guard !tabs.isEmpty else { return [] }
         if try await landedAsMeant(tabs, written: written, snapshot: snapshot, layout: layout, spreadsheetId: id) { return [] }
-        var notices: [String] = []
+        var notices: [SyncIssue] = []
         for attempt in 0...2 {
             let ranges = try await sheets.batchGetValues(spreadsheetId: id, ranges: tabs.map { A1.wholeSheet($0.rawValue) })
             var now = snapshot
@@ -346,12 +346,14 @@ public struct GoogleSheetsRemote: Remote {
                 }
             }
             notices.append(
-                "rows of tab(s) \(names) moved while this run wrote them (a row inserted, deleted or sorted meanwhile): "
-                    + "\(cells) change(s) put what landed on other rows back"
-                    + (cleared.isEmpty
-                        ? ""
-                        : "; cells of \(cleared.joined(separator: ", ")) (a row without an id) took values meant for other rows and were "
-                            + "emptied: check what was typed there"))
+                .notice(
+                    .writeRepaired,
+                    "rows of tab(s) \(names) moved while this run wrote them (a row inserted, deleted or sorted meanwhile): "
+                        + "\(cells) change(s) put what landed on other rows back"
+                        + (cleared.isEmpty
+                            ? ""
+                            : "; cells of \(cleared.joined(separator: ", ")) (a row without an id) took values meant for other rows and were "
+                                + "emptied: check what was typed there")))
             let layout = try await SheetLayout.verify(spreadsheetId: id, tabs: Array(repairs.keys), snapshot: now, sheets: sheets)
             var write = SheetWrite(limit: maxRequestBytes)
             for (tab, changes) in repairs {

@@ -9,7 +9,7 @@ public struct RemoteSnapshot: Sendable {
     /// Changes whenever the workbook's content changes (a content hash or a Drive version).
     public var version: String
     /// What the reader wants the user told (a sheet it had to skip).
-    public var notices: [String]
+    public var notices: [SyncIssue]
     /// Whether the remote holds accepted values in a form it writes back canonically (an amount
     /// typed as text in an `.xlsx`), so a sync writes to it even when no value changes.
     public var rewritesCanonically = false
@@ -19,7 +19,7 @@ public struct RemoteSnapshot: Sendable {
     /// found in it was made (a tab absent here: unknown, and the time of the read stands in).
     public var savedAt: [Tab: Timestamp] = [:]
 
-    public init(tables: [Tab: Table], version: String, notices: [String] = [], marks: any ReadMarks = NoReadMarks()) {
+    public init(tables: [Tab: Table], version: String, notices: [SyncIssue] = [], marks: any ReadMarks = NoReadMarks()) {
         self.tables = tables
         self.version = version
         self.notices = notices
@@ -54,9 +54,9 @@ public struct RemoteWrite: Sendable, Equatable {
     /// The version after the write; `""` when it cannot count as synced (someone else wrote meanwhile).
     public var version: String
     /// A formula that gave way to a value, and the like.
-    public var notices: [String]
+    public var notices: [SyncIssue]
 
-    public init(version: String, notices: [String] = []) {
+    public init(version: String, notices: [SyncIssue] = []) {
         self.version = version
         self.notices = notices
     }

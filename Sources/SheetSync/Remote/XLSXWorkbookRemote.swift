@@ -73,7 +73,8 @@ public struct XLSXWorkbookRemote: Remote {
             }
         }
         var snapshot = RemoteSnapshot(
-            tables: tables, version: Self.version(fingerprint), notices: contents.warnings,
+            tables: tables, version: Self.version(fingerprint),
+            notices: contents.warnings.map { .notice(.workbookNote, at: .file(file.lastPathComponent), $0) },
             marks: XLSXReadMarks(fingerprint: fingerprint, sheetNames: names))
         snapshot.rewritesCanonically = tables.contains { XLSXRetyping.hasRetypable($0.value, schema: $0.key.schema) }
         snapshot.savedAt = tables.mapValues { _ in Timestamp(modificationOf: fingerprint) }
@@ -85,7 +86,7 @@ public struct XLSXWorkbookRemote: Remote {
         let (expected, sheetNames) = (marks.fingerprint, marks.sheetNames)
         var patches: [WorksheetPatch] = []
         var added: [XLSXSheet] = []
-        var retyped: [String] = []
+        var retyped: [SyncIssue] = []
         for plan in plans {
             guard let old = snapshot.tables[plan.tab] else {
                 guard plan.changesRemote else { continue }
@@ -99,8 +100,10 @@ public struct XLSXWorkbookRemote: Remote {
             guard !changes.isEmpty else { continue }
             if changes.cells.count > planned.cells.count {
                 retyped.append(
-                    "\(file.lastPathComponent): \(plan.tab.rawValue): \(changes.cells.count - planned.cells.count) amount(s) or date(s) "
-                        + "typed as text written back as number or date cells")
+                    .notice(
+                        .workbookNote, at: IssuePlace(file: file.lastPathComponent, tab: plan.tab),
+                        "\(changes.cells.count - planned.cells.count) amount(s) or date(s) typed as text written back as number or date cells"
+                    ))
             }
             var patch = WorksheetPatch(
                 sheet: sheetNames[plan.tab] ?? plan.tab.rawValue, changes: changes, dataRowCount: old.rows.count,
@@ -120,7 +123,7 @@ public struct XLSXWorkbookRemote: Remote {
         // Amounts and dates retyped from text, and formulas whose cells took a value sheetsync wrote, are worth telling.
         return RemoteWrite(
             version: try await currentVersion() ?? "",
-            notices: retyped + report.replacedFormulas.map { "\(file.lastPathComponent): \($0)" })
+            notices: retyped + report.replacedFormulas.map { .notice(.workbookNote, at: .file(file.lastPathComponent), $0) })
     }
 
     /// The 1-based columns holding schema fields (including columns the patch adds).

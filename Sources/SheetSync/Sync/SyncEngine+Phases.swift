@@ -8,7 +8,7 @@ extension SyncEngine {
     /// What a run knows before it reads the workbook.
     struct Preflight {
         /// Said first (the workbook is another than the one the base agreed with).
-        var notices: [String] = []
+        var notices: [SyncIssue] = []
         /// Neither side changed since the last sync: nothing is read.
         var upToDate = false
     }
@@ -31,14 +31,14 @@ extension SyncEngine {
         /// The rejected-row log as the last run left it.
         var previous: [Rejection]
         /// Tabs that could not be read and guards that held changes back, as the user reads them.
-        var errors: [String]
+        var errors: [SyncIssue]
     }
 
     /// What the workbook's side of apply left: its version, and what the user is told.
     struct WorkbookWrite {
         /// The version the workbook is at (as read, when nothing was written).
         var version: String
-        var notices: [String] = []
+        var notices: [SyncIssue] = []
         /// Whether the plan's conflicts are logged already (before the workbook took the winners).
         var conflictsLogged = false
     }
@@ -54,8 +54,10 @@ extension SyncEngine {
             // nothing deleted, the later version where both have a row. (A dry run works on a copy.)
             try store.forgetBase()
             preflight.notices.append(
-                "the workbook is now \(remote.displayName), not the one the last sync was with: this run merges the two by id "
-                    + "and deletes nothing")
+                .notice(
+                    .note,
+                    "the workbook is now \(remote.displayName), not the one the last sync was with: this run merges the two by id "
+                        + "and deletes nothing"))
             glance = try store.glance()
         }
         preflight.upToDate = try await isUpToDate(glance)
@@ -116,7 +118,7 @@ extension SyncEngine {
         // A held-back run changed nothing: its plan is listed as such, and counted as nothing done.
         report.changes = report.changes.map { "held back: \($0)" }
         report.heldBack()
-        if let held = recorder.heldState(report.errors) {
+        if let held = recorder.heldState(report.errors.map(\.text)) {
             // Nothing else is written, but `status` must not say all is well meanwhile.
             try store.setState(Self.stateHeld, held)
         }
@@ -144,10 +146,11 @@ extension SyncEngine {
     }
 
     /// What the user is told of the store commit: rows it left for the next run, and rows it deleted.
-    static func notices(of outcome: CommitOutcome, plans: [TabPlan]) -> [String] {
-        var notices: [String] = []
+    static func notices(of outcome: CommitOutcome, plans: [TabPlan]) -> [SyncIssue] {
+        var notices: [SyncIssue] = []
         for (tab, keys) in outcome.skipped where !keys.isEmpty {
-            notices.append("\(tab.rawValue): \(keys.count) row(s) changed in the store during this run; they sync next run")
+            notices.append(
+                .notice(.changedDuringRun, at: .tab(tab), "\(keys.count) row(s) changed in the store during this run; they sync next run"))
         }
         for tabPlan in plans {
             // Never silent: a row gone from the store is said, with the way back.
@@ -156,17 +159,21 @@ extension SyncEngine {
             guard !deleted.isEmpty else { continue }
             let shown = deleted.prefix(5).joined(separator: ", ") + (deleted.count > 5 ? ", …" : "")
             notices.append(
-                "\(tabPlan.tab.rawValue): \(deleted.count) row(s) deleted in the workbook were deleted from the store (\(shown)); "
-                    + "`sheetsync restore --list` shows them for \(Workspace.deletedRowsKeptDays) days")
+                .notice(
+                    .rowsDeleted, at: .tab(tabPlan.tab),
+                    "\(deleted.count) row(s) deleted in the workbook were deleted from the store (\(shown)); "
+                        + "`sheetsync restore --list` shows them for \(Workspace.deletedRowsKeptDays) days"))
         }
         return notices
     }
 
     /// A tab error as the user reads it; a missing tab says where it was looked for.
-    private func describe(_ error: TabError, missing: Bool) -> String {
-        guard missing else { return error.description }
-        return "\(error.tab.rawValue): \(remote.location(of: error.tab)) is missing; nothing of it was deleted and the other tabs "
-            + "were synced. Put it back (for a file workbook the last versions are in .sheetsync-backup/ beside it) or undo the rename"
+    private func describe(_ error: TabError, missing: Bool) -> SyncIssue {
+        guard missing else { return error.issue }
+        return .heldBack(
+            .unreadableTab, at: .tab(error.tab),
+            "\(remote.location(of: error.tab)) is missing; nothing of it was deleted and the other tabs "
+                + "were synced. Put it back (for a file workbook the last versions are in .sheetsync-backup/ beside it) or undo the rename")
     }
 
     /// A quiet run costs one cheap look on each side: the store's change counter and the remote's version.

@@ -20,11 +20,11 @@ public struct SyncReport: Codable, Sendable {
     /// Rejections that are new or changed since the last run (these make the run exit 65).
     public var newlyRejected = 0
     public var conflicts = 0
-    public var notices: [String] = []
+    public var notices: [SyncIssue] = []
     /// What a person should read even without --verbose (printed unless --quiet or --json).
     public var headlines: [String] = []
     /// Problems that held changes back (a tab that cannot be read, the mass-delete guard).
-    public var errors: [String] = []
+    public var errors: [SyncIssue] = []
     /// Planned changes, one line each (filled on `--dry-run` and `--verbose`).
     public var changes: [String] = []
     /// True when the run found nothing to do without reading the whole workbook.

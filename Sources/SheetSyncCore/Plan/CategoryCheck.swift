@@ -32,21 +32,23 @@ public enum CategoryCheck {
     /// rows naming a category that does not exist. (Not when the tab gained a category in the same run:
     /// that is a rename typed into the tab, whose rows wait for `category rename`.) Returns what the run
     /// holds, or nil.
-    static func keepInUse(_ plan: inout TabPlan, local: [String: LedgerRow], named: Set<String>) -> String? {
+    static func keepInUse(_ plan: inout TabPlan, local: [String: LedgerRow], named: Set<String>) -> SyncIssue? {
         let kept = plan.localDeletes.filter { named.contains($0.key) }
         guard !kept.isEmpty else { return nil }
         plan.writeBack(kept, local: local)
         let names = kept.map { "'\($0.key)'" }.sorted().joined(separator: ", ")
-        return "Categories: \(names) deleted in the workbook, but rows in the store name it; kept and written back. To "
-            + "remove a category, move its rows first (`sheetsync category rename OLD NEW`) or archive it "
-            + "(`sheetsync category archive NAME`)"
+        return .heldBack(
+            .categoryInUse, at: .tab(.categories),
+            "\(names) deleted in the workbook, but rows in the store name it; kept and written back. To "
+                + "remove a category, move its rows first (`sheetsync category rename OLD NEW`) or archive it "
+                + "(`sheetsync category archive NAME`)")
     }
 
     /// Notes for categories of `result` new since `base` that differ only in case, or only by invisible or
     /// full-width characters (`TerminalText.lookalikeFold`), from another (two machines' `category add`, or
     /// a typed row): both are kept, and the run that brings them together names them once (the output
     /// shows an invisible character as its escape), with the command that merges them.
-    static func caseVariantNotes(result: [String: LedgerRow], base: [String: LedgerRow]) -> [String] {
+    static func caseVariantNotes(result: [String: LedgerRow], base: [String: LedgerRow]) -> [SyncIssue] {
         let fresh = result.keys.filter { base[$0] == nil }
         guard !fresh.isEmpty else { return [] }
         let byFolded = Dictionary(grouping: result.keys) { TerminalText.lookalikeFold($0) }
@@ -60,9 +62,11 @@ public enum CategoryCheck {
             let how =
                 Set(names.map { $0.lowercased() }).count == 1
                 ? "differ only in case" : "look alike (they differ only by invisible or full-width characters, or case)"
-            return "Categories: \(listed) \(how); both are kept (names are case-sensitive, and reports "
-                + "show them apart). If they are one category, `sheetsync category rename '\(names[1])' '\(names[0])'` "
-                + "moves the rows of one to the other"
+            return .notice(
+                .categoryCaseVariant, at: .tab(.categories),
+                "\(listed) \(how); both are kept (names are case-sensitive, and reports "
+                    + "show them apart). If they are one category, `sheetsync category rename '\(names[1])' '\(names[0])'` "
+                    + "moves the rows of one to the other")
         }
     }
 

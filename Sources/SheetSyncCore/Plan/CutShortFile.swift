@@ -29,8 +29,10 @@ enum CutShortFile {
     }
 
     /// What the run holds back for the cut tab.
-    static func held(_ tab: Tab, row: Int) -> String {
-        "\(tab.rawValue): the file ends in the middle of row \(Table.sheetRowNumber(ofDataRow: row)) (cut short?); "
-            + "nothing of the tab was deleted and it is not written until that row is whole"
+    static func held(_ tab: Tab, row: Int) -> SyncIssue {
+        .heldBack(
+            .damagedTab, at: .tab(tab),
+            "the file ends in the middle of row \(Table.sheetRowNumber(ofDataRow: row)) (cut short?); "
+                + "nothing of the tab was deleted and it is not written until that row is whole")
     }
 }

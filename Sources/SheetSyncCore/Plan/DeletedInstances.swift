@@ -10,14 +10,14 @@ enum DeletedInstances {
     /// The store's transactions (keys) to read as deleted in the workbook, with a note for each.
     static func find(
         local: [String: LedgerRow], base: [String: LedgerRow], sheet: [SheetRow], rules: [SheetRow]
-    ) -> [(key: String, note: String)] {
+    ) -> [(key: String, note: SyncIssue)] {
         var progress: [String: String] = [:]
         for row in rules {
             guard case .record(let rule, _) = row.outcome, !rule["lastGeneratedDate"].isEmpty else { continue }
             progress[rule["recurringRuleId"].lowercased()] = rule["lastGeneratedDate"]
         }
         guard !progress.isEmpty else { return [] }
-        var found: [(key: String, note: String)] = []
+        var found: [(key: String, note: SyncIssue)] = []
         var inSheet: Set<String>?
         let (ruleSlot, dateSlot) = (FieldSlot("recurringRuleId", of: .transactions), FieldSlot("date", of: .transactions))
         let (createdSlot, modifiedSlot) = (FieldSlot("createdAt", of: .transactions), FieldSlot("lastModifiedAt", of: .transactions))
@@ -34,9 +34,12 @@ enum DeletedInstances {
             found.append(
                 (
                     key,
-                    "Transactions \(key): rule \(rule)'s instance of \(date) was made before (the workbook's rule is "
-                        + "generated through \(through)) and is gone from the workbook, so it was deleted there; this "
-                        + "store's copy, made from an older copy of the rule, is deleted too (`sheetsync restore` brings it back)"
+                    .notice(
+                        .instanceDeleted, at: .key(key, of: .transactions),
+                        "rule \(rule)'s instance of \(date) was made before (the workbook's rule is "
+                            + "generated through \(through)) and is gone from the workbook, so it was deleted there; this "
+                            + "store's copy, made from an older copy of the rule, is deleted too",
+                        hint: "`sheetsync restore` brings it back")
                 ))
         }
         return found.sorted { $0.key < $1.key }

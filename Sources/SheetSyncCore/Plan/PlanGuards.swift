@@ -10,7 +10,7 @@ enum MassDeleteGuard {
     static func trips(
         _ plans: [TabPlan], base: [Tab: [String: LedgerRow]], renamed: Set<String>, emptied: Set<Tab> = [],
         deletedByName: [Tab: Set<String>] = [:]
-    ) -> [String] {
+    ) -> [SyncIssue] {
         plans.compactMap { plan in
             let rows = (base[plan.tab]?.count ?? 0) + plan.unchanged.count
             let named = deletedByName[plan.tab] ?? []
@@ -26,13 +26,17 @@ enum MassDeleteGuard {
                 } else {
                     continue
                 }
-                return "\(plan.tab.rawValue): this run would delete \(what) from \(side); nothing was changed. "
-                    + "If that is intended, run again with --allow-mass-delete" + (side == "the store" ? wayBack : "")
+                return .heldBack(
+                    .massDelete, at: .tab(plan.tab),
+                    "this run would delete \(what) from \(side); nothing was changed. "
+                        + "If that is intended, run again with --allow-mass-delete" + (side == "the store" ? wayBack : ""))
             }
             if emptied.contains(plan.tab), !plan.localDeletes.isEmpty {
-                return "\(plan.tab.rawValue): the workbook's tab has no rows (cleared?), and this run would delete "
-                    + "\(plan.localDeletes.count) of \(rows) rows from the store; nothing was changed. "
-                    + "If that is intended, run again with --allow-mass-delete" + wayBack
+                return .heldBack(
+                    .massDelete, at: .tab(plan.tab),
+                    "the workbook's tab has no rows (cleared?), and this run would delete "
+                        + "\(plan.localDeletes.count) of \(rows) rows from the store; nothing was changed. "
+                        + "If that is intended, run again with --allow-mass-delete" + wayBack)
             }
             return nil
         }
@@ -69,7 +73,7 @@ enum StaleCopyGuard {
     static func apply(
         to plan: inout TabPlan, remote: [SheetRow], base: [String: LedgerRow], local: [String: LedgerRow], writtenBack: Set<String>,
         appendedHere: [String: String]
-    ) -> String? {
+    ) -> SyncIssue? {
         guard !plan.localDeletes.isEmpty else { return nil }
         var newest = ""
         var regressions = 0
@@ -104,15 +108,17 @@ enum StaleCopyGuard {
         let shown = ids.prefix(10).joined(separator: ", ") + (ids.count > 10 ? ", …" : "")
         let alsoOlder = older > 0 ? " It also lacks \(older) older row(s), kept the same way." : ""
         let one = ids.count == 1
-        return "\(plan.tab.rawValue): the workbook looks like an older copy saved over the file (or one cut short): it lacks "
-            + "\(ids.count) row(s) created or changed after its newest lastModifiedAt (\(newest)): \(shown).\(alsoOlder) "
-            + "None were deleted from the store; all are written back to the workbook. If you deleted "
-            + (ownAdds
-                ? (one
-                    ? "it on purpose, delete it again: the next sync deletes it"
-                    : "them on purpose, delete them again: the next sync deletes them")
-                : "them on purpose, delete them again and run with --allow-mass-delete")
-            + " (`sheetsync restore` brings back any row a run deleted)"
+        return .heldBack(
+            .olderCopy, at: .tab(plan.tab),
+            "the workbook looks like an older copy saved over the file (or one cut short): it lacks "
+                + "\(ids.count) row(s) created or changed after its newest lastModifiedAt (\(newest)): \(shown).\(alsoOlder) "
+                + "None were deleted from the store; all are written back to the workbook. If you deleted "
+                + (ownAdds
+                    ? (one
+                        ? "it on purpose, delete it again: the next sync deletes it"
+                        : "them on purpose, delete them again: the next sync deletes them")
+                    : "them on purpose, delete them again and run with --allow-mass-delete"),
+            hint: "`sheetsync restore` brings back any row a run deleted")
     }
 
     /// Whether a copy whose newest time is `newest` can have been made before this store's run wrote
@@ -152,8 +158,10 @@ enum DirectionFilter {
                     let waiting = before - plans[i].localUpserts.count
                     plans[i].localCounts.added -= waiting
                     plans[i].notices.append(
-                        "\(plans[i].tab.rawValue): \(waiting) row(s) without an id of their own wait for the next sync or push, "
-                            + "which gives them ids and loads them (a pull writes nothing to the workbook)")
+                        .notice(
+                            .rowsWaitForIds, at: .tab(plans[i].tab),
+                            "\(waiting) row(s) without an id of their own wait for the next sync or push, "
+                                + "which gives them ids and loads them (a pull writes nothing to the workbook)"))
                 }
                 plans[i].remoteUpdates = []
                 plans[i].remoteAppends = []

@@ -42,7 +42,7 @@ enum RenamesElsewhere {
 
     /// This store's rows of a tab naming a category renamed elsewhere take the new name, where the
     /// store changed them since the last sync (unchanged ones come from the workbook renamed already).
-    static func follow(_ renames: [String: String], tab: Tab, local: inout [String: LedgerRow], base: [String: LedgerRow]) -> [String] {
+    static func follow(_ renames: [String: String], tab: Tab, local: inout [String: LedgerRow], base: [String: LedgerRow]) -> [SyncIssue] {
         guard !renames.isEmpty, CrossTabChecks.namesCategory(tab) else { return [] }
         var moved: [String: Int] = [:]
         for (key, row) in local {
@@ -51,8 +51,10 @@ enum RenamesElsewhere {
             moved[row["category"], default: 0] += 1
         }
         return moved.sorted { $0.key < $1.key }.map { old, count in
-            "\(tab.rawValue): category '\(old)' was renamed '\(renames[old] ?? "")' in the workbook; \(count) row(s) of this store "
-                + "that named it take the new name"
+            .notice(
+                .renameFollowed, at: .tab(tab),
+                "category '\(old)' was renamed '\(renames[old] ?? "")' in the workbook; \(count) row(s) of this store "
+                    + "that named it take the new name")
         }
     }
 }

@@ -30,10 +30,10 @@ public enum RoundTripChecks {
     }
 
     /// A line for each text value sheetsync writes that a spreadsheet program would change.
-    static func written(_ plan: TabPlan) -> [String] {
+    static func written(_ plan: TabPlan) -> [SyncIssue] {
         let tab = plan.tab, keyField = tab.schema.keyField
-        let updated = plan.remoteUpdates.map { ("\(tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: $0.index))", Array($0.fields)) }
-        let added = plan.remoteAppends.map { ("\(tab.rawValue) new row \($0[keyField])", $0.namedValues.map { ($0, $1) }) }
+        let updated = plan.remoteUpdates.map { (IssuePlace.row(Table.sheetRowNumber(ofDataRow: $0.index), of: tab), Array($0.fields)) }
+        let added = plan.remoteAppends.map { (IssuePlace.key($0[keyField], of: tab), $0.namedValues.map { ($0, $1) }) }
         return (updated + added).flatMap { place, values in
             values.compactMap { name, value in line(tab, place, name: name, value: value, says: "is written as text") }
         }
@@ -49,11 +49,11 @@ public enum RoundTripChecks {
 
     /// The line for a text cell of a CSV tab (field `name`, data row `index`) that a spreadsheet
     /// program would change, or nil; only a text `SpreadsheetCoercion.mayChange` lets through can be one.
-    public static func atRisk(tab: Tab, row index: Int, name: String, text: String) -> String? {
-        line(tab, "\(tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: index))", name: name, value: text, says: "is text")
+    public static func atRisk(tab: Tab, row index: Int, name: String, text: String) -> SyncIssue? {
+        line(tab, .row(Table.sheetRowNumber(ofDataRow: index), of: tab), name: name, value: text, says: "is text")
     }
 
-    private static func line(_ tab: Tab, _ place: String, name: String, value: String, says: String) -> String? {
+    private static func line(_ tab: Tab, _ place: IssuePlace, name: String, value: String, says: String) -> SyncIssue? {
         guard let field = tab.schema.field(named: name), field.kind == .text || field.kind == .freeText,
             let outcome = SpreadsheetCoercion.of(value)
         else { return nil }
@@ -62,7 +62,9 @@ public enum RoundTripChecks {
         case .number(let shown): becomes = "'\(shown)'"
         case .formula: becomes = "the formula's result"
         }
-        return "\(place): \(field.header) '\(value)' \(says) that a spreadsheet program turns into \(becomes) when it opens "
-            + "and saves the CSV (sheetsync then holds the row back); import that column as text to keep it"
+        return .notice(
+            .valueAtRisk, at: place,
+            "\(field.header) '\(value)' \(says) that a spreadsheet program turns into \(becomes) when it opens "
+                + "and saves the CSV (sheetsync then holds the row back); import that column as text to keep it")
     }
 }

@@ -31,7 +31,7 @@ extension SyncPlanner {
     }
 
     /// The store's rows of a tab, canonical, with what the user is told of them.
-    typealias LocalRows = (rows: [String: LedgerRow], notices: [String])
+    typealias LocalRows = (rows: [String: LedgerRow], notices: [SyncIssue])
 
     /// A tab's plan: its rows prepared, reconciled, and held back where a guard says so.
     func planTab(_ tab: Tab, _ read: [SheetRow], run: inout Planning) -> TabPlan {
@@ -120,13 +120,14 @@ extension SyncPlanner {
         if run.workbook[tab] == nil, case .sync(let mode) = purpose, mode != .pull {
             // A tab the store never had (a tab the base knows stopped above as missing): made whole again.
             plan.createsTab = true
-            plan.notices.append("\(tab.rawValue): the workbook has no \(tab.rawValue) tab; it is created with its header")
+            plan.notices.append(
+                .notice(.tabCreated, at: .tab(tab), "the workbook has no \(tab.rawValue) tab; it is created with its header"))
         }
     }
 
     /// A tab with damaged rows (broken quoting, a stray line break) or cut short: writing it back would
     /// fix the damage into the file, so it only feeds the store this run. Returns what is held back.
-    static func holdDamaged(_ plan: inout TabPlan, table: Table?, cutRow: Int?, base: [Tab: [String: LedgerRow]]) -> [String] {
+    static func holdDamaged(_ plan: inout TabPlan, table: Table?, cutRow: Int?, base: [Tab: [String: LedgerRow]]) -> [SyncIssue] {
         let tab = plan.tab
         let damaged = table?.damagedRows.count ?? 0
         guard damaged > 0 || cutRow != nil else { return [] }
@@ -134,11 +135,13 @@ extension SyncPlanner {
         DirectionFilter.restrict(&only, to: .pull, base: base)
         plan = only[0]
         plan.keepLocalDeletes(base: base[tab] ?? [:])
-        var held: [String] = []
+        var held: [SyncIssue] = []
         if damaged > 0 {
             held.append(
-                "\(tab.rawValue): \(damaged) row(s) with broken quoting or a stray line break; nothing of the tab was "
-                    + "deleted and it is not written until they are fixed")
+                .heldBack(
+                    .damagedTab, at: .tab(tab),
+                    "\(damaged) row(s) with broken quoting or a stray line break; nothing of the tab was "
+                        + "deleted and it is not written until they are fixed"))
         }
         if let cutRow { held.append(CutShortFile.held(tab, row: cutRow)) }
         return held

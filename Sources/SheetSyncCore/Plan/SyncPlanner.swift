@@ -68,7 +68,7 @@ public struct SyncPlan: Sendable {
     /// Tabs the base knows and the workbook lacks (unreadable, not empty).
     public var missingTabs: [Tab] = []
     /// Guards that held changes back; the run exits 65.
-    public var held: [String] = []
+    public var held: [SyncIssue] = []
     /// True when a guard stopped the whole run: nothing may be applied.
     public var blocked = false
     /// The dataset's Settings row as the workbook has it, if readable.
@@ -275,11 +275,13 @@ public struct SyncPlanner: Sendable {
         for key in held.union(kept).sorted() {
             let receipts = (pointing[key] ?? []).sorted().joined(separator: ", ")
             result.held.append(
-                held.contains(key)
-                    ? "Transactions \(key): deleted in the workbook, but receipt \(receipts) still points at it; the store keeps the "
-                        + "transaction until that receipt row is deleted too (or put the transaction back in the workbook)"
-                    : "Transactions \(key): deleted in the store, but receipt \(receipts) in the workbook still points at it; the "
-                        + "workbook keeps the transaction until that receipt row is deleted too (or `sheetsync restore \(key)`)")
+                .heldBack(
+                    .receiptLinksDeletedTransaction, at: .key(key, of: .transactions),
+                    held.contains(key)
+                        ? "deleted in the workbook, but receipt \(receipts) still points at it; the store keeps the "
+                            + "transaction until that receipt row is deleted too (or put the transaction back in the workbook)"
+                        : "deleted in the store, but receipt \(receipts) in the workbook still points at it; the "
+                            + "workbook keeps the transaction until that receipt row is deleted too (or `sheetsync restore \(key)`)"))
         }
     }
 
@@ -389,9 +391,9 @@ public struct SyncPlanner: Sendable {
 
     /// Store rows read with the same tolerant rules as sheet cells; a row another SQLite client broke
     /// counts as its last good version until it is fixed.
-    func canonicalLocal(_ tab: Tab, ledger: LedgerState) -> (rows: [String: LedgerRow], notices: [String]) {
+    func canonicalLocal(_ tab: Tab, ledger: LedgerState) -> (rows: [String: LedgerRow], notices: [SyncIssue]) {
         var result: [String: LedgerRow] = [:]
-        var notices: [String] = []
+        var notices: [SyncIssue] = []
         let base = ledger.base[tab] ?? [:]
         for (key, raw) in ledger.rows[tab] ?? [:] {
             let (outcome, _) = TabReader.parse(schema: tab.schema, seenAt: now, stored: raw)
@@ -402,8 +404,9 @@ public struct SyncPlanner: Sendable {
                 result[key] = record == raw ? raw : record
             case .rejected(let problems):
                 notices.append(
-                    "store table \(tab.schema.tableName) row '\(key)': \(problems.map(\.message).joined(separator: "; ")); fix it in the store"
-                )
+                    .notice(
+                        .invalidStoreRow, at: .store(key, of: tab), problems.map(\.message).joined(separator: "; "),
+                        hint: "fix it in the store"))
                 if let b = base[key] { result[key] = b }
             case .blank:
                 continue

@@ -166,7 +166,8 @@ public enum Reconciler {
     private static func finish(_ plan: inout TabPlan, remote: RemoteIndex, state: TabState) {
         let schema = state.schema
         if remote.suspendDeletes, !plan.localDeletes.isEmpty {
-            plan.notices.append("\(schema.tab.rawValue): a row whose key cannot be read suspends deletes this run")
+            plan.notices.append(
+                .notice(.unreadableKeySuspendsDeletes, at: .tab(schema.tab), "a row whose key cannot be read suspends deletes this run"))
             plan.keepLocalDeletes(base: state.base)
         }
         plan.localCounts.rejected = plan.rejections.count
@@ -245,9 +246,11 @@ public enum Reconciler {
                         losingModifiedAt: r.record[Reconciler.modified], winningModifiedAt: gone))
             }
             plan.notices.append(
-                "\(tab.rawValue) \(key): the workbook has a version of a row deleted since (an old copy saved over it?); "
-                    + (writesWorkbook ? "deleted there again" : "the next sync or push deletes it there again")
-                    + " (`sheetsync restore \(key)` brings it back)")
+                .notice(
+                    .deletedRowCameBack, at: .key(key, of: tab),
+                    "the workbook has a version of a row deleted since (an old copy saved over it?); "
+                        + (writesWorkbook ? "deleted there again" : "the next sync or push deletes it there again"),
+                    hint: "`sheetsync restore \(key)` brings it back"))
         }
 
         /// A row both sides have and the base lacks: the same, a hand edit of the store's version, or
@@ -486,7 +489,8 @@ public enum Reconciler {
         for key in local.compactMap({ $0.value[modified] > limit ? $0.key : nil }).sorted() {
             let stamp = local[key]?[modified] ?? ""
             local[key]?[modified] = now
-            plan.notices.append("\(plan.tab.rawValue) \(key): lastModifiedAt \(stamp) is in the future; clamped to \(now)")
+            plan.notices.append(
+                .notice(.futureTimestamp, at: .key(key, of: plan.tab), "lastModifiedAt \(stamp) is in the future; clamped to \(now)"))
         }
         guard remote.latestModified > limit else { return }
         let late = remote.rows.filter { $0.value.record[modified] > limit }.sorted { $0.value.index < $1.value.index }
@@ -494,8 +498,9 @@ public enum Reconciler {
             remote.rows[key]?.record[modified] = now
             remote.rows[key]?.fixes.insert(Self.modified)
             plan.notices.append(
-                "\(plan.tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: row.index)): lastModifiedAt \(row.record[modified]) is in the future; clamped to \(now)"
-            )
+                .notice(
+                    .futureTimestamp, at: IssuePlace(tab: plan.tab, row: Table.sheetRowNumber(ofDataRow: row.index), key: key),
+                    "lastModifiedAt \(row.record[modified]) is in the future; clamped to \(now)"))
         }
     }
 }

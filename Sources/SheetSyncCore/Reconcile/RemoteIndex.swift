@@ -184,8 +184,10 @@ struct RemoteIndex {
         fixes.insert(schema.keyField)
         rows[newKey] = Row(index: copy.index, record: record, fixes: fixes)
         plan.notices.append(
-            "\(schema.tab.rawValue) row \(rowNumber): duplicate id \(key); "
-                + (context.givesIDs ? "the copy now has id \(newKey)" : "the copy gets an id of its own from the next sync or push"))
+            .notice(
+                .duplicateId, at: IssuePlace(tab: schema.tab, row: rowNumber, key: key),
+                "duplicate id \(key); "
+                    + (context.givesIDs ? "the copy now has id \(newKey)" : "the copy gets an id of its own from the next sync or push")))
     }
 
     /// Hand edits get a modification time; an old copy saved over the sheet loses to the base.

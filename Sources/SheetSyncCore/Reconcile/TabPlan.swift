@@ -120,7 +120,7 @@ public struct TabPlan: Hashable, Sendable {
     public var broughtBack: [String] = []
     public var conflicts: [Conflict] = []
     public var rejections: [Rejection] = []
-    public var notices: [String] = []
+    public var notices: [SyncIssue] = []
     /// Changes applied to the store.
     public var localCounts = TabCounts()
     /// Changes written to the workbook.

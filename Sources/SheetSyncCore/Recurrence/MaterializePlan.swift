@@ -71,5 +71,7 @@ public struct RuleProblem: Error, Hashable, Sendable, CustomStringConvertible {
 
     // No public initializer: only this module's rule reader finds problems; others read them.
 
-    public var description: String { "recurring rule '\(ruleId)' skipped: \(message)" }
+    public var description: String { issue.text }
+    /// The problem as a run reports it: the rule is skipped, nothing else held back.
+    public var issue: SyncIssue { .notice(.ruleProblem, "recurring rule '\(ruleId)' skipped: \(message)") }
 }

@@ -2,7 +2,9 @@
 public struct TabError: Error, Hashable, Sendable, CustomStringConvertible {
     public var tab: Tab
     public var message: String
-    public var description: String { "\(tab.rawValue): \(message)" }
+    public var description: String { issue.text }
+    /// The error as the issue a run reports: the tab cannot be read, so none of it changes.
+    public var issue: SyncIssue { .heldBack(.unreadableTab, at: .tab(tab), message) }
 }
 
 /// Where each schema field sits in a sheet's header row.

@@ -48,9 +48,9 @@ extension SheetSyncCommand {
                 } else if !global.quiet {
                     report.checkLines.forEach(Output.line)
                     // What a sync would do on its own (a clock clamped, a copy given an id), as `sync` says it.
-                    report.notices.forEach { Output.line("note: \($0)") }
+                    report.notices.forEach { Output.issue($0) }
                 }
-                report.errors.forEach(Output.error)
+                report.errors.forEach { Output.issue($0) }
                 if !global.json {
                     for r in report.rejected { Output.error(r.summary) }
                 }
@@ -140,7 +140,7 @@ extension SheetSyncCommand {
                     Output.json(report)
                 } else if !global.quiet {
                     report.lines(everyRule: global.verbose || global.dryRun).forEach(Output.line)
-                    report.notices.forEach { Output.error("note: \($0)") }
+                    report.notices.forEach { Output.issue($0, noticeOnStandardError: true) }
                 }
                 for r in report.rejected { Output.error("RecurringRules \(r.id): \(r.message)\(r.hint.isEmpty ? "" : " — \(r.hint)")") }
                 return report.rejected.isEmpty ? .ok : .dataError

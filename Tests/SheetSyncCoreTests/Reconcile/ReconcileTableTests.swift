@@ -238,7 +238,7 @@ import Testing
         let plan = RC.plan(base: [], local: [], remote: [future])
         #expect(plan.localUpserts.first?.record["lastModifiedAt"] == RC.now.description)
         #expect(plan.remoteUpdates.first?.fields["lastModifiedAt"] == RC.now.description)
-        #expect(plan.notices.contains { $0.contains("in the future") })
+        #expect(plan.notices.map(\.code) == [.futureTimestamp], "\(plan.notices)")
     }
 }
 

@@ -329,7 +329,7 @@ struct MultiWriterMachine: StoreWithClock {
         var outcome: Outcome
         do {
             let report = try await engine.run(SyncOptions(mode: .sync))
-            outcome = report.errors.isEmpty && report.exitCode == .ok ? .ok : .heldBack(report.errors)
+            outcome = report.errors.isEmpty && report.exitCode == .ok ? .ok : .heldBack(report.errors.map(\.text))
         } catch let error as SheetSyncError {
             outcome = .stopped(error)
         } catch let crash as SimulatedCrash {

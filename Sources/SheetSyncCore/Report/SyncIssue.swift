@@ -1,0 +1,190 @@
+/// One thing a run has to tell: a notice (done, and worth knowing), or a change held back (the run
+/// exits 65 until it is dealt with). What, where, why and how to fix it, with a stable `code` that
+/// scripts and tests match on instead of the wording.
+///
+/// This is the one issue type: the planner, the engine, the backends and the commands produce it;
+/// `text` is its one terminal rendering and its `Codable` form the one `--json` rendering
+/// (docs/issues.md lists every code).
+public struct SyncIssue: Hashable, Sendable, Codable, CustomStringConvertible {
+    public enum Severity: String, Hashable, Sendable, Codable {
+        /// Done, and worth knowing (printed as `note:` unless `--quiet`).
+        case notice
+        /// A change not made this run; the run exits 65 (printed on stderr).
+        case heldBack = "held-back"
+    }
+
+    public var code: IssueCode
+    public var severity: Severity
+    public var place: IssuePlace
+    /// What happened, and why, e.g. `lastModifiedAt 2099-01-01T00:00:00.000Z is in the future; clamped to …`.
+    public var message: String
+    /// How to fix it; empty when there is nothing to do.
+    public var hint: String
+
+    public init(_ code: IssueCode, _ severity: Severity, at place: IssuePlace = IssuePlace(), _ message: String, hint: String = "") {
+        self.code = code
+        self.severity = severity
+        self.place = place
+        self.message = message
+        self.hint = hint
+    }
+
+    /// A notice: done, and worth knowing.
+    public static func notice(_ code: IssueCode, at place: IssuePlace = IssuePlace(), _ message: String, hint: String = "") -> SyncIssue {
+        SyncIssue(code, .notice, at: place, message, hint: hint)
+    }
+
+    /// A change held back: the run exits 65.
+    public static func heldBack(_ code: IssueCode, at place: IssuePlace = IssuePlace(), _ message: String, hint: String = "")
+        -> SyncIssue
+    {
+        SyncIssue(code, .heldBack, at: place, message, hint: hint)
+    }
+
+    /// The issue as one line for a person: where, what, then the hint in parentheses.
+    public var text: String {
+        let prefix = place.text
+        let what = prefix.isEmpty ? message : "\(prefix): \(message)"
+        return hint.isEmpty ? what : "\(what) (\(hint))"
+    }
+
+    public var description: String { text }
+
+    private enum CodingKeys: String, CodingKey { case code, severity, file, tab, row, key, column, store, message, hint, text }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(code, forKey: .code)
+        try c.encode(severity, forKey: .severity)
+        try c.encodeIfPresent(place.file, forKey: .file)
+        try c.encodeIfPresent(place.tab, forKey: .tab)
+        try c.encodeIfPresent(place.row, forKey: .row)
+        try c.encodeIfPresent(place.key, forKey: .key)
+        try c.encodeIfPresent(place.column, forKey: .column)
+        if place.inStore { try c.encode(true, forKey: .store) }
+        try c.encode(message, forKey: .message)
+        try c.encode(hint, forKey: .hint)
+        try c.encode(text, forKey: .text)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        code = try c.decode(IssueCode.self, forKey: .code)
+        severity = try c.decode(Severity.self, forKey: .severity)
+        place = IssuePlace(
+            file: try c.decodeIfPresent(String.self, forKey: .file), tab: try c.decodeIfPresent(Tab.self, forKey: .tab),
+            row: try c.decodeIfPresent(Int.self, forKey: .row), key: try c.decodeIfPresent(String.self, forKey: .key),
+            column: try c.decodeIfPresent(String.self, forKey: .column),
+            inStore: try c.decodeIfPresent(Bool.self, forKey: .store) ?? false)
+        message = try c.decode(String.self, forKey: .message)
+        hint = try c.decode(String.self, forKey: .hint)
+    }
+}
+
+/// Where an issue is: the file, the tab, the sheet row (the header is row 1) or the row's id, the
+/// column; or a row of the local store. Each part is there only when known.
+public struct IssuePlace: Hashable, Sendable {
+    public var file: String?
+    public var tab: Tab?
+    public var row: Int?
+    public var key: String?
+    public var column: String?
+    /// The row is the store's (`key` names it), not the workbook's.
+    public var inStore: Bool
+
+    public init(file: String? = nil, tab: Tab? = nil, row: Int? = nil, key: String? = nil, column: String? = nil, inStore: Bool = false) {
+        self.file = file
+        self.tab = tab
+        self.row = row
+        self.key = key
+        self.column = column
+        self.inStore = inStore
+    }
+
+    public static func tab(_ tab: Tab) -> IssuePlace { IssuePlace(tab: tab) }
+    public static func row(_ row: Int, of tab: Tab) -> IssuePlace { IssuePlace(tab: tab, row: row) }
+    public static func key(_ key: String, of tab: Tab) -> IssuePlace { IssuePlace(tab: tab, key: key) }
+    public static func file(_ file: String) -> IssuePlace { IssuePlace(file: file) }
+    /// A row of the local store's table for `tab`.
+    public static func store(_ key: String, of tab: Tab) -> IssuePlace { IssuePlace(tab: tab, key: key, inStore: true) }
+
+    /// `Transactions row 7`, `Transactions 4f…`, `store table transactions row '4f…'`, `book.xlsx`,
+    /// `book.xlsx: Transactions`, `Transactions.csv row 2, note`, or `""` when nothing is known.
+    public var text: String {
+        if inStore, let tab { return "store table \(tab.schema.tableName) row '\(key ?? "")'" }
+        let line = row.map { "row \($0)" } ?? key
+        let inTab = [tab?.rawValue, line].compactMap { $0 }.joined(separator: " ")
+        var text = inTab
+        if let file { text = tab == nil ? [file, line].compactMap { $0 }.joined(separator: " ") : "\(file): \(inTab)" }
+        guard let column, !text.isEmpty else { return text }
+        return "\(text), \(column)"
+    }
+}
+
+/// The stable name of each kind of issue: scripts and tests match on it, never on the wording.
+/// A code is never renamed or reused; docs/issues.md says what each means and what to do.
+public enum IssueCode: String, CaseIterable, Hashable, Sendable, Codable {
+    // Rows as read from the workbook.
+    /// Two rows share an id; the copy gets one of its own.
+    case duplicateId = "duplicate-id"
+    /// A row whose key cannot be read: no row is deleted this run.
+    case unreadableKeySuspendsDeletes = "unreadable-key-suspends-deletes"
+    /// A `lastModifiedAt` later than now (a clock ahead) is clamped to now.
+    case futureTimestamp = "future-timestamp"
+    /// The workbook has a version of a row deleted since; it is deleted there again.
+    case deletedRowCameBack = "deleted-row-came-back"
+    /// A row of the store fails its checks (edited in SQLite by hand); the base is kept.
+    case invalidStoreRow = "invalid-store-row"
+    /// Rows without an id wait for a run that writes the workbook (a pull writes nothing).
+    case rowsWaitForIds = "rows-wait-for-ids"
+    /// The workbook lacks a tab the store never had; it is created with its header.
+    case tabCreated = "tab-created"
+    /// A category renamed on another machine: this store's rows follow the rename.
+    case renameFollowed = "rename-followed"
+    /// A recurring instance deleted in the workbook stays deleted (the rule skips its date).
+    case instanceDeleted = "instance-deleted"
+    /// A value a spreadsheet program would change when it opens and saves the CSV.
+    case valueAtRisk = "value-at-risk"
+    /// Two categories whose names differ only in case.
+    case categoryCaseVariant = "category-case-variant"
+
+    // Changes held back (exit 65).
+    /// The workbook looks like an older copy saved over the file: rows are written back, none deleted.
+    case olderCopy = "older-copy"
+    /// More rows would be deleted than the mass-delete guard allows.
+    case massDelete = "mass-delete"
+    /// A category still named by rows is not deleted or renamed.
+    case categoryInUse = "category-in-use"
+    /// A tab with damaged rows (broken quoting, cut short) only feeds the store this run.
+    case damagedTab = "damaged-tab"
+    /// A receipt row still points at a transaction being deleted, or the reverse.
+    case receiptLinksDeletedTransaction = "receipt-links-deleted-transaction"
+    /// A tab cannot be read (missing, its header damaged).
+    case unreadableTab = "unreadable-tab"
+    /// The workbook belongs to another dataset than this store.
+    case datasetMismatch = "dataset-mismatch"
+    /// The folder or file is not a ledger.
+    case notALedger = "not-a-ledger"
+    /// A receipt file cannot be uploaded or found.
+    case receiptProblem = "receipt-problem"
+    /// An imported row is refused (its category unknown, its id taken by other content).
+    case importRefused = "import-refused"
+
+    // The backends and the run.
+    /// What the workbook backend has to say about a read or a write (formula cells replaced, cells retyped).
+    case workbookNote = "workbook-note"
+    /// A Google write found rows moved or typed into while it ran, and put them right.
+    case writeRepaired = "write-repaired"
+    /// Rows deleted in the workbook were deleted from the store (restorable for a while).
+    case rowsDeleted = "rows-deleted"
+    /// Rows changed in the store during the run; they sync next run.
+    case changedDuringRun = "changed-during-run"
+    /// A cell that reads as a formula or command in a spreadsheet program (listed by `check`).
+    case formulaLikeCell = "formula-like-cell"
+    /// An imported row the store already has with the same content: skipped.
+    case duplicateSkipped = "duplicate-skipped"
+    /// A recurring rule's problem (not loaded yet, over the per-run limit, invalid).
+    case ruleProblem = "rule-problem"
+    /// What a run did on its own that has no more specific code.
+    case note
+}
