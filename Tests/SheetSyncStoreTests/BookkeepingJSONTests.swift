@@ -85,6 +85,18 @@ import Testing
         #expect(try store.rejectedRows().first?.rawCells == ["a/b", "é", ""])
     }
 
+    /// The log keeps each rejection's code; a row logged before codes were reads as `rejected-row`.
+    @Test func theRejectedRowLogKeepsTheCode() throws {
+        let rejected = Rejection(
+            tab: .transactions, row: 4, id: "", message: "unknown category 'X'", hint: "", rawCells: ["x"],
+            firstSeenAt: Samples.created, code: .unknownCategory)
+        try store.commit(StoreCommit(rejected: [rejected]))
+        #expect(try store.text("SELECT code FROM sync_rejected") == "unknown-category")
+        #expect(try store.rejectedRows().map(\.code) == [.unknownCategory])
+        try store.execute("UPDATE sync_rejected SET code = NULL")
+        #expect(try store.rejectedRows().map(\.code) == [.rejectedRow])
+    }
+
     // `json_valid` checks keep broken JSON out of these columns; a valid document of the wrong shape can still be there.
     @Test(arguments: [#"{"name":1}"#, #"["name"]"#, #""name""#, #"{"name":null}"#])
     func aBaseThatIsNotAnObjectOfTextsIsReportedNotGuessed(_ text: String) throws {

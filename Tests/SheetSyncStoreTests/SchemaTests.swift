@@ -89,7 +89,7 @@ import Testing
             ])
         #expect(
             try columns(store, "sync_rejected").map { String($0.prefix { $0 != " " }) } == [
-                "id", "tab", "row", "key", "message", "hint", "rawCells", "firstSeenAt",
+                "id", "tab", "row", "key", "message", "hint", "rawCells", "firstSeenAt", "code",
             ])
         #expect(
             try columns(store, "sync_conflicts").map { String($0.prefix { $0 != " " }) } == [

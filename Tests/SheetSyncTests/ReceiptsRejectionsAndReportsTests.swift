@@ -143,7 +143,7 @@ import Workbook
         let run = try await ledger.run("sync")
         #expect(run.status == 65, "\(run.stdout)\(run.stderr)")
         let logged = try await DatabaseQueue(path: ledger.store.path).read { db in
-            try String.fetchAll(db, sql: "SELECT rawCells FROM sync_rejected WHERE message LIKE '%Fod%'")
+            try String.fetchAll(db, sql: "SELECT rawCells FROM sync_rejected WHERE code = 'unknown-category'")
         }
         #expect(logged.count == 1)
         let cells = try JSONDecoder().decode([String].self, from: Data((logged.first ?? "[]").utf8))
@@ -182,6 +182,7 @@ import Workbook
         }
         let report = try JSONDecoder().decode(SyncReport.self, from: Data(first.stdout.utf8))
         #expect(report.rejected.map(\.firstSeenAt) == [try #require(logged)])
+        #expect(report.rejected.map(\.code) == [.unknownCategory], "\(first.stdout)")
         let again = try await ledger.run("sync", "--json")
         let later = try JSONDecoder().decode(SyncReport.self, from: Data(again.stdout.utf8))
         #expect(later.rejected.map(\.firstSeenAt) == [try #require(logged)])

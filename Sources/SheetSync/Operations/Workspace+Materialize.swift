@@ -155,7 +155,8 @@ extension Workspace {
                     Rejection(
                         tab: .recurringRules, row: Rejection.storeRow, id: raw["recurringRuleId"],
                         message: problems.map(\.message).joined(separator: "; "),
-                        hint: problems.map(\.hint).joined(separator: "; "), rawCells: Self.cells(of: raw)))
+                        hint: problems.map(\.hint).joined(separator: "; "), rawCells: Self.cells(of: raw),
+                        code: Rejection.code(of: problems)))
             case .blank:
                 continue
             }

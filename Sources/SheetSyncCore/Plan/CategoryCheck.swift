@@ -6,7 +6,7 @@ public enum CategoryCheck {
         guard !known.contains(name) else { return nil }
         return FieldProblem(
             field: "category", value: name, message: "unknown category '\(name)'",
-            hint: hint(for: name, known: known, removed: removed))
+            hint: hint(for: name, known: known, removed: removed), code: .unknownCategory)
     }
 
     /// The case-insensitive match, else a rename hint, else the nearest name by edit distance.

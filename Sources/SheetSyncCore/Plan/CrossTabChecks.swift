@@ -65,13 +65,14 @@ struct CrossTabChecks {
                     return FieldProblem(
                         field: "transactionId", value: id,
                         message: "its transaction '\(id)' is gone from the workbook (the store still has it)",
-                        hint: "if that was a mistake, put the transaction back in the workbook; if not, delete this receipt row too")
+                        hint: "if that was a mistake, put the transaction back in the workbook; if not, delete this receipt row too",
+                        code: .unknownTransaction)
                 }
                 return FieldProblem(
                     field: "transactionId", value: id, message: "transaction '\(id)' does not exist",
                     hint:
-                        "point the receipt at an existing transactionId, delete the receipt row, or bring the transaction back with `sheetsync restore` if it was deleted"
-                )
+                        "point the receipt at an existing transactionId, delete the receipt row, or bring the transaction back with `sheetsync restore` if it was deleted",
+                    code: .unknownTransaction)
             }
         case .settings:
             return { SettingsChecks.timeZoneProblem($0["timezone"]) }
@@ -107,7 +108,7 @@ struct CrossTabChecks {
                     tab: tab, row: Rejection.storeRow, id: key, message: "unknown category '\(name)' in the store",
                     hint: CategoryCheck.hint(for: name, known: categories, removed: removedCategories)
                         + "; the row stays in the store and is not pushed until it is fixed",
-                    rawCells: tab.schema.fields.map { record[$0.name] }))
+                    rawCells: tab.schema.fields.map { record[$0.name] }, code: .unknownCategory))
         }
         return held.sorted { $0.id < $1.id }
     }
@@ -126,7 +127,7 @@ struct CrossTabChecks {
                     tab: .receipts, row: Rejection.storeRow, id: key, message: "its transaction '\(id)' does not exist",
                     hint: "bring the transaction back with `sheetsync restore \(id)` if it was deleted, or point the receipt "
                         + "at another one; the row stays in the store and is not pushed until then",
-                    rawCells: Tab.receipts.schema.fields.map { record[$0.name] }))
+                    rawCells: Tab.receipts.schema.fields.map { record[$0.name] }, code: .unknownTransaction))
         }
         return held.sorted { $0.id < $1.id }
     }

@@ -23,7 +23,7 @@ public enum RoundTripChecks {
                     message: "\(field.header) '\(value)' is what a spreadsheet program makes of '\(before)', which sheetsync wrote "
                         + "(it read the text as a number when it opened and saved the file)",
                     hint: "type '\(before)' back (format the cell as text first), or, if '\(value)' is meant, set it with "
-                        + "`sheetsync edit`")
+                        + "`sheetsync edit`", code: .coercedValue)
             }
             if !problems.isEmpty { rows[i].outcome = .rejected(problems) }
         }

@@ -17,7 +17,7 @@ enum SettingsChecks {
         return FieldProblem(
             field: "timezone", value: name, message: "'\(name)' is not a time zone",
             hint: match.map { "did you mean '\($0)'? zone names are case-sensitive" }
-                ?? "use an IANA zone name such as America/New_York or Europe/Berlin")
+                ?? "use an IANA zone name such as America/New_York or Europe/Berlin", code: .invalidSettings)
     }
 
     /// Rejects every loadable Settings row but one: the one whose `datasetId` the store knows (`known`),
@@ -32,7 +32,7 @@ enum SettingsChecks {
                 FieldProblem(
                     field: "datasetId", value: rows[i].key ?? "",
                     message: "a second Settings row: the tab holds the dataset's one row (datasetId \(keptId))",
-                    hint: "delete this row; a workbook of another dataset comes in with `sheetsync import`")
+                    hint: "delete this row; a workbook of another dataset comes in with `sheetsync import`", code: .invalidSettings)
             ])
             rows[i].cells = []
         }

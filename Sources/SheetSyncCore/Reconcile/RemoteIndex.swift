@@ -142,7 +142,7 @@ struct RemoteIndex {
         plan.rejections.append(
             Rejection(
                 tab: schema.tab, row: row.sheetRowNumber, id: row.key ?? "",
-                message: message, hint: hint, rawCells: row.cells.map(\.rawText)))
+                message: message, hint: hint, rawCells: row.cells.map(\.rawText), code: Rejection.code(of: problems)))
     }
 
     /// A known row's times as the base has them where the sheet only shows them differently: a time
@@ -172,7 +172,7 @@ struct RemoteIndex {
             plan.rejections.append(
                 Rejection(
                     tab: schema.tab, row: rowNumber, id: key, message: "duplicate \(schema.keyField) '\(key)'",
-                    hint: "delete or rename one of the copies", rawCells: copy.record.values.sorted()))
+                    hint: "delete or rename one of the copies", rawCells: copy.record.values.sorted(), code: .duplicateKey))
             frozen.insert(key)
             return
         }

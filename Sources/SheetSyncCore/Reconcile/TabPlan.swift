@@ -40,8 +40,14 @@ public struct Rejection: Hashable, Sendable, Codable {
     public var rawCells: [String]
     /// When a run first saw this rejection (set when it is logged; empty in a fresh plan).
     public var firstSeenAt: String
+    /// What kind of problem holds the row back (docs/issues.md); `rejected-row` for one logged
+    /// before codes were.
+    public var code: IssueCode
 
-    public init(tab: Tab, row: Int, id: String, message: String, hint: String, rawCells: [String], firstSeenAt: String = "") {
+    public init(
+        tab: Tab, row: Int, id: String, message: String, hint: String, rawCells: [String], firstSeenAt: String = "",
+        code: IssueCode = .rejectedRow
+    ) {
         self.tab = tab
         self.row = row
         self.id = id
@@ -49,6 +55,12 @@ public struct Rejection: Hashable, Sendable, Codable {
         self.hint = hint
         self.rawCells = rawCells
         self.firstSeenAt = firstSeenAt
+        self.code = code
+    }
+
+    /// The code of a row with these problems: a damaged row is that first of all, else the first problem's.
+    public static func code(of problems: [FieldProblem]) -> IssueCode {
+        problems.contains { $0.code == .damagedRow } ? .damagedRow : problems.first?.code ?? .rejectedRow
     }
 
     /// What makes a rejection "the same" across runs: the row's content and the problem, not its

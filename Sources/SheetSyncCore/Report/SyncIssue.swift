@@ -148,6 +148,43 @@ public enum IssueCode: String, CaseIterable, Hashable, Sendable, Codable {
     /// Two categories whose names differ only in case.
     case categoryCaseVariant = "category-case-variant"
 
+    // Rows rejected
+    // (`Rejection.code`: a workbook row left as typed, or a store row not pushed, until it is fixed).
+    /// A cell that is no UUID where the column holds ids.
+    case invalidId = "invalid-id"
+    /// A cell that is none of its column's choices (`type`, `paidFlag`, `cadence`, …).
+    case invalidChoice = "invalid-choice"
+    /// A cell that is not TRUE or FALSE.
+    case invalidBoolean = "invalid-boolean"
+    /// A cell that is not a whole number in its column's range.
+    case invalidNumber = "invalid-number"
+    /// A cell that is not an amount (or is negative, or its decimal comma or point cannot be told).
+    case invalidAmount = "invalid-amount"
+    /// A cell that is not a date, a day that does not exist, or a day and month the `dateOrder` cannot tell apart.
+    case invalidDate = "invalid-date"
+    /// A cell that is not an ISO 8601 timestamp.
+    case invalidTimestamp = "invalid-timestamp"
+    /// A required cell that is empty.
+    case missingValue = "missing-value"
+    /// A cell holding a spreadsheet error (`#REF!`) or a formula saved without its result.
+    case formulaError = "formula-error"
+    /// A row the file holds damaged (broken quoting, a NUL byte, cut short).
+    case damagedRow = "damaged-row"
+    /// A row naming a category the ledger does not have.
+    case unknownCategory = "unknown-category"
+    /// A receipt row pointing at a transaction that does not exist (or is gone).
+    case unknownTransaction = "unknown-transaction"
+    /// Two rows of a tab with the same id and different content.
+    case duplicateKey = "duplicate-key"
+    /// A value that came back exactly as a spreadsheet program coerces what sheetsync wrote (`00123` → `123`).
+    case coercedValue = "coerced-value"
+    /// A Settings row that is not the dataset's one valid row (a second row, an unknown time zone).
+    case invalidSettings = "invalid-settings"
+    /// A value longer than the workbook holds in a cell (Google Sheets: 50,000 characters).
+    case overlongValue = "overlong-value"
+    /// A rejected row whose code was not recorded (logged by an earlier version).
+    case rejectedRow = "rejected-row"
+
     // Changes held back (exit 65).
     /// The workbook looks like an older copy saved over the file: rows are written back, none deleted.
     case olderCopy = "older-copy"

@@ -6,12 +6,15 @@ public struct FieldProblem: Error, Hashable, Sendable {
     public var value: String
     public var message: String
     public var hint: String
+    /// What kind of problem it is (`invalid-date`, `unknown-category`, …: docs/issues.md).
+    public var code: IssueCode
 
-    public init(field: String, value: String, message: String, hint: String = "") {
+    public init(field: String, value: String, message: String, hint: String = "", code: IssueCode = .damagedRow) {
         self.field = field
         self.value = value
         self.message = message
         self.hint = hint
+        self.code = code
     }
 }
 
@@ -31,7 +34,7 @@ public enum FieldParser {
     ) -> Result<String, FieldProblem> {
         let raw = cell.rawText
         func fail(_ message: String, _ hint: String = "") -> Result<String, FieldProblem> {
-            .failure(FieldProblem(field: spec.header, value: raw, message: message, hint: hint))
+            .failure(FieldProblem(field: spec.header, value: raw, message: message, hint: hint, code: spec.kind.problemCode))
         }
         if case .error(let code) = cell { return .failure(errorProblem(code, spec)) }
         if spec.kind != .freeText, cell.isEmpty || raw.trimmingSpaces().isEmpty { return .success("") }
@@ -66,7 +69,9 @@ public enum FieldParser {
             }
             return .success(String(n))
         case .amount:
-            return amount(cell, forms).mapError { FieldProblem(field: spec.header, value: raw, message: $0.message, hint: $0.hint) }
+            return amount(cell, forms).mapError {
+                FieldProblem(field: spec.header, value: raw, message: $0.message, hint: $0.hint, code: .invalidAmount)
+            }
         case .date:
             guard let d = date(cell, forms.dateOrder) else {
                 let (message, hint) = dateProblem(raw.trimmingSpaces(), raw, forms.dateOrder)
@@ -85,11 +90,13 @@ public enum FieldParser {
     private static func errorProblem(_ code: String, _ spec: FieldSpec) -> FieldProblem {
         guard code == Cell.formulaWithoutResult else {
             return FieldProblem(
-                field: spec.header, value: code, message: "cell holds the error \(code)", hint: "fix the formula or type the value")
+                field: spec.header, value: code, message: "cell holds the error \(code)", hint: "fix the formula or type the value",
+                code: .formulaError)
         }
         return FieldProblem(
             field: spec.header, value: code, message: "\(spec.header) is a formula with no saved result",
-            hint: "open the workbook in a spreadsheet program and save it (that saves the formula's result), or type the value")
+            hint: "open the workbook in a spreadsheet program and save it (that saves the formula's result), or type the value",
+            code: .formulaError)
     }
 
     /// The canonical text of a non-empty amount cell, or why it is none (message and hint).
@@ -273,6 +280,22 @@ public enum FieldParser {
             guard let d = CanonicalText.isoDate(text), d.year >= 1900 else { return .text(text) }
             return .dateSerial(String(d.spreadsheetSerial))
         default: return .text(text)
+        }
+    }
+}
+
+extension FieldKind {
+    /// The code of a cell this kind does not read.
+    var problemCode: IssueCode {
+        switch self {
+        case .uuid: .invalidId
+        case .enumeration: .invalidChoice
+        case .boolean: .invalidBoolean
+        case .integer: .invalidNumber
+        case .amount: .invalidAmount
+        case .date: .invalidDate
+        case .timestamp: .invalidTimestamp
+        case .text, .freeText: .damagedRow
         }
     }
 }

@@ -88,7 +88,9 @@ extension TabReader {
                 continue
             }
             problems.append(
-                FieldProblem(field: field.header, value: "", message: "\(field.header) is empty", hint: "fill in \(field.header)"))
+                FieldProblem(
+                    field: field.header, value: "", message: "\(field.header) is empty", hint: "fill in \(field.header)",
+                    code: .missingValue))
         }
         if !problems.isEmpty { return (.rejected(problems), key) }
         // A row never edited has equal stamps: they share one string (a stamp is a heap string, and

@@ -201,7 +201,9 @@ public enum TabReader {
                 continue
             }
             problems.append(
-                FieldProblem(field: field.header, value: "", message: "\(field.header) is empty", hint: "fill in \(field.header)"))
+                FieldProblem(
+                    field: field.header, value: "", message: "\(field.header) is empty", hint: "fill in \(field.header)",
+                    code: .missingValue))
         }
         if !problems.isEmpty { return (.rejected(problems), key) }
         return (.record(record, fixes: fixes), key)

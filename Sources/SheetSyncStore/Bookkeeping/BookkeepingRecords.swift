@@ -132,6 +132,8 @@ struct RejectedRecord: Codable, FetchableRecord, PersistableRecord {
     /// A JSON array of the row's cell texts.
     var rawCells: String
     var firstSeenAt: String
+    /// The rejection's `IssueCode`; NULL in rows logged before codes were.
+    var code: String?
 
     enum Columns {
         static let id = Column(CodingKeys.id)
@@ -139,6 +141,7 @@ struct RejectedRecord: Codable, FetchableRecord, PersistableRecord {
 
     init(_ r: Rejection) throws {
         (tab, row, message, firstSeenAt) = (r.tab, r.row, r.message, r.firstSeenAt)
+        code = r.code.rawValue
         key = r.id.isEmpty ? nil : r.id
         hint = r.hint.isEmpty ? nil : r.hint
         rawCells = try RecordJSON.encode(cells: r.rawCells)
@@ -152,7 +155,7 @@ struct RejectedRecord: Codable, FetchableRecord, PersistableRecord {
         }
         return Rejection(
             tab: tab, row: row, id: key ?? "", message: message, hint: hint ?? "", rawCells: cells,
-            firstSeenAt: firstSeenAt)
+            firstSeenAt: firstSeenAt, code: code.flatMap(IssueCode.init(rawValue:)) ?? .rejectedRow)
     }
 }
 

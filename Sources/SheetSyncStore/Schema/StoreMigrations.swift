@@ -37,6 +37,10 @@ enum StoreMigrations {
         migrator.registerMigration("v5-base-hash-index") { db in
             try ChangeTracking.createHashIndex(db)
         }
+        migrator.registerMigration("v6-rejection-codes") { db in
+            // The kind of problem that holds a rejected row back (docs/issues.md); NULL for rows logged before.
+            try db.alter(table: "sync_rejected") { t in t.add(column: "code", .text) }
+        }
         return migrator
     }
 

@@ -17,7 +17,7 @@ CREATE TABLE "sync_base" ("tab" TEXT NOT NULL CHECK (tab IN ('Transactions', 'Re
 CREATE TABLE "sync_tombstones" ("tab" TEXT NOT NULL CHECK (tab IN ('Transactions', 'Receipts', 'Categories', 'RecurringRules', 'Settings')), "key" TEXT NOT NULL, "deletedAt" TEXT NOT NULL, PRIMARY KEY ("tab", "key"));
 
 -- table sync_rejected
-CREATE TABLE "sync_rejected" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "tab" TEXT NOT NULL CHECK (tab IN ('Transactions', 'Receipts', 'Categories', 'RecurringRules', 'Settings')), "row" INTEGER NOT NULL, "key" TEXT, "message" TEXT NOT NULL, "hint" TEXT, "rawCells" TEXT NOT NULL CHECK (json_valid(rawCells)), "firstSeenAt" TEXT NOT NULL);
+CREATE TABLE "sync_rejected" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "tab" TEXT NOT NULL CHECK (tab IN ('Transactions', 'Receipts', 'Categories', 'RecurringRules', 'Settings')), "row" INTEGER NOT NULL, "key" TEXT, "message" TEXT NOT NULL, "hint" TEXT, "rawCells" TEXT NOT NULL CHECK (json_valid(rawCells)), "firstSeenAt" TEXT NOT NULL, "code" TEXT);
 
 -- table sqlite_sequence
 CREATE TABLE sqlite_sequence(name,seq);
