@@ -1,8 +1,9 @@
 import Foundation
+import SheetSyncCore
 import TestSupport
 import Testing
 
-@testable import SheetSyncCore
+@testable import Workbook
 
 /// A double reads as a spreadsheet shows it: 15 significant digits, canonical decimal text.
 @Suite struct DisplayedNumberTests {
