@@ -28,11 +28,12 @@ let package = Package(
         .systemLibrary(name: "CZlibCRC", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLiteConfig", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "Interchange"),
-        .target(name: "SheetSyncCore", dependencies: ["Interchange"]),
+        .target(name: "SheetValues"),
+        .target(name: "SheetSyncCore", dependencies: ["SheetValues", "Interchange"]),
         .target(
             name: "Workbook",
             dependencies: [
-                "SheetSyncCore", "Interchange", "CLibXML2", "CFileSystem", "CZlibCRC",
+                "SheetValues", "Interchange", "CLibXML2", "CFileSystem", "CZlibCRC",
             ]
         ),
         .target(
@@ -47,7 +48,7 @@ let package = Package(
         .target(
             name: "SheetSyncStore",
             dependencies: [
-                "SheetSyncCore", "Interchange", .product(name: "GRDB", package: "GRDB.swift"),
+                "SheetSyncCore", "SheetValues", "Interchange", .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API for the engine's bulk writes (RawStatement.swift).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // sqlite3_config, which is variadic (SQLiteProcessSettings.swift).
@@ -57,7 +58,7 @@ let package = Package(
         .target(
             name: "SheetSync",
             dependencies: [
-                "SheetSyncCore", "Interchange", "Workbook", "GoogleAPI", "SheetSyncStore",
+                "SheetSyncCore", "SheetValues", "Interchange", "Workbook", "GoogleAPI", "SheetSyncStore",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -82,9 +83,9 @@ let package = Package(
         .executableTarget(name: "sheetsync-emulator", dependencies: ["SheetsEmulator"]),
         .testTarget(name: "InterchangeTests", dependencies: ["Interchange"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "SheetSyncCoreTests", dependencies: ["SheetSyncCore", "TestSupport"]),
+        .testTarget(name: "SheetSyncCoreTests", dependencies: ["SheetSyncCore", "SheetValues", "TestSupport"]),
         .testTarget(
-            name: "WorkbookTests", dependencies: ["Workbook", "SheetSyncCore", "TestSupport"], resources: [.copy("Fixtures")]
+            name: "WorkbookTests", dependencies: ["Workbook", "SheetValues", "SheetSyncCore", "TestSupport"], resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "GoogleAPITests",
@@ -95,14 +96,15 @@ let package = Package(
         ),
         .testTarget(
             name: "SheetSyncStoreTests",
-            dependencies: ["SheetSyncStore", "SheetSyncCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SheetSyncStore", "SheetSyncCore", "SheetValues", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             // The store's schema text is read by path (see StoreSchemaTextTests).
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "SheetSyncTests",
             dependencies: [
-                "SheetSync", "SheetSyncCore", "SheetSyncStore", "Workbook", "GoogleAPI", "SheetsEmulator", "Interchange", "TestSupport",
+                "SheetSync", "SheetSyncCore", "SheetValues", "SheetSyncStore", "Workbook", "GoogleAPI", "SheetsEmulator", "Interchange",
+                "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Logging", package: "swift-log"),
@@ -118,12 +120,12 @@ let package = Package(
         .target(
             name: "FuzzEntries",
             dependencies: [
-                "SheetSyncCore", "Interchange", "Workbook", "GoogleAPI", "SheetSync",
+                "SheetSyncCore", "SheetValues", "Interchange", "Workbook", "GoogleAPI", "SheetSync",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             path: "Fuzz/Entries"
         ),
-        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzEntries", "SheetSyncCore", "Workbook"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzEntries", "SheetSyncCore", "SheetValues", "Workbook"]),
     ]
 )
 

@@ -1,4 +1,5 @@
 import SheetSyncCore
+import SheetValues
 import Workbook
 
 /// The CSV reader, the tab reader over what it read, and the CSV writer's round trip.

@@ -1,4 +1,5 @@
 import SheetSyncCore
+import SheetValues
 import Workbook
 
 /// The field parsers, checked against the text sheetsync writes back.

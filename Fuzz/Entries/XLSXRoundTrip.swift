@@ -1,5 +1,6 @@
 import Foundation
 import SheetSyncCore
+import SheetValues
 import Workbook
 
 /// XLSX write → read must give back the cells written, up to what the writer documents it

@@ -1,5 +1,6 @@
 import GRDB
 import SheetSyncCore
+import SheetValues
 
 /// What `status` counts as pending, without loading the store.
 extension LedgerStore {

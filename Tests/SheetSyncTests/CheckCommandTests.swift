@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SheetSyncCore
+import SheetValues
 import Testing
 
 /// `check` says what the workbook holds (rows a sync can load, rows it rejects), not a plan against an

@@ -3,6 +3,7 @@ import GRDB
 import SheetSync
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 import Testing
 import Workbook
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SheetSync
 import SheetSyncCore
+import SheetValues
 import Testing
 import Workbook
 

@@ -3,6 +3,7 @@ import GRDB
 import SheetSync
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 import SheetsEmulator
 import Testing
 import Workbook

@@ -1,6 +1,7 @@
 import Foundation
 import SheetSync
 import SheetSyncCore
+import SheetValues
 import Testing
 
 /// A file workbook keeps receipts in `Receipts/` beside its tabs (the remote's `receiptStorage`): `receipt add`

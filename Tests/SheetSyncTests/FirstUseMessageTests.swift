@@ -1,6 +1,7 @@
 import Foundation
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 import Testing
 
 /// Messages a new user meets, each naming the real problem and what to do.

@@ -3,6 +3,7 @@ import GoogleAPI
 import SheetSync
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 import SheetsEmulator
 import Synchronization
 import TestSupport

@@ -2,6 +2,7 @@ import Foundation
 import SheetSync
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 import Testing
 
 /// A ledger reads dates and amounts typed the local way by its `dateOrder` and `decimalSeparator`:

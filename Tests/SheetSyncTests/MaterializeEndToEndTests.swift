@@ -3,6 +3,7 @@ import GRDB
 import SheetSync
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 import Testing
 
 /// `sheetsync materialize` as a user runs it: on the clean sample (rent monthly from 2026-01-01 and

@@ -2,6 +2,7 @@ import Foundation
 import SheetSync
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 import Testing
 
 /// `MemoryRemote`: tabs present or not, versions per tab, writes checked against the read.

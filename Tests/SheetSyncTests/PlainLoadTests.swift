@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SheetSync
+import SheetValues
 import Testing
 import Workbook
 
@@ -124,7 +125,7 @@ import Workbook
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plain-load-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.write(book, to: folder)
-        var tables: [Tab: SheetSyncCore.Table] = [:]
+        var tables: [Tab: SheetValues.Table] = [:]
         for tab in Tab.allCases {
             let url = folder.appendingPathComponent("\(tab.rawValue).csv")
             tables[tab] = try CSVReader.parse(Array(try Data(contentsOf: url)), source: url.lastPathComponent).table

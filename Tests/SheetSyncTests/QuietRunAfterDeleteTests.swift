@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SheetSyncCore
+import SheetValues
 import Testing
 
 /// A delete, once both sides agree on it, must leave nothing behind that keeps later quiet

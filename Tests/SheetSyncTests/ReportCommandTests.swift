@@ -1,5 +1,6 @@
 import Foundation
 import SheetSyncCore
+import SheetValues
 import Testing
 
 /// `sheetsync report`: totals that match the workbook to the cent, computed here independently with

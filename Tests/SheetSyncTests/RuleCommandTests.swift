@@ -1,6 +1,7 @@
 import Foundation
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 import Testing
 
 /// `sheetsync rule add|list|pause|resume|delete`: recurring rules without editing a CSV, checked as a

@@ -4,6 +4,7 @@ import Interchange
 import SheetSync
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 import SheetsEmulator
 import Synchronization
 import Testing

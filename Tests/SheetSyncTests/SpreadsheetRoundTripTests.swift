@@ -2,6 +2,7 @@ import Foundation
 import SheetSync
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 import Testing
 
 /// A note such as `00123` written to a CSV workbook comes back as `123` once a spreadsheet program

@@ -1,5 +1,6 @@
 import Foundation
 import SheetSyncCore
+import SheetValues
 import Testing
 
 /// A name or cell typed into the sheet never reaches the terminal as a control sequence: `sync`,

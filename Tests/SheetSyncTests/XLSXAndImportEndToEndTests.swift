@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SheetSyncCore
+import SheetValues
 import Testing
 import Workbook
 

@@ -1,4 +1,5 @@
 import Foundation
+import SheetValues
 import Testing
 
 @testable import SheetSyncCore

@@ -1,6 +1,7 @@
 import Foundation
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 
 extension Workspace {
     /// Validates a workbook (the configured remote, or the CSV folder / `.xlsx` at `path`) the way a

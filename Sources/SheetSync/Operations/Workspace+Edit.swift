@@ -1,6 +1,7 @@
 import Foundation
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 
 /// A transaction typed on the command line.
 public struct NewTransaction: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 import Workbook
 
 public enum ExportFormat: String, Sendable, CaseIterable {

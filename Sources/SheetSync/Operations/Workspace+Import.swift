@@ -1,6 +1,7 @@
 import Foundation
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 
 /// What `sheetsync import` did or would do.
 public struct ImportReport: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 
 /// What `sheetsync materialize` did.
 public struct MaterializeReport: Codable, Sendable {

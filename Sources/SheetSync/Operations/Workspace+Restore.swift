@@ -1,6 +1,7 @@
 import Foundation
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 
 /// What `sheetsync restore` did or would do.
 public struct RestoreReport: Codable, Sendable {

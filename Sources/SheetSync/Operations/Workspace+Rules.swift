@@ -1,6 +1,7 @@
 import Foundation
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 
 /// A recurring rule typed on the command line (`sheetsync rule add`), as typed.
 public struct NewRule: Sendable {

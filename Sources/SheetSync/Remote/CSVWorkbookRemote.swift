@@ -1,5 +1,6 @@
 import Foundation
 import SheetSyncCore
+import SheetValues
 import Workbook
 
 /// A CSV workbook: a folder with one `<Tab>.csv` file per tab.
@@ -45,8 +46,10 @@ public struct CSVWorkbookRemote: Remote {
         for tab in Tab.allCases {
             // The fingerprint of exactly the bytes parsed: a save in between cannot slip through.
             let read: (file: CSVFile, fingerprint: FileFingerprint)?
-            let keying = keyingRows ? { RowKeying(header: $0, schema: tab.schema) } : nil
-            do { read = try CSVReader.readIfPresent(url(for: tab), keying: keying) } catch let error as AtomicFileError {
+            // Each row hashed and keyed as it is read (`KeyedRowHashes`), for the change scope.
+            let keying: (([String]) -> (any RowObserver)?)? =
+                keyingRows ? { KeyedRowHashes(keying: RowKeying(header: $0, schema: tab.schema)) } : nil
+            do { read = try CSVReader.readIfPresent(url(for: tab), observer: keying) } catch let error as AtomicFileError {
                 throw SheetSyncError.replacing(error)
             } catch {
                 throw SheetSyncError.data("\(error)").causedBy(error)

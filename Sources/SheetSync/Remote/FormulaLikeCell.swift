@@ -1,4 +1,5 @@
 import SheetSyncCore
+import SheetValues
 
 /// A cell already in a CSV workbook that a spreadsheet program opening the file may run as a formula
 /// (`FormulaText.isFormulaLike`: `=cmd|' /C calc'!A0`). sheetsync keeps it exactly as typed (the workbook

@@ -3,6 +3,7 @@ import GoogleAPI
 import Interchange
 import Logging
 import SheetSyncCore
+import SheetValues
 
 /// A Google Sheets spreadsheet (Sheets API v4) with its Drive folder.
 ///

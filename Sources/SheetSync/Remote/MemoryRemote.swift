@@ -1,6 +1,7 @@
 import Foundation
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 
 /// A step of `MemoryRemote.apply` at which its fault hook is consulted (to simulate a crash between tab writes).
 public enum MemoryWriteStep: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import SheetSyncCore
+import SheetValues
 
 /// A workbook held in memory: the five tabs as tables (each present or not, with its own version),
 /// the receipts uploaded to it, and whether its storage is full. A `MemoryRemote` syncs with it.

@@ -1,4 +1,5 @@
 import SheetSyncCore
+import SheetValues
 
 /// A remote that says what it is doing, for a progress line on a terminal.
 struct ProgressRemote: Remote {

@@ -1,5 +1,6 @@
 import Foundation
 import SheetSyncCore
+import SheetValues
 import Workbook
 
 /// What a remote workbook held when it was read, with what `apply` needs to write back to exactly that.

@@ -2,6 +2,7 @@ import Foundation
 import GoogleAPI
 import Interchange
 import SheetSyncCore
+import SheetValues
 
 /// Cells to and from the Sheets API's JSON.
 enum SheetCells {

@@ -1,6 +1,7 @@
 import GoogleAPI
 import Interchange
 import SheetSyncCore
+import SheetValues
 
 /// One push to a spreadsheet as a sequence of units, each serialized once: the requests that must land
 /// together (one row's changed cells, one row delete, a block of new rows with the insert that makes room

@@ -1,5 +1,6 @@
 import Foundation
 import SheetSyncCore
+import SheetValues
 
 /// The check after a write to a spreadsheet: the changed tabs read back, every cell the write meant for
 /// a row found on that row, and what landed elsewhere put back.

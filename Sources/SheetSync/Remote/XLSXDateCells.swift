@@ -1,5 +1,6 @@
 import Foundation
 import SheetSyncCore
+import SheetValues
 import Workbook
 
 /// Date-formatted numbers, read as dates only where the column holds dates.

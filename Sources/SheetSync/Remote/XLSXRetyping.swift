@@ -1,5 +1,6 @@
 import Foundation
 import SheetSyncCore
+import SheetValues
 
 /// Amounts and dates a person typed as text (`$1,000.00`, `1/15/2026`), accepted by the reader,
 /// written back as the number or date cell they stand for, so a `SUM()` in the sheet counts them.

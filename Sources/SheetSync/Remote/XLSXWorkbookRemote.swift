@@ -1,5 +1,6 @@
 import Foundation
 import SheetSyncCore
+import SheetValues
 import Workbook
 
 /// An `.xlsx` workbook file with the five tabs as sheets; the user's other sheets are kept.

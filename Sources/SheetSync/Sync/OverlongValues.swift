@@ -1,4 +1,5 @@
 import SheetSyncCore
+import SheetValues
 
 /// Rows holding a value longer than the remote's cells hold (Google: 50,000 characters) are held back
 /// before the write: Google refuses the whole request over one such cell, so sending them would keep

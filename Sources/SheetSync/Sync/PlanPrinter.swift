@@ -1,4 +1,5 @@
 import SheetSyncCore
+import SheetValues
 
 /// The plan as lines a person reads before saying yes (`--dry-run`).
 enum PlanPrinter {

@@ -1,6 +1,7 @@
 import Foundation
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 
 /// The phases of `SyncEngine.run`, each a call that returns a value: preflight → read → plan →
 /// apply (workbook, then store) → record (`SyncRecorder`).

@@ -1,3 +1,5 @@
+import SheetValues
+
 /// What the store knows cheaply about the last sync, without loading rows: every base key with the
 /// hash of its sheet row as last read, the keys changed in the store since, and local deletes.
 public struct ChangeIndex: Sendable {

@@ -1,3 +1,5 @@
+import SheetValues
+
 /// A stable 64-bit fingerprint of a sheet row's cells exactly as read (every cell, user columns
 /// included, with the header folded in), so a sync can tell an untouched row without parsing it.
 ///
@@ -108,5 +110,21 @@ public enum RowHash {
     fileprivate static func step(_ h: UInt64, word: UInt64) -> UInt64 {
         let m = (h ^ word) &* 0x9E37_79B9_7F4A_7C15
         return m << 31 | m >> 33
+    }
+}
+
+extension Table {
+    /// `RowHash.of(row(index), seed:)`, from the row's bytes where the table keeps them (never decoded
+    /// into strings).
+    public func rowHash(_ index: Int, seed: UInt64) -> Int64 {
+        var builder = RowHash.Builder(seed: seed)
+        let visited = visitCells(
+            rows: index..<index + 1,
+            cell: { bytes in
+                if bytes.isEmpty { builder.addEmpty() } else { builder.addText(bytes) }
+                return true
+            },
+            endOfRow: { _ in true })
+        return visited ? builder.value : RowHash.of(row(index), seed: seed)
     }
 }

@@ -1,3 +1,5 @@
+import SheetValues
+
 /// How the change scope hashes and keys a tab's rows (`KeyedRows`): the seed the header gives
 /// every row's `RowHash`, and the column holding the key with how its field reads. A reader that
 /// keeps rows as bytes can work both out while it reads (`KeyedRowHashes`), so a sync visits the
@@ -75,15 +77,38 @@ public struct RowKeying: Hashable, Sendable {
 }
 
 /// Every row's `RowHash` and key, worked out while a reader read the rows (`RowKeying`): what
-/// `KeyedRows` would find visiting the rows' bytes again.
-public struct KeyedRowHashes: Hashable, Sendable {
+/// `KeyedRows` would find visiting the rows' bytes again. The reader's `RowObserver`, handed over
+/// with the table (`Table.takeKeyedRows`).
+public struct KeyedRowHashes: Hashable, Sendable, RowObserver {
     public var keying: RowKeying
     public var hashes: [Int64]
     public var keys: [RowKey?]
 
-    public init(keying: RowKeying, hashes: [Int64], keys: [RowKey?]) {
+    public init(keying: RowKeying, hashes: [Int64] = [], keys: [RowKey?] = []) {
         self.keying = keying
         self.hashes = hashes
         self.keys = keys
     }
+
+    public mutating func row(_ cells: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>) {
+        var row = RowKeying.Row(keying)
+        for cell in cells { row.add(cell) }
+        let (hash, key) = row.finish(keying)
+        hashes.append(hash)
+        keys.append(key)
+    }
+
+    public func fresh() -> KeyedRowHashes { KeyedRowHashes(keying: keying) }
+
+    public mutating func append(_ later: KeyedRowHashes) {
+        hashes += later.hashes
+        keys += later.keys
+    }
+}
+
+extension Table {
+    /// Every row's hash and key as the reader worked them out while reading (`KeyedRowHashes`), handed
+    /// over once (every copy of the table shares them); nil when it did not, they were taken, or the
+    /// rows were changed since.
+    public func takeKeyedRows() -> KeyedRowHashes? { takeObservation() as? KeyedRowHashes }
 }

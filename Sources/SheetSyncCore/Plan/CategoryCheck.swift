@@ -1,3 +1,5 @@
+import SheetValues
+
 /// The seed's rule: a transaction or rule naming a category that does not exist is not loaded.
 public enum CategoryCheck {
     /// The problem with `name`, or nil when it is a known category.

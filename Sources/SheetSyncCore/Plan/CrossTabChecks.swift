@@ -1,3 +1,5 @@
+import SheetValues
+
 /// The checks that span tabs: a category must exist (on both sides, pending renames seen), and a
 /// receipt must point at a transaction. Fed by each tab's plan in `SyncPlanner.order`.
 struct CrossTabChecks {

@@ -1,3 +1,5 @@
+import SheetValues
+
 /// A workbook file cut off part-way through a save or copy: its last row has no line end after it
 /// and is short of cells or unreadable. The rows after the cut are missing, not deleted (a
 /// tab with a row rejected for its structure deletes nothing), so the cut row is rejected and the

@@ -1,3 +1,5 @@
+import SheetValues
+
 /// Recurring instances a store made from a stale copy of its rules that the workbook shows as made
 /// and deleted since (an instance deleted by hand is never created again, on any machine).
 ///

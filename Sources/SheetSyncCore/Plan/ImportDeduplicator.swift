@@ -1,3 +1,5 @@
+import SheetValues
+
 /// Transactions an imported workbook carries without an id are matched by content, as Firefly III's
 /// duplicate hash and Actual's `imported_id` do, so importing the same file twice adds nothing.
 ///

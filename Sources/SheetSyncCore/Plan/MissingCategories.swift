@@ -1,3 +1,5 @@
+import SheetValues
+
 /// Categories an imported workbook's rows name that neither the store nor the file's Categories tab
 /// has: listed once each with their row count, and, when asked, created (so a Transactions-only file
 /// from elsewhere can come in whole).

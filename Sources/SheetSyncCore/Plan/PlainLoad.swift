@@ -1,3 +1,5 @@
+import SheetValues
+
 /// The rows of a tab that a pull into an empty store loads exactly as read (`PlainRows`), kept as
 /// the table's bytes: the store takes each row's field texts straight from its cells, in key order,
 /// with no record, no `String` per cell and no reconcile per row (a first pull of a large workbook).

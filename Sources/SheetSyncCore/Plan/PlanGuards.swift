@@ -1,3 +1,5 @@
+import SheetValues
+
 /// A run that would delete more than half of a tab's rows (and more than 10), or every row of a tab
 /// that had any, in either direction, is far more often an accident than a wish: it stops whole. Rows
 /// a sheetsync command deleted by name (`rule delete`) are wishes, not counted.

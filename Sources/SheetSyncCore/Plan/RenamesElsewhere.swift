@@ -1,3 +1,5 @@
+import SheetValues
+
 /// Categories renamed in the workbook since the last sync — by another machine's `category rename`, or
 /// by hand with the rows moved too — so that this store's rows still naming the old name (added here
 /// before this sync) follow the rename instead of being held as naming an unknown category.

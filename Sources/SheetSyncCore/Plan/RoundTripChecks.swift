@@ -1,3 +1,5 @@
+import SheetValues
+
 /// The text cells of a CSV workbook a spreadsheet program would change when it opens and saves the
 /// file (`SpreadsheetCoercion`): rows that came back with exactly that change are held back, and
 /// the texts at risk are named when sheetsync writes them and when `check` reads them.

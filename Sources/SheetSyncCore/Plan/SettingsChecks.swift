@@ -1,4 +1,5 @@
 import Foundation
+import SheetValues
 
 /// The Settings tab holds the dataset's one row, and its `timezone` decides every local date (`add`,
 /// `report`, `materialize`): a name that is no time zone, or a second row, is rejected rather than

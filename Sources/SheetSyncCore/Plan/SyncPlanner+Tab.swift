@@ -1,3 +1,5 @@
+import SheetValues
+
 /// The steps of `SyncPlanner.plan`: each tab's rows prepared, reconciled and guarded, in dependency
 /// order, then the guards over the whole run.
 extension SyncPlanner {

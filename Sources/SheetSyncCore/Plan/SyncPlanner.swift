@@ -1,3 +1,5 @@
+import SheetValues
+
 /// Which directions a run moves changes in.
 public enum SyncMode: String, Sendable, Codable {
     case pull, push, sync

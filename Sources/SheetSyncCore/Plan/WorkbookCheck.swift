@@ -1,3 +1,5 @@
+import SheetValues
+
 /// What `check` reports of a workbook: the plan of reading it into an empty store
 /// (`SyncPlanner`, purpose `.checking`), with each tab's count of rows that load.
 ///

@@ -1,3 +1,5 @@
+import SheetValues
+
 /// Everything the engine knows about one tab at the start of a sync.
 public struct TabState: Sendable {
     public var schema: TabSchema

@@ -1,3 +1,5 @@
+import SheetValues
+
 /// The sheet's loadable rows by key, after ids, duplicates, hand edits and old copies are sorted out.
 struct RemoteIndex {
     struct Row {

@@ -1,3 +1,5 @@
+import SheetValues
+
 /// A value that lost a last-write-wins decision, kept so nothing is silently gone.
 public struct Conflict: Hashable, Sendable, Codable {
     public var tab: Tab

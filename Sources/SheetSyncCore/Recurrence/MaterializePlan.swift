@@ -1,3 +1,5 @@
+import SheetValues
+
 /// What one `materialize` run must write: new transactions and advanced rules, plus what it
 /// found along the way. A value: the caller applies it, the core never does I/O.
 public struct MaterializePlan: Hashable, Sendable {

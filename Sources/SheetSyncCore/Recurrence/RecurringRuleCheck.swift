@@ -1,3 +1,5 @@
+import SheetValues
+
 /// A RecurringRules row checked as a sync checks one typed into the sheet: the tab's field rules
 /// (`TabReader`, defaults included), then its category (`CategoryCheck`). `materialize` checks the
 /// store's rules with it and `rule add` the rule typed on the command line, so a rule is valid in

@@ -1,3 +1,5 @@
+import SheetValues
+
 /// The common cells of a workbook, read without the tolerant parser.
 ///
 /// A workbook sheetsync wrote holds canonical text (CSV) or typed cells (XLSX) in nearly every

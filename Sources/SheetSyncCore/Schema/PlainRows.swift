@@ -1,3 +1,5 @@
+import SheetValues
+
 /// A tab's rows checked on their cells' bytes, without building a string per cell or a record per
 /// row: what `check` does with a big tab that has nothing to report.
 ///

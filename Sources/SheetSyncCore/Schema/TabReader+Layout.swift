@@ -1,3 +1,5 @@
+import SheetValues
+
 /// Where the fields that defaults and checks name sit in a schema's field list, so a row is parsed
 /// into an array of texts and becomes a `LedgerRow` once, instead of through a dictionary per cell.
 struct RowLayout: Sendable {

@@ -1,3 +1,5 @@
+import SheetValues
+
 /// A tab that cannot be read at all (its rows are left alone and nothing is synced for it).
 public struct TabError: Error, Hashable, Sendable, CustomStringConvertible {
     public var tab: Tab

@@ -1,3 +1,5 @@
+import SheetValues
+
 /// The cells `check` and `status` look at closer in a CSV workbook, told by column and first byte so
 /// that a scan decodes only those: any cell whose first byte can begin a formula
 /// (`FormulaText.mayBeFormulaLike`), and, with `roundTrips`, a text field's cell whose first byte can

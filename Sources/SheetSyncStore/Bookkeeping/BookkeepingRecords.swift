@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SheetSyncCore
+import SheetValues
 
 // One GRDB record per `sync_*` table. Columns holding JSON are written and read here, with
 // sorted keys so a person diffing two stores sees stable text.

@@ -1,4 +1,4 @@
-import SheetSyncCore
+import SheetValues
 
 /// A CSV file that cannot be read, with the file, row and byte offset where reading stopped.
 ///

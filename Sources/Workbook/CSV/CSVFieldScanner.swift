@@ -1,4 +1,4 @@
-import SheetSyncCore
+import SheetValues
 import Synchronization
 
 /// Where one CSV field lies in the bytes: the one scan shared by the parser (which validates the
@@ -132,20 +132,20 @@ final class CSVRows: RowSource {
     private let records: ArraySlice<Range<Int>>
     /// The header's width: what a row's cells reserve room for.
     private let width: Int
-    /// Every row's hash and key worked out while reading, until the change scope takes them.
-    private let keyed: Mutex<KeyedRowHashes?>
+    /// What the reader's observer saw of the rows while reading, until someone takes it.
+    private let observed: Mutex<(any RowObserver)?>
 
-    init(bytes: [UInt8], records: ArraySlice<Range<Int>>, width: Int, keyed: KeyedRowHashes? = nil) {
+    init(bytes: [UInt8], records: ArraySlice<Range<Int>>, width: Int, observed: (any RowObserver)? = nil) {
         self.bytes = bytes
         self.records = records
         self.width = width
-        self.keyed = Mutex(keyed)
+        self.observed = Mutex(observed)
     }
 
     var count: Int { records.count }
 
-    func takeKeyedRows() -> KeyedRowHashes? {
-        keyed.withLock { kept in
+    func takeObservation() -> (any RowObserver)? {
+        observed.withLock { kept in
             defer { kept = nil }; return kept
         }
     }
@@ -172,15 +172,6 @@ final class CSVRows: RowSource {
             return false
         }
         return found
-    }
-
-    func hash(row index: Int, seed: UInt64) -> Int64 {
-        var builder = RowHash.Builder(seed: seed)
-        visit(index) { bytes in
-            if bytes.isEmpty { builder.addEmpty() } else { builder.addText(bytes) }
-            return true
-        }
-        return builder.value
     }
 
     func visitCells(rows: Range<Int>, cell: (UnsafeBufferPointer<UInt8>) -> Bool, endOfRow: (Int) -> Bool) -> Bool {

@@ -1,4 +1,4 @@
-import SheetSyncCore
+import SheetValues
 
 /// The record separator a CSV file uses between rows.
 public enum CSVLineEnding: String, Hashable, Sendable, CaseIterable {

@@ -1,5 +1,5 @@
 import Foundation
-import SheetSyncCore
+import SheetValues
 
 /// The one-pass byte loop behind `CSVReader`.
 ///
@@ -27,8 +27,12 @@ struct CSVParser {
     private var headerWidth = 0
     /// Data rows whose quoting looks broken, by index, with what is wrong.
     private var damage: [Int: String] = [:]
-    /// How to hash and key each data row while it is read (kept rows only), once the header is known.
-    private var keying: RowKeying?
+    /// The cells of the data row being read, for the observer: a field as it is points into `p`, one
+    /// that had to be unescaped is a placeholder until the row ends (`unescapedCells`).
+    private var rowCells: [UnsafeBufferPointer<UInt8>] = []
+    /// The row's unescaped fields, one after another, and which of `rowCells` each one is.
+    private var unescaped: [UInt8] = []
+    private var unescapedCells: [(cell: Int, bytes: Range<Int>)] = []
     /// The data row a stray carriage return cut short: the next row is its rest.
     private var cutByCR: Int?
 
@@ -38,10 +42,10 @@ struct CSVParser {
         self.owner = owner
     }
 
-    /// Reads the file. `keying`, given the header, says how to hash and key each data row as it is
-    /// read (`RowKeying`), for a parser that keeps the rows as bytes: what a sync would otherwise
-    /// visit every row's bytes again for.
-    mutating func run(keying makeKeying: (([String]) -> RowKeying?)? = nil) throws -> CSVFile {
+    /// Reads the file. `observer`, given the header, makes the observer that sees every data row as it
+    /// is read, for a parser that keeps the rows as bytes: what a sync would otherwise visit every
+    /// row's bytes again for (its row hashes and keys).
+    mutating func run(observer makeObserver: (([String]) -> (any RowObserver)?)? = nil) throws -> CSVFile {
         let n = p.count
         var hasBOM = false
         if n >= 3, p[0] == 0xEF, p[1] == 0xBB, p[2] == 0xBF {
@@ -53,12 +57,11 @@ struct CSVParser {
         let hasNUL = p.baseAddress.map { memchr($0, 0, n) != nil } ?? false
         var read = Records()
         while i < n && read.header == nil { try readRecord(into: &read, hasNUL: hasNUL) }
-        if owner != nil, let header = read.header { keying = makeKeying?(header) }
-        if !hasNUL, let header = read.header, let parts = partsRead(header: header, lineEnding: read.lineEnding) {
+        if owner != nil, let header = read.header { read.observer = makeObserver?(header) }
+        if !hasNUL, let header = read.header, let parts = partsRead(header: header, lineEnding: read.lineEnding, observer: read.observer) {
             for part in parts {
                 read.ranges += part.ranges
-                read.hashes += part.hashes
-                read.keys += part.keys
+                if let seen = part.observer { read.observer?.append(part: seen) }
                 read.dataRows += part.ranges.count
                 if let ending = part.lineEnding, ending != (read.lineEnding ?? ending) { read.mixedEndings = true }
                 if read.lineEnding == nil { read.lineEnding = part.lineEnding }
@@ -70,9 +73,9 @@ struct CSVParser {
         while i < n { try readRecord(into: &read, hasNUL: hasNUL) }
         var table: Table
         if let owner, !read.ranges.isEmpty {
-            let keyed = keying.map { KeyedRowHashes(keying: $0, hashes: read.hashes, keys: read.keys) }
             table = Table(
-                header: read.header ?? [], source: CSVRows(bytes: owner, records: read.ranges.dropFirst(), width: headerWidth, keyed: keyed)
+                header: read.header ?? [],
+                source: CSVRows(bytes: owner, records: read.ranges.dropFirst(), width: headerWidth, observed: read.observer.take())
             )
         } else {
             table = Table(header: read.header ?? [], rows: read.rows)
@@ -101,9 +104,8 @@ struct CSVParser {
         var lineEnding: CSVLineEnding?
         /// A separator other than `lineEnding` was found.
         var mixedEndings = false
-        /// Each data row's hash and key, when the parser keys rows.
-        var hashes: [Int64] = []
-        var keys: [RowKey?] = []
+        /// What sees each data row as it is read, when the parser has one.
+        var observer: (any RowObserver)?
         var endsWithNewline = false
         var refused: [Int: CSVError] = [:]
     }
@@ -120,7 +122,7 @@ struct CSVParser {
         // Cells are made for the header, and for every row only when there are no bytes to keep.
         let keepsCells = owner == nil
         let makesCells = keepsCells || read.header == nil
-        var row = read.header == nil ? nil : keying.map(RowKeying.Row.init)
+        let observing = read.observer != nil
         if first != Self.cr && first != Self.lf {
             var column = 0
             while true {
@@ -128,7 +130,7 @@ struct CSVParser {
                 let span = try field()
                 column += 1
                 if makesCells { cells.append(cell(span)) }
-                if row != nil { add(span, to: &row) }
+                if observing { note(span) }
                 if hasNUL, let header = read.header, read.refused[read.dataRows] == nil {
                     refuseNUL(in: start..<i, column: column, header: header, into: &read)
                 }
@@ -140,10 +142,7 @@ struct CSVParser {
             }
         }
         read.ranges.append(recordStart..<i)
-        if row != nil, let keying, let (hash, key) = row?.finish(keying) {
-            read.hashes.append(hash)
-            read.keys.append(key)
-        }
+        if observing { report(into: &read) }
         let index = read.dataRows
         if read.header != nil, let cut = cutByCR { noteRestOfCutRow(index, cut: cut) }
         if i < n {
@@ -203,25 +202,26 @@ struct CSVParser {
     /// and line number as it must.
     ///
     /// `lineEnding`: the file's, as the header's line ended: each part judges its line ends by it.
-    private func partsRead(header: [String], lineEnding: CSVLineEnding?) -> [PartRecords]? {
+    /// `observer`: the one the rows are read for; each part is seen by a `fresh()` one of its own.
+    private func partsRead(header: [String], lineEnding: CSVLineEnding?, observer: (any RowObserver)?) -> [PartRecords]? {
         guard let owner, let base = p.baseAddress else { return nil }
         let cuts = RowParts.byteRanges(from: i, to: p.count) { at in
             memchr(base + at, Int32(Self.lf), p.count - at).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) + 1 }
         }
         guard cuts.count > 1 else { return nil }
-        let (source, width, record, keying) = (source, headerWidth, record, keying)
+        let (source, width, record) = (source, headerWidth, record)
         let parts = RowParts.run(cuts.count) { k -> PartRecords? in
             owner.withUnsafeBufferPointer { p in
                 var parser = CSVParser(bytes: p, source: source, owner: owner)
-                (parser.i, parser.headerWidth, parser.record, parser.keying) = (cuts[k].lowerBound, width, record, keying)
-                var read = Records(header: header, lineEnding: lineEnding)
+                (parser.i, parser.headerWidth, parser.record) = (cuts[k].lowerBound, width, record)
+                var read = Records(header: header, lineEnding: lineEnding, observer: observer?.fresh())
                 let end = cuts[k].upperBound
                 while parser.i < end {
                     guard (try? parser.readRecord(into: &read, hasNUL: false)) != nil else { return nil }
                 }
                 guard parser.i == end, parser.damage.isEmpty else { return nil }
                 return PartRecords(
-                    ranges: read.ranges, hashes: read.hashes, keys: read.keys, lineEnding: read.lineEnding,
+                    ranges: read.ranges, observer: read.observer, lineEnding: read.lineEnding,
                     mixedEndings: read.mixedEndings, endsWithNewline: read.endsWithNewline)
             }
         }
@@ -232,8 +232,7 @@ struct CSVParser {
     /// The records of one part read side by side.
     private struct PartRecords: Sendable {
         var ranges: [Range<Int>]
-        var hashes: [Int64]
-        var keys: [RowKey?]
+        var observer: (any RowObserver)?
         var lineEnding: CSVLineEnding?
         var mixedEndings: Bool
         var endsWithNewline: Bool
@@ -262,15 +261,41 @@ struct CSVParser {
         return span
     }
 
-    /// The field's decoded bytes into the row's hash and key.
-    private mutating func add(_ span: CSVFieldSpan, to row: inout RowKeying.Row?) {
+    /// The field's decoded bytes into the row the observer is shown at its end.
+    private mutating func note(_ span: CSVFieldSpan) {
         if span.isVerbatim {
-            row?.add(UnsafeBufferPointer(rebasing: p[span.content]))
+            rowCells.append(UnsafeBufferPointer(rebasing: p[span.content]))
             return
         }
-        var kept = row
-        CSVFieldScanner.decode(span, p, scratch: &scratch) { kept?.add($0) }
-        row = kept
+        noteUnescaped(span)
+    }
+
+    /// A field with doubled quotes or bytes after its closing quote: unescaped into `unescaped`, which
+    /// may grow (and move) before the row ends, so it is pointed at only then (`report(into:)`).
+    @inline(never)
+    private mutating func noteUnescaped(_ span: CSVFieldSpan) {
+        var bytes: [UInt8] = []
+        swap(&bytes, &unescaped)
+        let start = bytes.count
+        CSVFieldScanner.decode(span, p, scratch: &scratch) { bytes.append(contentsOf: $0) }
+        unescapedCells.append((rowCells.count, start..<bytes.count))
+        swap(&bytes, &unescaped)
+        rowCells.append(UnsafeBufferPointer(start: nil, count: 0))
+    }
+
+    /// Shows the observer the data row just read, and empties the row's cells for the next.
+    private mutating func report(into read: inout Records) {
+        if unescapedCells.isEmpty {
+            rowCells.withUnsafeBufferPointer { read.observer?.row($0) }
+        } else {
+            unescaped.withUnsafeBufferPointer { bytes in
+                for (cell, range) in unescapedCells { rowCells[cell] = UnsafeBufferPointer(rebasing: bytes[range]) }
+                rowCells.withUnsafeBufferPointer { read.observer?.row($0) }
+            }
+            unescaped.removeAll(keepingCapacity: true)
+            unescapedCells.removeAll(keepingCapacity: true)
+        }
+        rowCells.removeAll(keepingCapacity: true)
     }
 
     private mutating func cell(_ span: CSVFieldSpan) -> Cell {
@@ -343,5 +368,12 @@ struct CSVParser {
             k += 1
         }
         return line
+    }
+}
+
+extension RowObserver {
+    /// `append(_:)` of a part's observer known only as `any RowObserver`: one of this one's `fresh()`.
+    fileprivate mutating func append(part: any RowObserver) {
+        if let part = part as? Self { append(part) }
     }
 }

@@ -1,4 +1,4 @@
-import SheetSyncCore
+import SheetValues
 
 /// A CSV file as read with a tab plan's cell changes carried out, written by streaming the bytes it
 /// was read from: a row without a changed cell is copied as the person or program wrote it (its

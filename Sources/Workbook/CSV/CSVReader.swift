@@ -1,5 +1,5 @@
 import Foundation
-import SheetSyncCore
+import SheetValues
 
 /// Reads RFC 4180 CSV from bytes into a `CSVFile`.
 ///
@@ -13,13 +13,16 @@ public enum CSVReader {
         return try parser.run()
     }
 
-    /// Parses `bytes`; `source` names the file in error messages, e.g. `Transactions.csv`. `keying`,
-    /// given the header, says how to hash and key every row as it is read (`Table.takeKeyedRows`).
-    public static func parse(_ bytes: [UInt8], source: String, keying: (([String]) -> RowKeying?)? = nil) throws -> CSVFile {
+    /// Parses `bytes`; `source` names the file in error messages, e.g. `Transactions.csv`. `observer`,
+    /// given the header, makes the observer that sees every data row as it is read, handed over with
+    /// the table (`Table.takeObservation`).
+    public static func parse(
+        _ bytes: [UInt8], source: String, observer: (([String]) -> (any RowObserver)?)? = nil
+    ) throws -> CSVFile {
         // The rows stay as these bytes (shared, not copied) and are decoded when asked for.
         var file = try bytes.withUnsafeBufferPointer { pointer in
             var parser = CSVParser(bytes: pointer, source: source, owner: bytes)
-            return try parser.run(keying: keying)
+            return try parser.run(observer: observer)
         }
         file.source = bytes  // shared, not copied: a rewrite copies unchanged rows from it
         return file
@@ -39,7 +42,7 @@ public enum CSVReader {
     /// Prefer this to `FileFingerprint.of` followed by `read(contentsOf:)`: a save between
     /// those two calls would pair a fingerprint with content it does not describe.
     public static func readIfPresent(
-        _ url: URL, keying: (([String]) -> RowKeying?)? = nil
+        _ url: URL, observer: (([String]) -> (any RowObserver)?)? = nil
     ) throws -> (file: CSVFile, fingerprint: FileFingerprint)? {
         let name = url.lastPathComponent
         let snapshot: FileSnapshot?
@@ -52,6 +55,6 @@ public enum CSVReader {
             throw CSVError(file: url.path, problem: .unreadable(reason: error.reason))
         }
         guard let snapshot else { return nil }
-        return (try parse(snapshot.bytes, source: name, keying: keying), snapshot.fingerprint)
+        return (try parse(snapshot.bytes, source: name, observer: observer), snapshot.fingerprint)
     }
 }

@@ -1,4 +1,4 @@
-import SheetSyncCore
+import SheetValues
 
 /// Appends CSV records to a byte buffer: the shared core of `CSVWriter` and `CSVStreamWriter`.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import SheetSyncCore
+import SheetValues
 
 /// Writes a `CSVFile` back as bytes, keeping its BOM, line endings and blank lines, so that
 /// `CSVReader.parse(CSVWriter.encode(file))` gives `file` back. Cells are written with

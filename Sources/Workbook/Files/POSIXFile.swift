@@ -1,4 +1,4 @@
-import SheetSyncCore
+import SheetValues
 
 #if canImport(Glibc)
     // On Linux the members of `struct stat` and `timespec` come from a header that whichever of

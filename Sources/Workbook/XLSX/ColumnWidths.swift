@@ -1,4 +1,4 @@
-import SheetSyncCore
+import SheetValues
 
 /// Column widths (in characters) wide enough for each column's content.
 ///

@@ -1,4 +1,4 @@
-import SheetSyncCore
+import SheetValues
 
 /// A cell's `t` attribute.
 enum CellType: Equatable {

@@ -1,4 +1,4 @@
-import SheetSyncCore
+import SheetValues
 
 /// Reads `<sheetData>` into rows of cells indexed by their real row number.
 ///

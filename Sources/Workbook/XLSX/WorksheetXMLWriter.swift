@@ -1,4 +1,4 @@
-import SheetSyncCore
+import SheetValues
 
 /// The cell style indices a worksheet uses for dates, in whatever styles part the package has.
 struct DateStyles: Equatable {

@@ -1,5 +1,5 @@
 import Foundation
-import SheetSyncCore
+import SheetValues
 
 /// One worksheet as a table: row 1 is the header, `table.rows[i]` is sheet row `i + 2`.
 public struct XLSXSheet: Sendable, Hashable {

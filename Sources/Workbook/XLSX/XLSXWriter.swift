@@ -1,5 +1,5 @@
 import Foundation
-import SheetSyncCore
+import SheetValues
 
 /// Writes XLSX workbooks, streaming each worksheet in chunks.
 ///

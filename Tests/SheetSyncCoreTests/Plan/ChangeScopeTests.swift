@@ -1,5 +1,6 @@
 import Foundation
 import SheetSyncCore
+import SheetValues
 import Testing
 
 /// Cost follows change: which rows a sync leaves out, and that leaving them out changes no

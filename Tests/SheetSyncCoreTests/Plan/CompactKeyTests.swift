@@ -1,5 +1,6 @@
 import Foundation
 import SheetSyncCore
+import SheetValues
 import Testing
 
 /// Keys held compactly (`RowKey`) never make two different keys one: an "unchanged"

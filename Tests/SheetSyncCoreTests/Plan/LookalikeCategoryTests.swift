@@ -1,3 +1,4 @@
+import SheetValues
 import Testing
 
 @testable import SheetSyncCore

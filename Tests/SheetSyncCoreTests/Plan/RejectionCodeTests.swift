@@ -1,4 +1,5 @@
 import SheetSyncCore
+import SheetValues
 import Testing
 
 /// A rejected row carries the code of what holds it back (docs/issues.md): scripts and tests match

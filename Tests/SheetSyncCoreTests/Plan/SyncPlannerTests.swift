@@ -1,5 +1,6 @@
 import Foundation
 import SheetSyncCore
+import SheetValues
 import Testing
 
 /// Every guard of the planner, on values: no files, no store.

@@ -1,5 +1,6 @@
 import Foundation
 import SheetSyncCore
+import SheetValues
 import Testing
 
 /// The one issue type: its terminal line, its JSON object, and the list of codes in docs/issues.md.

@@ -1,3 +1,4 @@
+import SheetValues
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import SheetSyncCore
+import SheetValues
 import Testing
 
 /// Dates and amounts typed the local way read by the ledger's `dateOrder` and `decimalSeparator`;

@@ -2,6 +2,7 @@ import Foundation
 import SheetSync
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 import SheetsEmulator
 import TestSupport
 

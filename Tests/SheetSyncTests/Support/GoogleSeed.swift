@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SheetSyncCore
+import SheetValues
 import SheetsEmulator
 
 /// Spreadsheets as a person keeps them (typed cells: dates become dates, amounts numbers), put straight

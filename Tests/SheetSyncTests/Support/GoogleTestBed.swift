@@ -5,6 +5,7 @@ import Logging
 import SheetSync
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 import SheetsEmulator
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import SheetSync
 import SheetSyncCore
+import SheetValues
 import Workbook
 
 /// The workbook side of a model case: where the person's edits land and what the engine syncs with.

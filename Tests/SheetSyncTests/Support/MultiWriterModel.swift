@@ -2,6 +2,7 @@ import Foundation
 import GoogleAPI
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 import SheetsEmulator
 import Testing
 import Workbook

@@ -1,6 +1,7 @@
 import Foundation
 import SheetSync
 import SheetSyncCore
+import SheetValues
 import TestSupport
 import Workbook
 

@@ -1,3 +1,4 @@
+import SheetValues
 import Testing
 
 @testable import SheetSyncCore
@@ -84,13 +85,13 @@ import Testing
         for cores in [1, 2, 5] {
             let read = try RowParts.$bytesPerPart.withValue(1) {
                 try RowParts.$cores.withValue(cores) {
-                    try CSVReader.parse(Array(text.utf8), source: "t.csv", keying: { _ in keying }).table
+                    try CSVReader.parse(Array(text.utf8), source: "t.csv", observer: { _ in KeyedRowHashes(keying: keying) }).table
                 }
             }
             let keyed = try #require(read.takeKeyedRows(), "\(cores) parts")
             #expect(keyed.keying == keying && keyed.hashes == visited.hashes && keyed.keys == visited.keys, "\(cores) parts")
             // The change scope's visit takes them (handed over once) and gives the same.
-            let again = try CSVReader.parse(Array(text.utf8), source: "t.csv", keying: { _ in keying }).table
+            let again = try CSVReader.parse(Array(text.utf8), source: "t.csv", observer: { _ in KeyedRowHashes(keying: keying) }).table
             #expect(KeyedRows.visit(again, keying: keying).map { $0.hashes == visited.hashes && $0.keys == visited.keys } == true)
             #expect(again.takeKeyedRows() == nil)
         }
@@ -102,7 +103,9 @@ import Testing
         let text = "transactionId,note\nc09ca393-0084-5db0-a1be-912f4bec2b3d,a\n"
         let schema = Tab.transactions.schema
         func read() throws -> Table {
-            try CSVReader.parse(Array(text.utf8), source: "t.csv", keying: { RowKeying(header: $0, schema: schema) }).table
+            try CSVReader.parse(
+                Array(text.utf8), source: "t.csv", observer: { KeyedRowHashes(keying: RowKeying(header: $0, schema: schema)) }
+            ).table
         }
         let once = try read()
         #expect(once.takeKeyedRows()?.keying == RowKeying(header: once.header, schema: schema))

@@ -1,4 +1,5 @@
 import SheetSyncCore
+import SheetValues
 import Testing
 
 @testable import Workbook

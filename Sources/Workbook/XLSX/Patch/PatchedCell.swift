@@ -1,4 +1,4 @@
-import SheetSyncCore
+import SheetValues
 
 /// Writes the `<c>` elements a patch puts into a worksheet: the cell's own attributes kept (its
 /// style index above all), its type and value replaced.

@@ -1,4 +1,4 @@
-import SheetSyncCore
+import SheetValues
 
 /// The cell-level edits a push makes to one existing worksheet.
 ///

@@ -1,4 +1,4 @@
-import SheetSyncCore
+import SheetValues
 
 /// Streams a worksheet part through a patch: rows the patch leaves alone are copied byte for
 /// byte, changed cells are replaced (style kept), deleted rows dropped and the rows below them

@@ -8,8 +8,6 @@ public protocol RowSource: Sendable {
     func row(_ index: Int) -> [Cell]
     /// The cell at `column` of data row `index` (`.empty` past the row's end).
     func cell(row index: Int, column: Int) -> Cell
-    /// The row's `RowHash`, computed from the source without decoding its cells into strings.
-    func hash(row index: Int, seed: UInt64) -> Int64
     /// Visits data rows `rows` in order: `cell` with each cell of the row in column order, as its
     /// decoded UTF-8 bytes (an empty cell as no bytes; valid only during the call) until it returns
     /// false, then `endOfRow` with the row's index, which returns false to stop. Returns false without
@@ -17,9 +15,9 @@ public protocol RowSource: Sendable {
     func visitCells(
         rows: Range<Int>, cell: (UnsafeBufferPointer<UInt8>) -> Bool, endOfRow: (Int) -> Bool
     ) -> Bool
-    /// Every row's hash and key as the reader worked them out while reading, when it did: handed
-    /// over once (the next call answers nil), so that the one who takes them owns the arrays.
-    func takeKeyedRows() -> KeyedRowHashes?
+    /// What the reader's `RowObserver` saw of the rows as it read them, when it had one: handed over
+    /// once (the next call answers nil), so that the one who takes it owns what it holds.
+    func takeObservation() -> (any RowObserver)?
 }
 
 extension RowSource {
@@ -27,7 +25,7 @@ extension RowSource {
         rows: Range<Int>, cell: (UnsafeBufferPointer<UInt8>) -> Bool, endOfRow: (Int) -> Bool
     ) -> Bool { false }
 
-    public func takeKeyedRows() -> KeyedRowHashes? { nil }
+    public func takeObservation() -> (any RowObserver)? { nil }
 }
 
 /// A neutral sheet: a header row and data rows, as read from CSV, XLSX or Sheets.
@@ -36,7 +34,7 @@ extension RowSource {
 /// header (omitted trailing cells) or longer (cells under no header).
 ///
 /// A reader may hand the rows over as a `RowSource` instead of arrays of cells: `rowCount`,
-/// `row(_:)`, `cell(row:column:)` and `rowHash(_:seed:)` then decode only the rows asked for, which is
+/// `row(_:)`, `cell(row:column:)` and `visitCells` then decode only the rows asked for, which is
 /// what the sync's read path uses (an unchanged row of a narrowed tab is never decoded). `rows`
 /// still works on such a table: it decodes every row once (kept for later reads), and a change
 /// through it turns the table into ordinary arrays of cells.
@@ -111,14 +109,6 @@ public struct Table: Hashable, Sendable {
         }
     }
 
-    /// `RowHash.of(row(index), seed:)`, without decoding the row where the source can avoid it.
-    public func rowHash(_ index: Int, seed: UInt64) -> Int64 {
-        switch storage {
-        case .cells(let rows): return RowHash.of(rows[index], seed: seed)
-        case .source(let decoded): return decoded.source.hash(row: index, seed: seed)
-        }
-    }
-
     /// `RowSource.visitCells` of data rows `rows`: false (and nothing visited) when the rows are not
     /// kept as bytes; then read `row(_:)`.
     public func visitCells(
@@ -159,12 +149,11 @@ public struct Table: Hashable, Sendable {
         }
     }
 
-    /// Every row's hash and key as the reader worked them out while reading (`RowKeying`), handed
-    /// over once (every copy of the table shares them); nil when it did not, they were taken, or the
-    /// rows were changed since.
-    public func takeKeyedRows() -> KeyedRowHashes? {
+    /// What the reader's `RowObserver` saw of the rows as it read them, handed over once (every copy
+    /// of the table shares it); nil when the reader had none, it was taken, or the rows were changed since.
+    public func takeObservation() -> (any RowObserver)? {
         guard case .source(let decoded) = storage else { return nil }
-        return decoded.source.takeKeyedRows()
+        return decoded.source.takeObservation()
     }
 
     /// The sheet row number (1-based, header is row 1) of data row `index`.

@@ -54,7 +54,7 @@ public enum DisplayedNumber {
                 guard let e = Self.exponent(text) else { return nil }
                 exponent = e
                 break
-            } else if CanonicalText.isDigit(b) {
+            } else if isDigit(b) {
                 digits.append(b)
             } else {
                 return nil
@@ -82,7 +82,7 @@ public enum DisplayedNumber {
         guard !text.isEmpty, text.count <= 4 else { return nil }
         var e = 0
         for d in text {
-            guard CanonicalText.isDigit(d) else { return nil }
+            guard isDigit(d) else { return nil }
             e = e * 10 + Int(d - UInt8(ascii: "0"))
         }
         return sign * e
@@ -143,7 +143,7 @@ public enum DisplayedNumber {
     /// Plain decimal text of at most 15 significant digits, with no leading zeros, no trailing
     /// fraction zeros and no exponent: what `canonical` would return, recognized on the bytes.
     static func isAlreadyCanonical(_ text: String) -> Bool {
-        CanonicalText.withBytes(text) { p -> Bool in
+        text.utf8.withContiguousStorageIfAvailable { p -> Bool in
             var i = 0
             if i < p.count, p[i] == UInt8(ascii: "-") { i += 1 }
             let start = i
@@ -155,7 +155,7 @@ public enum DisplayedNumber {
                 if b == UInt8(ascii: ".") {
                     guard point < 0 else { return false }
                     point = i
-                } else if CanonicalText.isDigit(b) {
+                } else if isDigit(b) {
                     if b != UInt8(ascii: "0") { seenNonZero = true }
                     if seenNonZero { significant += 1 }
                 } else {
@@ -172,4 +172,6 @@ public enum DisplayedNumber {
             return true
         } ?? false
     }
+
+    @inline(__always) private static func isDigit(_ b: UInt8) -> Bool { b &- 48 < 10 }
 }

@@ -1,8 +1,10 @@
 import Foundation
+import SheetSyncCore
+import SheetValues
 import TestSupport
 import Testing
 
-@testable import SheetSyncCore
+@testable import Workbook
 
 /// A double reads as a spreadsheet shows it: 15 significant digits, canonical decimal text.
 @Suite struct DisplayedNumberTests {
