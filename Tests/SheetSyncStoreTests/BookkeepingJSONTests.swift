@@ -43,11 +43,11 @@ import Testing
         let own = Samples.record(tab)
         let key = own[tab.schema.keyField]
         let names = tab.schema.fieldNames
-        let other = try #require(names.last { $0 != tab.schema.keyField })
+        let other = try #require(names.last { $0 != tab.schema.keyField.rawValue })
         let reordered = try #require(LedgerRowTemplate(names: names.reversed()).layout)
         let records = [
             own,
-            LedgerRow(layout: reordered, values: names.reversed().map { own[$0] }),
+            LedgerRow(layout: reordered, values: names.reversed().map { own[named: $0] }),
             LedgerRow(own.fields.merging(["userColumn": "x"]) { a, _ in a }),
             LedgerRow(own.fields.filter { $0.key != other }),
             LedgerRow(own.fields.merging([other: "with \u{7F} delete \u{7F}"]) { _, new in new }),

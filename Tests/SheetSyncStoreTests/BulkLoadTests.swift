@@ -176,7 +176,7 @@ import Testing
         let names = Tab.transactions.schema.fieldNames
         let reordered = try #require(LedgerRowTemplate(names: names.reversed()).layout)
         let own = Self.transactions(12) { n in n == 5 ? ["year": "2025"] : n == 9 ? ["recurringRuleId": Samples.ruleId.uppercased()] : [:] }
-        let other = own.map { record in LedgerRow(layout: reordered, values: names.reversed().map { record[$0] }) }
+        let other = own.map { record in LedgerRow(layout: reordered, values: names.reversed().map { record[named: $0] }) }
         #expect(other.allSatisfy { $0.layout !== own[0].layout })
         let a = try LedgerStore.inMemory(), b = try LedgerStore.inMemory()
         try a.commit(Self.firstPull([.transactions: own]))
@@ -214,9 +214,9 @@ import Testing
         }
         let stored = try #require(try store.records(in: .transactions).first)
         var written = record
-        written["transactionId"] = record["transactionId"].lowercased()
-        written["month"] = Int(record["month"]).map(String.init) ?? record["month"]
-        written["year"] = Int(record["year"]).map(String.init) ?? record["year"]
+        written[.transactionId] = record[.transactionId].lowercased()
+        written[.month] = Int(record[.month]).map(String.init) ?? record[.month]
+        written[.year] = Int(record[.year]).map(String.init) ?? record[.year]
         let table = DataTable(.transactions)
         #expect(table.needsFixOnInsert(record) == (stored != written))
     }

@@ -38,7 +38,7 @@ import Testing
         var quick = 0
         for tab in Tab.allCases {
             for field in tab.schema.fields {
-                let key = field.name == tab.schema.keyField
+                let key = field.key == tab.schema.keyField
                 let checks = DataTable.checks(for: field, key: key)
                 guard !checks.isEmpty else { continue }
                 let type = field.isIntegerColumn ? "INTEGER" : "TEXT"

@@ -43,9 +43,9 @@ import Testing
             INSERT INTO categories (name, type, isActive, sortOrder) VALUES ('A', 'both', 1, 2.5), ('B', 'both', 0, 3.0)
             """)
         let rows = try store.records(in: .categories)
-        #expect(rows.map { $0["isActive"] } == ["TRUE", "FALSE"])
-        #expect(rows.map { $0["sortOrder"] } == ["2.5", "3"])
-        #expect(rows.map { $0["emoji"] } == ["", ""])
+        #expect(rows.map { $0[.isActive] } == ["TRUE", "FALSE"])
+        #expect(rows.map { $0[.sortOrder] } == ["2.5", "3"])
+        #expect(rows.map { $0[.emoji] } == ["", ""])
     }
 
     @Test func booleanTextsBecomeZeroOrOne() throws {

@@ -43,9 +43,9 @@ import Testing
         /// hand edit the tests make, which Drive dates now).
         func editInStore(_ bed: GoogleTestBed, _ key: String, _ fields: [String: String]) throws {
             let store = try bed.store()
-            var row = try #require(try store.records(in: .transactions).first { $0["transactionId"] == key })
-            for (field, value) in fields { row[field] = value }
-            row["lastModifiedAt"] = "2026-02-02T00:00:00.000Z"
+            var row = try #require(try store.records(in: .transactions).first { $0[.transactionId] == key })
+            for (field, value) in fields { row[named: field] = value }
+            row[.lastModifiedAt] = "2026-02-02T00:00:00.000Z"
             try store.upsert(row, in: .transactions)
         }
     }
@@ -84,8 +84,8 @@ import Testing
             if withMachine { try await machines.sync(a) }
             let sheet = try a.sheetRecords(.transactions), store = try a.storeRecords(.transactions)
             #expect(store == sheet, "A's store lacks what others wrote: \(Set(sheet.keys).subtracting(store.keys))")
-            #expect(store[machines.keys[1]]?["note"] == "typed meanwhile")
-            if withMachine { #expect(Set(sheet.values.map { $0["note"] }).isSuperset(of: ["from a", "from b"])) }
+            #expect(store[machines.keys[1]]?[.note] == "typed meanwhile")
+            if withMachine { #expect(Set(sheet.values.map { $0[.note] }).isSuperset(of: ["from a", "from b"])) }
         }
         await machines.finish()
     }
@@ -123,7 +123,7 @@ import Testing
         // The next runs converge on both machines with nothing misplaced.
         for bed in [a, machines.b, a] { try await machines.sync(bed) }
         let final = try a.sheetRecords(.transactions)
-        #expect(final[edited]?["note"] == "edited in the store" && final[edited]?["amount"] == "999.99")
+        #expect(final[edited]?[.note] == "edited in the store" && final[edited]?[.amount] == "999.99")
         #expect(final[below] == belowBefore)
         #expect(try a.storeRecords(.transactions) == final)
         #expect(try machines.b.storeRecords(.transactions) == final)
@@ -158,14 +158,14 @@ extension SeveralWritersGoogleTests {
         #expect(person.acted, "the write was never retried")
         #expect(outcome == 75, "the retry went out over the typed cell")
         var expected = sheetBefore
-        expected[edited]?["note"] = "typed during the wait"
+        expected[edited]?[.note] = "typed during the wait"
         #expect(try a.sheetRecords(.transactions) == expected, "the re-sent write overwrote what the person typed")
-        #expect(try a.storeRecords(.transactions)[edited]?["note"] == "edited in the store")
+        #expect(try a.storeRecords(.transactions)[edited]?[.note] == "edited in the store")
 
         // The typed cell is newer than the store's edit (2026-02-02): it wins, the store's note is logged.
         for bed in [a, machines.b, a] { try await machines.sync(bed) }
         let final = try a.sheetRecords(.transactions)
-        #expect(final[edited]?["note"] == "typed during the wait")
+        #expect(final[edited]?[.note] == "typed during the wait")
         #expect(try a.storeRecords(.transactions) == final)
         #expect(try machines.b.storeRecords(.transactions) == final)
         #expect(try store.conflicts(limit: 10).contains { $0.key == edited && $0.losingValue == "edited in the store" })
@@ -201,19 +201,19 @@ extension SeveralWritersGoogleTests {
         do { _ = try await run.value } catch let error as SheetSyncError { outcome = error.exitCode.rawValue }
         #expect(outcome == 75, "the write went out over the typed cell")
         var expected = sheetBefore
-        expected[edited]?[typedField] = typedField == "note" ? typed : "77.70"
+        expected[edited]?[named: typedField] = typedField == "note" ? typed : "77.70"
         #expect(try a.sheetRecords(.transactions) == expected, "the write overwrote what the person typed")
-        #expect(try a.storeRecords(.transactions)[edited]?["note"] == "edited in the store")
+        #expect(try a.storeRecords(.transactions)[edited]?[.note] == "edited in the store")
 
         for bed in [a, machines.b, a] { try await machines.sync(bed) }
         let final = try a.sheetRecords(.transactions)
-        #expect(final[edited]?[typedField] == expected[edited]?[typedField])
+        #expect(final[edited]?[named: typedField] == expected[edited]?[named: typedField])
         #expect(try a.storeRecords(.transactions) == final)
         #expect(try machines.b.storeRecords(.transactions) == final)
         if typedField == "note" {
             #expect(try a.store().conflicts(limit: 10).contains { $0.key == edited && $0.losingValue == "edited in the store" })
         } else {
-            #expect(final[edited]?["note"] == "edited in the store", "fields edited apart merge")
+            #expect(final[edited]?[.note] == "edited in the store", "fields edited apart merge")
         }
         await machines.finish()
     }
@@ -226,9 +226,9 @@ extension SeveralWritersGoogleTests {
         let (a, b) = (machines.a, machines.b)
         let (first, edited, below) = (machines.keys[0], machines.keys[2], machines.keys[3])
         let storeA = try a.store()
-        var row = try #require(try storeA.records(in: .transactions).first { $0["transactionId"] == edited })
-        row["note"] = "edited on a"
-        row["lastModifiedAt"] = "2026-02-02T00:00:00.000Z"
+        var row = try #require(try storeA.records(in: .transactions).first { $0[.transactionId] == edited })
+        row[.note] = "edited on a"
+        row[.lastModifiedAt] = "2026-02-02T00:00:00.000Z"
         try storeA.upsert(row, in: .transactions)
         try b.store().delete(key: first, in: .transactions)
         let belowBefore = try #require(try a.sheetRecords(.transactions)[below])
@@ -247,7 +247,7 @@ extension SeveralWritersGoogleTests {
 
         for bed in [a, b, a] { try await machines.sync(bed) }
         let sheet = try a.sheetRecords(.transactions)
-        #expect(sheet[edited]?["note"] == "edited on a")
+        #expect(sheet[edited]?[.note] == "edited on a")
         #expect(sheet[below] == belowBefore)
         #expect(sheet[first] == nil)
         #expect(try a.storeRecords(.transactions) == sheet)
@@ -289,12 +289,12 @@ extension SeveralWritersGoogleTests {
         do { _ = try await run.value } catch let error as SheetSyncError { (outcome, message) = (error.exitCode.rawValue, "\(error)") }
         #expect(outcome == 75, "the write went out on rows that had moved: \(message)")
         #expect(try a.values(.transactions) == moved, "the write changed the sheet after its rows moved")
-        #expect(try a.storeRecords(.transactions)[edited]?["note"] == "edited in the store")
+        #expect(try a.storeRecords(.transactions)[edited]?[.note] == "edited in the store")
 
         for bed in [a, machines.b, a] { try await machines.sync(bed) }
         let sheet = try a.sheetRecords(.transactions)
-        #expect(sheet[edited]?["note"] == "edited in the store")
-        #expect(!sheet.values.contains { $0["transactionId"] != edited && $0["note"] == "edited in the store" })
+        #expect(sheet[edited]?[.note] == "edited in the store")
+        #expect(!sheet.values.contains { $0[.transactionId] != edited && $0[.note] == "edited in the store" })
         #expect(try a.storeRecords(.transactions) == sheet)
         #expect(try machines.b.storeRecords(.transactions) == sheet)
         await machines.finish()
@@ -320,7 +320,7 @@ extension SeveralWritersGoogleTests {
         #expect(outcome == 75)
         #expect(try a.values(.transactions) == before)
         try await machines.sync(a)
-        #expect(try a.sheetRecords(.transactions)[machines.keys[2]]?["note"] == "edited in the store")
+        #expect(try a.sheetRecords(.transactions)[machines.keys[2]]?[.note] == "edited in the store")
         #expect(try a.storeRecords(.transactions) == a.sheetRecords(.transactions))
         await machines.finish()
     }
@@ -353,8 +353,8 @@ extension SeveralWritersGoogleTests {
         for (key, was) in before { #expect(sheet[key] == was, "\(key) changed: \(sheet[key].map { "\($0)" } ?? "gone")") }
         let typed = sheet.filter { before[$0.key] == nil }
         #expect(
-            typed.count == 1 && typed.first?.value["amount"] == "4.50",
-            "the typed row: \(typed.mapValues { $0["amount"] }) \(values.map { $0.prefix(6) })")
+            typed.count == 1 && typed.first?.value[.amount] == "4.50",
+            "the typed row: \(typed.mapValues { $0[.amount] }) \(values.map { $0.prefix(6) })")
         #expect(try a.table(.transactions).rows.count == before.count + 1, "a row without an id is left, or one is doubled")
         for bed in [a, machines.b, a] { try await machines.sync(bed) }
         #expect(try a.sheetRecords(.transactions) == sheet)
@@ -385,7 +385,7 @@ extension SeveralWritersGoogleTests {
         #expect(report.notices.contains { $0.contains("moved while this run wrote") }, "\(report.notices)")
 
         let sheet = try a.sheetRecords(.transactions)
-        #expect(sheet[edited]?["note"] == "edited in the store")
+        #expect(sheet[edited]?[.note] == "edited in the store")
         for (key, was) in before where key != edited { #expect(sheet[key] == was, "\(key) took values meant for another row") }
         for bed in [a, machines.b] { try await machines.sync(bed) }
         #expect(try a.storeRecords(.transactions) == a.sheetRecords(.transactions))

@@ -104,7 +104,7 @@ import Workbook
         try await b.sync()
         clock.advance(milliseconds: 60_000)
         try await a.sync()
-        #expect(try shared.sheet()[key]?["note"] == "a's note")
+        #expect(try shared.sheet()[key]?[.note] == "a's note")
         clock.advance(milliseconds: 60_000)
         try b.edit(key, ["note": "b's later note"])
         clock.advance(milliseconds: 60_000)
@@ -113,8 +113,8 @@ import Workbook
         try await a.sync()
 
         let sheet = try shared.sheet()
-        #expect(sheet[key]?["note"] == "b's later note")
-        #expect(sheet[key]?["amount"] == "60.00")
+        #expect(sheet[key]?[.note] == "b's later note")
+        #expect(sheet[key]?[.amount] == "60.00")
         #expect(try a.rows() == sheet)
         #expect(try b.rows() == sheet)
     }
@@ -139,8 +139,8 @@ import Workbook
         clock.advance(milliseconds: 60_000)
         try await a.sync()
         let merged = try #require(try shared.sheet()[key])
-        #expect(merged["note"] == "b's note" && merged["amount"] == "60.00")
-        #expect(merged["lastModifiedAt"] > bEdit)
+        #expect(merged[.note] == "b's note" && merged[.amount] == "60.00")
+        #expect(merged[.lastModifiedAt] > bEdit)
         let settled = try SharedBook.bytes(shared.book)
         clock.advance(milliseconds: 60_000)
         try await b.sync()
@@ -167,7 +167,7 @@ import Workbook
         try shared.handEdit(key, replacing: "18.75", with: "19.00", at: clock.now())
         clock.advance(milliseconds: 60_000)
         try await a.sync()
-        #expect(try a.rows()[key]?["amount"] == "19.00")
+        #expect(try a.rows()[key]?[.amount] == "19.00")
         clock.advance(milliseconds: 60_000)
         try TestWorkbook(folder: shared.book).edit(.transactions) { table in
             table.rows.removeAll { $0.first?.rawText == key }
@@ -176,7 +176,7 @@ import Workbook
         clock.advance(milliseconds: 60_000)
         try await c.sync()
         let back = try #require(try shared.sheet()[key])
-        #expect(back["note"] == "c's note" && back["amount"] == "18.75")
+        #expect(back[.note] == "c's note" && back[.amount] == "18.75")
         clock.advance(milliseconds: 60_000)
         try await a.sync()
 
@@ -215,7 +215,7 @@ import Workbook
         try await a.sync()
 
         let sheet = try #require(try shared.sheet()[key])
-        #expect(sheet["note"] == "a's note" && sheet["amount"] == "61.00")
+        #expect(sheet[.note] == "a's note" && sheet[.amount] == "61.00")
         #expect(try a.rows()[key] == sheet)
         let bRow = try b.rows()[key]
         #expect(bRow == sheet, "b \(bRow.map { Array($0.namedValues) } ?? []) sheet \(Array(sheet.namedValues))")
@@ -234,8 +234,8 @@ import Workbook
         clock.advance(milliseconds: 60_000)
         let report = try await a.sync()
 
-        #expect(try shared.sheet()[key]?["note"] == "stored later")
-        #expect(try a.rows()[key]?["note"] == "stored later")
+        #expect(try shared.sheet()[key]?[.note] == "stored later")
+        #expect(try a.rows()[key]?[.note] == "stored later")
         #expect(report.conflicts == 1)
         #expect(try a.store.conflicts(limit: 5).contains { $0.key == key && $0.losingValue == "typed by hand" })
     }
@@ -251,8 +251,8 @@ import Workbook
         clock.advance(milliseconds: 60_000)
         try await a.sync()
 
-        #expect(try shared.sheet()[key]?["note"] == "typed later")
-        #expect(try a.rows()[key]?["note"] == "typed later")
+        #expect(try shared.sheet()[key]?[.note] == "typed later")
+        #expect(try a.rows()[key]?[.note] == "typed later")
     }
 
     /// Two machines whose clocks are a day apart (either way round) agree within two rounds, and then
@@ -291,8 +291,8 @@ import Workbook
         }
         #expect(try Self.files(under: shared.book) == backups, "backups made by runs that changed nothing")
         let sheet = try shared.sheet()
-        #expect(sheet[key]?["note"] == "from a")
-        #expect(sheet["1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9"]?["note"] == "from b")
+        #expect(sheet[key]?[.note] == "from a")
+        #expect(sheet["1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9"]?[.note] == "from b")
         #expect(try a.rows() == sheet)
         #expect(try b.rows() == sheet)
     }
@@ -332,8 +332,8 @@ import Workbook
         let addedKey = Self.cronKey
         #expect(caught.errors.contains { $0.contains(addedKey) && $0.contains("older copy") }, "\(caught.errors)")
         let sheet = try shared.sheet()
-        #expect(sheet[addedKey]?["note"] == "rent, added by cron")
-        #expect(sheet[SharedBook.key]?["amount"] == "55.20")
+        #expect(sheet[addedKey]?[.note] == "rent, added by cron")
+        #expect(sheet[SharedBook.key]?[.amount] == "55.20")
         #expect(try a.rows() == sheet)
         clock.advance(milliseconds: 60_000)
         let next = try await a.sync()
@@ -366,7 +366,7 @@ import Workbook
         }
         #expect(caught.errors.contains { $0.contains(Self.cronKey) && $0.contains("1 older row(s), kept") }, "\(caught.errors)")
         let sheet = try shared.sheet()
-        #expect(sheet[Self.cronKey]?["note"] == "rent, added by cron")
+        #expect(sheet[Self.cronKey]?[.note] == "rent, added by cron")
         #expect(sheet[goneKey] != nil)
         #expect(try a.rows()[goneKey] != nil)
         #expect(try a.rows() == sheet)
@@ -439,12 +439,12 @@ import Workbook
         try await x.sync()
         try await y.sync()
         let receipts = try TestWorkbook(folder: shared.book).records(.receipts, now: Self.start)
-        let receipt = try #require(receipts.values.sorted { $0["receiptId"] < $1["receiptId"] }.first)
-        let key = receipt["transactionId"]
+        let receipt = try #require(receipts.values.sorted { $0[.receiptId] < $1[.receiptId] }.first)
+        let key = receipt[.transactionId]
         clock.advance(milliseconds: 60_000)
         _ = try x.store.delete(key: key, in: .transactions)
         let held = try await x.sync()
-        #expect(held.errors.contains { $0.contains(key) && $0.contains(receipt["receiptId"]) }, "\(held.errors)")
+        #expect(held.errors.contains { $0.contains(key) && $0.contains(receipt[.receiptId]) }, "\(held.errors)")
         #expect(try shared.sheet()[key] != nil, "the workbook keeps the transaction while the receipt points at it")
         clock.advance(milliseconds: 60_000)
         let other = try await y.sync()
@@ -456,7 +456,7 @@ import Workbook
         clock.advance(milliseconds: 60_000)
         let file = shared.book.appendingPathComponent("Receipts.csv")
         let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n").map { line in
-            guard line.hasPrefix(receipt["receiptId"]) else { return line }
+            guard line.hasPrefix(receipt[.receiptId]) else { return line }
             var fields = line.components(separatedBy: ",")
             fields[1] = SharedBook.key
             return fields.joined(separator: ",")
@@ -555,7 +555,7 @@ import Workbook
             store: a.store, remote: CSVWorkbookRemote(folder: shared.book, faults: .crash(at: .backedUp)), clock: clock,
             defaultTimeZone: "UTC")
         await #expect(throws: SimulatedCrash.self) { try await killed.run(SyncOptions(mode: .sync)) }
-        #expect(try shared.sheet()[key]?["note"] == "zz from the store")
+        #expect(try shared.sheet()[key]?[.note] == "zz from the store")
         clock.advance(milliseconds: 61_517)
         try shared.handEdit(key, replacing: "zz from the store", with: "aa typed by hand", at: clock.now())
         clock.advance(milliseconds: 61_517)
@@ -563,8 +563,8 @@ import Workbook
 
         #expect(report.errors.isEmpty, "\(report.errors)")
         let sheet = try #require(try shared.sheet()[key])
-        #expect(sheet["note"] == "aa typed by hand")
-        #expect(sheet["lastModifiedAt"] > written["lastModifiedAt"])
+        #expect(sheet[.note] == "aa typed by hand")
+        #expect(sheet[.lastModifiedAt] > written[.lastModifiedAt])
         #expect(try a.rows()[key] == sheet)
         #expect(try a.store.conflicts(limit: 50).isEmpty)
     }
@@ -597,13 +597,13 @@ import Workbook
         #expect(a.status == 0, "\(a.stderr)")
         let workbook = TestWorkbook(folder: folder)
         let sheet = try workbook.records(.transactions, now: Timestamp(millisecondsSinceEpoch: 0))
-        #expect(sheet[id]?["category"] == new)
-        #expect(!sheet.values.contains { $0["category"] == "Dining" })
+        #expect(sheet[id]?[.category] == new)
+        #expect(!sheet.values.contains { $0[.category] == "Dining" })
         #expect(try workbook.records(.categories, now: Timestamp(millisecondsSinceEpoch: 0))["Dining"] == nil)
         for name in ["a", "b"] {
             let store = try LedgerStore(path: folder.appendingPathComponent("\(name).sqlite").path)
-            #expect(try store.records(in: .transactions).first { $0["transactionId"] == id }?["category"] == new, "store \(name)")
-            #expect(try store.records(in: .categories).contains { $0["name"] == "Dining" } == false, "store \(name)")
+            #expect(try store.records(in: .transactions).first { $0[.transactionId] == id }?[.category] == new, "store \(name)")
+            #expect(try store.records(in: .categories).contains { $0[.name] == "Dining" } == false, "store \(name)")
         }
     }
 }
@@ -617,9 +617,9 @@ protocol StoreWithClock {
 extension StoreWithClock {
     /// A store edit (as `sheetsync` commands make them), stamped with this machine's now.
     func edit(_ key: String, _ fields: [String: String]) throws {
-        var row = try #require(try store.records(in: .transactions).first { $0["transactionId"] == key })
-        for (name, value) in fields { row[name] = value }
-        row["lastModifiedAt"] = clock.now().description
+        var row = try #require(try store.records(in: .transactions).first { $0[.transactionId] == key })
+        for (name, value) in fields { row[named: name] = value }
+        row[.lastModifiedAt] = clock.now().description
         try store.upsert(row, in: .transactions)
     }
 
@@ -628,16 +628,16 @@ extension StoreWithClock {
     @discardableResult
     func addCopy(of key: String, as newKey: String, _ fields: [String: String] = [:]) throws -> LedgerRow {
         var row = try #require(try rows()[key])
-        row["transactionId"] = newKey
-        for (name, value) in fields { row[name] = value }
-        row["createdAt"] = clock.now().description
-        row["lastModifiedAt"] = clock.now().description
+        row[.transactionId] = newKey
+        for (name, value) in fields { row[named: name] = value }
+        row[.createdAt] = clock.now().description
+        row[.lastModifiedAt] = clock.now().description
         try store.upsert(row, in: .transactions)
         return row
     }
 
     /// The store's transactions by id.
     func rows() throws -> [String: LedgerRow] {
-        Dictionary(uniqueKeysWithValues: try store.records(in: .transactions).map { ($0["transactionId"], $0) })
+        Dictionary(uniqueKeysWithValues: try store.records(in: .transactions).map { ($0[.transactionId], $0) })
     }
 }

@@ -43,7 +43,7 @@ import Workbook
         let (_, rows) = try TabReader.read(table, schema: Tab.transactions.schema, seenAt: Timestamp(millisecondsSinceEpoch: 0))
         var out: [String: LedgerRow] = [:]
         for row in rows {
-            if case .record(let r, _) = row.outcome { out[r["transactionId"]] = r }
+            if case .record(let r, _) = row.outcome { out[r[.transactionId]] = r }
         }
         return out
     }
@@ -67,8 +67,8 @@ import Workbook
             }
         }
         let sheet = try await Self.sheet(file)
-        #expect(sheet[key]?["note"] == "b's later note")
-        #expect(sheet[key]?["amount"] == "60.00")
+        #expect(sheet[key]?[.note] == "b's later note")
+        #expect(sheet[key]?[.amount] == "60.00")
         #expect(try a.rows() == sheet)
         #expect(try b.rows() == sheet)
     }
@@ -102,7 +102,7 @@ import Workbook
             #expect(try Data(contentsOf: file) == settled, "round \(round) rewrote the workbook")
         }
         let sheet = try await Self.sheet(file)
-        #expect(sheet[SeveralWritersTests.SharedBook.key]?["note"] == "from a")
+        #expect(sheet[SeveralWritersTests.SharedBook.key]?[.note] == "from a")
         #expect(try a.rows() == sheet)
         #expect(try b.rows() == sheet)
     }
