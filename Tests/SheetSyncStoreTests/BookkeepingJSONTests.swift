@@ -28,7 +28,7 @@ import Testing
 
     @Test(arguments: awkwardTexts)
     func baseFieldsAreTheBytesJSONEncoderWrote(_ text: String) throws {
-        let record = Samples.record(.transactions, ["note": text, "tagsCSV": text])
+        let record = Samples.record(.transactions, [.note: text, .tagsCSV: text])
         try store.commit(StoreCommit(baseUpserts: [.transactions: [record]]))
         let stored = try #require(try store.text("SELECT fields FROM sync_base"))
         #expect(stored == (try Self.encoderText(record.fields)))
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func otherSpellingsOfTheSameTextsReadBack() throws {
-        let record = Samples.record(.categories, ["emoji": "😀", "name": "Café/Bar"])
+        let record = Samples.record(.categories, [.emoji: "😀", .name: "Café/Bar"])
         var fields = record.fields
         fields["emoji"] = nil
         fields["name"] = nil

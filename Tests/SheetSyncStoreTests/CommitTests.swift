@@ -13,7 +13,7 @@ import Testing
     init() throws {
         store = try LedgerStore.inMemory()
         try store.upsert(Samples.record(.transactions), in: .transactions)
-        try store.upsert(Samples.record(.transactions, ["transactionId": otherKey]), in: .transactions)
+        try store.upsert(Samples.record(.transactions, [.transactionId: otherKey]), in: .transactions)
     }
 
     @Test func rowChangedSinceReadIsSkippedWithItsBase() throws {
@@ -69,7 +69,7 @@ import Testing
         let before = try store.snapshot()
         var good = try #require(before.rows[.transactions]?[key])
         good[.note] = "would be applied"
-        let bad = Samples.record(.categories, ["type": "savings"])
+        let bad = Samples.record(.categories, [.type: "savings"])
         let failing = StoreCommit(
             upserts: [
                 .transactions: [RowWrite(record: good, expected: before.rows[.transactions]?[key])],
@@ -138,7 +138,7 @@ import Testing
     }
 
     @Test func commitWithAnEmptyKeyIsRefused() throws {
-        let keyless = Samples.record(.transactions, ["transactionId": ""])
+        let keyless = Samples.record(.transactions, [.transactionId: ""])
         #expect(throws: StoreError.missingKey(tab: .transactions, field: "transactionId")) {
             try store.commit(StoreCommit(upserts: [.transactions: [RowWrite(record: keyless, expected: nil)]]))
         }

@@ -8,7 +8,7 @@ import Testing
 @Suite struct LocalWriterTests {
     @Test func upsertWithoutKeyAssignsALowercaseUUID() throws {
         let store = try LedgerStore.inMemory()
-        let stored = try store.upsert(Samples.record(.transactions, ["transactionId": ""]), in: .transactions)
+        let stored = try store.upsert(Samples.record(.transactions, [.transactionId: ""]), in: .transactions)
         let key = stored[.transactionId]
         #expect(key.count == 36 && key == key.lowercased())
         #expect(try store.records(in: .transactions) == [stored])
@@ -17,7 +17,7 @@ import Testing
     @Test func categoryWithoutNameIsRefused() throws {
         let store = try LedgerStore.inMemory()
         #expect(throws: StoreError.missingKey(tab: .categories, field: "name")) {
-            try store.upsert(Samples.record(.categories, ["name": ""]), in: .categories)
+            try store.upsert(Samples.record(.categories, [.name: ""]), in: .categories)
         }
     }
 
@@ -25,7 +25,7 @@ import Testing
         let store = try LedgerStore.inMemory()
         try store.upsert(Samples.record(.categories), in: .categories)
         let edited = try store.upsert(
-            Samples.record(.categories, ["emoji": "🥟", "createdAt": "", "lastModifiedAt": ""]), in: .categories)
+            Samples.record(.categories, [.emoji: "🥟", .createdAt: "", .lastModifiedAt: ""]), in: .categories)
         #expect(edited[.createdAt] == Samples.created)
         #expect(edited[.lastModifiedAt] != Samples.modified)
         #expect(!edited[.lastModifiedAt].isEmpty)
@@ -34,7 +34,7 @@ import Testing
     @Test func newRowWithEmptyStampsIsStampedNow() throws {
         let store = try LedgerStore.inMemory()
         let stored = try store.upsert(
-            Samples.record(.categories, ["createdAt": "", "lastModifiedAt": ""]), in: .categories)
+            Samples.record(.categories, [.createdAt: "", .lastModifiedAt: ""]), in: .categories)
         #expect(Timestamp(iso: stored[.createdAt])?.description == stored[.createdAt])
         #expect(stored[.lastModifiedAt] == stored[.createdAt])
     }
@@ -44,7 +44,7 @@ import Testing
         #expect(throws: StoreError.self) {
             try store.write { writer in
                 try writer.upsert(Samples.record(.categories), in: .categories)
-                try writer.upsert(Samples.record(.categories, ["name": "Bad", "type": "savings"]), in: .categories)
+                try writer.upsert(Samples.record(.categories, [.name: "Bad", .type: "savings"]), in: .categories)
             }
         }
         #expect(try store.records(in: .categories).isEmpty)

@@ -41,10 +41,10 @@ import Testing
 
         /// Edits `key`'s row in `bed`'s store as an edit made there on 2 February 2026 (older than any
         /// hand edit the tests make, which Drive dates now).
-        func editInStore(_ bed: GoogleTestBed, _ key: String, _ fields: [String: String]) throws {
+        func editInStore(_ bed: GoogleTestBed, _ key: String, _ fields: [FieldKey: String]) throws {
             let store = try bed.store()
             var row = try #require(try store.records(in: .transactions).first { $0[.transactionId] == key })
-            for (field, value) in fields { row[named: field] = value }
+            for (field, value) in fields { row[field] = value }
             row[.lastModifiedAt] = "2026-02-02T00:00:00.000Z"
             try store.upsert(row, in: .transactions)
         }
@@ -98,7 +98,7 @@ import Testing
         let machines = try await TwoMachines.start("g-writers-retry-\(status)")
         let a = machines.a
         let (edited, below) = (machines.keys[2], machines.keys[3])
-        try machines.editInStore(a, edited, ["note": "edited in the store", "amount": "999.99"])
+        try machines.editInStore(a, edited, [.note: "edited in the store", .amount: "999.99"])
         let belowBefore = try #require(try a.sheetRecords(.transactions)[below])
 
         a.emulator.resetCounters()
@@ -141,7 +141,7 @@ extension SeveralWritersGoogleTests {
         let a = machines.a
         let edited = machines.keys[2]
         let store = try a.store()
-        try machines.editInStore(a, edited, ["note": "edited in the store"])
+        try machines.editInStore(a, edited, [.note: "edited in the store"])
         let sheetBefore = try a.sheetRecords(.transactions)
         let id = try a.spreadsheetId(), note = try a.column("note", in: .transactions)
         let typedRow = try #require(try a.rowIndex(of: edited, in: .transactions))
@@ -184,7 +184,7 @@ extension SeveralWritersGoogleTests {
         let machines = try await TwoMachines.start("g-writers-before-write-\(typedField)")
         let a = machines.a
         let edited = machines.keys[2]
-        try machines.editInStore(a, edited, ["note": "edited in the store"])
+        try machines.editInStore(a, edited, [.note: "edited in the store"])
         let sheetBefore = try a.sheetRecords(.transactions)
         let id = try a.spreadsheetId(), column = try a.column(typedField, in: .transactions)
         let typedRow = try #require(try a.rowIndex(of: edited, in: .transactions))
@@ -268,9 +268,9 @@ extension SeveralWritersGoogleTests {
         let a = machines.a
         let edited = machines.keys[2]
         // An earlier write leaves the tab's row anchor (the first write of all has none to check).
-        try machines.editInStore(a, machines.keys[1], ["note": "an earlier write"])
+        try machines.editInStore(a, machines.keys[1], [.note: "an earlier write"])
         try await machines.sync(a)
-        try machines.editInStore(a, edited, ["note": "edited in the store"])
+        try machines.editInStore(a, edited, [.note: "edited in the store"])
         let id = try a.spreadsheetId(), tab = Tab.transactions.rawValue
 
         a.emulator.resetCounters()
@@ -306,13 +306,13 @@ extension SeveralWritersGoogleTests {
     @Test func rowsAddedAtTheGridsEndStopOneWriteThenTheNextGoesThrough() async throws {
         let machines = try await TwoMachines.start("g-writers-grid-end")
         let a = machines.a
-        try machines.editInStore(a, machines.keys[1], ["note": "an earlier write"])
+        try machines.editInStore(a, machines.keys[1], [.note: "an earlier write"])
         try await machines.sync(a)
         let id = try a.spreadsheetId(), remote = try a.remote()
         let sheetId = try #require(try await remote.sheets.info(spreadsheetId: id).sheet(titled: Tab.transactions.rawValue)?.sheetId)
         _ = try await remote.sheets.batchUpdate(
             spreadsheetId: id, requests: [["appendDimension": ["sheetId": .integer(sheetId), "dimension": "ROWS", "length": 100]]])
-        try machines.editInStore(a, machines.keys[2], ["note": "edited in the store"])
+        try machines.editInStore(a, machines.keys[2], [.note: "edited in the store"])
         let before = try a.values(.transactions)
 
         var outcome: Int32 = 0
@@ -371,7 +371,7 @@ extension SeveralWritersGoogleTests {
         let machines = try await TwoMachines.start("g-writers-window-sort")
         let a = machines.a
         let edited = machines.keys[2]
-        try machines.editInStore(a, edited, ["note": "edited in the store"])
+        try machines.editInStore(a, edited, [.note: "edited in the store"])
         let before = try a.sheetRecords(.transactions)
         let id = try a.spreadsheetId(), tab = Tab.transactions.rawValue
 

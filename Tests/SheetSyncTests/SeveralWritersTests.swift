@@ -97,16 +97,16 @@ import Workbook
         try await b.sync()
         let key = SharedBook.key
         clock.advance(milliseconds: 60_000)
-        try a.edit(key, ["note": "a's note"])
+        try a.edit(key, [.note: "a's note"])
         clock.advance(milliseconds: 60_000)
-        try b.edit(key, ["amount": "60.00"])
+        try b.edit(key, [.amount: "60.00"])
         clock.advance(milliseconds: 60_000)
         try await b.sync()
         clock.advance(milliseconds: 60_000)
         try await a.sync()
         #expect(try shared.sheet()[key]?[.note] == "a's note")
         clock.advance(milliseconds: 60_000)
-        try b.edit(key, ["note": "b's later note"])
+        try b.edit(key, [.note: "b's later note"])
         clock.advance(milliseconds: 60_000)
         try await b.sync()
         clock.advance(milliseconds: 60_000)
@@ -130,9 +130,9 @@ import Workbook
         try await b.sync()
         let key = SharedBook.key
         clock.advance(milliseconds: 60_000)
-        try a.edit(key, ["amount": "60.00"])
+        try a.edit(key, [.amount: "60.00"])
         clock.advance(milliseconds: 60_000)
-        try b.edit(key, ["note": "b's note"])
+        try b.edit(key, [.note: "b's note"])
         let bEdit = clock.now().description
         clock.advance(milliseconds: 60_000)
         try await b.sync()
@@ -162,7 +162,7 @@ import Workbook
         try await c.sync()
         let key = "1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9"
         clock.advance(milliseconds: 60_000)
-        try c.edit(key, ["note": "c's note"])
+        try c.edit(key, [.note: "c's note"])
         clock.advance(milliseconds: 60_000)
         try shared.handEdit(key, replacing: "18.75", with: "19.00", at: clock.now())
         clock.advance(milliseconds: 60_000)
@@ -202,13 +202,13 @@ import Workbook
             clockB.advance(milliseconds: 31_517)
         }
         tick()
-        try a.edit(key, ["note": "a's note"])
+        try a.edit(key, [.note: "a's note"])
         tick()
         try await a.sync()
         tick()
         try await b.sync()
         tick()
-        try b.edit(key, ["amount": "61.00"])
+        try b.edit(key, [.amount: "61.00"])
         tick()
         try await b.sync()
         tick()
@@ -230,7 +230,7 @@ import Workbook
         clock.advance(milliseconds: 60_000)
         try shared.handEdit(key, replacing: "Market", with: "typed by hand", at: clock.now())
         clock.advance(milliseconds: 60_000)
-        try a.edit(key, ["note": "stored later"])
+        try a.edit(key, [.note: "stored later"])
         clock.advance(milliseconds: 60_000)
         let report = try await a.sync()
 
@@ -245,7 +245,7 @@ import Workbook
         let (shared, clock, a) = try await Self.oneMachineSynced()
         let key = SharedBook.key
         clock.advance(milliseconds: 60_000)
-        try a.edit(key, ["note": "stored first"])
+        try a.edit(key, [.note: "stored first"])
         clock.advance(milliseconds: 60_000)
         try shared.handEdit(key, replacing: "Market", with: "typed later", at: clock.now())
         clock.advance(milliseconds: 60_000)
@@ -270,9 +270,9 @@ import Workbook
             clockB.advance(milliseconds: 60_000)
         }
         tick()
-        try a.edit(key, ["note": "from a"])
+        try a.edit(key, [.note: "from a"])
         tick()
-        try b.edit("1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9", ["note": "from b"])
+        try b.edit("1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9", [.note: "from b"])
         for _ in 1...2 {
             tick()
             try await a.sync()
@@ -308,7 +308,7 @@ import Workbook
         let file = shared.book.appendingPathComponent("Transactions.csv")
         let opened = try String(contentsOf: file, encoding: .utf8)
         clock.advance(milliseconds: 60_000)
-        try a.addCopy(of: SharedBook.key, as: cronKey, ["note": "rent, added by cron"])
+        try a.addCopy(of: SharedBook.key, as: cronKey, [.note: "rent, added by cron"])
         try await a.sync()
         #expect(try shared.sheet()[cronKey] != nil)
         clock.advance(milliseconds: 60_000)
@@ -385,7 +385,7 @@ import Workbook
         let (shared, clock, a) = try await Self.oneMachineSynced()
         let keys = ["6a0e4d2f-0b8c-4d3e-9f70-1b2c3d4e5f60", "6a0e4d2f-0b8c-4d3e-9f70-1b2c3d4e5f61"]
         clock.advance(milliseconds: 60_000)
-        for key in keys { try a.addCopy(of: SharedBook.key, as: key, ["note": "added " + key.suffix(2)]) }
+        for key in keys { try a.addCopy(of: SharedBook.key, as: key, [.note: "added " + key.suffix(2)]) }
         try await a.sync()
         let file = shared.book.appendingPathComponent("Transactions.csv")
         func deleteBoth() throws {
@@ -508,16 +508,16 @@ import Workbook
         try await y.sync()
         clock.advance(milliseconds: 61_517)
         let addedKey = "8c3a4d5e-6f70-4b81-8c9d-1e2f3a4b5c6d"
-        try x.addCopy(of: SharedBook.key, as: addedKey, ["note": "added by x"])
+        try x.addCopy(of: SharedBook.key, as: addedKey, [.note: "added by x"])
         for machine in [x, y] {
             clock.advance(milliseconds: 61_517)
             try await machine.sync()
         }
         clock.advance(milliseconds: 10 * 60_000 + 1_517)
-        try y.edit(SharedBook.key, ["note": "edited by y"])
+        try y.edit(SharedBook.key, [.note: "edited by y"])
         try await y.sync()
         clock.advance(milliseconds: 61_517)
-        try x.edit(addedKey, ["amount": "70.00"])
+        try x.edit(addedKey, [.amount: "70.00"])
         for machine in [x, y] {
             clock.advance(milliseconds: 61_517)
             try await machine.sync()
@@ -545,9 +545,9 @@ import Workbook
         clock.advance(milliseconds: 61_517)
         let key = newRow ? "7b2f3c4d-5e6f-4a70-9b8c-0d1e2f3a4b5c" : SharedBook.key
         if newRow {
-            try a.addCopy(of: SharedBook.key, as: key, ["note": "zz from the store"])
+            try a.addCopy(of: SharedBook.key, as: key, [.note: "zz from the store"])
         } else {
-            try a.edit(key, ["note": "zz from the store"])
+            try a.edit(key, [.note: "zz from the store"])
         }
         let written = try #require(try a.rows()[key])
         clock.advance(milliseconds: 61_517)
@@ -616,9 +616,9 @@ protocol StoreWithClock {
 
 extension StoreWithClock {
     /// A store edit (as `sheetsync` commands make them), stamped with this machine's now.
-    func edit(_ key: String, _ fields: [String: String]) throws {
+    func edit(_ key: String, _ fields: [FieldKey: String]) throws {
         var row = try #require(try store.records(in: .transactions).first { $0[.transactionId] == key })
-        for (name, value) in fields { row[named: name] = value }
+        for (key, value) in fields { row[key] = value }
         row[.lastModifiedAt] = clock.now().description
         try store.upsert(row, in: .transactions)
     }
@@ -626,10 +626,10 @@ extension StoreWithClock {
     /// A store add (as `sheetsync add` makes them): a copy of the row with `key` under `newKey`, with
     /// `fields` changed, created and stamped with this machine's now.
     @discardableResult
-    func addCopy(of key: String, as newKey: String, _ fields: [String: String] = [:]) throws -> LedgerRow {
+    func addCopy(of key: String, as newKey: String, _ fields: [FieldKey: String] = [:]) throws -> LedgerRow {
         var row = try #require(try rows()[key])
         row[.transactionId] = newKey
-        for (name, value) in fields { row[named: name] = value }
+        for (key, value) in fields { row[key] = value }
         row[.createdAt] = clock.now().description
         row[.lastModifiedAt] = clock.now().description
         try store.upsert(row, in: .transactions)

@@ -59,11 +59,11 @@ import Workbook
         for step in 0..<7 {
             clock.advance(milliseconds: 60_000)
             switch step {
-            case 0: try a.edit(key, ["note": "a's note"])
-            case 1: try b.edit(key, ["amount": "60.00"])
+            case 0: try a.edit(key, [.note: "a's note"])
+            case 1: try b.edit(key, [.amount: "60.00"])
             case 2, 5: try await b.sync()
             case 3, 6: try await a.sync()
-            default: try b.edit(key, ["note": "b's later note"])
+            default: try b.edit(key, [.note: "b's later note"])
             }
         }
         let sheet = try await Self.sheet(file)
@@ -86,7 +86,7 @@ import Workbook
             clockB.advance(milliseconds: 60_000)
         }
         tick()
-        try a.edit(SeveralWritersTests.SharedBook.key, ["note": "from a"])
+        try a.edit(SeveralWritersTests.SharedBook.key, [.note: "from a"])
         for _ in 1...2 {
             tick()
             try await a.sync()

@@ -52,7 +52,7 @@ import Testing
     @Test func sameInputsGiveIdenticalRecordsOnEveryRun() {
         let rules = [
             T.ruleRecord(start: "2025-01-31", cadence: "monthly", interval: "2"),
-            T.ruleRecord(id: "0b7e4c3a-2f1d-4e5c-9a8b-7c6d5e4f3a2b", start: "2025-06-01", cadence: "weekly", ["type": "income"]),
+            T.ruleRecord(id: "0b7e4c3a-2f1d-4e5c-9a8b-7c6d5e4f3a2b", start: "2025-06-01", cadence: "weekly", [.type: "income"]),
         ]
         let first = plan(rules, through: "2026-03-01", zone: T.zone("America/New_York"))
         let second = plan(rules, through: "2026-03-01", zone: T.zone("America/New_York"))
@@ -70,20 +70,20 @@ import Testing
     }
 
     @Test func progressStopsAtEndDateWhenItIsEarlierThanThrough() {
-        let rule = T.ruleRecord(start: "2026-01-01", cadence: "daily", ["endDate": "2026-01-03"])
+        let rule = T.ruleRecord(start: "2026-01-01", cadence: "daily", [.endDate: "2026-01-03"])
         let result = plan([rule], through: "2026-02-01")
         #expect(result.newTransactions.map { $0[.date] } == ["2026-01-01", "2026-01-02", "2026-01-03"])
         #expect(result.lastGeneratedDates[T.ruleId] == T.date("2026-01-03"))
     }
 
     @Test func onlyOccurrencesAfterLastGeneratedDateAreCreated() {
-        let rule = T.ruleRecord(start: "2026-01-01", cadence: "monthly", ["lastGeneratedDate": "2026-02-01"])
+        let rule = T.ruleRecord(start: "2026-01-01", cadence: "monthly", [.lastGeneratedDate: "2026-02-01"])
         let result = plan([rule], through: "2026-04-15")
         #expect(result.newTransactions.map { $0[.date] } == ["2026-03-01", "2026-04-01"])
     }
 
     @Test func ruleWithNothingDueIsLeftUnchanged() {
-        let caughtUp = T.ruleRecord(start: "2026-01-01", cadence: "monthly", ["lastGeneratedDate": "2026-03-10"])
+        let caughtUp = T.ruleRecord(start: "2026-01-01", cadence: "monthly", [.lastGeneratedDate: "2026-03-10"])
         let future = T.ruleRecord(id: "0b7e4c3a-2f1d-4e5c-9a8b-7c6d5e4f3a2b", start: "2027-01-01", cadence: "daily")
         let result = plan([caughtUp, future], through: "2026-03-31")
         #expect(result.writesNothing)
@@ -144,7 +144,7 @@ import Testing
     }
 
     @Test func disabledRuleCreatesNothingAndIsNotRewritten() {
-        let rule = T.ruleRecord(start: "2026-01-01", cadence: "daily", ["isEnabled": "FALSE", "interval": "0"])
+        let rule = T.ruleRecord(start: "2026-01-01", cadence: "daily", [.isEnabled: "FALSE", .interval: "0"])
         let result = plan([rule], through: "2026-02-01")
         #expect(result.writesNothing)
         #expect(result.disabledRuleIds == [T.ruleId])
@@ -160,7 +160,7 @@ import Testing
             T.ruleRecord(id: other, start: "2026-01-01", cadence: "fortnightly"),
             T.ruleRecord(id: "rule-7", start: "2026-01-01", cadence: "daily"),
             T.ruleRecord(id: other, start: "2026-13-01", cadence: "daily"),
-            T.ruleRecord(id: other, start: "2026-01-01", cadence: "daily", ["amount": "-3"]),
+            T.ruleRecord(id: other, start: "2026-01-01", cadence: "daily", [.amount: "-3"]),
             good,
         ]
         let result = plan(rules, through: "2026-01-01")
@@ -173,9 +173,9 @@ import Testing
     }
 
     @Test func ruleLastModifiedAtBecomesTheNewestInstanceTimestampOrOneMillisecondPastItsOwn() {
-        let old = T.ruleRecord(start: "2026-01-01", cadence: "monthly", ["lastModifiedAt": "2025-12-01T09:00:00.000Z"])
+        let old = T.ruleRecord(start: "2026-01-01", cadence: "monthly", [.lastModifiedAt: "2025-12-01T09:00:00.000Z"])
         #expect(plan([old], through: "2026-03-15").updatedRules[0][.lastModifiedAt] == "2026-03-01T00:00:00.000Z")
-        let recent = T.ruleRecord(start: "2026-01-01", cadence: "monthly", ["lastModifiedAt": "2026-03-10T12:34:56.789Z"])
+        let recent = T.ruleRecord(start: "2026-01-01", cadence: "monthly", [.lastModifiedAt: "2026-03-10T12:34:56.789Z"])
         let updated = plan([recent], through: "2026-03-15").updatedRules[0]
         #expect(updated[.lastModifiedAt] == "2026-03-10T12:34:56.790Z")
         var expected = recent
