@@ -87,11 +87,11 @@ struct FixColumns: Sendable {
 
     private init(_ tab: Tab) {
         let fields = tab.schema.fields
-        let names = tab.schema.fieldNames
-        key = names.firstIndex(of: tab.schema.keyField) ?? -1
+        func at(_ key: FieldKey) -> Int? { fields.firstIndex { $0.key == key } }
+        key = at(tab.schema.keyField) ?? -1
         uuids = fields.indices.filter { fields[$0].kind == .uuid }
-        timestamps = fields.indices.filter { DataTable.timestampFields.contains(fields[$0].name) }
-        if let date = names.firstIndex(of: "date"), let year = names.firstIndex(of: "year"), let month = names.firstIndex(of: "month") {
+        timestamps = fields.indices.filter { DataTable.timestampFields.contains(fields[$0].key) }
+        if let date = at(.date), let year = at(.year), let month = at(.month) {
             dateParts = (date, year, month)
         }
     }

@@ -138,7 +138,7 @@ extension DataTable {
             let schema = tab.schema
             all = schema.fields.map { field in
                 let rule: PlannedColumn.Rule
-                if field.name == schema.keyField {
+                if field.key == schema.keyField {
                     rule = .key
                 } else {
                     switch field.kind {
@@ -147,12 +147,12 @@ extension DataTable {
                     default: rule = .text
                     }
                 }
-                return PlannedColumn(slot: FieldSlot(field.name, of: tab), rule: rule)
+                return PlannedColumn(slot: FieldSlot(field.key, of: tab), rule: rule)
             }
             key = FieldSlot(schema.keyField, of: tab)
-            keyIndex = schema.fieldNames.firstIndex(of: schema.keyField) ?? 0
+            keyIndex = schema.fields.firstIndex { $0.key == schema.keyField } ?? 0
             layout = FieldLayout.of(tab)
-            keyIsUUID = schema.field(named: schema.keyField)?.kind == .uuid
+            keyIsUUID = schema.field(schema.keyField)?.kind == .uuid
         }
     }
 }

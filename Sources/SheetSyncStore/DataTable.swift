@@ -13,7 +13,7 @@ struct DataTable: Sendable {
 
     var tab: Tab { schema.tab }
     var table: String { schema.tableName.quotedDatabaseIdentifier }
-    var keyColumn: String { schema.keyField.quotedDatabaseIdentifier }
+    var keyColumn: String { schema.keyField.rawValue.quotedDatabaseIdentifier }
     /// This tab's statements, written once: a sync runs them once per row, through GRDB's
     /// statement cache, so each is compiled (with its triggers) once per connection.
     private var sql: SQLTexts { SQLTexts.byTab[tab] }
@@ -60,7 +60,7 @@ struct DataTable: Sendable {
         let key = record[schema.keyField]
         var arguments: [DatabaseValue] = []
         arguments.reserveCapacity(schema.fields.count)
-        for (field, value) in zip(schema.fields, try values(of: record)) where field.name != schema.keyField {
+        for (field, value) in zip(schema.fields, try values(of: record)) where field.key != schema.keyField {
             arguments.append(value)
         }
         arguments.append(canonicalKey(key).databaseValue)
@@ -128,7 +128,7 @@ struct DataTable: Sendable {
 
     /// Whether two records agree on every field of the schema (a missing field is `""`).
     func sameFields(_ a: LedgerRow, _ b: LedgerRow) -> Bool {
-        schema.fieldNames.allSatisfy { a[$0] == b[$0] }
+        schema.fields.allSatisfy { a[$0.key] == b[$0.key] }
     }
 }
 
@@ -146,13 +146,13 @@ struct SQLTexts: Sendable {
     private init(_ tab: Tab) {
         let schema = tab.schema
         let table = schema.tableName.quotedDatabaseIdentifier
-        let key = schema.keyField.quotedDatabaseIdentifier
+        let key = schema.keyField.rawValue.quotedDatabaseIdentifier
         let columns = schema.fieldNames.map(\.quotedDatabaseIdentifier)
         selectAll = "SELECT \(columns.joined(separator: ", ")) FROM \(table) ORDER BY rowid"
         selectOne = "SELECT \(columns.joined(separator: ", ")) FROM \(table) WHERE \(key) = ?"
         insert =
             "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
-        let assignments = schema.fieldNames.filter { $0 != schema.keyField }.map { "\($0.quotedDatabaseIdentifier) = ?" }
+        let assignments = schema.fieldNames.filter { $0 != schema.keyField.rawValue }.map { "\($0.quotedDatabaseIdentifier) = ?" }
         update = "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = ?"
         template = LedgerRowTemplate(names: schema.fieldNames)
     }

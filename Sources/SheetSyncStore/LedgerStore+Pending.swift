@@ -105,7 +105,7 @@ struct PendingSQL: Sendable {
     private init(_ tab: Tab) {
         let schema = tab.schema
         let table = schema.tableName.quotedDatabaseIdentifier
-        let key = schema.keyField.quotedDatabaseIdentifier
+        let key = schema.keyField.rawValue.quotedDatabaseIdentifier
         let columns = schema.fieldNames.map { "t.\($0.quotedDatabaseIdentifier)" }
         // Without the encoder's key order there is no byte form to match: every row is compared
         // as a record (slow, still right).

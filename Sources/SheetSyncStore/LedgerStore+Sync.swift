@@ -221,7 +221,7 @@ extension LedgerStore {
         let columns = DataTable.ColumnPlan.byTab[tab]
         for write in upserts {
             let key = columns.key(of: write.record)
-            guard !key.isEmpty else { throw StoreError.missingKey(tab: tab, field: table.schema.keyField) }
+            guard !key.isEmpty else { throw StoreError.missingKey(tab: tab, field: table.schema.keyField.rawValue) }
             let canonical = table.canonicalKey(key)
             let current = try startsEmpty && (unique || !inserted.contains(canonical)) ? nil : table.fetch(key: key, db)
             guard Self.matches(current, write.expected, table) else {

@@ -18,8 +18,8 @@ public struct LocalWriter {
         let keyField = table.schema.keyField
         var record = record
         if record[keyField].isEmpty {
-            guard table.schema.field(named: keyField)?.kind == .uuid else {
-                throw StoreError.missingKey(tab: tab, field: keyField)
+            guard table.schema.field(keyField)?.kind == .uuid else {
+                throw StoreError.missingKey(tab: tab, field: keyField.rawValue)
             }
             record[keyField] = UUID().uuidString.lowercased()
         }

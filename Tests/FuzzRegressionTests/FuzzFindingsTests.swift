@@ -9,8 +9,8 @@ import Workbook
 /// an `.xlsx` workbook as sheetsync writes it, read back by the reader, must be the same value, or
 /// the next sync takes the changed cell for a user's edit and changes the store.
 @Suite struct FuzzFindingsTests {
-    static func writtenAndReadBack(_ value: String, field: String) throws -> (cell: Cell, read: Result<String, FieldProblem>) {
-        let spec = try #require(Tab.transactions.schema.field(named: field))
+    static func writtenAndReadBack(_ value: String, field: FieldKey) throws -> (cell: Cell, read: Result<String, FieldProblem>) {
+        let spec = try #require(Tab.transactions.schema.field(field))
         let cell = FieldParser.cell(value, spec, typed: true)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-findings-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -26,7 +26,7 @@ import Workbook
     /// cell, which a spreadsheet keeps as a double: `12345678901234567.89` read back as `12345678901234600.00`.
     @Test(arguments: ["12345678901234567.89", "99999999999999999999.00", "0.0000000000000001"])
     func anAmountOfMoreDigitsThanADoubleKeepsReadsBackUnchanged(_ amount: String) throws {
-        let (cell, read) = try Self.writtenAndReadBack(amount, field: "amount")
+        let (cell, read) = try Self.writtenAndReadBack(amount, field: .amount)
         #expect(read == .success(amount), "written as \(cell)")
     }
 
@@ -35,16 +35,16 @@ import Workbook
     /// which Excel's calendar (and the reader) shows as 1900-01-01.
     @Test(arguments: ["1850-01-01", "0001-01-01", "1899-12-31"])
     func aDateBeforeNineteenHundredReadsBackUnchanged(_ date: String) throws {
-        let (cell, read) = try Self.writtenAndReadBack(date, field: "date")
+        let (cell, read) = try Self.writtenAndReadBack(date, field: .date)
         #expect(read == .success(date), "written as \(cell)")
     }
 
     /// Ordinary values stay typed cells (numbers a `SUM()` counts, date cells).
     @Test func ordinaryAmountsAndDatesStayTypedCells() throws {
-        let amount = try Self.writtenAndReadBack("123456789012.50", field: "amount")
+        let amount = try Self.writtenAndReadBack("123456789012.50", field: .amount)
         #expect(amount.cell == .number("123456789012.50"))
         #expect(amount.read == .success("123456789012.50"))
-        let date = try Self.writtenAndReadBack("1900-01-01", field: "date")
+        let date = try Self.writtenAndReadBack("1900-01-01", field: .date)
         #expect(date.cell == .dateSerial("2"))
         #expect(date.read == .success("1900-01-01"))
     }
@@ -53,22 +53,22 @@ import Workbook
 /// Values the readers accepted but whose canonical text no reader accepts back: the store kept them,
 /// wrote them to the sheet, and the next read rejected the row.
 @Suite struct FuzzFindingsOutOfRangeTests {
-    static func canonical(_ cell: Cell, _ field: String) throws -> Result<String, FieldProblem> {
-        FieldParser.canonical(cell, try #require(Tab.transactions.schema.field(named: field)))
+    static func canonical(_ cell: Cell, _ field: FieldKey) throws -> Result<String, FieldProblem> {
+        FieldParser.canonical(cell, try #require(Tab.transactions.schema.field(field)))
     }
 
-    static func readsBack(_ value: String, _ field: String) throws -> Bool {
+    static func readsBack(_ value: String, _ field: FieldKey) throws -> Bool {
         try canonical(.text(value), field) == .success(value)
     }
 
     /// `fields` (crash-cb5256f9…, the number `2960465`): date serials up to 3,000,000 were taken for dates,
     /// up to the year 10,113; the last date a spreadsheet has is 9999-12-31 (serial 2958465).
     @Test func aDateSerialPastTheYear9999IsNoDate() throws {
-        #expect(try Self.canonical(.number("2958465"), "date") == .success("9999-12-31"))
-        #expect(try Self.canonical(.number("2958465.5"), "createdAt") == .success("9999-12-31T12:00:00.000Z"))
+        #expect(try Self.canonical(.number("2958465"), .date) == .success("9999-12-31"))
+        #expect(try Self.canonical(.number("2958465.5"), .createdAt) == .success("9999-12-31T12:00:00.000Z"))
         for serial in ["2958466", "2960465", "2999999", "2958465.99999999999"] {
-            #expect(try Self.canonical(.number(serial), "date").isFailure, "\(serial)")
-            #expect(try Self.canonical(.dateSerial(serial), "createdAt").isFailure, "\(serial)")
+            #expect(try Self.canonical(.number(serial), .date).isFailure, "\(serial)")
+            #expect(try Self.canonical(.dateSerial(serial), .createdAt).isFailure, "\(serial)")
         }
     }
 
@@ -77,19 +77,19 @@ import Workbook
     /// number read as a date, stopping the process. It is refused like any exponent past ±400.
     @Test(arguments: ["5E-9223372036854775808", "1e-9223372036854775808", "5E9223372036854775807", "5E-401"])
     func aNumberWithAnEnormousExponentIsRefusedNotATrap(_ text: String) throws {
-        #expect(try Self.canonical(.text(text), "amount").isFailure)
-        #expect(try Self.canonical(.number(text), "amount").isFailure)
-        #expect(try Self.canonical(.number(text), "date").isFailure)
+        #expect(try Self.canonical(.text(text), .amount).isFailure)
+        #expect(try Self.canonical(.number(text), .amount).isFailure)
+        #expect(try Self.canonical(.number(text), .date).isFailure)
     }
 
     /// `fields` (timestamp-after-9999, timestamp-before-0001): a zone offset carried a timestamp past
     /// 9999-12-31 or before 0001-01-01, whose canonical text (`10000-01-01T00:59:00.000Z`) is no timestamp.
     @Test func aTimestampOutsideTheYears1To9999IsRefused() throws {
-        #expect(try Self.canonical(.text("9999-12-31T23:59:00-01:00"), "createdAt").isFailure)
-        #expect(try Self.canonical(.text("0001-01-01T00:30+01:00"), "createdAt").isFailure)
-        #expect(try Self.readsBack("9999-12-31T23:59:59.999Z", "createdAt"))
-        #expect(try Self.readsBack("0001-01-01T00:00:00.000Z", "createdAt"))
-        #expect(try Self.canonical(.text("0001-01-01T01:30+01:00"), "createdAt") == .success("0001-01-01T00:30:00.000Z"))
+        #expect(try Self.canonical(.text("9999-12-31T23:59:00-01:00"), .createdAt).isFailure)
+        #expect(try Self.canonical(.text("0001-01-01T00:30+01:00"), .createdAt).isFailure)
+        #expect(try Self.readsBack("9999-12-31T23:59:59.999Z", .createdAt))
+        #expect(try Self.readsBack("0001-01-01T00:00:00.000Z", .createdAt))
+        #expect(try Self.canonical(.text("0001-01-01T01:30+01:00"), .createdAt) == .success("0001-01-01T00:30:00.000Z"))
     }
 }
 

@@ -29,7 +29,7 @@ import Testing
 
     @Test(arguments: awkwardTexts)
     func baseFieldsAreTheBytesJSONEncoderWrote(_ text: String) throws {
-        let record = Samples.record(.transactions, ["note": text, "tagsCSV": text])
+        let record = Samples.record(.transactions, [.note: text, .tagsCSV: text])
         try store.commit(StoreCommit(baseUpserts: [.transactions: [record]]))
         let stored = try #require(try store.text("SELECT fields FROM sync_base"))
         #expect(stored == (try Self.encoderText(record.fields)))
@@ -44,11 +44,11 @@ import Testing
         let own = Samples.record(tab)
         let key = own[tab.schema.keyField]
         let names = tab.schema.fieldNames
-        let other = try #require(names.last { $0 != tab.schema.keyField })
+        let other = try #require(names.last { $0 != tab.schema.keyField.rawValue })
         let reordered = try #require(LedgerRowTemplate(names: names.reversed()).layout)
         let records = [
             own,
-            LedgerRow(layout: reordered, values: names.reversed().map { own[$0] }),
+            LedgerRow(layout: reordered, values: names.reversed().map { own[named: $0] }),
             LedgerRow(own.fields.merging(["userColumn": "x"]) { a, _ in a }),
             LedgerRow(own.fields.filter { $0.key != other }),
             LedgerRow(own.fields.merging([other: "with \u{7F} delete \u{7F}"]) { _, new in new }),
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func otherSpellingsOfTheSameTextsReadBack() throws {
-        let record = Samples.record(.categories, ["emoji": "😀", "name": "Café/Bar"])
+        let record = Samples.record(.categories, [.emoji: "😀", .name: "Café/Bar"])
         var fields = record.fields
         fields["emoji"] = nil
         fields["name"] = nil

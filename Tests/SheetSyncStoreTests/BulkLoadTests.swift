@@ -91,17 +91,17 @@ import Testing
         #expect(try bulk.int("SELECT count(*) FROM sync_tombstones") == tombstones + 1)
     }
 
-    static func transactions(_ count: Int, _ overrides: (Int) -> [String: String] = { _ in [:] }) -> [LedgerRow] {
+    static func transactions(_ count: Int, _ overrides: (Int) -> [FieldKey: String] = { _ in [:] }) -> [LedgerRow] {
         (1...count).map { n in
-            Samples.record(.transactions, ["transactionId": key(n), "note": "row \(n)"].merging(overrides(n)) { _, new in new })
+            Samples.record(.transactions, [.transactionId: key(n), .note: "row \(n)"].merging(overrides(n)) { _, new in new })
         }
     }
 
     @Test func firstPullOfCanonicalRowsLeavesTheStoreTheTriggersWouldHave() throws {
         try expectSameStores(
             [
-                .transactions: Self.transactions(50) { n in n % 7 == 0 ? ["note": "", "recurringRuleId": ""] : [:] },
-                .categories: [Samples.record(.categories), Samples.record(.categories, ["name": "Pets", "sortOrder": ""])],
+                .transactions: Self.transactions(50) { n in n % 7 == 0 ? [.note: "", .recurringRuleId: ""] : [:] },
+                .categories: [Samples.record(.categories), Samples.record(.categories, [.name: "Pets", .sortOrder: ""])],
                 .settings: [Samples.record(.settings)],
             ], bulkTabs: [.transactions, .categories, .settings])
     }
@@ -112,14 +112,14 @@ import Testing
             [
                 .transactions: Self.transactions(20) { n in
                     switch n {
-                    case 4: return ["recurringRuleId": Samples.ruleId.uppercased()]
-                    case 5: return ["year": "2025"]
-                    case 6: return ["month": "4"]
+                    case 4: return [.recurringRuleId: Samples.ruleId.uppercased()]
+                    case 5: return [.year: "2025"]
+                    case 6: return [.month: "4"]
                     default: return [:]
                     }
                 },
                 // The very first row: the triggers are back before any insert.
-                .receipts: [Samples.record(.receipts, ["transactionId": Samples.transactionId.uppercased()])],
+                .receipts: [Samples.record(.receipts, [.transactionId: Samples.transactionId.uppercased()])],
                 .categories: [Samples.record(.categories)],
             ], bulkTabs: [.transactions, .receipts, .categories])
     }
@@ -127,7 +127,7 @@ import Testing
     @Test func tombstonesOfReloadedKeysAreClearedAsTheTriggerClearsThem() throws {
         try expectSameStores([.transactions: Self.transactions(10)], bulkTabs: [.transactions]) { store in
             // Deleted locally, so the table is empty again with tombstones waiting.
-            for n in [3, 8] { try store.upsert(Samples.record(.transactions, ["transactionId": Self.key(n)]), in: .transactions) }
+            for n in [3, 8] { try store.upsert(Samples.record(.transactions, [.transactionId: Self.key(n)]), in: .transactions) }
             try store.execute("DELETE FROM transactions")
             try store.upsert(Samples.record(.categories), in: .categories)
             try store.execute("DELETE FROM categories")
@@ -139,7 +139,7 @@ import Testing
     @Test func refusedRowMidwayLeavesTheStoreAsItWasTriggersIncluded() throws {
         let store = try LedgerStore.inMemory()
         let before = try Self.dump(store)
-        let records = Self.transactions(40) { n in n == 30 ? ["amount": "12,50"] : [:] }
+        let records = Self.transactions(40) { n in n == 30 ? [.amount: "12,50"] : [:] }
         let error = #expect(throws: StoreError.self) { try store.commit(Self.firstPull([.transactions: records])) }
         guard case .rowRejected(.transactions, let key, let reason)? = error else {
             Issue.record("unexpected error \(String(describing: error))")
@@ -156,9 +156,9 @@ import Testing
     /// through GRDB (`values(of:)`): boolean spellings as 1/0, integers as integers, `""` as NULL.
     @Test func aFirstPullStoresTheValuesAnOrdinaryWriteStores() throws {
         let records = [
-            Samples.record(.categories, ["name": "A", "isActive": "1", "sortOrder": ""]),
-            Samples.record(.categories, ["name": "B", "isActive": "false", "sortOrder": "-30"]),
-            Samples.record(.categories, ["name": "C", "isActive": "True", "emoji": "", "sortOrder": "7"]),
+            Samples.record(.categories, [.name: "A", .isActive: "1", .sortOrder: ""]),
+            Samples.record(.categories, [.name: "B", .isActive: "false", .sortOrder: "-30"]),
+            Samples.record(.categories, [.name: "C", .isActive: "True", .emoji: "", .sortOrder: "7"]),
         ]
         let pulled = try LedgerStore.inMemory(), written = try LedgerStore.inMemory()
         try pulled.commit(Self.firstPull([.categories: records]))
@@ -175,8 +175,8 @@ import Testing
     @Test func recordsOfAnotherLayoutLoadAsTheTabsOwn() throws {
         let names = Tab.transactions.schema.fieldNames
         let reordered = try #require(LedgerRowTemplate(names: names.reversed()).layout)
-        let own = Self.transactions(12) { n in n == 5 ? ["year": "2025"] : n == 9 ? ["recurringRuleId": Samples.ruleId.uppercased()] : [:] }
-        let other = own.map { record in LedgerRow(layout: reordered, values: names.reversed().map { record[$0] }) }
+        let own = Self.transactions(12) { n in n == 5 ? [.year: "2025"] : n == 9 ? [.recurringRuleId: Samples.ruleId.uppercased()] : [:] }
+        let other = own.map { record in LedgerRow(layout: reordered, values: names.reversed().map { record[named: $0] }) }
         #expect(other.allSatisfy { $0.layout !== own[0].layout })
         let a = try LedgerStore.inMemory(), b = try LedgerStore.inMemory()
         try a.commit(Self.firstPull([.transactions: own]))
@@ -186,12 +186,12 @@ import Testing
     }
 
     /// A text the column cannot take is refused by name before SQLite sees it, and nothing is kept.
-    @Test(arguments: [("isActive", "maybe", "boolean (TRUE, FALSE, 1 or 0)"), ("sortOrder", "2.5", "integer")])
-    func aFirstPullRefusesTextsTheColumnCannotTake(_ field: String, _ value: String, _ expected: String) throws {
+    @Test(arguments: [(FieldKey.isActive, "maybe", "boolean (TRUE, FALSE, 1 or 0)"), (.sortOrder, "2.5", "integer")])
+    func aFirstPullRefusesTextsTheColumnCannotTake(_ field: FieldKey, _ value: String, _ expected: String) throws {
         let store = try LedgerStore.inMemory()
         let before = try Self.dump(store)
-        let records = [Samples.record(.categories, ["name": "A"]), Samples.record(.categories, ["name": "B", field: value])]
-        #expect(throws: StoreError.invalidValue(tab: .categories, key: "B", field: field, value: value, expected: expected)) {
+        let records = [Samples.record(.categories, [.name: "A"]), Samples.record(.categories, [.name: "B", field: value])]
+        #expect(throws: StoreError.invalidValue(tab: .categories, key: "B", field: field.rawValue, value: value, expected: expected)) {
             try store.commit(Self.firstPull([.categories: records]))
         }
         #expect(try Self.dump(store) == before)
@@ -200,11 +200,11 @@ import Testing
     /// `needsFixOnInsert` says what the fix trigger's WHEN clause says: a row the trigger rewrites
     /// reads back different from what was written.
     @Test(arguments: [
-        [:], ["transactionId": Samples.transactionId.uppercased()], ["recurringRuleId": Samples.ruleId.uppercased()],
-        ["recurringRuleId": ""], ["year": "2025"], ["month": "12"], ["year": "02026"], ["month": "03"],
-        ["createdAt": ""], ["lastModifiedAt": ""],
+        [:] as [FieldKey: String], [.transactionId: Samples.transactionId.uppercased()], [.recurringRuleId: Samples.ruleId.uppercased()],
+        [.recurringRuleId: ""], [.year: "2025"], [.month: "12"], [.year: "02026"], [.month: "03"],
+        [.createdAt: ""], [.lastModifiedAt: ""],
     ])
-    func fixPredicateAgreesWithTheTrigger(_ overrides: [String: String]) throws {
+    func fixPredicateAgreesWithTheTrigger(_ overrides: [FieldKey: String]) throws {
         let record = Samples.record(.transactions, overrides)
         let store = try LedgerStore.inMemory()
         try store.writer.write { db in
@@ -214,9 +214,9 @@ import Testing
         }
         let stored = try #require(try store.records(in: .transactions).first)
         var written = record
-        written["transactionId"] = record["transactionId"].lowercased()
-        written["month"] = Int(record["month"]).map(String.init) ?? record["month"]
-        written["year"] = Int(record["year"]).map(String.init) ?? record["year"]
+        written[.transactionId] = record[.transactionId].lowercased()
+        written[.month] = Int(record[.month]).map(String.init) ?? record[.month]
+        written[.year] = Int(record[.year]).map(String.init) ?? record[.year]
         let table = DataTable(.transactions)
         #expect(table.needsFixOnInsert(record) == (stored != written))
     }

@@ -13,7 +13,7 @@ import Testing
     init() throws {
         store = try LedgerStore.inMemory()
         try store.upsert(Samples.record(.transactions), in: .transactions)
-        try store.upsert(Samples.record(.transactions, ["transactionId": otherKey]), in: .transactions)
+        try store.upsert(Samples.record(.transactions, [.transactionId: otherKey]), in: .transactions)
     }
 
     @Test func rowChangedSinceReadIsSkippedWithItsBase() throws {
@@ -24,9 +24,9 @@ import Testing
         try store.execute("UPDATE transactions SET note = 'typed meanwhile' WHERE transactionId = ?", [key])
 
         var newFirst = first
-        newFirst["note"] = "from sheet"
+        newFirst[.note] = "from sheet"
         var newSecond = second
-        newSecond["note"] = "from sheet too"
+        newSecond[.note] = "from sheet too"
         let outcome = try store.commit(
             StoreCommit(
                 upserts: [
@@ -39,7 +39,7 @@ import Testing
 
         #expect(outcome.skipped == [.transactions: [key]])
         let after = try store.snapshot()
-        #expect(after.rows[.transactions]?[key]?["note"] == "typed meanwhile")
+        #expect(after.rows[.transactions]?[key]?[.note] == "typed meanwhile")
         #expect(after.rows[.transactions]?[otherKey] == newSecond)
         #expect(after.base[.transactions]?[key] == nil)
         #expect(after.base[.transactions]?[otherKey] == newSecond)
@@ -68,8 +68,8 @@ import Testing
     @Test func checkViolationRollsBackTheWholeCommit() throws {
         let before = try store.snapshot()
         var good = try #require(before.rows[.transactions]?[key])
-        good["note"] = "would be applied"
-        let bad = Samples.record(.categories, ["type": "savings"])
+        good[.note] = "would be applied"
+        let bad = Samples.record(.categories, [.type: "savings"])
         let failing = StoreCommit(
             upserts: [
                 .transactions: [RowWrite(record: good, expected: before.rows[.transactions]?[key])],
@@ -138,7 +138,7 @@ import Testing
     }
 
     @Test func commitWithAnEmptyKeyIsRefused() throws {
-        let keyless = Samples.record(.transactions, ["transactionId": ""])
+        let keyless = Samples.record(.transactions, [.transactionId: ""])
         #expect(throws: StoreError.missingKey(tab: .transactions, field: "transactionId")) {
             try store.commit(StoreCommit(upserts: [.transactions: [RowWrite(record: keyless, expected: nil)]]))
         }

@@ -16,7 +16,7 @@ import Testing
     static let fields: [(tab: Tab, field: FieldSpec)] = {
         var seen: Set<FieldKind> = []
         return Tab.allCases.flatMap { tab in
-            tab.schema.fields.filter { $0.name != tab.schema.keyField && seen.insert($0.kind).inserted }.map { (tab, $0) }
+            tab.schema.fields.filter { $0.key != tab.schema.keyField && seen.insert($0.kind).inserted }.map { (tab, $0) }
         }
     }()
 

@@ -38,7 +38,7 @@ import Testing
         var quick = 0
         for tab in Tab.allCases {
             for field in tab.schema.fields {
-                let key = field.name == tab.schema.keyField
+                let key = field.key == tab.schema.keyField
                 let checks = DataTable.checks(for: field, key: key)
                 guard !checks.isEmpty else { continue }
                 let type = field.isIntegerColumn ? "INTEGER" : "TEXT"
@@ -65,17 +65,17 @@ import Testing
 
     /// The texts a load writes for the sample's rows all pass in Swift (the CHECKs are then set aside).
     @Test func canonicalTextsPass() {
-        let samples: [(Tab, String, String)] = [
-            (.transactions, "transactionId", "3f8c0191-d8b4-551c-a3d9-0f9981b54cb1"), (.transactions, "type", "expense"),
-            (.transactions, "date", "2026-01-05"), (.transactions, "year", "2026"), (.transactions, "month", "1"),
-            (.transactions, "amount", "1450.00"), (.transactions, "paidFlag", "paid"), (.transactions, "reimbursedFlag", ""),
-            (.transactions, "createdAt", "2026-01-01T09:00:00.000Z"), (.receipts, "transactionId", "3f8c0191-d8b4-551c-a3d9-0f9981b54cb1"),
-            (.receipts, "fileName", "a b.jpg"),
+        let samples: [(Tab, FieldKey, String)] = [
+            (.transactions, .transactionId, "3f8c0191-d8b4-551c-a3d9-0f9981b54cb1"), (.transactions, .type, "expense"),
+            (.transactions, .date, "2026-01-05"), (.transactions, .year, "2026"), (.transactions, .month, "1"),
+            (.transactions, .amount, "1450.00"), (.transactions, .paidFlag, "paid"), (.transactions, .reimbursedFlag, ""),
+            (.transactions, .createdAt, "2026-01-01T09:00:00.000Z"), (.receipts, .transactionId, "3f8c0191-d8b4-551c-a3d9-0f9981b54cb1"),
+            (.receipts, .fileName, "a b.jpg"),
         ]
         for (tab, name, text) in samples {
             var copy = text
-            let field = tab.schema.field(named: name)!
-            #expect(copy.withUTF8 { DataTable.passesChecks($0, field) }, "\(tab.rawValue).\(name) '\(text)'")
+            let field = tab.schema.field(name)!
+            #expect(copy.withUTF8 { DataTable.passesChecks($0, field) }, "\(tab.rawValue).\(name.rawValue) '\(text)'")
         }
     }
 

@@ -56,7 +56,7 @@ import Testing
 
     @Test(arguments: BookkeepingJSONTests.awkwardTexts)
     func awkwardTextsAreNotPendingOnceSynced(_ text: String) throws {
-        try synced([.transactions: [Samples.record(.transactions, ["note": text, "tagsCSV": text])]])
+        try synced([.transactions: [Samples.record(.transactions, [.note: text, .tagsCSV: text])]])
         try expectCounts([:])
     }
 
@@ -65,14 +65,14 @@ import Testing
         let gone = "33333333-3333-4444-8555-666666666666"
         try synced([
             .transactions: [
-                Samples.record(.transactions), Samples.record(.transactions, ["transactionId": other]),
-                Samples.record(.transactions, ["transactionId": gone]),
+                Samples.record(.transactions), Samples.record(.transactions, [.transactionId: other]),
+                Samples.record(.transactions, [.transactionId: gone]),
             ],
             .categories: [Samples.record(.categories)],
         ])
         try store.execute("UPDATE transactions SET note = 'typed by hand' WHERE transactionId = ?", [other])
         try store.execute("DELETE FROM transactions WHERE transactionId = ?", [gone])
-        try store.upsert(Samples.record(.categories, ["name": "Pets"]), in: .categories)
+        try store.upsert(Samples.record(.categories, [.name: "Pets"]), in: .categories)
         try store.upsert(Samples.record(.settings), in: .settings)
         try expectCounts([.transactions: 2, .categories: 1, .settings: 1])
     }
@@ -94,7 +94,7 @@ import Testing
     }
 
     @Test func blobsInTextColumnsAreComparedAsTheirTexts() throws {
-        try synced([.categories: [Samples.record(.categories), Samples.record(.categories, ["name": "Pets"])]])
+        try synced([.categories: [Samples.record(.categories), Samples.record(.categories, [.name: "Pets"])]])
         // Quiet, like a sync, so only the values change; json_object cannot render a BLOB.
         try store.execute(
             """
@@ -116,7 +116,7 @@ import Testing
 
     @Test func keysDifferingOnlyInUnicodeFormMatchAsTheEngineMatchesThem() throws {
         let composed = "Caf\u{E9}", decomposed = "Cafe\u{301}"
-        try synced([.categories: [Samples.record(.categories, ["name": composed])]])
+        try synced([.categories: [Samples.record(.categories, [.name: composed])]])
         try store.execute("UPDATE sync_base SET key = ?, fields = json_set(fields, '$.name', ?)", [decomposed, decomposed])
         try expectCounts([:])
     }
@@ -129,9 +129,9 @@ import Testing
         var random = SeededRandom(seed: seed)
         let ids = (0..<60).map { String(format: "%08x-3333-4444-8555-%012x", $0, $0) }
         try synced([
-            .transactions: ids.map { Samples.record(.transactions, ["transactionId": $0, "note": "n\($0)"]) },
+            .transactions: ids.map { Samples.record(.transactions, [.transactionId: $0, .note: "n\($0)"]) },
             .receipts: ids.prefix(20).map {
-                Samples.record(.receipts, ["receiptId": $0, "transactionId": $0, "fileName": "r\($0).jpg"])
+                Samples.record(.receipts, [.receiptId: $0, .transactionId: $0, .fileName: "r\($0).jpg"])
             },
         ])
         try expectCounts([:])
@@ -142,7 +142,7 @@ import Testing
             case 1: try store.execute("UPDATE transactions SET note = ? WHERE transactionId = ?", ["n\(id)", id])
             case 2: try store.execute("DELETE FROM transactions WHERE transactionId = ?", [id])
             case 3:
-                try store.upsert(Samples.record(.transactions, ["transactionId": id, "note": "n\(id)"]), in: .transactions)
+                try store.upsert(Samples.record(.transactions, [.transactionId: id, .note: "n\(id)"]), in: .transactions)
             case 4:
                 let fresh = String(format: "%08x-aaaa-4444-8555-%012x", step, step)
                 try store.execute("UPDATE transactions SET transactionId = ? WHERE transactionId = ?", [fresh, id])
@@ -157,7 +157,7 @@ import Testing
     /// mark (only the engine writes so, and then it also writes the base) is not read at all.
     @Test func aMarkedTabReadsOnlyTheMarkedRows() throws {
         let other = "22222222-3333-4444-8555-666666666666"
-        try synced([.transactions: [Samples.record(.transactions), Samples.record(.transactions, ["transactionId": other])]])
+        try synced([.transactions: [Samples.record(.transactions), Samples.record(.transactions, [.transactionId: other])]])
         try store.execute(
             """
             INSERT INTO sync_applying (id) VALUES (1);

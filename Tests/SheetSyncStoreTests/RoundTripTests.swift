@@ -31,7 +31,7 @@ import Testing
 
     @Test func emptyFieldsAreStoredAsNull() throws {
         let store = try LedgerStore.inMemory()
-        try store.upsert(Samples.record(.transactions, ["note": "", "tagsCSV": ""]), in: .transactions)
+        try store.upsert(Samples.record(.transactions, [.note: "", .tagsCSV: ""]), in: .transactions)
         #expect(try store.int("SELECT count(*) FROM transactions WHERE note IS NULL AND tagsCSV IS NULL") == 1)
         #expect(try store.text("SELECT typeof(year) || ',' || typeof(amount) FROM transactions") == "integer,text")
     }
@@ -43,15 +43,15 @@ import Testing
             INSERT INTO categories (name, type, isActive, sortOrder) VALUES ('A', 'both', 1, 2.5), ('B', 'both', 0, 3.0)
             """)
         let rows = try store.records(in: .categories)
-        #expect(rows.map { $0["isActive"] } == ["TRUE", "FALSE"])
-        #expect(rows.map { $0["sortOrder"] } == ["2.5", "3"])
-        #expect(rows.map { $0["emoji"] } == ["", ""])
+        #expect(rows.map { $0[.isActive] } == ["TRUE", "FALSE"])
+        #expect(rows.map { $0[.sortOrder] } == ["2.5", "3"])
+        #expect(rows.map { $0[.emoji] } == ["", ""])
     }
 
     @Test func booleanTextsBecomeZeroOrOne() throws {
         let store = try LedgerStore.inMemory()
-        try store.upsert(Samples.record(.categories, ["name": "A", "isActive": "1"]), in: .categories)
-        try store.upsert(Samples.record(.categories, ["name": "B", "isActive": "false"]), in: .categories)
+        try store.upsert(Samples.record(.categories, [.name: "A", .isActive: "1"]), in: .categories)
+        try store.upsert(Samples.record(.categories, [.name: "B", .isActive: "false"]), in: .categories)
         #expect(try store.text("SELECT group_concat(isActive) FROM categories") == "1,0")
     }
 
@@ -62,10 +62,10 @@ import Testing
                 tab: .categories, key: "Food", field: "isActive", value: "maybe",
                 expected: "boolean (TRUE, FALSE, 1 or 0)")
         ) {
-            try store.upsert(Samples.record(.categories, ["isActive": "maybe"]), in: .categories)
+            try store.upsert(Samples.record(.categories, [.isActive: "maybe"]), in: .categories)
         }
         let error = #expect(throws: StoreError.self) {
-            try store.upsert(Samples.record(.recurringRules, ["interval": "2.5"]), in: .recurringRules)
+            try store.upsert(Samples.record(.recurringRules, [.interval: "2.5"]), in: .recurringRules)
         }
         #expect(error?.description == "invalid integer '2.5' in field 'interval' of RecurringRules row '\(Samples.ruleId)'")
     }

@@ -107,7 +107,7 @@ import Testing
         let schema = tab.schema
         let literals = schema.fields.map { field -> String in
             if field.name == column { return value }
-            let text = record[field.name]
+            let text = record[field.key]
             if text.isEmpty { return "NULL" }
             if field.kind == .boolean { return text == "TRUE" ? "1" : "0" }
             return field.isIntegerColumn ? text : "'\(text.replacingOccurrences(of: "'", with: "''"))'"

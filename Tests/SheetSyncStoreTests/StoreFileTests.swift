@@ -94,12 +94,12 @@ import Testing
         try shell.execute("UPDATE categories SET emoji = '🥗'")
 
         var pulled = row
-        pulled["colorHex"] = "#00FF00"
+        pulled[.colorHex] = "#00FF00"
         let outcome = try engine.commit(
             StoreCommit(
                 upserts: [.categories: [RowWrite(record: pulled, expected: read.rows[.categories]?["Food"])]]))
         #expect(outcome.skipped == [.categories: ["Food"]])
-        #expect(try engine.records(in: .categories).first?["emoji"] == "🥗")
+        #expect(try engine.records(in: .categories).first?[.emoji] == "🥗")
     }
 
     @Test func unopenablePathIsAClearError() throws {

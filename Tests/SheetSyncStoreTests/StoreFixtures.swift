@@ -11,42 +11,42 @@ enum Samples {
     static let created = "2026-01-02T03:04:05.006Z"
     static let modified = "2026-02-03T04:05:06.007Z"
 
-    static func record(_ tab: Tab, _ overrides: [String: String] = [:]) -> LedgerRow {
-        var fields = Dictionary(uniqueKeysWithValues: tab.schema.fieldNames.map { ($0, "") })
+    static func record(_ tab: Tab, _ overrides: [FieldKey: String] = [:]) -> LedgerRow {
+        var fields = Dictionary(uniqueKeysWithValues: tab.schema.fields.map { ($0.key, "") })
         fields.merge(base(tab)) { _, new in new }
         fields.merge(overrides) { _, new in new }
         return LedgerRow(fields)
     }
 
-    private static func base(_ tab: Tab) -> [String: String] {
-        let stamps = ["createdAt": created, "lastModifiedAt": modified]
+    private static func base(_ tab: Tab) -> [FieldKey: String] {
+        let stamps: [FieldKey: String] = [.createdAt: created, .lastModifiedAt: modified]
         switch tab {
         case .transactions:
             return stamps.merging([
-                "transactionId": transactionId, "type": "expense", "date": "2026-03-15", "year": "2026", "month": "3",
-                "amount": "12.50", "category": "Food", "tagsCSV": "lunch, work", "note": "soup \"and\" bread, =1+1",
-                "paidFlag": "paid", "recurringRuleId": ruleId,
+                .transactionId: transactionId, .type: "expense", .date: "2026-03-15", .year: "2026", .month: "3",
+                .amount: "12.50", .category: "Food", .tagsCSV: "lunch, work", .note: "soup \"and\" bread, =1+1",
+                .paidFlag: "paid", .recurringRuleId: ruleId,
             ]) { a, _ in a }
         case .receipts:
             return stamps.merging([
-                "receiptId": "a2c4e6f8-0b1d-4f3a-8c5e-7a9b1c3d5e7f", "transactionId": transactionId,
-                "driveFileId": "1AbCdEf", "fileName": "20260315_Food_\(transactionId)_1.jpg",
+                .receiptId: "a2c4e6f8-0b1d-4f3a-8c5e-7a9b1c3d5e7f", .transactionId: transactionId,
+                .driveFileId: "1AbCdEf", .fileName: "20260315_Food_\(transactionId)_1.jpg",
             ]) { a, _ in a }
         case .categories:
             return stamps.merging([
-                "name": "Food", "type": "expense", "emoji": "🍜", "colorHex": "#FF8800", "isActive": "TRUE",
-                "sortOrder": "-3",
+                .name: "Food", .type: "expense", .emoji: "🍜", .colorHex: "#FF8800", .isActive: "TRUE",
+                .sortOrder: "-3",
             ]) { a, _ in a }
         case .recurringRules:
             return stamps.merging([
-                "recurringRuleId": ruleId, "isEnabled": "FALSE", "type": "income", "amount": "1200.00",
-                "category": "Salary", "startDate": "2026-01-31", "cadence": "monthly", "interval": "2",
-                "lastGeneratedDate": "2026-03-31",
+                .recurringRuleId: ruleId, .isEnabled: "FALSE", .type: "income", .amount: "1200.00",
+                .category: "Salary", .startDate: "2026-01-31", .cadence: "monthly", .interval: "2",
+                .lastGeneratedDate: "2026-03-31",
             ]) { a, _ in a }
         case .settings:
             return stamps.merging([
-                "datasetId": "d3b07384-d113-4ec6-a1a6-2b5e0f0c9d11", "schemaVersion": "1",
-                "timezone": "Europe/Berlin", "dataSpreadsheetId": "1SheetId_x",
+                .datasetId: "d3b07384-d113-4ec6-a1a6-2b5e0f0c9d11", .schemaVersion: "1",
+                .timezone: "Europe/Berlin", .dataSpreadsheetId: "1SheetId_x",
             ]) { a, _ in a }
         }
     }

@@ -22,8 +22,8 @@ import Testing
     @Test func rawDateUpdateCorrectsYearAndMonth() throws {
         try store.execute("UPDATE transactions SET date = '2025-11-30' WHERE transactionId = ?", [key])
         let row = try transaction()
-        #expect(row["year"] == "2025")
-        #expect(row["month"] == "11")
+        #expect(row[.year] == "2025")
+        #expect(row[.month] == "11")
     }
 
     @Test func rawInsertWithoutYearAndMonthDerivesThem() throws {
@@ -33,36 +33,36 @@ import Testing
             VALUES ('11111111-2222-4333-8444-555555555555', 'income', '2024-02-29', '3.00', 'Gift')
             """)
         let row = try #require(store.records(in: .transactions).last)
-        #expect(row["year"] == "2024")
-        #expect(row["month"] == "2")
+        #expect(row[.year] == "2024")
+        #expect(row[.month] == "2")
     }
 
     @Test func rawUpdateLeavingLastModifiedAtAloneBumpsIt() throws {
         try store.execute("UPDATE transactions SET note = 'edited in sqlite3'")
-        let stamp = try transaction()["lastModifiedAt"]
+        let stamp = try transaction()[.lastModifiedAt]
         #expect(stamp != Samples.modified)
         #expect(Timestamp(iso: stamp)?.description == stamp, "one canonical format: \(stamp)")
     }
 
     @Test func rawUpdateSettingLastModifiedAtKeepsIt() throws {
         try store.execute("UPDATE transactions SET note = 'x', lastModifiedAt = '2030-01-01T00:00:00.000Z'")
-        #expect(try transaction()["lastModifiedAt"] == "2030-01-01T00:00:00.000Z")
+        #expect(try transaction()[.lastModifiedAt] == "2030-01-01T00:00:00.000Z")
     }
 
     @Test func rawUpdateChangingNothingDoesNotBump() throws {
         try store.execute("UPDATE transactions SET note = note")
-        #expect(try transaction()["lastModifiedAt"] == Samples.modified)
+        #expect(try transaction()[.lastModifiedAt] == Samples.modified)
     }
 
     @Test func engineCommitDoesNotBumpLastModifiedAt() throws {
         let current = try transaction()
         var edited = current
-        edited["note"] = "pulled from the sheet"
+        edited[.note] = "pulled from the sheet"
         try store.commit(StoreCommit(upserts: [.transactions: [RowWrite(record: edited, expected: current)]]))
         #expect(try transaction() == edited)
         // The flag is gone after the commit: ordinary writes are stamped again.
         try store.execute("UPDATE transactions SET note = 'later'")
-        #expect(try transaction()["lastModifiedAt"] != Samples.modified)
+        #expect(try transaction()[.lastModifiedAt] != Samples.modified)
     }
 
     @Test func rawDeleteLeavesTombstoneAndEngineDeleteDoesNot() throws {
@@ -88,7 +88,7 @@ import Testing
         try store.upsert(Samples.record(.categories), in: .categories)
         try store.execute("UPDATE categories SET name = 'Meals' WHERE name = 'Food'")
         #expect(try store.tombstoneKeys(.categories) == ["Food"])
-        #expect(try store.records(in: .categories).map { $0["name"] } == ["Meals"])
+        #expect(try store.records(in: .categories).map { $0[.name] } == ["Meals"])
     }
 
     @Test func nullKeyGetsANewLowercaseUUID() throws {
@@ -97,7 +97,7 @@ import Testing
             INSERT INTO receipts (receiptId, transactionId, driveFileId, fileName)
             VALUES (NULL, ?, 'drive1', 'a.jpg'), (NULL, ?, 'drive2', 'b.jpg')
             """, [key, key])
-        let keys = try store.records(in: .receipts).map { $0["receiptId"] }
+        let keys = try store.records(in: .receipts).map { $0[.receiptId] }
         #expect(keys.count == 2)
         #expect(Set(keys).count == 2)
         for id in keys {
@@ -114,8 +114,8 @@ import Testing
             VALUES ('AAAAAAAA-BBBB-4CCC-8DDD-EEEEEEEEEEEE', ?, 'd', 'f.jpg')
             """, [key.uppercased()])
         let row = try #require(store.records(in: .receipts).first)
-        #expect(row["receiptId"] == "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee")
-        #expect(row["transactionId"] == key)
+        #expect(row[.receiptId] == "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee")
+        #expect(row[.transactionId] == key)
     }
 
     @Test func emptyTimestampsOnInsertBecomeNow() throws {
@@ -125,8 +125,8 @@ import Testing
             VALUES ('Rent', 'expense', 1, '', NULL)
             """)
         let row = try #require(store.records(in: .categories).first)
-        #expect(Timestamp(iso: row["createdAt"])?.description == row["createdAt"])
-        #expect(row["lastModifiedAt"] == row["createdAt"])
+        #expect(Timestamp(iso: row[.createdAt])?.description == row[.createdAt])
+        #expect(row[.lastModifiedAt] == row[.createdAt])
     }
 
     @Test func changeCounterMovesOnRawWritesButNotOnEngineCommits() throws {

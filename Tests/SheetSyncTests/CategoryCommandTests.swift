@@ -12,7 +12,7 @@ import Testing
         #expect(initRun.stdout.contains("created CSV workbook") && !initRun.stdout.contains("recreated"), "\(initRun.stdout)")
         let book = TestWorkbook(folder: folder)
         let categories = try book.records(.categories, now: Timestamp(millisecondsSinceEpoch: 0))
-        #expect(categories["Groceries"]?["type"] == "expense" && categories["Salary"]?["type"] == "income")
+        #expect(categories["Groceries"]?[.type] == "expense" && categories["Salary"]?[.type] == "income")
         let add = try await CLI.run(["add", "expense", "--amount", "4.20", "--category", "Dining"], in: folder)
         #expect(add.status == 0, "\(add.stderr)")
         // A category is matched after trimming spaces, as a sheet cell is; an amount of zero is one.
@@ -20,7 +20,7 @@ import Testing
         #expect(spaced.status == 0, "\(spaced.stderr)")
         #expect(try await CLI.run(["sync"], in: folder).status == 0)
         let added = try book.records(.transactions, now: Timestamp(millisecondsSinceEpoch: 0))
-        #expect(added.count == 2 && added.values.allSatisfy { $0["category"] == "Dining" })
+        #expect(added.count == 2 && added.values.allSatisfy { $0[.category] == "Dining" })
         // --empty: no starters.
         let bare = try TestWorkbook.scratch("bare")
         #expect(try await CLI.run(["init", "--empty"], in: bare).status == 0)
@@ -61,10 +61,10 @@ import Testing
         let all = try await ledger.run("category", "list", "--all")
         #expect(all.stdout.contains("Dining") && all.stdout.contains("(archived)"), "\(all.stdout)")
         #expect(try await ledger.run("sync").status == 0)
-        #expect(try ledger.sheetRows(.categories)["Pets"]?["colorHex"] == "#a0b0c0")
-        #expect(try ledger.sheetRows(.categories)["Dining"]?["isActive"] == "FALSE")
+        #expect(try ledger.sheetRows(.categories)["Pets"]?[.colorHex] == "#a0b0c0")
+        #expect(try ledger.sheetRows(.categories)["Dining"]?[.isActive] == "FALSE")
         // Archived categories stay valid for the rows that name them.
-        #expect(try ledger.storeRows(.transactions).values.contains { $0["category"] == "Dining" })
+        #expect(try ledger.storeRows(.transactions).values.contains { $0[.category] == "Dining" })
         #expect(try await ledger.run("status").stdout.contains("rejected rows: 0"))
     }
 

@@ -15,7 +15,7 @@ import Workbook
         let id = try #require(try ledger.storeRows(.transactions).keys.sorted().first)
         let base = try #require(try ledger.storeRows(.transactions)[id])
         // The sheet's edit is a second after the synced version; the store's (stamped by the triggers) is now.
-        let later = try #require(Timestamp(iso: base["lastModifiedAt"])).adding(milliseconds: 1000).description
+        let later = try #require(Timestamp(iso: base[.lastModifiedAt])).adding(milliseconds: 1000).description
         try ledger.workbook.edit(.transactions) { table in
             let note = table.header.firstIndex(of: "note")!, modified = table.header.firstIndex(of: "lastModifiedAt")!
             let row = table.rows.firstIndex { $0.first?.rawText == id }!
@@ -35,7 +35,7 @@ import Workbook
             _ = try await SyncEngine(store: store, remote: remote).run(SyncOptions(mode: .sync))
             Issue.record("the run was to stop at the injected crash")
         } catch is SimulatedCrash {}
-        #expect(try ledger.sheetRows(.transactions)[id]?["note"] == "the store's note", "the winner is in the workbook")
+        #expect(try ledger.sheetRows(.transactions)[id]?[.note] == "the store's note", "the winner is in the workbook")
 
         #expect(try await ledger.run("sync").status == 0)
         let status = try await ledger.run("status", "--json")

@@ -52,7 +52,7 @@ import Workbook
         let run = try await ledger.run("sync")
         #expect(run.status == 0, "\(run.stderr)")
         let storeAfter = try ledger.storeRows(.transactions)
-        #expect(storeAfter[Self.lunch]?["note"] == "lunch, edited by hand")
+        #expect(storeAfter[Self.lunch]?[.note] == "lunch, edited by hand")
         #expect(storeAfter.filter { $0.key != Self.lunch } == storeBefore.filter { $0.key != Self.lunch })
         #expect(try ledger.sheetRows(.transactions) == storeAfter)
         #expect(try Self.tracking(ledger).dirty.isEmpty)
@@ -65,7 +65,7 @@ import Workbook
         #expect(try Self.tracking(ledger).dirty == ["Transactions/\(Self.lunch)"])
         let run = try await ledger.run("sync")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try ledger.sheetRows(.transactions)[Self.lunch]?["note"] == "changed with sqlite3")
+        #expect(try ledger.sheetRows(.transactions)[Self.lunch]?[.note] == "changed with sqlite3")
         #expect(try ledger.sheetRows(.transactions) == ledger.storeRows(.transactions))
         #expect(try Self.tracking(ledger).dirty.isEmpty)
         // The rewritten sheet row has no hash yet: the next sync that reads the workbook reads it once.
@@ -118,21 +118,21 @@ import Workbook
         #expect(run.status == 0, "\(run.stderr)")
         let after = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n")
         #expect(after[other] == lines[other], "the untouched row keeps its quotes")
-        #expect(try ledger.sheetRows(.transactions)[Self.lunch]?["note"] == "pushed")
+        #expect(try ledger.sheetRows(.transactions)[Self.lunch]?[.note] == "pushed")
     }
 
     @Test func aTransactionDeletedInTheStoreWithAReceiptHoldsTheReceiptAndSaysHowToGetItBack() async throws {
         let ledger = try await Ledger.synced()
         let receipt = try #require(try ledger.sheetRows(.receipts).values.first)
-        let id = receipt["transactionId"]
+        let id = receipt[.transactionId]
         try Self.sql(ledger, "DELETE FROM transactions WHERE transactionId = '\(id)'")
         let run = try await ledger.run("sync")
         #expect(run.status == 65)
         #expect(run.stderr.contains("transaction '\(id)' does not exist"), "\(run.stderr)")
         #expect(run.stderr.contains("sheetsync restore"), "\(run.stderr)")
         // The receipt is kept on both sides; the transaction can come back.
-        #expect(try ledger.sheetRows(.receipts)[receipt["receiptId"]] != nil)
-        #expect(try ledger.storeRows(.receipts)[receipt["receiptId"]] != nil)
+        #expect(try ledger.sheetRows(.receipts)[receipt[.receiptId]] != nil)
+        #expect(try ledger.storeRows(.receipts)[receipt[.receiptId]] != nil)
         #expect(try await ledger.run("restore", id).status == 0)
         #expect(try await ledger.run("sync").status == 0)
         #expect(try ledger.sheetRows(.transactions)[id] != nil && ledger.storeRows(.transactions)[id] != nil)
@@ -156,7 +156,7 @@ import Workbook
         func comparable(_ rows: [String: LedgerRow]) -> [String: LedgerRow] {
             rows.mapValues { row in
                 var row = row
-                row["lastModifiedAt"] = ""
+                row[.lastModifiedAt] = ""
                 return row
             }
         }

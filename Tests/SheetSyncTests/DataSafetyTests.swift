@@ -22,7 +22,7 @@ import Workbook
         #expect(run.status == 65)
         #expect(run.stderr.contains("Transactions.csv is missing; nothing of it was deleted"), "\(run.stderr)")
         #expect(try ledger.storeRows(.transactions).count == 10)
-        #expect(try ledger.storeRows(.categories)["Groceries"]?["colorHex"] == "#000000")
+        #expect(try ledger.storeRows(.categories)["Groceries"]?[.colorHex] == "#000000")
         #expect(!FileManager.default.fileExists(atPath: ledger.workbook.url(.transactions).path))
         // Renamed back, everything is as before: nothing was lost on either side.
         try FileManager.default.moveItem(
@@ -201,14 +201,14 @@ import Workbook
         try Data((try String(contentsOf: url, encoding: .utf8) + typed).utf8).write(to: url)
         let editorCopy = try Data(contentsOf: url)
         #expect(try await ledger.run("sync").status == 0)
-        let pizza = try #require(try ledger.storeRows(.transactions).values.first { $0["note"] == "Pizza typed in editor" })
+        let pizza = try #require(try ledger.storeRows(.transactions).values.first { $0[.note] == "Pizza typed in editor" })
         try editorCopy.write(to: url)
         let run = try await ledger.run("sync")
         #expect(run.status == 0, "\(run.stderr)")
-        let pizzas = try ledger.storeRows(.transactions).values.filter { $0["note"] == "Pizza typed in editor" }
-        #expect(pizzas.map { $0["transactionId"] } == [pizza["transactionId"]], "one Pizza, with its first id")
-        let inSheet = try ledger.sheetRows(.transactions).values.filter { $0["note"] == "Pizza typed in editor" }
-        #expect(inSheet.map { $0["transactionId"] } == [pizza["transactionId"]])
+        let pizzas = try ledger.storeRows(.transactions).values.filter { $0[.note] == "Pizza typed in editor" }
+        #expect(pizzas.map { $0[.transactionId] } == [pizza[.transactionId]], "one Pizza, with its first id")
+        let inSheet = try ledger.sheetRows(.transactions).values.filter { $0[.note] == "Pizza typed in editor" }
+        #expect(inSheet.map { $0[.transactionId] } == [pizza[.transactionId]])
         #expect(try await ledger.run("sync").status == 0)
     }
 
@@ -248,7 +248,7 @@ import Workbook
         #expect(run.stderr.contains("'Pets'") && run.stderr.contains("category archive"), "\(run.stderr)")
         #expect(try ledger.storeRows(.categories)["Pets"] != nil, "kept in the store")
         #expect(try ledger.sheetRows(.categories)["Pets"] != nil, "written back to the workbook")
-        #expect(try ledger.storeRows(.transactions)[id]?["category"] == "Pets")
+        #expect(try ledger.storeRows(.transactions)[id]?[.category] == "Pets")
         #expect(try ledger.sheetRows(.transactions)[id] != nil, "its transaction is not rejected")
         #expect(try await ledger.run("sync").status == 0)
     }
@@ -259,7 +259,7 @@ import Workbook
     func aCategoryRenameDoesNotBringBackADeletedRow(_ side: String) async throws {
         let ledger = try await Ledger.synced()
         let coffee = "c94839fb-9d8e-5116-be50-879909f6ed74"
-        #expect(try ledger.storeRows(.transactions)[coffee]?["category"] == "Dining")
+        #expect(try ledger.storeRows(.transactions)[coffee]?[.category] == "Dining")
         if side == "workbook" {
             try ledger.workbook.edit(.transactions) { $0.rows.removeAll { $0.first?.rawText == coffee } }
         } else {
@@ -272,7 +272,7 @@ import Workbook
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try ledger.storeRows(.transactions)[coffee] == nil, "\(side): not back in the store")
         #expect(try ledger.sheetRows(.transactions)[coffee] == nil, "\(side): not back in the workbook")
-        #expect(try ledger.sheetRows(.transactions).values.filter { $0["category"] == "Dining" }.isEmpty)
+        #expect(try ledger.sheetRows(.transactions).values.filter { $0[.category] == "Dining" }.isEmpty)
         #expect(try await ledger.run("sync").status == 0)
     }
 
@@ -291,8 +291,8 @@ import Workbook
         try Data(fixed.utf8).write(to: url)
         let run = try await ledger.run("sync")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try ledger.storeRows(.transactions)[id]?["category"] == "Food")
-        #expect(try ledger.sheetRows(.transactions)[id]?["category"] == "Food")
+        #expect(try ledger.storeRows(.transactions)[id]?[.category] == "Food")
+        #expect(try ledger.sheetRows(.transactions)[id]?[.category] == "Food")
     }
 
     @Test func tabClearedToItsHeaderIsHeldUntilAllowed() async throws {
@@ -406,8 +406,8 @@ import Workbook
         #expect(sync.status == 0, "\(sync.stderr)")
         for rows in [try ledger.storeRows(.transactions), try ledger.sheetRows(.transactions)] {
             #expect(rows.count == 11)
-            #expect(!rows.values.contains { $0["category"] == "Groceries" })
-            #expect(rows.values.filter { $0["category"] == "Food" }.count == 4)
+            #expect(!rows.values.contains { $0[.category] == "Groceries" })
+            #expect(rows.values.filter { $0[.category] == "Food" }.count == 4)
         }
         #expect(try ledger.sheetRows(.categories)["Food"] != nil && ledger.sheetRows(.categories)["Groceries"] == nil)
         let status = try await ledger.run("status")
@@ -420,12 +420,12 @@ import Workbook
         let sync = try await ledger.run("sync")
         #expect(sync.status == 65)
         #expect(sync.stderr.contains("sheetsync category rename 'Groceries' NEW_NAME"), "\(sync.stderr)")
-        #expect(try ledger.storeRows(.transactions)[Self.groceries]?["category"] == "Groceries")
+        #expect(try ledger.storeRows(.transactions)[Self.groceries]?[.category] == "Groceries")
         #expect(try await ledger.run("category", "rename", "Groceries", "Food").status == 0)
         let fixed = try await ledger.run("sync")
         #expect(fixed.status == 0, "\(fixed.stderr)")
-        #expect(try ledger.sheetRows(.transactions)[Self.groceries]?["category"] == "Food")
-        #expect(try ledger.storeRows(.transactions)[Self.groceries]?["category"] == "Food")
+        #expect(try ledger.sheetRows(.transactions)[Self.groceries]?[.category] == "Food")
+        #expect(try ledger.storeRows(.transactions)[Self.groceries]?[.category] == "Food")
         #expect(try ledger.storeRows(.categories)["Groceries"] == nil)
     }
 
@@ -460,19 +460,19 @@ import Workbook
         let ledger = try await Ledger.synced()
         let before = try ledger.storeRows(.categories)
         let dining = try #require(before["Dining"])
-        #expect(!dining["emoji"].isEmpty && !dining["colorHex"].isEmpty)
+        #expect(!dining[.emoji].isEmpty && !dining[.colorHex].isEmpty)
         let other = try TestWorkbook.scratch("other")
-        var row = Tab.categories.schema.fields.map { dining[$0.name] }
+        var row = Tab.categories.schema.fields.map { dining[$0.key] }
         row[Tab.categories.schema.fields.firstIndex { $0.name == "emoji" }!] = ""
         row[Tab.categories.schema.fields.firstIndex { $0.name == "colorHex" }!] = "#000000"
         try TestWorkbook(folder: other).write(.categories, header: TablePatcher.newHeader(Tab.categories.schema), rows: [row])
         let run = try await ledger.run("import", other.path)
         #expect(run.status == 0, "\(run.stderr)")
         let after = try #require(try ledger.storeRows(.categories)["Dining"])
-        #expect(after["emoji"] == dining["emoji"], "an empty cell leaves the store's value")
-        #expect(after["colorHex"] == "#000000", "a value given replaces it")
+        #expect(after[.emoji] == dining[.emoji], "an empty cell leaves the store's value")
+        #expect(after[.colorHex] == "#000000", "a value given replaces it")
         let status = try await ledger.run("status", "--json")
-        #expect(status.stdout.contains(dining["colorHex"]), "the replaced colour is in the conflict log: \(status.stdout)")
+        #expect(status.stdout.contains(dining[.colorHex]), "the replaced colour is in the conflict log: \(status.stdout)")
         // A column of the file's own is named as not imported (it was dropped without a word).
         try TestWorkbook(folder: other).write(
             .categories, header: TablePatcher.newHeader(Tab.categories.schema) + ["Budget"], rows: [row + ["300"]])
@@ -489,7 +489,7 @@ import Workbook
         let source = CLI.repoRoot.appendingPathComponent("samples/hand-edited")
         let first = try await ledger.run("import", source.path)
         #expect(first.status == 65, "rows of the sample are rejected: \(first.stderr)")
-        let pizza = try ledger.storeRows(.transactions).values.filter { $0["note"] == "Pizza night" }
+        let pizza = try ledger.storeRows(.transactions).values.filter { $0[.note] == "Pizza night" }
         #expect(pizza.count == 2, "both copies are loaded, under two ids")
         let after = try Tab.allCases.map { try ledger.storeRows($0) }
         let second = try await ledger.run("import", source.path)
@@ -537,7 +537,7 @@ import Workbook
         let run = try await ledger.run("sync")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("the workbook is now") || run.stderr.contains("the workbook is now"), "\(run.stdout)\(run.stderr)")
-        #expect(try ledger.storeRows(.transactions)[id]?["note"] == "after the move", "the row added after the move stays")
+        #expect(try ledger.storeRows(.transactions)[id]?[.note] == "after the move", "the row added after the move stays")
         #expect(try TestWorkbook(folder: moved).records(.transactions, now: Timestamp(millisecondsSinceEpoch: 0))[id] != nil)
         #expect(try ledger.storeRows(.transactions).count == 11)
         // And then it is the workbook: a delete there is a delete again (the newest row's, the second time:
@@ -627,7 +627,7 @@ import Workbook
         // The header says where the row waits: in the store, not in the workbook.
         #expect(run.stderr.contains("1 row(s) could not be loaded (1 held back in the store, not pushed):"), "\(run.stderr)")
         #expect(try ledger.sheetRows(.transactions)[id] == nil)
-        #expect(try ledger.storeRows(.transactions)[id]?["category"] == "Nope")
+        #expect(try ledger.storeRows(.transactions)[id]?[.category] == "Nope")
         let again = try await ledger.run("sync")
         #expect(again.status == 0, "\(again.stderr)")
         let status = try await ledger.run("status")
@@ -656,7 +656,7 @@ import Workbook
         #expect(run.stderr.contains("the workbook's tab has no rows"), "\(run.stderr)")
         let after = try ledger.storeRows(.transactions)
         #expect(Set(after.keys) == Set(before.keys), "no row deleted from the store")
-        #expect(after[edited]?["note"] == "paid")
+        #expect(after[edited]?[.note] == "paid")
         #expect(try Data(contentsOf: ledger.workbook.url(.transactions)) == cleared, "the workbook is not written")
     }
 
@@ -709,7 +709,7 @@ import Workbook
         #expect(run.stderr.contains("looks like an older copy"), "\(run.stderr)")
         let after = try ledger.storeRows(.transactions)
         for id in added { #expect(after[id] == store[id], "row \(id) added since the copy was made") }
-        #expect(after.values.contains { $0["note"] == "typed" }, "the typed row loads")
+        #expect(after.values.contains { $0[.note] == "typed" }, "the typed row loads")
         #expect(try Set(ledger.sheetRows(.transactions).keys).isSuperset(of: added))
         #expect(try await ledger.run("sync").status == 0)
         #expect(try ledger.storeRows(.transactions).count == 13)

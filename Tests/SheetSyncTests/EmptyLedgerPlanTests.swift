@@ -152,9 +152,9 @@ import Testing
         let workbook = try Self.troubled()
         let id = "0b6f5c1e-3d4a-4e2b-9c1d-2f3e4a5b6c7d"
         let broken = LedgerRow([
-            "transactionId": id, "type": "expense", "date": "2026-01-15", "year": "2026", "month": "1", "amount": "abc",
-            "category": "Groceries", "tagsCSV": "", "note": "", "paidFlag": "", "reimbursedFlag": "", "recurringRuleId": "",
-            "createdAt": "2026-01-01T09:00:00.000Z", "lastModifiedAt": "2026-01-01T09:00:00.000Z",
+            .transactionId: id, .type: "expense", .date: "2026-01-15", .year: "2026", .month: "1", .amount: "abc",
+            .category: "Groceries", .tagsCSV: "", .note: "", .paidFlag: "", .reimbursedFlag: "", .recurringRuleId: "",
+            .createdAt: "2026-01-01T09:00:00.000Z", .lastModifiedAt: "2026-01-01T09:00:00.000Z",
         ])
         Self.expectSame(workbook, ledger: LedgerState(rows: [.transactions: [id: broken]], base: [:]))
     }

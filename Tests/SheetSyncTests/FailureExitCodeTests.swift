@@ -65,8 +65,8 @@ import Workbook
         let ledger = try await Ledger.synced()
         let store = try LedgerStore(path: ledger.store.path)
         var row = try #require(try store.records(in: .transactions).first)
-        row["transactionId"] = "7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"
-        row["note"] = "waits for space"
+        row[.transactionId] = "7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"
+        row[.note] = "waits for space"
         try store.upsert(row, in: .transactions)
         let before = try ledger.workbook.allBytes()
 
@@ -80,11 +80,11 @@ import Workbook
         expectSaidOnce(error.message, ["run again", "no space left"])
         #expect(try ledger.workbook.allBytes() == before)
         #expect(try leftovers(ledger.book).isEmpty)
-        #expect(try ledger.storeRows(.transactions)["7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"]?["note"] == "waits for space")
+        #expect(try ledger.storeRows(.transactions)["7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"]?[.note] == "waits for space")
 
         // With space again the next run pushes the row.
         _ = try await engine(ledger, store: store).run(SyncOptions(mode: .sync))
-        #expect(try ledger.sheetRows(.transactions)["7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"]?["note"] == "waits for space")
+        #expect(try ledger.sheetRows(.transactions)["7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"]?[.note] == "waits for space")
     }
 
     @Test func aFullDiskAtTheStoreCommitExits75AndTheNextRunTakesTheRows() async throws {
@@ -185,14 +185,14 @@ import Workbook
         let rebuilt = try await ledger.run("sync")
         #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
         #expect(try ledger.storeRows(.transactions).count == 10)
-        #expect(try ledger.storeRows(.transactions).values.contains { $0["note"] == "edited by hand" })
+        #expect(try ledger.storeRows(.transactions).values.contains { $0[.note] == "edited by hand" })
     }
 
     @Test func aWorkbookFileThatCannotBeWrittenExits78NamingItNotRetriedForever() async throws {
         let ledger = try await Ledger.synced()
         let store = try LedgerStore(path: ledger.store.path)
         var row = try #require(try store.records(in: .transactions).first)
-        row["transactionId"] = "7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"
+        row[.transactionId] = "7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"
         try store.upsert(row, in: .transactions)
         let before = try ledger.workbook.allBytes()
 

@@ -15,12 +15,12 @@ import Testing
         #expect(added.status == 0, "\(added.stderr)")
         let receiptId = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let row = try #require(try ledger.storeRows(.receipts)[receiptId])
-        let copy = ledger.book.appendingPathComponent("Receipts").appendingPathComponent(row["driveFileId"])
+        let copy = ledger.book.appendingPathComponent("Receipts").appendingPathComponent(row[.driveFileId])
         #expect(try Data(contentsOf: copy) == Data([0xFF, 0xD8, 0xFF, 0x02]))
-        #expect(row["fileName"] == row["driveFileId"] && row["transactionId"] == DataSafetyTests.lunch)
+        #expect(row[.fileName] == row[.driveFileId] && row[.transactionId] == DataSafetyTests.lunch)
         let pushed = try await ledger.run("push")
         #expect(pushed.status == 0, "\(pushed.stderr)")
-        #expect(try ledger.sheetRows(.receipts)[receiptId]?["driveFileId"] == row["driveFileId"])
+        #expect(try ledger.sheetRows(.receipts)[receiptId]?[.driveFileId] == row[.driveFileId])
         // Nothing waits in the upload queue of a file ledger.
         let status = try JSONDecoder().decode(StatusReport.self, from: Data(try await ledger.run("status", "--json").stdout.utf8))
         #expect(status.queuedReceipts == 0 && status.failedReceipts.isEmpty)
@@ -40,7 +40,7 @@ import Testing
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try await ledger.run("sync").status == 0)
         let ids = first.stdout.split(separator: "\n").map(String.init)
-        let one = try #require(try ledger.storeRows(.receipts)[ids[0]]?["driveFileId"])
+        let one = try #require(try ledger.storeRows(.receipts)[ids[0]]?[.driveFileId])
         try ledger.workbook.edit(.receipts) { table in table.rows.removeAll { $0.first?.rawText == ids[0] } }
         #expect(try await ledger.run("sync").status == 0)
         let before = try FileManager.default.contentsOfDirectory(atPath: receipts.path).sorted()
@@ -48,7 +48,7 @@ import Testing
         let third = try await ledger.run("receipt", "add", DataSafetyTests.lunch, try image("three.jpg").path)
         #expect(third.status == 0, "\(third.stderr)")
         let name = try #require(
-            try ledger.storeRows(.receipts)[third.stdout.trimmingCharacters(in: .whitespacesAndNewlines)]?["driveFileId"])
+            try ledger.storeRows(.receipts)[third.stdout.trimmingCharacters(in: .whitespacesAndNewlines)]?[.driveFileId])
         #expect(!before.contains(name), "\(name) was already on disk")
         for (file, data) in contents { #expect(try Data(contentsOf: receipts.appendingPathComponent(file)) == data, "\(file)") }
         #expect(try Data(contentsOf: receipts.appendingPathComponent(name)) == Data("three.jpg".utf8))
@@ -79,6 +79,6 @@ import Testing
         #expect(try await ledger.run("restore", bus).status == 0)
         let fixed = try await ledger.run("sync")
         #expect(fixed.status == 0, "\(fixed.stderr)")
-        #expect(try ledger.sheetRows(.receipts)[receipt]?["transactionId"] == bus)
+        #expect(try ledger.sheetRows(.receipts)[receipt]?[.transactionId] == bus)
     }
 }

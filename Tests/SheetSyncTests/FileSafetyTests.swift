@@ -39,7 +39,7 @@ import Workbook
     private func notes(_ store: URL) throws -> [String: String] {
         let ledger = try LedgerStore(path: store.path)
         var out: [String: String] = [:]
-        for record in try ledger.records(in: .transactions) { out[record["transactionId"]] = record["note"] }
+        for record in try ledger.records(in: .transactions) { out[record[.transactionId]] = record[.note] }
         return out
     }
 
@@ -52,8 +52,8 @@ import Workbook
         _ = try await engine().run(SyncOptions(mode: .sync))
         // A row added in the store, to be pushed; the user adds one by hand while that push is written.
         var fromStore = try #require(try store.records(in: .transactions).first)
-        fromStore["transactionId"] = "7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"
-        fromStore["note"] = "added in the store"
+        fromStore[.transactionId] = "7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"
+        fromStore[.note] = "added in the store"
         try store.upsert(fromStore, in: .transactions)
         var theirs = try workbook.file(.transactions)
         var handRow = theirs.table.rows[0]
@@ -79,9 +79,9 @@ import Workbook
         // The next run merges: both the store's row and the hand-typed row, on both sides.
         _ = try await engine().run(SyncOptions(mode: .sync))
         let sheet = try workbook.records(.transactions, now: clock.now())
-        #expect(sheet["7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"]?["note"] == "added in the store")
-        #expect(sheet["3b8d2f40-1c9e-4a57-8e21-6f0b9d4c7a32"]?["note"] == "typed by hand in the last instant")
-        let local = Set(try store.records(in: .transactions).map { $0["transactionId"] })
+        #expect(sheet["7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"]?[.note] == "added in the store")
+        #expect(sheet["3b8d2f40-1c9e-4a57-8e21-6f0b9d4c7a32"]?[.note] == "typed by hand in the last instant")
+        let local = Set(try store.records(in: .transactions).map { $0[.transactionId] })
         #expect(local.isSuperset(of: ["7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10", "3b8d2f40-1c9e-4a57-8e21-6f0b9d4c7a32"]))
     }
 
@@ -95,7 +95,7 @@ import Workbook
         func engine(_ faults: FaultInjector? = nil) -> SyncEngine { Self.engine(store, workbook, clock, faults) }
         _ = try await engine().run(SyncOptions(mode: .sync))
         var edited = try #require(try store.records(in: .transactions).first)
-        edited["note"] = "changed in the store"
+        edited[.note] = "changed in the store"
         try store.upsert(edited, in: .transactions)
         // While Transactions.csv is written, the user saves Categories.csv with a new category.
         var categories = try workbook.file(.categories)
@@ -113,12 +113,12 @@ import Workbook
         }
         _ = try await engine(save).run(SyncOptions(mode: .sync))
         #expect(try workbook.bytes(.categories) == saved)
-        #expect(try !store.records(in: .categories).contains { $0["name"] == "Saved Meanwhile" })
+        #expect(try !store.records(in: .categories).contains { $0[.name] == "Saved Meanwhile" })
 
         _ = try await engine().run(SyncOptions(mode: .sync))
-        #expect(try store.records(in: .categories).contains { $0["name"] == "Saved Meanwhile" })
+        #expect(try store.records(in: .categories).contains { $0[.name] == "Saved Meanwhile" })
         #expect(try workbook.bytes(.categories) == saved)
-        #expect(try workbook.records(.transactions, now: clock.now())[edited["transactionId"]]?["note"] == "changed in the store")
+        #expect(try workbook.records(.transactions, now: clock.now())[edited[.transactionId]]?[.note] == "changed in the store")
     }
 
     // MARK: a NUL byte inside a cell
@@ -216,13 +216,13 @@ import Workbook
 
         // Store → CSV: a row that exists only in the store is written with the same bytes.
         let ledger = try LedgerStore(path: storeURL.path)
-        var copy = try #require(try ledger.records(in: .transactions).first { $0["transactionId"] == id })
-        copy["transactionId"] = "5d0e7a8c-2b4f-4c61-9e3a-7f1b2c3d4e5f"
+        var copy = try #require(try ledger.records(in: .transactions).first { $0[.transactionId] == id })
+        copy[.transactionId] = "5d0e7a8c-2b4f-4c61-9e3a-7f1b2c3d4e5f"
         try ledger.upsert(copy, in: .transactions)
         #expect(try await CLI.run(["sync"], in: folder).status == 0)
         let sheet = try workbook.records(.transactions, now: Timestamp(iso: "2026-03-01T00:00:00.000Z")!)
-        #expect(sheet["5d0e7a8c-2b4f-4c61-9e3a-7f1b2c3d4e5f"]?["note"] == note)
-        #expect(sheet[id]?["note"] == note)
+        #expect(sheet["5d0e7a8c-2b4f-4c61-9e3a-7f1b2c3d4e5f"]?[.note] == note)
+        #expect(sheet[id]?[.note] == note)
         let status = try await CLI.run(["status"], in: folder)
         #expect(status.stdout.contains("pending local changes: none"), "\(status.stdout)")
     }

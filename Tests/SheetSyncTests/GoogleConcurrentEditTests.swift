@@ -45,11 +45,11 @@ struct MeddlingRemote: Remote {
 
     static func editNote(_ bed: GoogleTestBed, _ key: String, _ note: String) throws {
         let store = try bed.store()
-        guard var record = try store.records(in: .transactions).first(where: { $0["transactionId"] == key }) else {
+        guard var record = try store.records(in: .transactions).first(where: { $0[.transactionId] == key }) else {
             throw CLI.CLIError(message: "no transaction \(key) in the store")
         }
-        record["note"] = note
-        record["lastModifiedAt"] = Timestamp(Date()).description
+        record[.note] = note
+        record[.lastModifiedAt] = Timestamp(Date()).description
         try store.upsert(record, in: .transactions)
     }
 
@@ -60,8 +60,8 @@ struct MeddlingRemote: Remote {
         try Self.editNote(bed, s.keys[2], "local edit")
         try bed.store().delete(key: s.keys[5], in: .transactions)
         var added = try #require(s.before[s.keys[0]])
-        added["transactionId"] = "0c0ffee0-0000-4000-8000-000000000001"
-        added["note"] = "local add"
+        added[.transactionId] = "0c0ffee0-0000-4000-8000-000000000001"
+        added[.note] = "local add"
         try bed.store().upsert(added, in: .transactions)
         let meddling = MeddlingRemote(base: try bed.remote()) {
             try bed.emulator.insertRow(
@@ -71,9 +71,9 @@ struct MeddlingRemote: Remote {
         let report = try await bed.sync(meddling)
         #expect(report.errors.isEmpty)
         let sheet = try bed.sheetRecords(.transactions)
-        #expect(sheet[s.keys[2]]?["note"] == "local edit")
+        #expect(sheet[s.keys[2]]?[.note] == "local edit")
         #expect(sheet[s.keys[5]] == nil)
-        #expect(sheet[added["transactionId"]]?["note"] == "local add")
+        #expect(sheet[added[.transactionId]]?[.note] == "local add")
         // Every other row kept its own values, key by key: nothing was written at a stale position.
         for key in s.keys where ![s.keys[2], s.keys[5]].contains(key) { #expect(sheet[key] == s.before[key], "row \(key)") }
         let between = try bed.values(.transactions).filter { $0.count > note && $0[note] == .string("between") }
@@ -83,7 +83,7 @@ struct MeddlingRemote: Remote {
         // The next run sees the row the person added meanwhile, gives it an id and converges.
         try await bed.sync(try bed.remote())
         let store = try bed.storeRecords(.transactions)
-        #expect(store.values.filter { $0["note"] == "between" && $0["amount"] == "99.00" && $0["type"] == "income" }.count == 1)
+        #expect(store.values.filter { $0[.note] == "between" && $0[.amount] == "99.00" && $0[.type] == "income" }.count == 1)
         #expect(store == (try bed.sheetRecords(.transactions)))
         await bed.finish()
     }
@@ -101,8 +101,8 @@ struct MeddlingRemote: Remote {
         #expect(error?.exitCode == .temporaryFailure)
         // Delete versus edit restores the row with the edit, on both sides.
         try await bed.sync(try bed.remote())
-        #expect(try bed.storeRecords(.transactions)[s.keys[3]]?["note"] == "edited here")
-        #expect(try bed.sheetRecords(.transactions)[s.keys[3]]?["note"] == "edited here")
+        #expect(try bed.storeRecords(.transactions)[s.keys[3]]?[.note] == "edited here")
+        #expect(try bed.sheetRecords(.transactions)[s.keys[3]]?[.note] == "edited here")
         #expect(try bed.storeRecords(.transactions) == bed.sheetRecords(.transactions))
         await bed.finish()
     }
@@ -118,9 +118,9 @@ struct MeddlingRemote: Remote {
                 text: "typed meanwhile")
         }
         try await bed.sync(meddling)
-        #expect(try bed.sheetRecords(.transactions)[s.keys[1]]?["note"] == "pushed")
+        #expect(try bed.sheetRecords(.transactions)[s.keys[1]]?[.note] == "pushed")
         try await bed.sync(try bed.remote())
-        #expect(try bed.storeRecords(.transactions)[s.keys[6]]?["note"] == "typed meanwhile")
+        #expect(try bed.storeRecords(.transactions)[s.keys[6]]?[.note] == "typed meanwhile")
         #expect(try bed.storeRecords(.transactions) == bed.sheetRecords(.transactions))
         await bed.finish()
     }

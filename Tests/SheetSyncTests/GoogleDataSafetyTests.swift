@@ -24,7 +24,7 @@ import Testing
         #expect(run.status == 65)
         #expect(run.stderr.contains("tab 'Transactions' of Google spreadsheet \(id) is missing"), "\(run.stderr)")
         #expect(try bed.storeRecords(.transactions).count == 3)
-        #expect(try bed.storeRecords(.categories)["Food"]?["emoji"] == "🍔")
+        #expect(try bed.storeRecords(.categories)["Food"]?[.emoji] == "🍔")
         #expect(try bed.emulator.rows(spreadsheetId: id, tab: "Transactions (old)").count == 4)
         await bed.finish()
     }

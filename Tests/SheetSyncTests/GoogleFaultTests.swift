@@ -41,15 +41,15 @@ import Testing
             clock.advance(milliseconds: 1000)
             let store = try bed.store()
             var records = try store.records(in: .transactions)
-            guard var edited = records.first(where: { $0["transactionId"] == keys[2] }) else {
+            guard var edited = records.first(where: { $0[.transactionId] == keys[2] }) else {
                 throw CLI.CLIError(message: "store row missing")
             }
-            edited["note"] = "local"
-            edited["lastModifiedAt"] = clock.now().description
+            edited[.note] = "local"
+            edited[.lastModifiedAt] = clock.now().description
             try store.upsert(edited, in: .transactions)
             try store.delete(key: keys[3], in: .transactions)
-            edited["transactionId"] = "0c0ffee0-0000-4000-8000-000000000002"
-            edited["note"] = "added"
+            edited[.transactionId] = "0c0ffee0-0000-4000-8000-000000000002"
+            edited[.note] = "added"
             try store.upsert(edited, in: .transactions)
             records = try store.records(in: .transactions)
             clock.advance(milliseconds: 60_000)
@@ -62,8 +62,8 @@ import Testing
             #expect(try bed.values(.transactions).count == sheet.count + 1, "a row was written twice or a blank row left")
             var out: [String: LedgerRow] = [:]
             for var record in store.values {
-                if record["note"] == "hand" { record["transactionId"] = "" }
-                out[record["note"]] = record
+                if record[.note] == "hand" { record[.transactionId] = "" }
+                out[record[.note]] = record
             }
             return out
         }
@@ -138,7 +138,7 @@ import Testing
         // It gave up at once rather than waiting out the hour: the refused read was never sent again.
         #expect(bed.emulator.counters.requests("sheets.spreadsheets.values.batchGet") == 1)
         #expect(try await bed.cli("sync").status == 0)
-        #expect(try bed.sheetRecords(.transactions).values.contains { $0["note"] == "later" })
+        #expect(try bed.sheetRecords(.transactions).values.contains { $0[.note] == "later" })
         await bed.finish()
     }
 }

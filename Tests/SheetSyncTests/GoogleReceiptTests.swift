@@ -14,7 +14,7 @@ import Testing
         let transactionId: String
         let image: URL
         let bytes: Data
-        var settings: LedgerRow { (try? bed.sheetRecords(.settings).values.first) ?? LedgerRow([:]) }
+        var settings: LedgerRow { (try? bed.sheetRecords(.settings).values.first) ?? LedgerRow() }
     }
 
     /// `init` (which makes the Drive folders), a category typed into the sheet, a transaction added locally,
@@ -48,11 +48,11 @@ import Testing
         #expect(files.count == 1, "files for the receipt: \(files.map(\.name))", sourceLocation: sourceLocation)
         let file = try #require(files.first, sourceLocation: sourceLocation)
         #expect(file.name == "20260214_Food_\(ledger.transactionId)_1.jpg", sourceLocation: sourceLocation)
-        #expect(file.parents == [ledger.settings["receiptsFolderId"]], sourceLocation: sourceLocation)
+        #expect(file.parents == [ledger.settings[.receiptsFolderId]], sourceLocation: sourceLocation)
         #expect(file.content == ledger.bytes, sourceLocation: sourceLocation)
         let row = try #require(try ledger.bed.sheetRecords(.receipts)[receiptId], sourceLocation: sourceLocation)
         #expect(
-            row["driveFileId"] == file.id && row["fileName"] == file.name && row["transactionId"] == ledger.transactionId,
+            row[.driveFileId] == file.id && row[.fileName] == file.name && row[.transactionId] == ledger.transactionId,
             sourceLocation: sourceLocation)
         #expect(try ledger.bed.storeRecords(.receipts)[receiptId] == row, sourceLocation: sourceLocation)
         #expect(ledger.bed.emulator.pendingUploadSizes.values.allSatisfy { $0 == 0 }, sourceLocation: sourceLocation)

@@ -34,7 +34,7 @@ import Testing
         let run = try await bed.cli("sync")
         #expect(run.status == 0, "\(run.stderr)")
         let sheet = try bed.sheetRecords(.transactions)
-        for key in keys.prefix(changed) { #expect(sheet[key]?["note"] == "changed " + key.prefix(8)) }
+        for key in keys.prefix(changed) { #expect(sheet[key]?[.note] == "changed " + key.prefix(8)) }
         #expect(try bed.storeRecords(.transactions) == sheet)
         let counters = bed.emulator.counters
         let log = bed.emulator.requestLog

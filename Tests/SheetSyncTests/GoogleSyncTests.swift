@@ -44,17 +44,17 @@ import Testing
         }
         let store = try bed.storeRecords(.transactions), sheet = try bed.sheetRecords(.transactions)
         #expect(store == sheet)
-        #expect(store[keys[0]]?["note"] == "typed note")
-        #expect(store[keys[1]]?["date"] == "2026-03-05" && store[keys[1]]?["month"] == "3")
-        #expect(store[keys[2]]?["amount"] == "12.50")
+        #expect(store[keys[0]]?[.note] == "typed note")
+        #expect(store[keys[1]]?[.date] == "2026-03-05" && store[keys[1]]?[.month] == "3")
+        #expect(store[keys[2]]?[.amount] == "12.50")
         #expect(store[keys[3]] == nil && store[keys[5]] == nil)
-        #expect(store[keys[4]]?["note"] == "sql note")
-        #expect(store[addedId]?["note"] == "cli add")
+        #expect(store[keys[4]]?[.note] == "sql note")
+        #expect(store[addedId]?[.note] == "cli add")
         // The hand-added row got its id in the same row (the one holding "hand row"), and the store has it.
-        let hand = try #require(store.values.first { $0["note"] == "hand row" })
-        let handRow = try #require(try bed.rowIndex(of: hand["transactionId"], in: .transactions))
+        let hand = try #require(store.values.first { $0[.note] == "hand row" })
+        let handRow = try #require(try bed.rowIndex(of: hand[.transactionId], in: .transactions))
         #expect(try bed.values(.transactions)[handRow][note] == .string("hand row"))
-        #expect(hand["amount"] == "4.50" && hand["year"] == "2026" && hand["month"] == "2")
+        #expect(hand[.amount] == "4.50" && hand[.year] == "2026" && hand[.month] == "2")
         #expect(store.count == 6)
         // What the person typed stays as typed where its value is right: the text date, the 12.5 number.
         #expect(
@@ -79,16 +79,16 @@ import Testing
         let stamp = "2026-02-02T00:00:00.000Z"
         try bed.store().upsert(
             LedgerRow([
-                "recurringRuleId": "5eed0000-0000-4000-8000-000000000001", "isEnabled": "TRUE", "type": "expense", "amount": "900.00",
-                "category": "Rent", "tagsCSV": "", "note": "rent", "startDate": "2026-01-01", "cadence": "monthly", "interval": "1",
-                "endDate": "", "lastGeneratedDate": "", "createdAt": stamp, "lastModifiedAt": stamp,
+                .recurringRuleId: "5eed0000-0000-4000-8000-000000000001", .isEnabled: "TRUE", .type: "expense", .amount: "900.00",
+                .category: "Rent", .tagsCSV: "", .note: "rent", .startDate: "2026-01-01", .cadence: "monthly", .interval: "1",
+                .endDate: "", .lastGeneratedDate: "", .createdAt: stamp, .lastModifiedAt: stamp,
             ]), in: .recurringRules)
         let run = try await bed.cli("sync")
         #expect(run.status == 0, "\(run.stderr)")
         let tabs = try bed.emulator.tabNames(spreadsheetId: try bed.spreadsheetId())
         #expect(tabs.contains(Tab.recurringRules.rawValue))
         #expect(try bed.table(.recurringRules).header.prefix(13) == TablePatcher.newHeader(Tab.recurringRules.schema).prefix(13))
-        #expect(try bed.sheetRecords(.recurringRules)["5eed0000-0000-4000-8000-000000000001"]?["amount"] == "900.00")
+        #expect(try bed.sheetRecords(.recurringRules)["5eed0000-0000-4000-8000-000000000001"]?[.amount] == "900.00")
         #expect(try bed.storeRecords(.recurringRules) == bed.sheetRecords(.recurringRules))
         #expect(try await bed.cli("sync").status == 0)
         await bed.finish()

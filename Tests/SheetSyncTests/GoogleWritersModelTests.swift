@@ -121,20 +121,20 @@ struct GoogleWritersCase {
         guard var row = rows.randomElement(using: &rng) else { return }
         switch Int.random(in: 0..<4, using: &rng) {
         case 0 where rows.count > 3:
-            trace.append("store delete \(row["transactionId"].prefix(8))")
-            _ = try store.delete(key: row["transactionId"], in: .transactions)
+            trace.append("store delete \(row[.transactionId].prefix(8))")
+            _ = try store.delete(key: row[.transactionId], in: .transactions)
         case 1:
             let key = UUID().uuidString.lowercased()
-            row["transactionId"] = key
-            row["note"] = note(for: key)
-            trace.append("store add \(key.prefix(8)) \(row["note"])")
-            row["createdAt"] = clock.now().description
-            row["lastModifiedAt"] = clock.now().description
+            row[.transactionId] = key
+            row[.note] = note(for: key)
+            trace.append("store add \(key.prefix(8)) \(row[.note])")
+            row[.createdAt] = clock.now().description
+            row[.lastModifiedAt] = clock.now().description
             try store.upsert(row, in: .transactions)
         default:
-            row["note"] = note(for: row["transactionId"])
-            trace.append("store edit \(row["transactionId"].prefix(8)) \(row["note"])")
-            row["lastModifiedAt"] = clock.now().description
+            row[.note] = note(for: row[.transactionId])
+            trace.append("store edit \(row[.transactionId].prefix(8)) \(row[.note])")
+            row[.lastModifiedAt] = clock.now().description
             try store.upsert(row, in: .transactions)
         }
     }
@@ -238,7 +238,7 @@ struct GoogleWritersCase {
             throw fail("round \(round): \(values.count - 1) sheet rows but \(sheet.count) load; not loading: \(stray)")
         }
         for (key, row) in sheet {
-            let value = row["note"]
+            let value = row[.note]
             if let owner = written[value], owner != key { throw fail("round \(round): row \(key) carries \(value), written for \(owner)") }
         }
         for (name, bed) in [("A", a), ("B", b)] {

@@ -25,7 +25,7 @@ import Workbook
         try db.close()
         let run = try await ledger.run("sync")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try ledger.sheetRows(.transactions)[groceries]?["createdAt"] == "2026-01-02T10:20:30.943Z")
+        #expect(try ledger.sheetRows(.transactions)[groceries]?[.createdAt] == "2026-01-02T10:20:30.943Z")
         return ledger
     }
 
@@ -51,16 +51,16 @@ import Workbook
         let run = try await ledger.run("sync")
         #expect(run.status == 0, "\(run.stderr)")
         let stored = try ledger.storeRows(.transactions)[Self.groceries]
-        #expect(stored?["note"] == "Market, edited")
-        #expect(stored?["createdAt"] == "2026-01-02T10:20:30.943Z", "no millisecond lost in the store")
-        #expect((stored?["lastModifiedAt"] ?? "") > "2026-01-05T08:09:10.321Z", "a hand edit, stamped when seen")
+        #expect(stored?[.note] == "Market, edited")
+        #expect(stored?[.createdAt] == "2026-01-02T10:20:30.943Z", "no millisecond lost in the store")
+        #expect((stored?[.lastModifiedAt] ?? "") > "2026-01-05T08:09:10.321Z", "a hand edit, stamped when seen")
         #expect(try Self.conflictCount(ledger) == 0)
         // The sheet: the edit stays, the new stamp is written, the other times stay as the user's program wrote them.
         let table = try ledger.workbook.table(.transactions)
         let row = table.rows.first { $0[0].rawText == Self.groceries }
         #expect(row?[8].rawText == "Market, edited")
         #expect(row?[created].rawText == "2026-01-02 10:20:30")
-        #expect(row?[created + 1].rawText == stored?["lastModifiedAt"])
+        #expect(row?[created + 1].rawText == stored?[.lastModifiedAt])
         #expect(try ledger.storeRows(.transactions).count == 10)
         // And the next run changes nothing.
         let before = try ledger.workbook.allBytes()
@@ -76,9 +76,9 @@ import Workbook
         }
         let run = try await ledger.run("sync")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try ledger.storeRows(.transactions)[Self.groceries]?["createdAt"] == "2026-01-02T10:20:30.943Z")
-        #expect(try ledger.sheetRows(.transactions)[Self.groceries]?["createdAt"] == "2026-01-02T10:20:30.943Z")
-        #expect(try ledger.storeRows(.transactions)[Self.groceries]?["lastModifiedAt"] == "2026-01-05T08:09:10.321Z")
+        #expect(try ledger.storeRows(.transactions)[Self.groceries]?[.createdAt] == "2026-01-02T10:20:30.943Z")
+        #expect(try ledger.sheetRows(.transactions)[Self.groceries]?[.createdAt] == "2026-01-02T10:20:30.943Z")
+        #expect(try ledger.storeRows(.transactions)[Self.groceries]?[.lastModifiedAt] == "2026-01-05T08:09:10.321Z")
     }
 
     /// Transactions.csv as a save or copy that stopped part-way leaves it: up to the end of `text`, no line end after.
@@ -120,7 +120,7 @@ import Workbook
         try Data(text.utf8).write(to: url)
         let run = try await ledger.run("sync")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try ledger.storeRows(.transactions)["4c3d50bf-12db-5603-981a-c55f21c77bb3"]?["note"] == "Paycheck (Nov)")
+        #expect(try ledger.storeRows(.transactions)["4c3d50bf-12db-5603-981a-c55f21c77bb3"]?[.note] == "Paycheck (Nov)")
         #expect(try ledger.storeRows(.transactions).count == 10)
     }
 

@@ -10,7 +10,7 @@ import Testing
     func zones(_ folder: URL) throws -> (sheet: String?, store: String?) {
         let sheet = try TestWorkbook(folder: folder).records(.settings, now: Timestamp(millisecondsSinceEpoch: 0)).values.first
         let store = try LedgerStore.inMemoryCopy(of: folder.appendingPathComponent("sheetsync.sqlite").path).records(in: .settings).first
-        return (sheet?["timezone"], store?["timezone"])
+        return (sheet?[.timezone], store?[.timezone])
     }
 
     @Test func initTakesTheZoneOfTZInEveryFormAndSaysSo() async throws {

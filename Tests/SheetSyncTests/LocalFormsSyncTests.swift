@@ -47,7 +47,7 @@ import Testing
         let sync = try await CLI.run(["sync"], in: folder, environment: environment)
         #expect(sync.status == 0, "\(sync.stderr)")
         let stored = try storeTransactions(folder)
-        #expect(stored.map { [$0["date"], $0["amount"], $0["note"]] } == [["2026-04-03", "1234.50", "day first"]])
+        #expect(stored.map { [$0[.date], $0[.amount], $0[.note]] } == [["2026-04-03", "1234.50", "day first"]])
     }
 
     @Test func aDateTheOrderDoesNotReadIsHeldBackNamingFileRowAndValue() async throws {

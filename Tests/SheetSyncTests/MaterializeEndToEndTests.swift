@@ -25,7 +25,7 @@ import Testing
     }
 
     func instances(_ folder: URL) throws -> [LedgerRow] {
-        try transactions(folder).values.filter { !$0["recurringRuleId"].isEmpty }.sorted { $0["date"] < $1["date"] }
+        try transactions(folder).values.filter { !$0[.recurringRuleId].isEmpty }.sorted { $0[.date] < $1[.date] }
     }
 
     @Test func materializeThenSyncTwiceCreatesEachOccurrenceOnce() async throws {
@@ -35,14 +35,14 @@ import Testing
         #expect(made.status == 0)
         #expect(made.json?["created"] as? Int == 4, "\(made.stdout)")
         #expect(try await Self.run(["sync"], in: folder).status == 0)
-        let dates = try instances(folder).map { $0["date"] }
+        let dates = try instances(folder).map { $0[.date] }
         #expect(dates == ["2026-01-01", "2026-01-15", "2026-02-01", "2026-02-15", "2026-03-01", "2026-03-15"])
         // Deterministic rows: id from rule + date, stamped at local midnight in the dataset's zone.
-        let feb = try #require(try instances(folder).first { $0["date"] == "2026-02-01" })
-        #expect(feb["transactionId"] == Materializer.instanceId(ruleId: feb["recurringRuleId"], date: LocalDate(iso: "2026-02-01")!))
-        #expect(feb["createdAt"] == "2026-02-01T05:00:00.000Z")
+        let feb = try #require(try instances(folder).first { $0[.date] == "2026-02-01" })
+        #expect(feb[.transactionId] == Materializer.instanceId(ruleId: feb[.recurringRuleId], date: LocalDate(iso: "2026-02-01")!))
+        #expect(feb[.createdAt] == "2026-02-01T05:00:00.000Z")
         let rules = try TestWorkbook(folder: folder).records(.recurringRules, now: CLI.fixedNow)
-        #expect(rules.values.allSatisfy { $0["lastGeneratedDate"] == "2026-03-31" })
+        #expect(rules.values.allSatisfy { $0[.lastGeneratedDate] == "2026-03-31" })
         // Again: nothing new, nothing written.
         let before = try Data(contentsOf: folder.appendingPathComponent("Transactions.csv"))
         let again = try await Self.run(["materialize", "--through", "2026-03-31", "--json"], in: folder)
@@ -60,21 +60,21 @@ import Testing
         try typeRule("\(rule),TRUE,expense,1,Dining,,Tea,2026-11-01,weekly,1,,,,", in: folder)
         let run = try await Self.run(["sync", "--materialize"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
-        let made = try instances(folder).filter { $0["recurringRuleId"] == rule }
+        let made = try instances(folder).filter { $0[.recurringRuleId] == rule }
         #expect(!made.isEmpty)
-        let last = try #require(made.last?["date"])
+        let last = try #require(made.last?[.date])
         let sheetRule = try TestWorkbook(folder: folder).records(.recurringRules, now: CLI.fixedNow)[rule]
-        #expect((sheetRule?["lastGeneratedDate"] ?? "") >= last, "the sheet's rule records its progress")
+        #expect((sheetRule?[.lastGeneratedDate] ?? "") >= last, "the sheet's rule records its progress")
         // An instance deleted by hand right after that run stays deleted.
         let url = folder.appendingPathComponent("Transactions.csv")
         let first = try #require(made.first)
         let text = try String(contentsOf: url, encoding: .utf8)
         try Data(
-            text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix(first["transactionId"]) }
+            text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix(first[.transactionId]) }
                 .joined(separator: "\n").utf8
         ).write(to: url)
         #expect(try await Self.run(["sync", "--materialize"], in: folder).status == 0)
-        #expect(try transactions(folder)[first["transactionId"]] == nil)
+        #expect(try transactions(folder)[first[.transactionId]] == nil)
     }
 
     /// Catching up more than a run makes (1,000 per rule) is said by a plain run too, not only with --verbose.
@@ -88,7 +88,7 @@ import Testing
         let made = try await CLI.run(["materialize", "--through", "2026-01-31"], in: folder)
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stdout.contains("rule \(rule): 1000 created (limit reached; the next run continues)"), "\(made.stdout)")
-        #expect(try instances(folder).filter { $0["recurringRuleId"] == rule }.isEmpty, "made in the store; the next sync writes them")
+        #expect(try instances(folder).filter { $0[.recurringRuleId] == rule }.isEmpty, "made in the store; the next sync writes them")
     }
 
     /// A rule typed into the sheet without an id (the way a person adds one) makes its instances in
@@ -100,9 +100,9 @@ import Testing
         let run = try await Self.run(["sync", "--materialize"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
         let sheetRules = try TestWorkbook(folder: folder).records(.recurringRules, now: CLI.fixedNow)
-        let rule = try #require(sheetRules.values.first { $0["note"] == "weekly pass" })
-        #expect(!rule["lastGeneratedDate"].isEmpty, "the rule records its progress")
-        #expect(try instances(folder).contains { $0["recurringRuleId"] == rule["recurringRuleId"] && $0["date"] == "2026-11-02" })
+        let rule = try #require(sheetRules.values.first { $0[.note] == "weekly pass" })
+        #expect(!rule[.lastGeneratedDate].isEmpty, "the rule records its progress")
+        #expect(try instances(folder).contains { $0[.recurringRuleId] == rule[.recurringRuleId] && $0[.date] == "2026-11-02" })
     }
 
     /// What a run makes depends on its day, which `SHEETSYNC_NOW` fixes (a test aid): a weekly rule from
@@ -117,10 +117,10 @@ import Testing
         #expect(early.status == 0, "\(early.stderr)")
         let rule = try #require(
             try TestWorkbook(folder: folder).records(.recurringRules, now: CLI.fixedNow).values.first {
-                $0["note"] == "weekly pass"
+                $0[.note] == "weekly pass"
             })
         func made() throws -> [String] {
-            try instances(folder).filter { $0["recurringRuleId"] == rule["recurringRuleId"] }.map { $0["date"] }
+            try instances(folder).filter { $0[.recurringRuleId] == rule[.recurringRuleId] }.map { $0[.date] }
         }
         #expect(try made().isEmpty)
         #expect(try await Self.run(["sync", "--materialize"], in: folder).status == 0)
@@ -145,8 +145,8 @@ import Testing
         #expect(try await Self.run(["sync"], in: folder).status == 0)
         let run = try await Self.run(["sync", "--materialize"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
-        let january = try instances(folder).filter { $0["date"] < "2026-02-01" }
-        #expect(january.map { $0["date"] } == ["2026-01-01", "2026-01-15"], "\(january.map { $0["transactionId"] })")
+        let january = try instances(folder).filter { $0[.date] < "2026-02-01" }
+        #expect(january.map { $0[.date] } == ["2026-01-01", "2026-01-15"], "\(january.map { $0[.transactionId] })")
     }
 
     /// Instances materialized ahead of today carry future times: the sync clamps them once and writes
@@ -160,10 +160,10 @@ import Testing
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("is in the future; clamped to"), "\(first.stdout)")
         let store = try LedgerStore.inMemoryCopy(of: folder.appendingPathComponent("sheetsync.sqlite").path)
-        let stored = Dictionary(uniqueKeysWithValues: try store.records(in: .transactions).map { ($0["transactionId"], $0) })
+        let stored = Dictionary(uniqueKeysWithValues: try store.records(in: .transactions).map { ($0[.transactionId], $0) })
         let sheet = try transactions(folder)
         #expect(stored.count == sheet.count)
-        for (id, row) in sheet { #expect(stored[id]?["lastModifiedAt"] == row["lastModifiedAt"], "\(id)") }
+        for (id, row) in sheet { #expect(stored[id]?[.lastModifiedAt] == row[.lastModifiedAt], "\(id)") }
         let again = try await Self.run(["sync"], in: folder)
         #expect(again.status == 0 && !again.stdout.contains("clamped"), "\(again.stdout)")
         #expect(try await Self.run(["status"], in: folder).stdout.contains("pending local changes: none"))
@@ -192,8 +192,8 @@ import Testing
         #expect(try await Self.run(["status"], in: folder).stdout.contains("rejected rows: 1"))
         let cron = try await Self.run(["sync", "--materialize"], in: folder)
         #expect(cron.stdout.contains("note: RecurringRules \(rule): its row in the workbook is rejected"), "\(cron.stdout)")
-        let rows = try transactions(folder).values.filter { $0["recurringRuleId"] == rule && $0["date"] > "2026-01-31" }
-        #expect(rows.isEmpty, "\(rows.map { $0["date"] })")
+        let rows = try transactions(folder).values.filter { $0[.recurringRuleId] == rule && $0[.date] > "2026-01-31" }
+        #expect(rows.isEmpty, "\(rows.map { $0[.date] })")
         #expect(try transactions(folder).count >= before)
     }
 
@@ -210,7 +210,7 @@ import Testing
         #expect(try await Self.run(["sync"], in: folder).status == 0)
         #expect(try await Self.run(["materialize", "--through", "2026-03-31"], in: folder).status == 0)
         #expect(try await Self.run(["sync"], in: folder).status == 0)
-        #expect(try !instances(folder).map { $0["date"] }.contains("2026-02-15"))
+        #expect(try !instances(folder).map { $0[.date] }.contains("2026-02-15"))
         // A new machine: the store rebuilt from the workbook alone.
         for name in ["sheetsync.sqlite", "sheetsync.sqlite-wal", "sheetsync.sqlite-shm"] {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
@@ -218,7 +218,7 @@ import Testing
         #expect(try await Self.run(["sync"], in: folder).status == 0)
         #expect(try await Self.run(["materialize", "--through", "2026-04-30"], in: folder).status == 0)
         #expect(try await Self.run(["sync"], in: folder).status == 0)
-        let dates = try instances(folder).map { $0["date"] }
+        let dates = try instances(folder).map { $0[.date] }
         #expect(!dates.contains("2026-02-15"))
         #expect(dates.suffix(2) == ["2026-04-01", "2026-04-15"])
     }
@@ -233,7 +233,7 @@ import Testing
         }
         let all = try instances(folder)
         #expect(all.count == 10)
-        #expect(Set(all.map { $0["transactionId"] }).count == 10)
+        #expect(Set(all.map { $0[.transactionId] }).count == 10)
         let exportA = folder.appendingPathComponent("export-a"), exportB = folder.appendingPathComponent("export-b")
         #expect(try await Self.run(["export", exportA.path, "--config", "a.json"], in: folder).status == 0)
         #expect(try await Self.run(["export", exportB.path, "--config", "b.json"], in: folder).status == 0)
@@ -250,10 +250,10 @@ import Testing
         let run = try await Self.run(["sync", "--materialize"], in: folder)
         #expect(run.status == 65)  // the sample's rejected rows
         #expect(run.stderr.contains("unknown category 'Gym'"))
-        let dates = try instances(folder).map { $0["date"] }
+        let dates = try instances(folder).map { $0[.date] }
         #expect(dates.first == "2026-01-31")
         #expect(dates.contains("2026-02-28"))  // Jan 31 monthly clamps to Feb 28
-        #expect(try instances(folder).allSatisfy { $0["category"] == "Rent" })
+        #expect(try instances(folder).allSatisfy { $0[.category] == "Rent" })
     }
 }
 
@@ -272,9 +272,9 @@ extension MaterializeEndToEndTests {
         }
         #expect(try await Self.run(["sync", "--config", "a.json"], in: folder).status == 0)
         let deleted = Materializer.instanceId(
-            ruleId: try #require(try instances(folder).first { $0["date"] == "2026-01-15" })["recurringRuleId"],
+            ruleId: try #require(try instances(folder).first { $0[.date] == "2026-01-15" })[.recurringRuleId],
             date: LocalDate(iso: "2026-02-15")!)
-        let workbookBefore = try instances(folder).map { $0["date"] }
+        let workbookBefore = try instances(folder).map { $0[.date] }
         #expect(!workbookBefore.contains("2026-02-15"))
         let made = try await Self.run(["materialize", "--through", "2026-03-31", "--config", "b.json"], in: folder)
         #expect(made.status == 0)
@@ -289,16 +289,16 @@ extension MaterializeEndToEndTests {
         let run = try await Self.run(["sync", "--config", "b.json"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains(deleted) || run.stderr.contains(deleted), "the run says what it dropped: \(run.stdout)\(run.stderr)")
-        #expect(try instances(folder).map { $0["date"] } == workbookBefore, "the workbook keeps the user's delete")
+        #expect(try instances(folder).map { $0[.date] } == workbookBefore, "the workbook keeps the user's delete")
         let storeB = try LedgerStore(path: folder.appendingPathComponent("b.sqlite").path)
-        #expect(try storeB.records(in: .transactions).first { $0["transactionId"] == deleted } == nil, "b's store lets it go too")
+        #expect(try storeB.records(in: .transactions).first { $0[.transactionId] == deleted } == nil, "b's store lets it go too")
         #expect(try await Self.run(["sync", "--config", "a.json"], in: folder).status == 0)
-        #expect(try instances(folder).map { $0["date"] } == workbookBefore)
+        #expect(try instances(folder).map { $0[.date] } == workbookBefore)
         // The way back the note names: restored in b, the row is the user's again and the next sync keeps it.
         let restored = try await Self.run(["restore", deleted, "--config", "b.json"], in: folder)
         #expect(restored.status == 0, "\(restored.stdout)\(restored.stderr)")
         #expect(try await Self.run(["sync", "--config", "b.json"], in: folder).status == 0)
-        #expect(try instances(folder).map { $0["date"] } == (workbookBefore + ["2026-02-15"]).sorted())
+        #expect(try instances(folder).map { $0[.date] } == (workbookBefore + ["2026-02-15"]).sorted())
     }
 
     /// The same instance edited in b's store before b syncs: a local change, which wins over the
@@ -311,7 +311,7 @@ extension MaterializeEndToEndTests {
         }
         try storeB.close()
         #expect(try await Self.run(["sync", "--config", "b.json"], in: folder).status == 0)
-        #expect(try instances(folder).map { $0["date"] } == (workbookBefore + ["2026-02-15"]).sorted())
-        #expect(try transactions(folder)[deleted]?["note"] == "paid late")
+        #expect(try instances(folder).map { $0[.date] } == (workbookBefore + ["2026-02-15"]).sorted())
+        #expect(try transactions(folder)[deleted]?[.note] == "paid late")
     }
 }

@@ -196,9 +196,9 @@ struct MultiWriterCase {
         }
         for (key, row) in try sheet().sorted(by: { $0.key < $1.key }) {
             fixed[key] = Self.fixedFields(row)
-            written[key] = ["note": [row["note"]], "amount": [row["amount"]]]
+            written[key] = ["note": [row[.note]], "amount": [row[.amount]]]
         }
-        withReceipts = Set(try workbook.records(.receipts).values.map { $0["transactionId"] })
+        withReceipts = Set(try workbook.records(.receipts).values.map { $0[.transactionId] })
         for i in machines.indices {
             tick()
             try await sync(i)
@@ -349,10 +349,10 @@ struct MultiWriterCase {
         let rows = try machine.store.records(in: .transactions)
         guard !rows.isEmpty else { return }
         var row = rows[Int.random(in: rows.indices, using: &rng)]
-        let key = row["transactionId"], field = Bool.random(using: &rng) ? "note" : "amount"
-        let value = newValue(field, for: key), now = machine.clock.now(), old = row[field]
-        row[field] = value
-        row["lastModifiedAt"] = now.description
+        let key = row[.transactionId], field = Bool.random(using: &rng) ? "note" : "amount"
+        let value = newValue(field, for: key), now = machine.clock.now(), old = row[named: field]
+        row[named: field] = value
+        row[.lastModifiedAt] = now.description
         try machine.store.upsert(row, in: .transactions)
         record(key, field, value, replacing: old, stamp: now, by: machine.name)
         trace.append("\(Self.t(person.clock.now())) \(machine.name) edits \(field) of \(Self.short(key)) to \(value) (stamp \(now))")
@@ -364,12 +364,12 @@ struct MultiWriterCase {
         var row = rows[Int.random(in: rows.indices, using: &rng)]
         let key = ids.next(), now = machine.clock.now()
         let note = newValue("note", for: key), amount = newValue("amount", for: key)
-        row["transactionId"] = key
-        row["note"] = note
-        row["amount"] = amount
-        row["recurringRuleId"] = ""
-        row["createdAt"] = now.description
-        row["lastModifiedAt"] = now.description
+        row[.transactionId] = key
+        row[.note] = note
+        row[.amount] = amount
+        row[.recurringRuleId] = ""
+        row[.createdAt] = now.description
+        row[.lastModifiedAt] = now.description
         try machine.store.upsert(row, in: .transactions)
         fixed[key] = Self.fixedFields(row)
         record(key, "note", note, replacing: nil, stamp: now, by: machine.name)
@@ -378,12 +378,12 @@ struct MultiWriterCase {
     }
 
     mutating func storeDelete(_ machine: MultiWriterMachine) throws {
-        let rows = try machine.store.records(in: .transactions).filter { !withReceipts.contains($0["transactionId"]) }
+        let rows = try machine.store.records(in: .transactions).filter { !withReceipts.contains($0[.transactionId]) }
         guard !rows.isEmpty else { return }
-        let row = rows[Int.random(in: rows.indices, using: &rng)], key = row["transactionId"]
+        let row = rows[Int.random(in: rows.indices, using: &rng)], key = row[.transactionId]
         try machine.store.delete(key: key, in: .transactions)
         deletes += 1
-        deleted[key, default: []].append(Delete(at: person.clock.now(), by: machine.name, saw: [row["note"], row["amount"]]))
+        deleted[key, default: []].append(Delete(at: person.clock.now(), by: machine.name, saw: [row[.note], row[.amount]]))
         trace.append("\(Self.t(person.clock.now())) \(machine.name) deletes \(Self.short(key))")
     }
 
@@ -392,7 +392,7 @@ struct MultiWriterCase {
         let keys = table.rows.map { MultiWriterPerson.cell($0, "transactionId", in: table) }.filter { !$0.isEmpty }
         guard !keys.isEmpty else { return }
         let key = keys[Int.random(in: keys.indices, using: &rng)], field = Bool.random(using: &rng) ? "note" : "amount"
-        let value = newValue(field, for: key), old = try sheet()[key]?[field]
+        let value = newValue(field, for: key), old = try sheet()[key]?[named: field]
         try person.make(.type(key: key, column: field, text: value))
         record(key, field, value, replacing: old, stamp: person.clock.now(), by: "person")
         trace.append("\(Self.t(person.clock.now())) person sets \(field) of \(Self.short(key)) to \(value)")
@@ -405,7 +405,7 @@ struct MultiWriterCase {
         // A row typed without an id has none to find it by (the person would retype that row only).
         guard let key = rows.keys.filter({ !$0.isEmpty }).sorted().randomElement(using: &rng), let row = rows[key] else { return }
         let field = Bool.random(using: &rng) ? "note" : "amount"
-        var text = row[field]
+        var text = row[named: field]
         if field == "amount", text.contains(".") {
             while text.hasSuffix("0") { text.removeLast() }
             if text.hasSuffix(".") { text.removeLast() }
@@ -440,7 +440,7 @@ struct MultiWriterCase {
         let at = rows[Int.random(in: rows.indices, using: &rng)]
         let key = MultiWriterPerson.cell(table.rows[at], "transactionId", in: table)
         let note = MultiWriterPerson.cell(table.rows[at], "note", in: table)
-        let saw = try sheet()[key].map { [$0["note"], $0["amount"]] } ?? []
+        let saw = try sheet()[key].map { [$0[.note], $0[.amount]] } ?? []
         try person.make(.deleteRow(at: at))
         if key.isEmpty {
             typed.removeValue(forKey: note)
@@ -468,7 +468,7 @@ struct MultiWriterCase {
         let keys = table.rows.map { MultiWriterPerson.cell($0, "transactionId", in: table) }.filter { !$0.isEmpty }
         guard !keys.isEmpty else { return try await sync(i) }
         let key = keys[Int.random(in: keys.indices, using: &rng)], field = Bool.random(using: &rng) ? "note" : "amount"
-        let value = newValue(field, for: key), old = try sheet()[key]?[field]
+        let value = newValue(field, for: key), old = try sheet()[key]?[named: field]
         let step: AtomicWriteStep = Bool.random(using: &rng) ? .tempSynced : .checked
         let person = self.person
         let save = ModelWorkbook.SaveDuringRun(at: step, in: workbook) { try person.make(.type(key: key, column: field, text: value)) }
@@ -533,7 +533,7 @@ struct MultiWriterCase {
                     )
                     continue
                 }
-                guard let now = sheet[key]?[edit.field], now != edit.value,
+                guard let now = sheet[key]?[named: edit.field], now != edit.value,
                     let pending = list.last(where: { $0.by == name && $0.field == edit.field && $0.value == now && $0.real < heldAt })
                 else { continue }
                 edits[key, default: []].append(
@@ -552,7 +552,7 @@ struct MultiWriterCase {
         let keys = table.rows.map { MultiWriterPerson.cell($0, "transactionId", in: table) }.filter { !$0.isEmpty }
         guard !keys.isEmpty else { return try await sync(i) }
         let key = keys[Int.random(in: keys.indices, using: &rng)], field = Bool.random(using: &rng) ? "note" : "amount"
-        let value = newValue(field, for: key), old = try sheet()[key]?[field]
+        let value = newValue(field, for: key), old = try sheet()[key]?[named: field]
         let (person, typed) = (self.person, Flag())
         let waiting = WhileWaiting(seconds: 5, now: emulator.now) {
             if (try? person.make(.type(key: key, column: field, text: value))) != nil { typed.set() }
@@ -591,7 +591,7 @@ struct MultiWriterCase {
     /// Gives the rows typed without an id the ids sync gave them; any other unknown id is a stray row.
     mutating func bindTypedRows(in rows: [String: LedgerRow], where place: String) throws {
         for (key, row) in rows.sorted(by: { $0.key < $1.key }) where !key.isEmpty && fixed[key] == nil {
-            guard let typedRow = typed.removeValue(forKey: row["note"]) else {
+            guard let typedRow = typed.removeValue(forKey: row[.note]) else {
                 throw fail("invariant 2 (stray row): \(place) has a row \(key) no writer made: \(row.fields.sorted { $0.key < $1.key })")
             }
             fixed[key] = typedRow.fixed
@@ -612,9 +612,9 @@ struct MultiWriterCase {
         // A typed row waits for its id until a sync gets that far (one killed before may not have).
         for (key, row) in rows.sorted(by: { $0.key < $1.key }) where !key.isEmpty {
             guard let own = fixed[key] else { throw fail("invariant 2 (stray row): \(place) has a row \(key) no writer made") }
-            for field in ["note", "amount"] where written[key]?[field]?.contains(row[field]) != true {
+            for field in ["note", "amount"] where written[key]?[field]?.contains(row[named: field]) != true {
                 throw fail(
-                    "invariant 2 (value on another row): \(place) has \(field) '\(row[field])' on \(key), written for it: "
+                    "invariant 2 (value on another row): \(place) has \(field) '\(row[named: field])' on \(key), written for it: "
                         + "\(written[key]?[field]?.sorted() ?? [])\n\(describe(key))")
             }
             let now = Self.fixedFields(row)
@@ -696,15 +696,15 @@ struct MultiWriterCase {
                     lostLine.formUnion(more)
                 }
                 let overwrittenForGood = Set(made.filter { !lostLine.contains($0.value) }.compactMap(\.replaced))
-                if overwrittenForGood.contains(row[field]) {
+                if overwrittenForGood.contains(row[named: field]) {
                     throw fail(
-                        "invariant 3 (overwritten value back): \(key) has \(field) '\(row[field])', which a later edit overwrote\n\(describe(key))"
+                        "invariant 3 (overwritten value back): \(key) has \(field) '\(row[named: field])', which a later edit overwrote\n\(describe(key))"
                     )
                 }
                 for edit in made
-                where edit.value != row[field] && !overwritten.contains(edit.value) && !lost.contains(key + "\u{0}" + edit.value) {
+                where edit.value != row[named: field] && !overwritten.contains(edit.value) && !lost.contains(key + "\u{0}" + edit.value) {
                     throw fail(
-                        "invariant 3 (lost update): \(key) has \(field) '\(row[field])'; the edit by \(edit.by) at \(Self.t(edit.real)) "
+                        "invariant 3 (lost update): \(key) has \(field) '\(row[named: field])'; the edit by \(edit.by) at \(Self.t(edit.real)) "
                             + "(stamp \(edit.stamp)) wrote '\(edit.value)', which nobody overwrote, and no conflict log has it\n\(describe(key))"
                     )
                 }
@@ -758,7 +758,7 @@ struct MultiWriterCase {
     }
 
     static func show(_ row: LedgerRow) -> String {
-        "note '\(row["note"].replacingOccurrences(of: "\n", with: "\\n"))' amount \(row["amount"]) lastModifiedAt \(row["lastModifiedAt"])"
+        "note '\(row[.note].replacingOccurrences(of: "\n", with: "\\n"))' amount \(row[.amount]) lastModifiedAt \(row[.lastModifiedAt])"
     }
 
     /// What every side holds of a row, its edits and its conflicts.

@@ -26,13 +26,13 @@ import Workbook
         #expect(!run.stderr.contains("Transactions row 3"), "one line per category, not per row: \(run.stderr)")
         let stored = try ledger.storeRows(.transactions)
         #expect(stored.count == 11)  // the Dining row came in: the store's categories were known
-        #expect(stored.values.contains { $0["note"] == "Coffee" })
+        #expect(stored.values.contains { $0[.note] == "Coffee" })
         #expect(try ledger.storeRows(.categories).count == 7)  // the file has no Categories tab: nothing deleted
 
         let created = try await ledger.run("import", file.path, "--create-categories")
         #expect(created.status == 0, "\(created.stderr)")
         #expect(created.stdout.contains("created category 'Pets'"), "\(created.stdout)")
-        #expect(try ledger.storeRows(.categories)["Pets"]?["type"] == "expense")
+        #expect(try ledger.storeRows(.categories)["Pets"]?[.type] == "expense")
         #expect(try ledger.storeRows(.transactions).count == 13)  // Coffee was not imported twice
     }
 }

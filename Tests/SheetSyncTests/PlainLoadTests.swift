@@ -236,15 +236,15 @@ import Workbook
         let load = try Self.transactionsLoad()
         let stamp = "2026-01-01T09:00:00.000Z"
         let other = LedgerRow([
-            "transactionId": "11111111-2222-4333-8444-555555555555", "type": "expense", "date": "2026-01-02", "year": "2026",
-            "month": "1", "amount": "1.00", "category": "Groceries", "createdAt": stamp, "lastModifiedAt": stamp,
+            .transactionId: "11111111-2222-4333-8444-555555555555", .type: "expense", .date: "2026-01-02", .year: "2026",
+            .month: "1", .amount: "1.00", .category: "Groceries", .createdAt: stamp, .lastModifiedAt: stamp,
         ])
         _ = try store.upsert(other, in: .transactions)
         var commit = StoreCommit()
         commit.loads[.transactions] = load
         let outcome = try store.commit(commit)
         #expect(outcome.skipped[.transactions] == load.keys.sorted())
-        #expect(try store.snapshot().rows[.transactions]?.keys.sorted() == [other["transactionId"]])
+        #expect(try store.snapshot().rows[.transactions]?.keys.sorted() == [other[.transactionId]])
         #expect(try store.snapshot().base[.transactions]?.isEmpty ?? true)
     }
 

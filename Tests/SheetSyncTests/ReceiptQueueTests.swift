@@ -44,7 +44,7 @@ import Testing
         let uploaded = try #require(await setup.workbook.uploadedReceipts()[Self.receiptId])
         #expect(uploaded.content == [0xFF, 0xD8, 0xFF, 0x01])
         let row = try #require(try setup.store.records(in: .receipts).first)
-        #expect(row["receiptId"] == Self.receiptId && row["driveFileId"] == uploaded.fileId && row["transactionId"] == Self.transactionId)
+        #expect(row[.receiptId] == Self.receiptId && row[.driveFileId] == uploaded.fileId && row[.transactionId] == Self.transactionId)
         let entry = try setup.entry()
         #expect(entry.status == .uploaded && entry.attempts == 1 && entry.lastError == nil)
         #expect(!FileManager.default.fileExists(atPath: setup.file.path))
@@ -76,7 +76,7 @@ import Testing
         try FileManager.default.moveItem(at: aside, to: setup.file)
         #expect(try ReceiptQueue.retry([], store: setup.store, now: "2026-03-02T00:00:00.000Z") == [Self.receiptId])
         #expect(try await setup.queue.uploadAll().uploaded == 1)
-        #expect(try setup.store.records(in: .receipts).map { $0["receiptId"] } == [Self.receiptId])
+        #expect(try setup.store.records(in: .receipts).map { $0[.receiptId] } == [Self.receiptId])
     }
 
     @Test func forgetDropsTheEntryAndItsCopyAndAnUnknownIdIsAUsageError() async throws {

@@ -33,8 +33,8 @@ import Workbook
     /// workbook and pending for good).
     @Test func aReceiptDeletedInTheStoreWithItsTransactionLeavesTheWorkbook() async throws {
         let ledger = try await Self.twoReceipts()
-        let receipt = try #require(ledger.storeRows(.receipts).values.first { $0["transactionId"] == Self.groceries })
-        #expect(try ledger.sheetRows(.receipts)[receipt["receiptId"]] != nil)
+        let receipt = try #require(ledger.storeRows(.receipts).values.first { $0[.transactionId] == Self.groceries })
+        #expect(try ledger.sheetRows(.receipts)[receipt[.receiptId]] != nil)
         try CostFollowsChangeTests.sql(
             ledger,
             "DELETE FROM receipts WHERE transactionId = '\(Self.groceries)'; DELETE FROM transactions WHERE transactionId = '\(Self.groceries)'"
@@ -42,7 +42,7 @@ import Workbook
         let run = try await ledger.run("sync")
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(try ledger.sheetRows(.transactions)[Self.groceries] == nil)
-        #expect(try ledger.sheetRows(.receipts)[receipt["receiptId"]] == nil)
+        #expect(try ledger.sheetRows(.receipts)[receipt[.receiptId]] == nil)
         #expect(try ledger.sheetRows(.receipts) == ledger.storeRows(.receipts))
         #expect(try ledger.sheetRows(.transactions) == ledger.storeRows(.transactions))
         let status = try await ledger.run("status")
@@ -54,13 +54,13 @@ import Workbook
     /// beats the delete, and the receipt (pointing at a transaction that is gone) is rejected as before.
     @Test func aReceiptEditedInTheWorkbookWhileDeletedInTheStoreIsStillChecked() async throws {
         let ledger = try await Self.twoReceipts()
-        let receipt = try #require(ledger.storeRows(.receipts).values.first { $0["transactionId"] == Self.groceries })
+        let receipt = try #require(ledger.storeRows(.receipts).values.first { $0[.transactionId] == Self.groceries })
         try CostFollowsChangeTests.sql(
             ledger,
             "DELETE FROM receipts WHERE transactionId = '\(Self.groceries)'; DELETE FROM transactions WHERE transactionId = '\(Self.groceries)'"
         )
         try ledger.workbook.edit(.receipts) { table in
-            let row = try! #require(table.rows.firstIndex { $0[0].rawText == receipt["receiptId"] })
+            let row = try! #require(table.rows.firstIndex { $0[0].rawText == receipt[.receiptId] })
             let column = try! #require(table.header.firstIndex(of: "fileName"))
             table.rows[row][column] = .text("renamed by hand.jpg")
         }
@@ -194,22 +194,22 @@ import Workbook
     /// the receipt row goes too, both are deleted, and `restore` has them.
     @Test func aTransactionWithAReceiptIsNotDeletedFromUnderIt() async throws {
         let ledger = try await Self.twoReceipts()
-        let receipt = try #require(ledger.storeRows(.receipts).values.first { $0["transactionId"] == Self.groceries })
+        let receipt = try #require(ledger.storeRows(.receipts).values.first { $0[.transactionId] == Self.groceries })
         try ledger.workbook.edit(.transactions) { table in table.rows.removeAll { $0[0].rawText == Self.groceries } }
         let run = try await ledger.run("sync")
         #expect(run.status == 65, "\(run.stdout)\(run.stderr)")
-        #expect(run.stderr.contains(Self.groceries) && run.stderr.contains(receipt["receiptId"]), "\(run.stderr)")
+        #expect(run.stderr.contains(Self.groceries) && run.stderr.contains(receipt[.receiptId]), "\(run.stderr)")
         #expect(try ledger.storeRows(.transactions)[Self.groceries] != nil)
-        #expect(try ledger.storeRows(.receipts)[receipt["receiptId"]] == receipt)
+        #expect(try ledger.storeRows(.receipts)[receipt[.receiptId]] == receipt)
         #expect(try ledger.sheetRows(.transactions)[Self.groceries] == nil)
-        try ledger.workbook.edit(.receipts) { table in table.rows.removeAll { $0[0].rawText == receipt["receiptId"] } }
+        try ledger.workbook.edit(.receipts) { table in table.rows.removeAll { $0[0].rawText == receipt[.receiptId] } }
         let both = try await ledger.run("sync")
         #expect(both.status == 0, "\(both.stdout)\(both.stderr)")
         #expect(try ledger.storeRows(.transactions)[Self.groceries] == nil)
-        #expect(try ledger.storeRows(.receipts)[receipt["receiptId"]] == nil)
-        #expect(try ledger.storeRows(.receipts).values.allSatisfy { try ledger.storeRows(.transactions)[$0["transactionId"]] != nil })
+        #expect(try ledger.storeRows(.receipts)[receipt[.receiptId]] == nil)
+        #expect(try ledger.storeRows(.receipts).values.allSatisfy { try ledger.storeRows(.transactions)[$0[.transactionId]] != nil })
         let restorable = try await ledger.run("restore", "--list")
-        #expect(restorable.stdout.contains(Self.groceries) && restorable.stdout.contains(receipt["receiptId"]), "\(restorable.stdout)")
+        #expect(restorable.stdout.contains(Self.groceries) && restorable.stdout.contains(receipt[.receiptId]), "\(restorable.stdout)")
     }
 
     /// In a folder with neither a workbook nor a store, a command that edits the store refuses (78)

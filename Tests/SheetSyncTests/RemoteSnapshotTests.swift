@@ -9,16 +9,16 @@ import Workbook
 /// is given, so a second read in between (another snapshot) cannot vouch for a save the first one missed.
 @Suite struct RemoteSnapshotTests {
     static let settings = LedgerRow([
-        "datasetId": "0b9f5c1e-8d1c-4c55-9a57-2f1f7d0c9a01", "schemaVersion": "1", "timezone": "UTC",
-        "createdAt": "2026-03-01T00:00:00.000Z", "lastModifiedAt": "2026-03-01T00:00:00.000Z",
+        .datasetId: "0b9f5c1e-8d1c-4c55-9a57-2f1f7d0c9a01", .schemaVersion: "1", .timezone: "UTC",
+        .createdAt: "2026-03-01T00:00:00.000Z", .lastModifiedAt: "2026-03-01T00:00:00.000Z",
     ])
 
     static var addFood: TabPlan {
         var plan = TabPlan(tab: .categories)
         plan.remoteAppends = [
             LedgerRow([
-                "name": "Food", "type": "expense", "isActive": "TRUE", "createdAt": "2026-03-01T00:00:00.000Z",
-                "lastModifiedAt": "2026-03-01T00:00:00.000Z",
+                .name: "Food", .type: "expense", .isActive: "TRUE", .createdAt: "2026-03-01T00:00:00.000Z",
+                .lastModifiedAt: "2026-03-01T00:00:00.000Z",
             ])
         ]
         return plan

@@ -69,7 +69,7 @@ import Testing
         // an id. Rejected: 'groceries', 'Grocery', '12,50' and -5.
         #expect(json["expense"] as? String == "1362.40" && json["income"] as? String == "3200.00", "\(run.stdout)")
         var stored = Decimal(0)
-        for row in try ledger.storeRows(.transactions).values where row["type"] == "expense" { stored += try decimal(row["amount"]) }
+        for row in try ledger.storeRows(.transactions).values where row[.type] == "expense" { stored += try decimal(row[.amount]) }
         #expect(try decimal(json["expense"]) == stored)
         let rejected = try #require(json["rejected"] as? [[String: Any]])
         let status = try #require(try await ledger.run("status", "--json").json)

@@ -40,9 +40,9 @@ import Testing
         let id = try #require(rule["recurringRuleId"] as? String)
         #expect(rule["next"] as? [String] == ["2026-11-30", "2026-12-31", "2027-01-31"])
         // In the store as a typed row would be: the 31st carried by an earlier month's start.
-        let stored = try #require(try storeRows(.recurringRules, folder).first { $0["recurringRuleId"] == id })
-        #expect(stored["startDate"] == "2026-10-31" && stored["lastGeneratedDate"] == "2026-11-04" && stored["cadence"] == "monthly")
-        #expect(stored["amount"] == "1450.00" && stored["isEnabled"] == "TRUE" && stored["type"] == "expense")
+        let stored = try #require(try storeRows(.recurringRules, folder).first { $0[.recurringRuleId] == id })
+        #expect(stored[.startDate] == "2026-10-31" && stored[.lastGeneratedDate] == "2026-11-04" && stored[.cadence] == "monthly")
+        #expect(stored[.amount] == "1450.00" && stored[.isEnabled] == "TRUE" && stored[.type] == "expense")
         #expect(try rows(.recurringRules, folder).isEmpty, "the workbook gets the rule at the next sync")
 
         let made = try await Self.run(["materialize", "--through", "2027-01-31"], in: folder)
@@ -54,15 +54,15 @@ import Testing
         let dates = (0..<table.rowCount).map { table.row($0)[dateColumn].rawText }
         #expect(dates == ["2026-11-30", "2026-12-31", "2027-01-31"], "written in date order")
         let sheet = try rows(.transactions, folder).values
-        #expect(sheet.allSatisfy { $0["recurringRuleId"] == id && $0["amount"] == "1450.00" && $0["note"] == "rent" })
-        #expect(try rows(.recurringRules, folder)[id]?["lastGeneratedDate"] == "2027-01-31")
+        #expect(sheet.allSatisfy { $0[.recurringRuleId] == id && $0[.amount] == "1450.00" && $0[.note] == "rent" })
+        #expect(try rows(.recurringRules, folder)[id]?[.lastGeneratedDate] == "2027-01-31")
     }
 
     /// Every option is checked by the rule a sync applies to a typed RecurringRules row, and the
     /// message is that rule's, named by the option.
     @Test func ruleAddRefusesWhatATypedRowWouldBeRejectedFor() async throws {
         let folder = try await newLedger()
-        let amount = try #require(TabSchema.recurringRules.field(named: "amount"))
+        let amount = try #require(TabSchema.recurringRules.field(.amount))
         guard case .failure(let negative) = FieldParser.canonical(.text("-5"), amount) else {
             Issue.record("-5 read as an amount")
             return
@@ -98,14 +98,14 @@ import Testing
         // A unique start of the id is enough.
         let pause = try await Self.run(["rule", "pause", String(id.prefix(8))], in: folder)
         #expect(pause.status == 0, "\(pause.stderr)")
-        #expect(try storeRows(.recurringRules, folder).first?["isEnabled"] == "FALSE")
+        #expect(try storeRows(.recurringRules, folder).first?[.isEnabled] == "FALSE")
         let idle = try await Self.run(["materialize", "--through", "2026-01-31", "--json"], in: folder)
         #expect(idle.json?["created"] as? Int == 0, "\(idle.stdout)")
         #expect(try await Self.run(["sync"], in: folder).status == 0)
-        #expect(try rows(.recurringRules, folder)[id]?["isEnabled"] == "FALSE")
+        #expect(try rows(.recurringRules, folder)[id]?[.isEnabled] == "FALSE")
 
         #expect(try await Self.run(["rule", "resume", id], in: folder).status == 0)
-        #expect(try storeRows(.recurringRules, folder).first?["isEnabled"] == "TRUE")
+        #expect(try storeRows(.recurringRules, folder).first?[.isEnabled] == "TRUE")
         let made = try await Self.run(["materialize", "--through", "2026-01-31", "--json"], in: folder)
         #expect(made.json?["created"] as? Int == 4, "\(made.stdout)")
 

@@ -42,11 +42,11 @@ import Testing
 
         /// Edits `key`'s row in `bed`'s store as an edit made there on 2 February 2026 (older than any
         /// hand edit the tests make, which Drive dates now).
-        func editInStore(_ bed: GoogleTestBed, _ key: String, _ fields: [String: String]) throws {
+        func editInStore(_ bed: GoogleTestBed, _ key: String, _ fields: [FieldKey: String]) throws {
             let store = try bed.store()
-            var row = try #require(try store.records(in: .transactions).first { $0["transactionId"] == key })
+            var row = try #require(try store.records(in: .transactions).first { $0[.transactionId] == key })
             for (field, value) in fields { row[field] = value }
-            row["lastModifiedAt"] = "2026-02-02T00:00:00.000Z"
+            row[.lastModifiedAt] = "2026-02-02T00:00:00.000Z"
             try store.upsert(row, in: .transactions)
         }
     }
@@ -85,8 +85,8 @@ import Testing
             if withMachine { try await machines.sync(a) }
             let sheet = try a.sheetRecords(.transactions), store = try a.storeRecords(.transactions)
             #expect(store == sheet, "A's store lacks what others wrote: \(Set(sheet.keys).subtracting(store.keys))")
-            #expect(store[machines.keys[1]]?["note"] == "typed meanwhile")
-            if withMachine { #expect(Set(sheet.values.map { $0["note"] }).isSuperset(of: ["from a", "from b"])) }
+            #expect(store[machines.keys[1]]?[.note] == "typed meanwhile")
+            if withMachine { #expect(Set(sheet.values.map { $0[.note] }).isSuperset(of: ["from a", "from b"])) }
         }
         await machines.finish()
     }
@@ -99,7 +99,7 @@ import Testing
         let machines = try await TwoMachines.start("g-writers-retry-\(status)")
         let a = machines.a
         let (edited, below) = (machines.keys[2], machines.keys[3])
-        try machines.editInStore(a, edited, ["note": "edited in the store", "amount": "999.99"])
+        try machines.editInStore(a, edited, [.note: "edited in the store", .amount: "999.99"])
         let belowBefore = try #require(try a.sheetRecords(.transactions)[below])
 
         a.emulator.resetCounters()
@@ -124,7 +124,7 @@ import Testing
         // The next runs converge on both machines with nothing misplaced.
         for bed in [a, machines.b, a] { try await machines.sync(bed) }
         let final = try a.sheetRecords(.transactions)
-        #expect(final[edited]?["note"] == "edited in the store" && final[edited]?["amount"] == "999.99")
+        #expect(final[edited]?[.note] == "edited in the store" && final[edited]?[.amount] == "999.99")
         #expect(final[below] == belowBefore)
         #expect(try a.storeRecords(.transactions) == final)
         #expect(try machines.b.storeRecords(.transactions) == final)
@@ -142,7 +142,7 @@ extension SeveralWritersGoogleTests {
         let a = machines.a
         let edited = machines.keys[2]
         let store = try a.store()
-        try machines.editInStore(a, edited, ["note": "edited in the store"])
+        try machines.editInStore(a, edited, [.note: "edited in the store"])
         let sheetBefore = try a.sheetRecords(.transactions)
         let id = try a.spreadsheetId(), note = try a.column("note", in: .transactions)
         let typedRow = try #require(try a.rowIndex(of: edited, in: .transactions))
@@ -159,14 +159,14 @@ extension SeveralWritersGoogleTests {
         #expect(person.acted, "the write was never retried")
         #expect(outcome == 75, "the retry went out over the typed cell")
         var expected = sheetBefore
-        expected[edited]?["note"] = "typed during the wait"
+        expected[edited]?[.note] = "typed during the wait"
         #expect(try a.sheetRecords(.transactions) == expected, "the re-sent write overwrote what the person typed")
-        #expect(try a.storeRecords(.transactions)[edited]?["note"] == "edited in the store")
+        #expect(try a.storeRecords(.transactions)[edited]?[.note] == "edited in the store")
 
         // The typed cell is newer than the store's edit (2026-02-02): it wins, the store's note is logged.
         for bed in [a, machines.b, a] { try await machines.sync(bed) }
         let final = try a.sheetRecords(.transactions)
-        #expect(final[edited]?["note"] == "typed during the wait")
+        #expect(final[edited]?[.note] == "typed during the wait")
         #expect(try a.storeRecords(.transactions) == final)
         #expect(try machines.b.storeRecords(.transactions) == final)
         #expect(try store.conflicts(limit: 10).contains { $0.key == edited && $0.losingValue == "edited in the store" })
@@ -185,7 +185,7 @@ extension SeveralWritersGoogleTests {
         let machines = try await TwoMachines.start("g-writers-before-write-\(typedField)")
         let a = machines.a
         let edited = machines.keys[2]
-        try machines.editInStore(a, edited, ["note": "edited in the store"])
+        try machines.editInStore(a, edited, [.note: "edited in the store"])
         let sheetBefore = try a.sheetRecords(.transactions)
         let id = try a.spreadsheetId(), column = try a.column(typedField, in: .transactions)
         let typedRow = try #require(try a.rowIndex(of: edited, in: .transactions))
@@ -202,19 +202,19 @@ extension SeveralWritersGoogleTests {
         do { _ = try await run.value } catch let error as SheetSyncError { outcome = error.exitCode.rawValue }
         #expect(outcome == 75, "the write went out over the typed cell")
         var expected = sheetBefore
-        expected[edited]?[typedField] = typedField == "note" ? typed : "77.70"
+        expected[edited]?[named: typedField] = typedField == "note" ? typed : "77.70"
         #expect(try a.sheetRecords(.transactions) == expected, "the write overwrote what the person typed")
-        #expect(try a.storeRecords(.transactions)[edited]?["note"] == "edited in the store")
+        #expect(try a.storeRecords(.transactions)[edited]?[.note] == "edited in the store")
 
         for bed in [a, machines.b, a] { try await machines.sync(bed) }
         let final = try a.sheetRecords(.transactions)
-        #expect(final[edited]?[typedField] == expected[edited]?[typedField])
+        #expect(final[edited]?[named: typedField] == expected[edited]?[named: typedField])
         #expect(try a.storeRecords(.transactions) == final)
         #expect(try machines.b.storeRecords(.transactions) == final)
         if typedField == "note" {
             #expect(try a.store().conflicts(limit: 10).contains { $0.key == edited && $0.losingValue == "edited in the store" })
         } else {
-            #expect(final[edited]?["note"] == "edited in the store", "fields edited apart merge")
+            #expect(final[edited]?[.note] == "edited in the store", "fields edited apart merge")
         }
         await machines.finish()
     }
@@ -227,9 +227,9 @@ extension SeveralWritersGoogleTests {
         let (a, b) = (machines.a, machines.b)
         let (first, edited, below) = (machines.keys[0], machines.keys[2], machines.keys[3])
         let storeA = try a.store()
-        var row = try #require(try storeA.records(in: .transactions).first { $0["transactionId"] == edited })
-        row["note"] = "edited on a"
-        row["lastModifiedAt"] = "2026-02-02T00:00:00.000Z"
+        var row = try #require(try storeA.records(in: .transactions).first { $0[.transactionId] == edited })
+        row[.note] = "edited on a"
+        row[.lastModifiedAt] = "2026-02-02T00:00:00.000Z"
         try storeA.upsert(row, in: .transactions)
         try b.store().delete(key: first, in: .transactions)
         let belowBefore = try #require(try a.sheetRecords(.transactions)[below])
@@ -248,7 +248,7 @@ extension SeveralWritersGoogleTests {
 
         for bed in [a, b, a] { try await machines.sync(bed) }
         let sheet = try a.sheetRecords(.transactions)
-        #expect(sheet[edited]?["note"] == "edited on a")
+        #expect(sheet[edited]?[.note] == "edited on a")
         #expect(sheet[below] == belowBefore)
         #expect(sheet[first] == nil)
         #expect(try a.storeRecords(.transactions) == sheet)
@@ -269,9 +269,9 @@ extension SeveralWritersGoogleTests {
         let a = machines.a
         let edited = machines.keys[2]
         // An earlier write leaves the tab's row anchor (the first write of all has none to check).
-        try machines.editInStore(a, machines.keys[1], ["note": "an earlier write"])
+        try machines.editInStore(a, machines.keys[1], [.note: "an earlier write"])
         try await machines.sync(a)
-        try machines.editInStore(a, edited, ["note": "edited in the store"])
+        try machines.editInStore(a, edited, [.note: "edited in the store"])
         let id = try a.spreadsheetId(), tab = Tab.transactions.rawValue
 
         a.emulator.resetCounters()
@@ -290,12 +290,12 @@ extension SeveralWritersGoogleTests {
         do { _ = try await run.value } catch let error as SheetSyncError { (outcome, message) = (error.exitCode.rawValue, "\(error)") }
         #expect(outcome == 75, "the write went out on rows that had moved: \(message)")
         #expect(try a.values(.transactions) == moved, "the write changed the sheet after its rows moved")
-        #expect(try a.storeRecords(.transactions)[edited]?["note"] == "edited in the store")
+        #expect(try a.storeRecords(.transactions)[edited]?[.note] == "edited in the store")
 
         for bed in [a, machines.b, a] { try await machines.sync(bed) }
         let sheet = try a.sheetRecords(.transactions)
-        #expect(sheet[edited]?["note"] == "edited in the store")
-        #expect(!sheet.values.contains { $0["transactionId"] != edited && $0["note"] == "edited in the store" })
+        #expect(sheet[edited]?[.note] == "edited in the store")
+        #expect(!sheet.values.contains { $0[.transactionId] != edited && $0[.note] == "edited in the store" })
         #expect(try a.storeRecords(.transactions) == sheet)
         #expect(try machines.b.storeRecords(.transactions) == sheet)
         await machines.finish()
@@ -307,13 +307,13 @@ extension SeveralWritersGoogleTests {
     @Test func rowsAddedAtTheGridsEndStopOneWriteThenTheNextGoesThrough() async throws {
         let machines = try await TwoMachines.start("g-writers-grid-end")
         let a = machines.a
-        try machines.editInStore(a, machines.keys[1], ["note": "an earlier write"])
+        try machines.editInStore(a, machines.keys[1], [.note: "an earlier write"])
         try await machines.sync(a)
         let id = try a.spreadsheetId(), remote = try a.remote()
         let sheetId = try #require(try await remote.sheets.info(spreadsheetId: id).sheet(titled: Tab.transactions.rawValue)?.sheetId)
         _ = try await remote.sheets.batchUpdate(
             spreadsheetId: id, requests: [["appendDimension": ["sheetId": .integer(sheetId), "dimension": "ROWS", "length": 100]]])
-        try machines.editInStore(a, machines.keys[2], ["note": "edited in the store"])
+        try machines.editInStore(a, machines.keys[2], [.note: "edited in the store"])
         let before = try a.values(.transactions)
 
         var outcome: Int32 = 0
@@ -321,7 +321,7 @@ extension SeveralWritersGoogleTests {
         #expect(outcome == 75)
         #expect(try a.values(.transactions) == before)
         try await machines.sync(a)
-        #expect(try a.sheetRecords(.transactions)[machines.keys[2]]?["note"] == "edited in the store")
+        #expect(try a.sheetRecords(.transactions)[machines.keys[2]]?[.note] == "edited in the store")
         #expect(try a.storeRecords(.transactions) == a.sheetRecords(.transactions))
         await machines.finish()
     }
@@ -354,8 +354,8 @@ extension SeveralWritersGoogleTests {
         for (key, was) in before { #expect(sheet[key] == was, "\(key) changed: \(sheet[key].map { "\($0)" } ?? "gone")") }
         let typed = sheet.filter { before[$0.key] == nil }
         #expect(
-            typed.count == 1 && typed.first?.value["amount"] == "4.50",
-            "the typed row: \(typed.mapValues { $0["amount"] }) \(values.map { $0.prefix(6) })")
+            typed.count == 1 && typed.first?.value[.amount] == "4.50",
+            "the typed row: \(typed.mapValues { $0[.amount] }) \(values.map { $0.prefix(6) })")
         #expect(try a.table(.transactions).rows.count == before.count + 1, "a row without an id is left, or one is doubled")
         for bed in [a, machines.b, a] { try await machines.sync(bed) }
         #expect(try a.sheetRecords(.transactions) == sheet)
@@ -372,7 +372,7 @@ extension SeveralWritersGoogleTests {
         let machines = try await TwoMachines.start("g-writers-window-sort")
         let a = machines.a
         let edited = machines.keys[2]
-        try machines.editInStore(a, edited, ["note": "edited in the store"])
+        try machines.editInStore(a, edited, [.note: "edited in the store"])
         let before = try a.sheetRecords(.transactions)
         let id = try a.spreadsheetId(), tab = Tab.transactions.rawValue
 
@@ -386,7 +386,7 @@ extension SeveralWritersGoogleTests {
         #expect(report.notices.contains { $0.code == .writeRepaired }, "\(report.notices)")
 
         let sheet = try a.sheetRecords(.transactions)
-        #expect(sheet[edited]?["note"] == "edited in the store")
+        #expect(sheet[edited]?[.note] == "edited in the store")
         for (key, was) in before where key != edited { #expect(sheet[key] == was, "\(key) took values meant for another row") }
         for bed in [a, machines.b] { try await machines.sync(bed) }
         #expect(try a.storeRecords(.transactions) == a.sheetRecords(.transactions))

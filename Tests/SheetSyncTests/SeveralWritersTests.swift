@@ -98,24 +98,24 @@ import Workbook
         try await b.sync()
         let key = SharedBook.key
         clock.advance(milliseconds: 60_000)
-        try a.edit(key, ["note": "a's note"])
+        try a.edit(key, [.note: "a's note"])
         clock.advance(milliseconds: 60_000)
-        try b.edit(key, ["amount": "60.00"])
+        try b.edit(key, [.amount: "60.00"])
         clock.advance(milliseconds: 60_000)
         try await b.sync()
         clock.advance(milliseconds: 60_000)
         try await a.sync()
-        #expect(try shared.sheet()[key]?["note"] == "a's note")
+        #expect(try shared.sheet()[key]?[.note] == "a's note")
         clock.advance(milliseconds: 60_000)
-        try b.edit(key, ["note": "b's later note"])
+        try b.edit(key, [.note: "b's later note"])
         clock.advance(milliseconds: 60_000)
         try await b.sync()
         clock.advance(milliseconds: 60_000)
         try await a.sync()
 
         let sheet = try shared.sheet()
-        #expect(sheet[key]?["note"] == "b's later note")
-        #expect(sheet[key]?["amount"] == "60.00")
+        #expect(sheet[key]?[.note] == "b's later note")
+        #expect(sheet[key]?[.amount] == "60.00")
         #expect(try a.rows() == sheet)
         #expect(try b.rows() == sheet)
     }
@@ -131,17 +131,17 @@ import Workbook
         try await b.sync()
         let key = SharedBook.key
         clock.advance(milliseconds: 60_000)
-        try a.edit(key, ["amount": "60.00"])
+        try a.edit(key, [.amount: "60.00"])
         clock.advance(milliseconds: 60_000)
-        try b.edit(key, ["note": "b's note"])
+        try b.edit(key, [.note: "b's note"])
         let bEdit = clock.now().description
         clock.advance(milliseconds: 60_000)
         try await b.sync()
         clock.advance(milliseconds: 60_000)
         try await a.sync()
         let merged = try #require(try shared.sheet()[key])
-        #expect(merged["note"] == "b's note" && merged["amount"] == "60.00")
-        #expect(merged["lastModifiedAt"] > bEdit)
+        #expect(merged[.note] == "b's note" && merged[.amount] == "60.00")
+        #expect(merged[.lastModifiedAt] > bEdit)
         let settled = try SharedBook.bytes(shared.book)
         clock.advance(milliseconds: 60_000)
         try await b.sync()
@@ -163,12 +163,12 @@ import Workbook
         try await c.sync()
         let key = "1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9"
         clock.advance(milliseconds: 60_000)
-        try c.edit(key, ["note": "c's note"])
+        try c.edit(key, [.note: "c's note"])
         clock.advance(milliseconds: 60_000)
         try shared.handEdit(key, replacing: "18.75", with: "19.00", at: clock.now())
         clock.advance(milliseconds: 60_000)
         try await a.sync()
-        #expect(try a.rows()[key]?["amount"] == "19.00")
+        #expect(try a.rows()[key]?[.amount] == "19.00")
         clock.advance(milliseconds: 60_000)
         try TestWorkbook(folder: shared.book).edit(.transactions) { table in
             table.rows.removeAll { $0.first?.rawText == key }
@@ -177,7 +177,7 @@ import Workbook
         clock.advance(milliseconds: 60_000)
         try await c.sync()
         let back = try #require(try shared.sheet()[key])
-        #expect(back["note"] == "c's note" && back["amount"] == "18.75")
+        #expect(back[.note] == "c's note" && back[.amount] == "18.75")
         clock.advance(milliseconds: 60_000)
         try await a.sync()
 
@@ -203,20 +203,20 @@ import Workbook
             clockB.advance(milliseconds: 31_517)
         }
         tick()
-        try a.edit(key, ["note": "a's note"])
+        try a.edit(key, [.note: "a's note"])
         tick()
         try await a.sync()
         tick()
         try await b.sync()
         tick()
-        try b.edit(key, ["amount": "61.00"])
+        try b.edit(key, [.amount: "61.00"])
         tick()
         try await b.sync()
         tick()
         try await a.sync()
 
         let sheet = try #require(try shared.sheet()[key])
-        #expect(sheet["note"] == "a's note" && sheet["amount"] == "61.00")
+        #expect(sheet[.note] == "a's note" && sheet[.amount] == "61.00")
         #expect(try a.rows()[key] == sheet)
         let bRow = try b.rows()[key]
         #expect(bRow == sheet, "b \(bRow.map { Array($0.namedValues) } ?? []) sheet \(Array(sheet.namedValues))")
@@ -231,12 +231,12 @@ import Workbook
         clock.advance(milliseconds: 60_000)
         try shared.handEdit(key, replacing: "Market", with: "typed by hand", at: clock.now())
         clock.advance(milliseconds: 60_000)
-        try a.edit(key, ["note": "stored later"])
+        try a.edit(key, [.note: "stored later"])
         clock.advance(milliseconds: 60_000)
         let report = try await a.sync()
 
-        #expect(try shared.sheet()[key]?["note"] == "stored later")
-        #expect(try a.rows()[key]?["note"] == "stored later")
+        #expect(try shared.sheet()[key]?[.note] == "stored later")
+        #expect(try a.rows()[key]?[.note] == "stored later")
         #expect(report.conflicts == 1)
         #expect(try a.store.conflicts(limit: 5).contains { $0.key == key && $0.losingValue == "typed by hand" })
     }
@@ -246,14 +246,14 @@ import Workbook
         let (shared, clock, a) = try await Self.oneMachineSynced()
         let key = SharedBook.key
         clock.advance(milliseconds: 60_000)
-        try a.edit(key, ["note": "stored first"])
+        try a.edit(key, [.note: "stored first"])
         clock.advance(milliseconds: 60_000)
         try shared.handEdit(key, replacing: "Market", with: "typed later", at: clock.now())
         clock.advance(milliseconds: 60_000)
         try await a.sync()
 
-        #expect(try shared.sheet()[key]?["note"] == "typed later")
-        #expect(try a.rows()[key]?["note"] == "typed later")
+        #expect(try shared.sheet()[key]?[.note] == "typed later")
+        #expect(try a.rows()[key]?[.note] == "typed later")
     }
 
     /// Two machines whose clocks are a day apart (either way round) agree within two rounds, and then
@@ -271,9 +271,9 @@ import Workbook
             clockB.advance(milliseconds: 60_000)
         }
         tick()
-        try a.edit(key, ["note": "from a"])
+        try a.edit(key, [.note: "from a"])
         tick()
-        try b.edit("1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9", ["note": "from b"])
+        try b.edit("1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9", [.note: "from b"])
         for _ in 1...2 {
             tick()
             try await a.sync()
@@ -292,8 +292,8 @@ import Workbook
         }
         #expect(try Self.files(under: shared.book) == backups, "backups made by runs that changed nothing")
         let sheet = try shared.sheet()
-        #expect(sheet[key]?["note"] == "from a")
-        #expect(sheet["1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9"]?["note"] == "from b")
+        #expect(sheet[key]?[.note] == "from a")
+        #expect(sheet["1c9d4701-1f9d-58f7-ae8f-16bd3aeef5d9"]?[.note] == "from b")
         #expect(try a.rows() == sheet)
         #expect(try b.rows() == sheet)
     }
@@ -309,7 +309,7 @@ import Workbook
         let file = shared.book.appendingPathComponent("Transactions.csv")
         let opened = try String(contentsOf: file, encoding: .utf8)
         clock.advance(milliseconds: 60_000)
-        try a.addCopy(of: SharedBook.key, as: cronKey, ["note": "rent, added by cron"])
+        try a.addCopy(of: SharedBook.key, as: cronKey, [.note: "rent, added by cron"])
         try await a.sync()
         #expect(try shared.sheet()[cronKey] != nil)
         clock.advance(milliseconds: 60_000)
@@ -333,8 +333,8 @@ import Workbook
         let addedKey = Self.cronKey
         #expect(caught.errors.contains { $0.code == .olderCopy && $0.text.contains(addedKey) }, "\(caught.errors)")
         let sheet = try shared.sheet()
-        #expect(sheet[addedKey]?["note"] == "rent, added by cron")
-        #expect(sheet[SharedBook.key]?["amount"] == "55.20")
+        #expect(sheet[addedKey]?[.note] == "rent, added by cron")
+        #expect(sheet[SharedBook.key]?[.amount] == "55.20")
         #expect(try a.rows() == sheet)
         clock.advance(milliseconds: 60_000)
         let next = try await a.sync()
@@ -369,7 +369,7 @@ import Workbook
             caught.errors.contains { $0.code == .olderCopy && $0.text.contains(Self.cronKey) && $0.text.contains("1 older row(s), kept") },
             "\(caught.errors)")
         let sheet = try shared.sheet()
-        #expect(sheet[Self.cronKey]?["note"] == "rent, added by cron")
+        #expect(sheet[Self.cronKey]?[.note] == "rent, added by cron")
         #expect(sheet[goneKey] != nil)
         #expect(try a.rows()[goneKey] != nil)
         #expect(try a.rows() == sheet)
@@ -388,7 +388,7 @@ import Workbook
         let (shared, clock, a) = try await Self.oneMachineSynced()
         let keys = ["6a0e4d2f-0b8c-4d3e-9f70-1b2c3d4e5f60", "6a0e4d2f-0b8c-4d3e-9f70-1b2c3d4e5f61"]
         clock.advance(milliseconds: 60_000)
-        for key in keys { try a.addCopy(of: SharedBook.key, as: key, ["note": "added " + key.suffix(2)]) }
+        for key in keys { try a.addCopy(of: SharedBook.key, as: key, [.note: "added " + key.suffix(2)]) }
         try await a.sync()
         let file = shared.book.appendingPathComponent("Transactions.csv")
         func deleteBoth() throws {
@@ -444,14 +444,14 @@ import Workbook
         try await x.sync()
         try await y.sync()
         let receipts = try TestWorkbook(folder: shared.book).records(.receipts, now: Self.start)
-        let receipt = try #require(receipts.values.sorted { $0["receiptId"] < $1["receiptId"] }.first)
-        let key = receipt["transactionId"]
+        let receipt = try #require(receipts.values.sorted { $0[.receiptId] < $1[.receiptId] }.first)
+        let key = receipt[.transactionId]
         clock.advance(milliseconds: 60_000)
         _ = try x.store.delete(key: key, in: .transactions)
         let held = try await x.sync()
         #expect(
             held.errors.contains {
-                $0.code == .receiptLinksDeletedTransaction && $0.place.key == key && $0.text.contains(receipt["receiptId"])
+                $0.code == .receiptLinksDeletedTransaction && $0.place.key == key && $0.text.contains(receipt[.receiptId])
             }, "\(held.errors)")
         #expect(try shared.sheet()[key] != nil, "the workbook keeps the transaction while the receipt points at it")
         clock.advance(milliseconds: 60_000)
@@ -464,7 +464,7 @@ import Workbook
         clock.advance(milliseconds: 60_000)
         let file = shared.book.appendingPathComponent("Receipts.csv")
         let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n").map { line in
-            guard line.hasPrefix(receipt["receiptId"]) else { return line }
+            guard line.hasPrefix(receipt[.receiptId]) else { return line }
             var fields = line.components(separatedBy: ",")
             fields[1] = SharedBook.key
             return fields.joined(separator: ",")
@@ -516,16 +516,16 @@ import Workbook
         try await y.sync()
         clock.advance(milliseconds: 61_517)
         let addedKey = "8c3a4d5e-6f70-4b81-8c9d-1e2f3a4b5c6d"
-        try x.addCopy(of: SharedBook.key, as: addedKey, ["note": "added by x"])
+        try x.addCopy(of: SharedBook.key, as: addedKey, [.note: "added by x"])
         for machine in [x, y] {
             clock.advance(milliseconds: 61_517)
             try await machine.sync()
         }
         clock.advance(milliseconds: 10 * 60_000 + 1_517)
-        try y.edit(SharedBook.key, ["note": "edited by y"])
+        try y.edit(SharedBook.key, [.note: "edited by y"])
         try await y.sync()
         clock.advance(milliseconds: 61_517)
-        try x.edit(addedKey, ["amount": "70.00"])
+        try x.edit(addedKey, [.amount: "70.00"])
         for machine in [x, y] {
             clock.advance(milliseconds: 61_517)
             try await machine.sync()
@@ -553,9 +553,9 @@ import Workbook
         clock.advance(milliseconds: 61_517)
         let key = newRow ? "7b2f3c4d-5e6f-4a70-9b8c-0d1e2f3a4b5c" : SharedBook.key
         if newRow {
-            try a.addCopy(of: SharedBook.key, as: key, ["note": "zz from the store"])
+            try a.addCopy(of: SharedBook.key, as: key, [.note: "zz from the store"])
         } else {
-            try a.edit(key, ["note": "zz from the store"])
+            try a.edit(key, [.note: "zz from the store"])
         }
         let written = try #require(try a.rows()[key])
         clock.advance(milliseconds: 61_517)
@@ -563,7 +563,7 @@ import Workbook
             store: a.store, remote: CSVWorkbookRemote(folder: shared.book, faults: .crash(at: .backedUp)), clock: clock,
             defaultTimeZone: "UTC")
         await #expect(throws: SimulatedCrash.self) { try await killed.run(SyncOptions(mode: .sync)) }
-        #expect(try shared.sheet()[key]?["note"] == "zz from the store")
+        #expect(try shared.sheet()[key]?[.note] == "zz from the store")
         clock.advance(milliseconds: 61_517)
         try shared.handEdit(key, replacing: "zz from the store", with: "aa typed by hand", at: clock.now())
         clock.advance(milliseconds: 61_517)
@@ -571,8 +571,8 @@ import Workbook
 
         #expect(report.errors.isEmpty, "\(report.errors)")
         let sheet = try #require(try shared.sheet()[key])
-        #expect(sheet["note"] == "aa typed by hand")
-        #expect(sheet["lastModifiedAt"] > written["lastModifiedAt"])
+        #expect(sheet[.note] == "aa typed by hand")
+        #expect(sheet[.lastModifiedAt] > written[.lastModifiedAt])
         #expect(try a.rows()[key] == sheet)
         #expect(try a.store.conflicts(limit: 50).isEmpty)
     }
@@ -605,13 +605,13 @@ import Workbook
         #expect(a.status == 0, "\(a.stderr)")
         let workbook = TestWorkbook(folder: folder)
         let sheet = try workbook.records(.transactions, now: Timestamp(millisecondsSinceEpoch: 0))
-        #expect(sheet[id]?["category"] == new)
-        #expect(!sheet.values.contains { $0["category"] == "Dining" })
+        #expect(sheet[id]?[.category] == new)
+        #expect(!sheet.values.contains { $0[.category] == "Dining" })
         #expect(try workbook.records(.categories, now: Timestamp(millisecondsSinceEpoch: 0))["Dining"] == nil)
         for name in ["a", "b"] {
             let store = try LedgerStore(path: folder.appendingPathComponent("\(name).sqlite").path)
-            #expect(try store.records(in: .transactions).first { $0["transactionId"] == id }?["category"] == new, "store \(name)")
-            #expect(try store.records(in: .categories).contains { $0["name"] == "Dining" } == false, "store \(name)")
+            #expect(try store.records(in: .transactions).first { $0[.transactionId] == id }?[.category] == new, "store \(name)")
+            #expect(try store.records(in: .categories).contains { $0[.name] == "Dining" } == false, "store \(name)")
         }
     }
 }
@@ -624,28 +624,28 @@ protocol StoreWithClock {
 
 extension StoreWithClock {
     /// A store edit (as `sheetsync` commands make them), stamped with this machine's now.
-    func edit(_ key: String, _ fields: [String: String]) throws {
-        var row = try #require(try store.records(in: .transactions).first { $0["transactionId"] == key })
-        for (name, value) in fields { row[name] = value }
-        row["lastModifiedAt"] = clock.now().description
+    func edit(_ key: String, _ fields: [FieldKey: String]) throws {
+        var row = try #require(try store.records(in: .transactions).first { $0[.transactionId] == key })
+        for (key, value) in fields { row[key] = value }
+        row[.lastModifiedAt] = clock.now().description
         try store.upsert(row, in: .transactions)
     }
 
     /// A store add (as `sheetsync add` makes them): a copy of the row with `key` under `newKey`, with
     /// `fields` changed, created and stamped with this machine's now.
     @discardableResult
-    func addCopy(of key: String, as newKey: String, _ fields: [String: String] = [:]) throws -> LedgerRow {
+    func addCopy(of key: String, as newKey: String, _ fields: [FieldKey: String] = [:]) throws -> LedgerRow {
         var row = try #require(try rows()[key])
-        row["transactionId"] = newKey
-        for (name, value) in fields { row[name] = value }
-        row["createdAt"] = clock.now().description
-        row["lastModifiedAt"] = clock.now().description
+        row[.transactionId] = newKey
+        for (key, value) in fields { row[key] = value }
+        row[.createdAt] = clock.now().description
+        row[.lastModifiedAt] = clock.now().description
         try store.upsert(row, in: .transactions)
         return row
     }
 
     /// The store's transactions by id.
     func rows() throws -> [String: LedgerRow] {
-        Dictionary(uniqueKeysWithValues: try store.records(in: .transactions).map { ($0["transactionId"], $0) })
+        Dictionary(uniqueKeysWithValues: try store.records(in: .transactions).map { ($0[.transactionId], $0) })
     }
 }

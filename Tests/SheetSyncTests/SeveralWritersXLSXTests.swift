@@ -43,7 +43,7 @@ import Workbook
         let (_, rows) = try TabReader.read(table, schema: Tab.transactions.schema, seenAt: Timestamp(millisecondsSinceEpoch: 0))
         var out: [String: LedgerRow] = [:]
         for row in rows {
-            if case .record(let r, _) = row.outcome { out[r["transactionId"]] = r }
+            if case .record(let r, _) = row.outcome { out[r[.transactionId]] = r }
         }
         return out
     }
@@ -59,16 +59,16 @@ import Workbook
         for step in 0..<7 {
             clock.advance(milliseconds: 60_000)
             switch step {
-            case 0: try a.edit(key, ["note": "a's note"])
-            case 1: try b.edit(key, ["amount": "60.00"])
+            case 0: try a.edit(key, [.note: "a's note"])
+            case 1: try b.edit(key, [.amount: "60.00"])
             case 2, 5: try await b.sync()
             case 3, 6: try await a.sync()
-            default: try b.edit(key, ["note": "b's later note"])
+            default: try b.edit(key, [.note: "b's later note"])
             }
         }
         let sheet = try await Self.sheet(file)
-        #expect(sheet[key]?["note"] == "b's later note")
-        #expect(sheet[key]?["amount"] == "60.00")
+        #expect(sheet[key]?[.note] == "b's later note")
+        #expect(sheet[key]?[.amount] == "60.00")
         #expect(try a.rows() == sheet)
         #expect(try b.rows() == sheet)
     }
@@ -86,7 +86,7 @@ import Workbook
             clockB.advance(milliseconds: 60_000)
         }
         tick()
-        try a.edit(SeveralWritersTests.SharedBook.key, ["note": "from a"])
+        try a.edit(SeveralWritersTests.SharedBook.key, [.note: "from a"])
         for _ in 1...2 {
             tick()
             try await a.sync()
@@ -102,7 +102,7 @@ import Workbook
             #expect(try Data(contentsOf: file) == settled, "round \(round) rewrote the workbook")
         }
         let sheet = try await Self.sheet(file)
-        #expect(sheet[SeveralWritersTests.SharedBook.key]?["note"] == "from a")
+        #expect(sheet[SeveralWritersTests.SharedBook.key]?[.note] == "from a")
         #expect(try a.rows() == sheet)
         #expect(try b.rows() == sheet)
     }

@@ -73,7 +73,7 @@ import Workbook
         #expect(next.status == 0, "\(next.stderr)")
         let store = try bed.storeRecords(.transactions), sheet = try bed.sheetRecords(.transactions)
         #expect(store == sheet)
-        #expect(store[addedId]?["note"] == "before the signal")
+        #expect(store[addedId]?[.note] == "before the signal")
         #expect(store.count == storeBefore.count)
         await bed.finish()
     }
@@ -96,11 +96,11 @@ import Workbook
         let ledger = try await Ledger.synced()
         let store = try LedgerStore(path: ledger.store.path)
         var category = try #require(try store.records(in: .categories).first)
-        category["name"] = "Garden"
+        category[.name] = "Garden"
         try store.upsert(category, in: .categories)
         var transaction = try #require(try store.records(in: .transactions).first)
-        transaction["transactionId"] = "7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"
-        transaction["note"] = "after the stop"
+        transaction[.transactionId] = "7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"
+        transaction[.note] = "after the stop"
         try store.upsert(transaction, in: .transactions)
         let before = Dictionary(uniqueKeysWithValues: try Tab.allCases.map { ($0, try ledger.workbook.bytes($0)) })
 
@@ -123,7 +123,7 @@ import Workbook
         // Nothing was committed: the next run finishes the job on both sides.
         _ = try await SyncEngine(store: store, remote: CSVWorkbookRemote(folder: ledger.book)).run(SyncOptions(mode: .sync))
         #expect(try ledger.sheetRows(.categories)["Garden"] != nil)
-        #expect(try ledger.sheetRows(.transactions)["7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"]?["note"] == "after the stop")
+        #expect(try ledger.sheetRows(.transactions)["7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"]?[.note] == "after the stop")
         #expect(try ledger.storeRows(.transactions).count == 11)
     }
 }

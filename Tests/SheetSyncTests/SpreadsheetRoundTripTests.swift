@@ -11,7 +11,7 @@ import Testing
 @Suite struct SpreadsheetRoundTripTests {
     func notes(_ folder: URL) throws -> [String] {
         try LedgerStore.inMemoryCopy(of: folder.appendingPathComponent("sheetsync.sqlite").path).records(in: .transactions)
-            .map { $0["note"] }
+            .map { $0[.note] }
     }
 
     func noteCells(_ book: TestWorkbook) throws -> [String] {

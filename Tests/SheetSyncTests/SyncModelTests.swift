@@ -269,7 +269,7 @@ struct ModelCase {
         for raw in try store.records(in: .transactions) {
             let (outcome, _) = TabReader.parse(schema: .transactions, seenAt: now) { raw[$0].isEmpty ? .empty : .text(raw[$0]) }
             guard case .record(let r, _) = outcome else { throw fail("store row \(raw) does not parse") }
-            out[r["transactionId"]] = r
+            out[r[.transactionId]] = r
         }
         return out
     }
@@ -307,9 +307,9 @@ struct ModelCase {
         let sheet = try await sheetRecords(.transactions)
         let tainted = frozen.union(log.frozen).union(log.unfrozen).union(log.duplicated.keys)
         func expectNote(_ key: String, _ note: String, _ what: String) throws {
-            guard local[key]?["note"] == note, sheet[key]?["note"] == note else {
+            guard local[key]?[.note] == note, sheet[key]?[.note] == note else {
                 throw fail(
-                    "round \(round): lost update (\(what)) on \(key): want note '\(note)', store '\(local[key]?["note"] ?? "-")', sheet '\(sheet[key]?["note"] ?? "-")'"
+                    "round \(round): lost update (\(what)) on \(key): want note '\(note)', store '\(local[key]?[.note] ?? "-")', sheet '\(sheet[key]?[.note] ?? "-")'"
                 )
             }
         }
@@ -329,7 +329,7 @@ struct ModelCase {
             try expectNote(key, note, log.localDeleted.contains(key) ? "remote edit beats local delete" : "remote edit")
         }
         for (key, amount) in log.remoteAmount where !tainted.contains(key) {
-            guard local[key]?["amount"] == amount else { throw fail("round \(round): remote amount edit lost on \(key)") }
+            guard local[key]?[.amount] == amount else { throw fail("round \(round): remote amount edit lost on \(key)") }
         }
         for key in log.localDeleted where !tainted.contains(key) && log.remoteNote[key] == nil && log.remoteAmount[key] == nil {
             if local[key] != nil || sheet[key] != nil { throw fail("round \(round): \(key) deleted locally came back") }
@@ -342,13 +342,13 @@ struct ModelCase {
         }
         for (key, note) in log.localAdded { try expectNote(key, note, "local add") }
         for note in log.remoteInserted {
-            let matches = local.values.filter { $0["note"] == note }
-            guard matches.count == 1, let key = matches.first?["transactionId"], sheet[key]?["note"] == note else {
+            let matches = local.values.filter { $0[.note] == note }
+            guard matches.count == 1, let key = matches.first?[.transactionId], sheet[key]?[.note] == note else {
                 throw fail("round \(round): hand-added row '\(note)' is not in both store and sheet under one id")
             }
         }
         for (key, note) in log.duplicated where !frozen.contains(key) {
-            let copies = local.values.filter { $0["note"] == note && $0["date"] == local[key]?["date"] }
+            let copies = local.values.filter { $0[.note] == note && $0[.date] == local[key]?[.date] }
             guard copies.count >= 2 else { throw fail("round \(round): a copy-pasted row of \(key) was lost") }
         }
         for key in log.frozen {

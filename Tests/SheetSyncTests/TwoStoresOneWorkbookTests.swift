@@ -32,11 +32,11 @@ import Testing
             for name in ["a", "b"] { #expect(try await CLI.run(["sync", "--config", "\(name).json"], in: folder).status == 0) }
         }
         let sheet = try TestWorkbook(folder: folder).records(.transactions, now: Timestamp(Date()))
-        let inSheet = Set(sheet.values.map { $0["note"] })
+        let inSheet = Set(sheet.values.map { $0[.note] })
         #expect(notes.filter { !inSheet.contains($0) } == [], "rows lost from the workbook")
         for name in ["a", "b"] {
             let store = try LedgerStore(path: folder.appendingPathComponent("\(name).sqlite").path)
-            let notesInStore = Set(try store.records(in: .transactions).map { $0["note"] })
+            let notesInStore = Set(try store.records(in: .transactions).map { $0[.note] })
             #expect(notes.filter { !notesInStore.contains($0) } == [], "rows lost from store \(name)")
             #expect(try store.records(in: .transactions).count == sheet.count)
         }

@@ -37,8 +37,8 @@ import Workbook
             newID: { UUID().uuidString.lowercased() })
         _ = try await engine.run(SyncOptions(mode: .sync))
         var row = try #require(try store.records(in: .transactions).first)
-        row["transactionId"] = "7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"
-        row["note"] = "to be pushed"
+        row[.transactionId] = "7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"
+        row[.note] = "to be pushed"
         try store.upsert(row, in: .transactions)
         return (workbook, store, engine)
     }
@@ -108,7 +108,7 @@ import Workbook
         // The change waits in the store for a run after the link is gone.
         try FileManager.default.removeItem(at: backupFolder)
         _ = try await engine.run(SyncOptions(mode: .sync))
-        #expect(try workbook.records(.transactions, now: Self.start)["7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"]?["note"] == "to be pushed")
+        #expect(try workbook.records(.transactions, now: Self.start)["7a1f0c52-6f65-4b8e-9a43-0d2a3c1e5b10"]?[.note] == "to be pushed")
         #expect(try store.records(in: .transactions).count == 11)
     }
 

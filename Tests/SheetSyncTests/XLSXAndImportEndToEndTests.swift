@@ -48,7 +48,7 @@ import Workbook
         let (_, rows) = try TabReader.read(tx.table, schema: .transactions, seenAt: Timestamp(Date()))
         let records = rows.compactMap { row -> LedgerRow? in if case .record(let r, _) = row.outcome { return r } else { return nil } }
         let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(records.contains { $0["transactionId"] == id && $0["amount"] == "99.50" })
+        #expect(records.contains { $0[.transactionId] == id && $0[.amount] == "99.50" })
         // Typed cells: the amount is a number, the date a real date cell.
         let newRow = try #require(tx.table.rows.first { $0.contains(.text(id)) })
         #expect(newRow.contains(.number("99.5")))  // written 99.50, read as the double shows

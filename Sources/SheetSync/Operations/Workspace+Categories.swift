@@ -31,15 +31,15 @@ extension Workspace {
         guard newName != old else { throw SheetSyncError(.usage, "the category is already named '\(old)'") }
         return try await withStore(preview: dryRun) { store in
             let categories = try store.records(in: .categories)
-            let transactions = try store.records(in: .transactions).filter { $0["category"] == old }
-            let rules = try store.records(in: .recurringRules).filter { $0["category"] == old }
-            let category = categories.first { $0["name"] == old }
+            let transactions = try store.records(in: .transactions).filter { $0[.category] == old }
+            let rules = try store.records(in: .recurringRules).filter { $0[.category] == old }
+            let category = categories.first { $0[.name] == old }
             guard category != nil || !transactions.isEmpty || !rules.isEmpty else {
-                let hint = CategoryCheck.hint(for: old, known: Set(categories.map { $0["name"] }))
+                let hint = CategoryCheck.hint(for: old, known: Set(categories.map { $0[.name] }))
                 throw SheetSyncError(.usage, "no category named '\(old)' (\(hint))")
             }
-            let merged = categories.contains { $0["name"] == newName }
-            if !merged, let twin = categories.map({ $0["name"] }).first(where: { $0 != old && $0.lowercased() == newName.lowercased() }) {
+            let merged = categories.contains { $0[.name] == newName }
+            if !merged, let twin = categories.map({ $0[.name] }).first(where: { $0 != old && $0.lowercased() == newName.lowercased() }) {
                 // As `category add` refuses it; renaming into 'Dining' itself merges.
                 throw SheetSyncError(
                     .usage,
@@ -52,15 +52,15 @@ extension Workspace {
                 if var category {
                     try writer.delete(key: old, in: .categories)
                     if !merged {
-                        category["name"] = newName
-                        category["lastModifiedAt"] = stamp
+                        category[.name] = newName
+                        category[.lastModifiedAt] = stamp
                         try writer.upsert(category, in: .categories)
                     }
                 }
                 for (tab, rows) in [(Tab.transactions, transactions), (.recurringRules, rules)] {
                     for var row in rows {
-                        row["category"] = newName
-                        row["lastModifiedAt"] = stamp
+                        row[.category] = newName
+                        row[.lastModifiedAt] = stamp
                         try writer.upsert(row, in: tab)
                         moved += 1
                     }

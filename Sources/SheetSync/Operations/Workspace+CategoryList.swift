@@ -43,13 +43,13 @@ extension Workspace {
     public func categories(all: Bool) async throws -> [CategoryLine] {
         try await withStore(preview: true) { store in
             var used: [String: Int] = [:]
-            for row in try store.records(in: .transactions) { used[row["category"], default: 0] += 1 }
+            for row in try store.records(in: .transactions) { used[row[.category], default: 0] += 1 }
             return try store.records(in: .categories)
-                .sorted { (Int($0["sortOrder"]) ?? Int.max, $0["name"]) < (Int($1["sortOrder"]) ?? Int.max, $1["name"]) }
+                .sorted { (Int($0[.sortOrder]) ?? Int.max, $0[.name]) < (Int($1[.sortOrder]) ?? Int.max, $1[.name]) }
                 .map {
                     CategoryLine(
-                        name: $0["name"], type: $0["type"], emoji: $0["emoji"], colorHex: $0["colorHex"],
-                        isActive: $0["isActive"] != "FALSE", transactions: used[$0["name"]] ?? 0)
+                        name: $0[.name], type: $0[.type], emoji: $0[.emoji], colorHex: $0[.colorHex],
+                        isActive: $0[.isActive] != "FALSE", transactions: used[$0[.name]] ?? 0)
                 }
                 .filter { all || $0.isActive }
         }
@@ -61,7 +61,7 @@ extension Workspace {
     @discardableResult
     public func addCategory(_ new: NewCategory, dryRun: Bool) async throws -> Bool {
         try await withStore(preview: dryRun) { store in
-            let names = Set(try store.records(in: .categories).map { $0["name"] })
+            let names = Set(try store.records(in: .categories).map { $0[.name] })
             if names.contains(new.name.trimmingCharacters(in: .whitespaces)) { return false }
             try store.upsert(try Self.categoryRecord(new, existing: names, now: clock.now()), in: .categories)
             return true
@@ -72,12 +72,12 @@ extension Workspace {
     public func archiveCategory(_ name: String, dryRun: Bool) async throws {
         try await withStore(preview: dryRun) { store in
             let categories = try store.records(in: .categories)
-            guard var category = categories.first(where: { $0["name"] == name }) else {
-                let hint = CategoryCheck.hint(for: name, known: Set(categories.map { $0["name"] }))
+            guard var category = categories.first(where: { $0[.name] == name }) else {
+                let hint = CategoryCheck.hint(for: name, known: Set(categories.map { $0[.name] }))
                 throw SheetSyncError(.usage, "no category named '\(name)' (\(hint))")
             }
-            category["isActive"] = "FALSE"
-            category["lastModifiedAt"] = clock.now().description
+            category[.isActive] = "FALSE"
+            category[.lastModifiedAt] = clock.now().description
             try store.upsert(category, in: .categories)
         }
     }
@@ -116,8 +116,8 @@ extension Workspace {
         }
         let stamp = now.description
         return LedgerRow([
-            "name": name, "type": type, "emoji": new.emoji, "colorHex": color.lowercased(), "isActive": "TRUE",
-            "sortOrder": "", "createdAt": stamp, "lastModifiedAt": stamp,
+            .name: name, .type: type, .emoji: new.emoji, .colorHex: color.lowercased(), .isActive: "TRUE",
+            .sortOrder: "", .createdAt: stamp, .lastModifiedAt: stamp,
         ])
     }
 }

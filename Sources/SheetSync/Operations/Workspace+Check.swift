@@ -92,11 +92,11 @@ extension Workspace {
     /// dataset than the store is bound to. Read from the store without writing; nil without a store.
     private func datasetMismatch(_ settings: LedgerRow?, remote: any Remote) throws -> SyncIssue? {
         guard let settings, FileManager.default.fileExists(atPath: config.store.path),
-            let bound = try readOnlyStore().state(SyncEngine.stateDataset), !bound.isEmpty, bound != settings["datasetId"]
+            let bound = try readOnlyStore().state(SyncEngine.stateDataset), !bound.isEmpty, bound != settings[.datasetId]
         else { return nil }
         return .heldBack(
             .datasetMismatch,
-            "\(remote.displayName) belongs to dataset \(settings["datasetId"]) but the store \(config.store.path) is bound to "
+            "\(remote.displayName) belongs to dataset \(settings[.datasetId]) but the store \(config.store.path) is bound to "
                 + "dataset \(bound); `sheetsync sync` refuses it (exit 78): point the config at this dataset's workbook, or bring "
                 + "this one in with `sheetsync import`")
     }

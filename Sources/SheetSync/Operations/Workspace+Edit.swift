@@ -26,7 +26,7 @@ extension Workspace {
     /// Adds a transaction to the local store (the next push writes it to the workbook); returns its id.
     public func add(_ new: NewTransaction, dryRun: Bool = false) async throws -> String {
         try await withStore(preview: dryRun) { store in
-            let categories = Set(try store.records(in: .categories).map { $0["name"] })
+            let categories = Set(try store.records(in: .categories).map { $0[.name] })
             // Trimmed, as a category cell in the sheet is read.
             let category = new.category.trimmingCharacters(in: .whitespaces)
             if let problem = CategoryCheck.problem(for: category, known: categories) {
@@ -49,10 +49,10 @@ extension Workspace {
             let id = newID()
             let date = LocalDate(iso: day)
             let record = LedgerRow([
-                "transactionId": id, "type": new.type, "date": day, "year": date.map { String($0.year) } ?? "",
-                "month": date.map { String($0.month) } ?? "", "amount": amount.description, "category": category,
-                "tagsCSV": new.tags, "note": new.note, "paidFlag": "", "reimbursedFlag": "", "recurringRuleId": "",
-                "createdAt": now.description, "lastModifiedAt": now.description,
+                .transactionId: id, .type: new.type, .date: day, .year: date.map { String($0.year) } ?? "",
+                .month: date.map { String($0.month) } ?? "", .amount: amount.description, .category: category,
+                .tagsCSV: new.tags, .note: new.note, .paidFlag: "", .reimbursedFlag: "", .recurringRuleId: "",
+                .createdAt: now.description, .lastModifiedAt: now.description,
             ])
             try store.upsert(record, in: .transactions)
             return id
@@ -61,7 +61,7 @@ extension Workspace {
 
     /// The dataset's time zone (its Settings row), else the configured one.
     func timeZone(store: LedgerStore) throws -> TimeZone {
-        let zone = try store.records(in: .settings).first?["timezone"] ?? config.timezone
+        let zone = try store.records(in: .settings).first?[.timezone] ?? config.timezone
         return TimeZone(identifier: zone) ?? TimeZone(identifier: config.timezone) ?? .gmt
     }
 

@@ -25,7 +25,7 @@ extension Workspace {
                 tables[tab] = Table(
                     header: TablePatcher.newHeader(schema),
                     rows: records.map { record in
-                        schema.fields.map { Self.exportCell(FieldParser.cell(record[$0.name], $0, typed: format == .xlsx), format: format) }
+                        schema.fields.map { Self.exportCell(FieldParser.cell(record[$0.key], $0, typed: format == .xlsx), format: format) }
                     })
             }
             if !dryRun { try Self.writeWorkbook(tables, to: path, format: format) }
@@ -106,8 +106,8 @@ extension Workspace {
 
     static func exportKey(_ r: LedgerRow, tab: Tab) -> ExportKey {
         switch tab {
-        case .transactions: return ExportKey(rank: 0, first: r["date"], second: r["transactionId"])
-        case .categories: return ExportKey(rank: Int(r["sortOrder"]) ?? Int.max, first: r["name"], second: "")
+        case .transactions: return ExportKey(rank: 0, first: r[.date], second: r[.transactionId])
+        case .categories: return ExportKey(rank: Int(r[.sortOrder]) ?? Int.max, first: r[.name], second: "")
         default: return ExportKey(rank: 0, first: r[tab.schema.keyField], second: "")
         }
     }

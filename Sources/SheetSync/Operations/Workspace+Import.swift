@@ -189,7 +189,7 @@ extension Workspace {
             commit.conflicts += tabPlan.conflicts.map { $0.resolved(at: now) }
         }
         // Only fingerprints of rows that were loaded: a rejected row is imported again once fixed.
-        let loaded = Set(plan.tabs.first { $0.tab == .transactions }?.localUpserts.map { $0.record["transactionId"] } ?? [])
+        let loaded = Set(plan.tabs.first { $0.tab == .transactions }?.localUpserts.map { $0.record[.transactionId] } ?? [])
         commit.importFingerprints = (input.deduplicated?.fingerprints ?? [:]).filter { loaded.contains($0.value) }
         // Imported rows are local changes the next sync must push, even though the engine wrote them.
         commit.state[SyncEngine.stateRemoteVersion] = .some(nil)
@@ -209,14 +209,14 @@ enum CategoryMerger {
         // reports it, with the file and tab, and nothing is written.
         if let table = snapshot.tables[.categories], let map = try? ColumnMap(header: table.header, schema: .categories) {
             for row in table.rows {
-                let name = map.cell("name", in: row).rawText.trimmingCharacters(in: .whitespaces)
+                let name = map.cell(.name, in: row).rawText.trimmingCharacters(in: .whitespaces)
                 if !name.isEmpty, canonical[name.lowercased()] == nil { canonical[name.lowercased()] = name }
             }
         }
         var combined: Set<String> = []
         for tab in [Tab.categories, .transactions, .recurringRules] {
             guard var table = snapshot.tables[tab], let map = try? ColumnMap(header: table.header, schema: tab.schema),
-                let column = map.columns[tab == .categories ? "name" : "category"]
+                let column = map.columns[tab == .categories ? .name : .category]
             else { continue }
             for i in table.rows.indices where column < table.rows[i].count {
                 let name = table.rows[i][column].rawText.trimmingCharacters(in: .whitespaces)

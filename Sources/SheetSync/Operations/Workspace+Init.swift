@@ -44,7 +44,7 @@ extension Workspace {
                 let from = storeRows > 0 ? " from the store's \(storeRows) rows" : ""
                 if dryRun {
                     var report = SyncReport(command: "init", dryRun: true)
-                    report.changes = ["create \(remote.displayName) with dataset \(settings["datasetId"])\(from)"] + notices
+                    report.changes = ["create \(remote.displayName) with dataset \(settings[.datasetId])\(from)"] + notices
                     return report
                 }
                 explainServiceAccountCreation()
@@ -135,11 +135,11 @@ extension Workspace {
         let zone = timeZone ?? config.timezone
         let source = timeZone == nil ? config.timezoneSource : "--timezone"
         let record = LedgerRow([
-            "datasetId": try store.state(SyncEngine.stateDataset) ?? newID(), "schemaVersion": "1", "timezone": zone,
-            "rootFolderId": "", "dataSpreadsheetId": "", "receiptsFolderId": "", "createdAt": stamp, "lastModifiedAt": stamp,
+            .datasetId: try store.state(SyncEngine.stateDataset) ?? newID(), .schemaVersion: "1", .timezone: zone,
+            .rootFolderId: "", .dataSpreadsheetId: "", .receiptsFolderId: "", .createdAt: stamp, .lastModifiedAt: stamp,
         ])
         try store.upsert(record, in: .settings)
-        try store.setState(SyncEngine.stateDataset, record["datasetId"])
+        try store.setState(SyncEngine.stateDataset, record[.datasetId])
         return (record, "time zone \(zone) (from \(source)); `sheetsync init --timezone ZONE` chooses another")
     }
 }

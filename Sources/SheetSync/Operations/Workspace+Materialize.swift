@@ -72,14 +72,14 @@ extension Workspace {
         guard let snapshot = try? await remote.read(), let table = snapshot.tables[.recurringRules],
             let rows = try? TabReader.read(table, schema: Tab.recurringRules.schema.reading(localForms(store)), seenAt: clock.now()).1
         else { return [] }
-        let known = Set(((try? store.records(in: .recurringRules)) ?? []).map { $0["recurringRuleId"] })
+        let known = Set(((try? store.records(in: .recurringRules)) ?? []).map { $0[.recurringRuleId] })
         return rows.compactMap { row -> SyncIssue? in
             let what: String
             switch row.outcome {
             case .blank: return nil
             case .record(let rule, _):
-                guard rule["recurringRuleId"].isEmpty || !known.contains(rule["recurringRuleId"]) else { return nil }
-                what = " (\(rule["amount"]) \(rule["category"])\(rule["note"].isEmpty ? "" : ", '\(rule["note"])'"))"
+                guard rule[.recurringRuleId].isEmpty || !known.contains(rule[.recurringRuleId]) else { return nil }
+                what = " (\(rule[.amount]) \(rule[.category])\(rule[.note].isEmpty ? "" : ", '\(rule[.note])'"))"
             case .rejected:
                 guard row.key.map({ $0.isEmpty || !known.contains($0) }) ?? true else { return nil }
                 what = ""
@@ -134,7 +134,7 @@ extension Workspace {
         let zone = try timeZone(store: store)
         let day = try through ?? today(store: store)
         let now = clock.now()
-        let categories = Set(try store.records(in: .categories).map { $0["name"] })
+        let categories = Set(try store.records(in: .categories).map { $0[.name] })
         var report = MaterializeReport(through: day.description, dryRun: dryRun)
         var rules: [LedgerRow] = []
         // A rule whose workbook row is rejected is frozen: the store keeps its last good version for
@@ -142,7 +142,7 @@ extension Workspace {
         var frozen: [String: Rejection] = [:]
         for r in try store.rejectedRows() where r.tab == .recurringRules && !r.id.isEmpty { frozen[r.id] = r }
         for raw in try store.records(in: .recurringRules) {
-            if let rejected = frozen[raw["recurringRuleId"]] {
+            if let rejected = frozen[raw[.recurringRuleId]] {
                 var held = rejected
                 held.message = "its row in the workbook is rejected (\(rejected.message)); the rule makes nothing until that row is fixed"
                 report.rejected.append(held)
@@ -154,7 +154,7 @@ extension Workspace {
             case .problems(let problems):
                 report.rejected.append(
                     Rejection(
-                        tab: .recurringRules, row: Rejection.storeRow, id: raw["recurringRuleId"],
+                        tab: .recurringRules, row: Rejection.storeRow, id: raw[.recurringRuleId],
                         message: problems.map(\.message).joined(separator: "; "),
                         hint: problems.map(\.hint).joined(separator: "; "), rawCells: Self.cells(of: raw),
                         code: Rejection.code(of: problems)))
@@ -163,17 +163,17 @@ extension Workspace {
             }
         }
         let transactions = try store.records(in: .transactions)
-        let existing = Set(transactions.map { $0["transactionId"] })
+        let existing = Set(transactions.map { $0[.transactionId] })
         let occurrences = Set(
-            transactions.filter { !$0["recurringRuleId"].isEmpty }.map {
-                Materializer.occurrence(ruleId: $0["recurringRuleId"], date: $0["date"])
+            transactions.filter { !$0[.recurringRuleId].isEmpty }.map {
+                Materializer.occurrence(ruleId: $0[.recurringRuleId], date: $0[.date])
             })
         let plan = Materializer.plan(
             rules: rules, existingTransactionIds: existing, existingOccurrences: occurrences, through: day, timeZone: zone)
         report.created = plan.newTransactions.count
         // Written in date order, as the workbook will show them.
-        let made = plan.newTransactions.sorted { ($0["date"], $0["transactionId"]) < ($1["date"], $1["transactionId"]) }
-        (report.firstDate, report.lastDate) = (made.first?["date"], made.last?["date"])
+        let made = plan.newTransactions.sorted { ($0[.date], $0[.transactionId]) < ($1[.date], $1[.transactionId]) }
+        (report.firstDate, report.lastDate) = (made.first?[.date], made.last?[.date])
         report.notices = plan.problems.map(\.issue)
         report.rules = plan.outcomes.map {
             .init(ruleId: $0.ruleId, created: $0.created, lastGeneratedDate: $0.newLastGeneratedDate?.description, capped: $0.capped)
@@ -193,6 +193,6 @@ extension Workspace {
 
     /// A store row's cells in the tab's column order, as the rejected-row log keeps them.
     static func cells(of row: LedgerRow) -> [String] {
-        Tab.recurringRules.schema.fieldNames.map { row[$0] }
+        Tab.recurringRules.schema.fields.map { row[$0.key] }
     }
 }

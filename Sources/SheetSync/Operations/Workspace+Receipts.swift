@@ -16,7 +16,7 @@ extension Workspace {
         try Self.requireReceiptFiles(files)
         let (folder, queued) = try receiptsFolder()
         return try await withStore(preview: dryRun) { store in
-            guard let transaction = try store.records(in: .transactions).first(where: { $0["transactionId"] == id }) else {
+            guard let transaction = try store.records(in: .transactions).first(where: { $0[.transactionId] == id }) else {
                 throw SheetSyncError(.usage, "no transaction with id \(id) in the store (run `sheetsync pull` first?)")
             }
             if !dryRun { try Self.prepareReceiptsFolder(folder, queued: queued) }
@@ -41,8 +41,8 @@ extension Workspace {
                 }
                 records.append(
                     LedgerRow([
-                        "receiptId": receiptId, "transactionId": id, "driveFileId": name, "fileName": name,
-                        "createdAt": stamp, "lastModifiedAt": stamp,
+                        .receiptId: receiptId, .transactionId: id, .driveFileId: name, .fileName: name,
+                        .createdAt: stamp, .lastModifiedAt: stamp,
                     ]))
             }
             try store.write { writer in for record in records { try writer.upsert(record, in: .receipts) } }
@@ -97,10 +97,10 @@ private struct ReceiptNumbering {
         // Uploaded entries have their Receipts row already: only those still waiting count beside the rows.
         let rows = try store.records(in: .receipts)
         let waiting = try store.receiptUploads([.queued, .failed])
-        n = rows.filter { $0["transactionId"] == id }.count + waiting.filter { $0.transactionId == id }.count
+        n = rows.filter { $0[.transactionId] == id }.count + waiting.filter { $0.transactionId == id }.count
         // A name a row, a queued upload or a file on disk already has is never used again: a receipt
         // row deleted meanwhile leaves its file, and a file put there by hand is the user's.
-        taken = Set(rows.flatMap { [$0["driveFileId"], $0["fileName"]] } + waiting.map(\.name))
+        taken = Set(rows.flatMap { [$0[.driveFileId], $0[.fileName]] } + waiting.map(\.name))
     }
 
     mutating func next(sourceExtension: String) -> String {
@@ -108,7 +108,7 @@ private struct ReceiptNumbering {
         repeat {
             n += 1
             name = ReceiptName.make(
-                date: transaction["date"], category: transaction["category"], transactionId: id, number: n,
+                date: transaction[.date], category: transaction[.category], transactionId: id, number: n,
                 sourceExtension: sourceExtension)
         } while taken.contains(name) || FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path)
         taken.insert(name)

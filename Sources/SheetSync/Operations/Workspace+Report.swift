@@ -61,7 +61,7 @@ extension Workspace {
                 transactions: transactions, categories: try store.records(in: .categories), period: period,
                 grouping: request.grouping, filter: request.filter)
             let rejected = try store.rejectedRows().filter { $0.tab == .transactions }
-            let storeIDs = Set(transactions.map { $0["transactionId"] })
+            let storeIDs = Set(transactions.map { $0[.transactionId] })
             return ReportOutput(
                 report: report, rejected: rejected,
                 rejectedCountedAtLastGoodVersion: rejected.filter { storeIDs.contains($0.id) }.count)

@@ -84,23 +84,23 @@ extension RestoreReport.Entry {
     /// The fields a person knows a row by, per tab, from the row as it was kept.
     static func summary(_ row: DeletedRow) -> String {
         guard let object = try? JSONSerialization.jsonObject(with: Data(row.json.utf8)) as? [String: Any] else { return "" }
-        func field(_ name: String) -> String {
-            switch object[name] {
+        func field(_ key: FieldKey) -> String {
+            switch object[key.rawValue] {
             case let text as String: return text
             case let number as NSNumber: return number.stringValue
             default: return ""
             }
         }
-        let names: [String]
+        let names: [FieldKey]
         switch row.tab {
-        case .transactions: names = ["date", "type", "amount", "category"]
-        case .recurringRules: names = ["cadence", "type", "amount", "category"]
-        case .receipts: names = ["fileName", "transactionId"]
-        case .categories: names = ["type"]
-        case .settings: names = ["timezone"]
+        case .transactions: names = [.date, .type, .amount, .category]
+        case .recurringRules: names = [.cadence, .type, .amount, .category]
+        case .receipts: names = [.fileName, .transactionId]
+        case .categories: names = [.type]
+        case .settings: names = [.timezone]
         }
         var parts = names.map(field).filter { !$0.isEmpty }
-        if !field("note").isEmpty { parts.append("\"\(field("note"))\"") }
+        if !field(.note).isEmpty { parts.append("\"\(field(.note))\"") }
         return parts.joined(separator: " ")
     }
 }

@@ -87,14 +87,14 @@ extension Workspace {
             let from = try new.from.map { try Self.dateOption($0, option: "--from", forms) } ?? today(store: store)
             let until = try new.until.map { try Self.dateOption($0, option: "--until", forms).description } ?? ""
             let (start, lastGenerated) = schedule.start(from: from)
-            let cells: [String: String] = [
-                "recurringRuleId": newID(), "isEnabled": "TRUE", "type": new.type, "amount": new.amount,
-                "category": new.category, "tagsCSV": new.tags, "note": new.note, "startDate": start.description,
-                "cadence": new.cadence.rawValue, "interval": new.interval, "endDate": until,
-                "lastGeneratedDate": lastGenerated?.description ?? "", "createdAt": now.description,
-                "lastModifiedAt": now.description,
+            let cells: [FieldKey: String] = [
+                .recurringRuleId: newID(), .isEnabled: "TRUE", .type: new.type, .amount: new.amount,
+                .category: new.category, .tagsCSV: new.tags, .note: new.note, .startDate: start.description,
+                .cadence: new.cadence.rawValue, .interval: new.interval, .endDate: until,
+                .lastGeneratedDate: lastGenerated?.description ?? "", .createdAt: now.description,
+                .lastModifiedAt: now.description,
             ]
-            let categories = Set(try store.records(in: .categories).map { $0["name"] })
+            let categories = Set(try store.records(in: .categories).map { $0[.name] })
             let checked = RecurringRuleCheck.read(
                 cells: { cells[$0].map { $0.isEmpty ? Cell.empty : .text($0) } ?? .empty }, categories: categories, seenAt: now)
             let rule: LedgerRow
@@ -136,7 +136,7 @@ extension Workspace {
     public func changeRule(_ id: String, _ action: RuleAction, skipMissed: Bool = false, dryRun: Bool = false) async throws -> RuleChange {
         try await withStore(preview: dryRun) { store in
             var rule = try Self.rule(id, in: try store.records(in: .recurringRules))
-            let key = rule["recurringRuleId"]
+            let key = rule[.recurringRuleId]
             var notes: [String] = []
             switch action {
             case .delete:
@@ -146,13 +146,13 @@ extension Workspace {
                 notes.append("the transactions it made stay; the next sync deletes its RecurringRules row")
                 return RuleChange(rule: Self.line(rule, next: 0), dryRun: dryRun, notes: notes)
             case .pause:
-                rule["isEnabled"] = "FALSE"
+                rule[.isEnabled] = "FALSE"
             case .resume:
-                rule["isEnabled"] = "TRUE"
+                rule[.isEnabled] = "TRUE"
                 let yesterday = try today(store: store).adding(days: -1)
                 if skipMissed {
-                    if LocalDate(iso: rule["lastGeneratedDate"]).map({ $0 < yesterday }) ?? true {
-                        rule["lastGeneratedDate"] = yesterday.description
+                    if LocalDate(iso: rule[.lastGeneratedDate]).map({ $0 < yesterday }) ?? true {
+                        rule[.lastGeneratedDate] = yesterday.description
                     }
                 } else if case .success(let missed) = Materializer.upcoming(rule, count: 1000), let first = missed.first, first <= yesterday
                 {
@@ -162,7 +162,7 @@ extension Workspace {
                             + "`rule resume --skip-missed` skips them")
                 }
             }
-            rule["lastModifiedAt"] = clock.now().description
+            rule[.lastModifiedAt] = clock.now().description
             try store.upsert(rule, in: .recurringRules)
             return RuleChange(rule: Self.line(rule, next: 0), dryRun: dryRun, notes: notes)
         }
@@ -179,8 +179,8 @@ extension Workspace {
     /// The rule `id` names: its full id, or the only rule whose id starts with it.
     static func rule(_ id: String, in rules: [LedgerRow]) throws -> LedgerRow {
         let wanted = id.trimmingCharacters(in: .whitespaces).lowercased()
-        let matches = rules.filter { $0["recurringRuleId"] == wanted || (wanted.count >= 4 && $0["recurringRuleId"].hasPrefix(wanted)) }
-        if let exact = matches.first(where: { $0["recurringRuleId"] == wanted }) { return exact }
+        let matches = rules.filter { $0[.recurringRuleId] == wanted || (wanted.count >= 4 && $0[.recurringRuleId].hasPrefix(wanted)) }
+        if let exact = matches.first(where: { $0[.recurringRuleId] == wanted }) { return exact }
         guard matches.count == 1, let rule = matches.first else {
             let known = rules.isEmpty ? "the store has no recurring rule" : "`sheetsync rule list` shows their ids"
             if matches.count > 1 { throw SheetSyncError(.usage, "'\(id)' starts \(matches.count) rules' ids; type more of it") }
@@ -191,10 +191,10 @@ extension Workspace {
 
     static func line(_ rule: LedgerRow, next: Int) -> RuleLine {
         var line = RuleLine(
-            recurringRuleId: rule["recurringRuleId"], enabled: rule["isEnabled"] != "FALSE", type: rule["type"],
-            amount: rule["amount"], category: rule["category"], cadence: rule["cadence"], interval: rule["interval"],
-            startDate: rule["startDate"], endDate: rule["endDate"], lastGeneratedDate: rule["lastGeneratedDate"],
-            note: rule["note"], next: [], problem: "")
+            recurringRuleId: rule[.recurringRuleId], enabled: rule[.isEnabled] != "FALSE", type: rule[.type],
+            amount: rule[.amount], category: rule[.category], cadence: rule[.cadence], interval: rule[.interval],
+            startDate: rule[.startDate], endDate: rule[.endDate], lastGeneratedDate: rule[.lastGeneratedDate],
+            note: rule[.note], next: [], problem: "")
         switch Materializer.upcoming(rule, count: next) {
         case .success(let dates): line.next = dates.map(\.description)
         case .failure(let problem): line.problem = problem.message
@@ -204,7 +204,7 @@ extension Workspace {
 
     /// A date option read as the ledger's sheet reads a date cell, refused with the sheet's message.
     static func dateOption(_ text: String, option: String, _ forms: LocalForms) throws -> LocalDate {
-        switch FieldParser.canonical(.text(text), FieldSpec("date", .date), forms) {
+        switch FieldParser.canonical(.text(text), FieldSpec(.date, .date), forms) {
         case .success(let iso):
             if let date = LocalDate(iso: iso) { return date }
             throw SheetSyncError(.usage, "\(option) is empty (use YYYY-MM-DD)")

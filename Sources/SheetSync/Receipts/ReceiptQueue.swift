@@ -29,7 +29,7 @@ struct ReceiptQueue {
         var outcome = Outcome()
         let entries = try store.receiptUploads([.queued])
         guard !entries.isEmpty else { return outcome }
-        let settings = try store.records(in: .settings).first ?? LedgerRow([:])
+        let settings = try store.records(in: .settings).first ?? LedgerRow()
         for var entry in entries {
             let fileId: String
             do {
@@ -94,8 +94,8 @@ struct ReceiptQueue {
         try store.write { writer in
             _ = try writer.upsert(
                 LedgerRow([
-                    "receiptId": done.receiptId, "transactionId": done.transactionId, "driveFileId": fileId,
-                    "fileName": done.name, "createdAt": stamp, "lastModifiedAt": stamp,
+                    .receiptId: done.receiptId, .transactionId: done.transactionId, .driveFileId: fileId,
+                    .fileName: done.name, .createdAt: stamp, .lastModifiedAt: stamp,
                 ]), in: .receipts)
             try writer.saveReceiptUpload(done)
         }

@@ -105,7 +105,7 @@ public struct CSVWorkbookRemote: Remote {
         for column in changes.newColumns.sorted(by: { $0.index < $1.index }) where column.index >= header.count {
             header.append(column.header)
         }
-        let keyHeader = tab.schema.fields.first { $0.name == tab.schema.keyField }?.header.lowercased()
+        let keyHeader = tab.schema.field(tab.schema.keyField)?.header.lowercased()
         let keyColumn = header.firstIndex { $0.trimmingCharacters(in: .whitespaces).lowercased() == keyHeader }
         var written = changes.cells.map { (key: $0.key, column: $0.column, cell: $0.cell) }
         for row in changes.appendedRows {
@@ -127,7 +127,7 @@ public struct CSVWorkbookRemote: Remote {
         for tab in Tab.allCases where try FileFingerprint.of(url(for: tab)) == nil {
             var table = Table(header: TablePatcher.newHeader(tab.schema))
             if tab == .settings {
-                table.rows = [tab.schema.fields.map { FieldParser.cell(settings[$0.name], $0, typed: false) }]
+                table.rows = [tab.schema.fields.map { FieldParser.cell(settings[$0.key], $0, typed: false) }]
             }
             let file = CSVFile(table: table, hasBOM: false, lineEnding: .lf, endsWithNewline: true)
             try replace(tab, with: CSVWriter.encode(file), expecting: nil)

@@ -26,7 +26,7 @@ struct DriveReceiptTarget: ReceiptUploadTarget {
     func upload(
         _ receipt: ReceiptUpload, content: [UInt8], settings: LedgerRow, keepSession: @escaping @Sendable (String) throws -> Void
     ) async throws -> String {
-        let folder = settings["receiptsFolderId"]
+        let folder = settings[.receiptsFolderId]
         guard !folder.isEmpty else {
             throw SheetSyncError.configuration(
                 "the Settings row has no receiptsFolderId: receipts cannot be uploaded to this spreadsheet "

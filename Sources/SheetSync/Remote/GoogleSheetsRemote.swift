@@ -459,16 +459,16 @@ public struct GoogleSheetsRemote: Remote {
             created.append(info.spreadsheetId)
             _ = try await drive.updateFile(id: info.spreadsheetId, metadata: JSONObject(), addParents: [root.id], removeParents: ["root"])
             var row = settings
-            row["rootFolderId"] = root.id
-            row["receiptsFolderId"] = receipts.id
-            row["dataSpreadsheetId"] = info.spreadsheetId
+            row[.rootFolderId] = root.id
+            row[.receiptsFolderId] = receipts.id
+            row[.dataSpreadsheetId] = info.spreadsheetId
             // The sheet's row carries the Drive ids the store's copy lacks: it must win the first sync.
-            if let stamp = Timestamp(iso: row["lastModifiedAt"]) { row["lastModifiedAt"] = stamp.adding(milliseconds: 1).description }
+            if let stamp = Timestamp(iso: row[.lastModifiedAt]) { row[.lastModifiedAt] = stamp.adding(milliseconds: 1).description }
             var requests: [JSONValue] = []
             for tab in Tab.allCases {
                 guard let sheet = info.sheet(titled: tab.rawValue) else { continue }
                 var rows = [TablePatcher.newHeader(tab.schema).map { Cell.text($0) }]
-                if tab == .settings { rows.append(tab.schema.fields.map { FieldParser.cell(row[$0.name], $0, typed: true) }) }
+                if tab == .settings { rows.append(tab.schema.fields.map { FieldParser.cell(row[$0.key], $0, typed: true) }) }
                 requests.append(SheetRequests.updateCells(sheetId: sheet.sheetId, row: 0, column: 0, rows: rows))
             }
             requests += Self.rowAnchors(Tab.allCases, info: info, replacing: false)

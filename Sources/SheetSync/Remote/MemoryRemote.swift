@@ -72,7 +72,7 @@ public struct MemoryRemote: Remote {
     public func create(settings: LedgerRow) async throws -> CreatedWorkbook {
         for tab in Tab.allCases where await workbook.table(tab) == nil {
             var table = Table(header: TablePatcher.newHeader(tab.schema))
-            if tab == .settings { table.rows = [tab.schema.fields.map { FieldParser.cell(settings[$0.name], $0, typed: typedCells) }] }
+            if tab == .settings { table.rows = [tab.schema.fields.map { FieldParser.cell(settings[$0.key], $0, typed: typedCells) }] }
             await workbook.setTable(tab, table)
         }
         return CreatedWorkbook(remote: self)

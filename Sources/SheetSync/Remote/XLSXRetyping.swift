@@ -57,7 +57,7 @@ enum XLSXRetyping {
     }
 
     private static func keyText(_ cells: [Cell], _ header: [String], _ schema: TabSchema) -> String {
-        let keyHeader = schema.field(named: schema.keyField)?.header.lowercased()
+        let keyHeader = schema.field(schema.keyField)?.header.lowercased()
         guard let index = header.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).lowercased() == keyHeader }),
             index < cells.count
         else { return "" }

@@ -143,7 +143,7 @@ public struct XLSXWorkbookRemote: Remote {
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         let sheets = Tab.allCases.map { tab in
             var table = Table(header: TablePatcher.newHeader(tab.schema))
-            if tab == .settings { table.rows = [tab.schema.fields.map { FieldParser.cell(settings[$0.name], $0, typed: true) }] }
+            if tab == .settings { table.rows = [tab.schema.fields.map { FieldParser.cell(settings[$0.key], $0, typed: true) }] }
             return XLSXSheet(name: tab.rawValue, table: table)
         }
         try replace(expecting: nil) { temp in try XLSXWriter.write(sheets, to: temp) }

@@ -42,7 +42,7 @@ enum OverlongValues {
                         message: "\(row.field.name) is \(row.field.length) characters long and a Google Sheets cell holds at most "
                             + "\(limit); this row was not written to the sheet",
                         hint: "shorten \(row.field.name) in the store; the row is kept there and written on the first run after",
-                        rawCells: schema.fields.map { row.record?[$0.name] ?? "" }, code: .overlongValue))
+                        rawCells: schema.fields.map { row.record?[$0.key] ?? "" }, code: .overlongValue))
                 plan.remoteCounts.rejected += 1
             }
             plans[i] = plan

@@ -33,8 +33,8 @@ enum PlanPrinter {
     }
 
     static func fieldChanges(from old: LedgerRow, to new: LedgerRow) -> String {
-        new.fields.keys.sorted().filter { old[$0] != new[$0] }
-            .map { "\($0) \(quoted(old[$0])) → \(quoted(new[$0]))" }.joined(separator: ", ")
+        new.fields.keys.sorted().filter { old[named: $0] != new[named: $0] }
+            .map { "\($0) \(quoted(old[named: $0])) → \(quoted(new[named: $0]))" }.joined(separator: ", ")
     }
 
     static func quoted(_ s: String) -> String { "'\(s)'" }

@@ -189,12 +189,12 @@ extension SyncEngine {
 
     private func checkDataset(_ settings: LedgerRow?, state: [String: String]) throws {
         guard let settings else { return }
-        if let bound = state[Self.stateDataset], !bound.isEmpty, bound != settings["datasetId"] {
+        if let bound = state[Self.stateDataset], !bound.isEmpty, bound != settings[.datasetId] {
             throw SheetSyncError.configuration(
-                "\(remote.displayName) belongs to dataset \(settings["datasetId"]) but this store is bound to dataset \(bound); use `sheetsync import` to bring in another dataset's workbook"
+                "\(remote.displayName) belongs to dataset \(settings[.datasetId]) but this store is bound to dataset \(bound); use `sheetsync import` to bring in another dataset's workbook"
             )
         }
-        if let version = Int(settings["schemaVersion"]), version > 1 {
+        if let version = Int(settings[.schemaVersion]), version > 1 {
             throw SheetSyncError.configuration(
                 "\(remote.displayName) has schemaVersion \(version), newer than this sheetsync supports (1); upgrade sheetsync")
         }
@@ -206,11 +206,11 @@ extension SyncEngine {
         guard remoteSettings == nil, (snapshot.rows[.settings] ?? [:]).isEmpty else { return false }
         let stamp = now.description
         let record = LedgerRow([
-            "datasetId": snapshot.state[Self.stateDataset] ?? newID(), "schemaVersion": "1", "timezone": defaultTimeZone,
-            "rootFolderId": "", "dataSpreadsheetId": "", "receiptsFolderId": "", "createdAt": stamp, "lastModifiedAt": stamp,
+            .datasetId: snapshot.state[Self.stateDataset] ?? newID(), .schemaVersion: "1", .timezone: defaultTimeZone,
+            .rootFolderId: "", .dataSpreadsheetId: "", .receiptsFolderId: "", .createdAt: stamp, .lastModifiedAt: stamp,
         ])
         try store.upsert(record, in: .settings)
-        try store.setState(Self.stateDataset, record["datasetId"])
+        try store.setState(Self.stateDataset, record[.datasetId])
         return true
     }
 }

@@ -38,7 +38,7 @@ struct SyncRecorder {
         let (plan, local, now) = (planned.plan, planned.local, planned.now)
         var commit = StoreCommit(plans: plan.tabs, local: local, previous: planned.previous, now: now)
         if written.conflictsLogged { commit.conflicts = [] }
-        if let datasetId = plan.settings?["datasetId"], !datasetId.isEmpty { commit.state[SyncEngine.stateDataset] = datasetId }
+        if let datasetId = plan.settings?[.datasetId], !datasetId.isEmpty { commit.state[SyncEngine.stateDataset] = datasetId }
         let converged = mode == .sync && plan.converges
         commit.state[SyncEngine.stateRemoteVersion] = .some(converged ? written.version : nil)
         commit.state[SyncEngine.stateWorkbook] = .some(workbook)

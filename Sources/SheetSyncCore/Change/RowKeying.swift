@@ -13,7 +13,7 @@ public struct RowKeying: Hashable, Sendable {
 
     public init(header: [String], schema: TabSchema) {
         seed = RowHash.seed(header: header)
-        keySpec = schema.field(named: schema.keyField)
+        keySpec = schema.field(schema.keyField)
         // A header the reader refuses makes the tab read whole, and the planner reports that error.
         let map = try? ColumnMap(header: header, schema: schema)
         keyColumn = keySpec == nil ? nil : map?.columns[schema.keyField]

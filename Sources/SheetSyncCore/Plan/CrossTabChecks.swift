@@ -53,12 +53,12 @@ struct CrossTabChecks {
         switch tab {
         case .transactions, .recurringRules:
             let (known, removed) = (categories, removedCategories)
-            return { CategoryCheck.problem(for: $0["category"], known: known, removed: removed) }
+            return { CategoryCheck.problem(for: $0[.category], known: known, removed: removed) }
         case .receipts:
             let (known, frozen, unchanged) = (transactions, frozenTransactions, unchangedTransactions)
             let (deleted, loaded) = (deletedTransactions, plainTransactions)
             return { record in
-                let id = record["transactionId"]
+                let id = record[.transactionId]
                 guard known.index(forKey: id) == nil, !frozen.contains(id), !unchanged.contains(id),
                     !(loaded?.contains(RowKey(id)) ?? false)
                 else { return nil }
@@ -77,7 +77,7 @@ struct CrossTabChecks {
                     code: .unknownTransaction)
             }
         case .settings:
-            return { SettingsChecks.timeZoneProblem($0["timezone"]) }
+            return { SettingsChecks.timeZoneProblem($0[.timezone]) }
         case .categories:
             return { _ in nil }
         }
@@ -89,10 +89,10 @@ struct CrossTabChecks {
         guard Self.namesCategory(tab), !renames.isEmpty else { return }
         for i in rows.indices {
             guard case .record(var record, var fixes) = rows[i].outcome else { continue }
-            let name = record["category"]
+            let name = record[.category]
             guard !categories.contains(name), let renamed = renames[name], categories.contains(renamed) else { continue }
-            record["category"] = renamed
-            fixes.insert("category")
+            record[.category] = renamed
+            fixes.insert(FieldKey.category.rawValue)
             rows[i].outcome = .record(record, fixes: fixes)
         }
     }
@@ -103,14 +103,14 @@ struct CrossTabChecks {
         if tab == .receipts { return heldReceipts(local: local, base: base) }
         guard Self.namesCategory(tab) else { return [] }
         var held: [Rejection] = []
-        for (key, record) in local where base[key] != record && !categories.contains(record["category"]) {
-            let name = record["category"]
+        for (key, record) in local where base[key] != record && !categories.contains(record[.category]) {
+            let name = record[.category]
             held.append(
                 Rejection(
                     tab: tab, row: Rejection.storeRow, id: key, message: "unknown category '\(name)' in the store",
                     hint: CategoryCheck.hint(for: name, known: categories, removed: removedCategories)
                         + "; the row stays in the store and is not pushed until it is fixed",
-                    rawCells: tab.schema.fields.map { record[$0.name] }, code: .unknownCategory))
+                    rawCells: tab.schema.fields.map { record[$0.key] }, code: .unknownCategory))
         }
         return held.sorted { $0.id < $1.id }
     }
@@ -120,7 +120,7 @@ struct CrossTabChecks {
     private func heldReceipts(local: [String: LedgerRow], base: [String: LedgerRow]) -> [Rejection] {
         var held: [Rejection] = []
         for (key, record) in local where base[key] != record {
-            let id = record["transactionId"]
+            let id = record[.transactionId]
             guard transactions.index(forKey: id) == nil, !frozenTransactions.contains(id), !unchangedTransactions.contains(id),
                 !(plainTransactions?.contains(RowKey(id)) ?? false)
             else { continue }
@@ -129,7 +129,7 @@ struct CrossTabChecks {
                     tab: .receipts, row: Rejection.storeRow, id: key, message: "its transaction '\(id)' does not exist",
                     hint: "bring the transaction back with `sheetsync restore \(id)` if it was deleted, or point the receipt "
                         + "at another one; the row stays in the store and is not pushed until then",
-                    rawCells: Tab.receipts.schema.fields.map { record[$0.name] }, code: .unknownTransaction))
+                    rawCells: Tab.receipts.schema.fields.map { record[$0.key] }, code: .unknownTransaction))
         }
         return held.sorted { $0.id < $1.id }
     }

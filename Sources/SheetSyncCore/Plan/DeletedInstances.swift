@@ -15,14 +15,14 @@ enum DeletedInstances {
     ) -> [(key: String, note: SyncIssue)] {
         var progress: [String: String] = [:]
         for row in rules {
-            guard case .record(let rule, _) = row.outcome, !rule["lastGeneratedDate"].isEmpty else { continue }
-            progress[rule["recurringRuleId"].lowercased()] = rule["lastGeneratedDate"]
+            guard case .record(let rule, _) = row.outcome, !rule[.lastGeneratedDate].isEmpty else { continue }
+            progress[rule[.recurringRuleId].lowercased()] = rule[.lastGeneratedDate]
         }
         guard !progress.isEmpty else { return [] }
         var found: [(key: String, note: SyncIssue)] = []
         var inSheet: Set<String>?
-        let (ruleSlot, dateSlot) = (FieldSlot("recurringRuleId", of: .transactions), FieldSlot("date", of: .transactions))
-        let (createdSlot, modifiedSlot) = (FieldSlot("createdAt", of: .transactions), FieldSlot("lastModifiedAt", of: .transactions))
+        let (ruleSlot, dateSlot) = (FieldSlot(.recurringRuleId, of: .transactions), FieldSlot(.date, of: .transactions))
+        let (createdSlot, modifiedSlot) = (FieldSlot(.createdAt, of: .transactions), FieldSlot(.lastModifiedAt, of: .transactions))
         // Only a row as `materialize` made it (both times its occurrence's midnight): one edited or
         // restored in the store since is a local change, which wins over the delete.
         // Read by position, the key hashed last: a sync of every row walks them all.

@@ -17,7 +17,7 @@ public enum ImportDeduplicator {
         public var fingerprints: [String: String] = [:]
     }
 
-    static let contentFields = ["date", "type", "amount", "category", "note", "tagsCSV"]
+    static let contentFields: [FieldKey] = [.date, .type, .amount, .category, .note, .tagsCSV]
 
     public static func content(_ record: LedgerRow) -> String {
         contentFields.map { record[$0] }.joined(separator: "\u{1F}")
@@ -29,7 +29,7 @@ public enum ImportDeduplicator {
     ) -> Outcome {
         var outcome = Outcome(table: table)
         guard let (map, rows) = try? TabReader.read(table, schema: Tab.transactions.schema.reading(forms), seenAt: now),
-            let idColumn = map.columns["transactionId"]
+            let idColumn = map.columns[.transactionId]
         else { return outcome }  // an unreadable tab is reported by the planner
         var storeCopies: [String: [String]] = [:]
         for (id, record) in store { storeCopies[content(record), default: []].append(id) }

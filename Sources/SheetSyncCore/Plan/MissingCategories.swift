@@ -15,11 +15,11 @@ public enum MissingCategories {
     /// - Parameter known: the store's category names.
     public static func find(in workbook: [Tab: Table], known: Set<String>, now: Timestamp) -> [Entry] {
         var known = known
-        for record in records(workbook, .categories, now: now) { known.insert(record["name"]) }
+        for record in records(workbook, .categories, now: now) { known.insert(record[.name]) }
         var found: [String: Entry] = [:]
         for tab in [Tab.transactions, .recurringRules] {
-            for record in records(workbook, tab, now: now) where !known.contains(record["category"]) && !record["category"].isEmpty {
-                let name = record["category"], type = record["type"]
+            for record in records(workbook, tab, now: now) where !known.contains(record[.category]) && !record[.category].isEmpty {
+                let name = record[.category], type = record[.type]
                 var entry = found[name] ?? Entry(name: name, rows: 0, type: type)
                 entry.rows += 1
                 if entry.type != type { entry.type = "both" }
@@ -37,8 +37,8 @@ public enum MissingCategories {
         for entry in missing {
             var row = [Cell](repeating: .empty, count: max(map.headerWidth, table.header.count))
             let values = [
-                "name": entry.name, "type": entry.type, "isActive": "TRUE", "createdAt": now.description,
-                "lastModifiedAt": now.description,
+                FieldKey.name: entry.name, .type: entry.type, .isActive: "TRUE", .createdAt: now.description,
+                .lastModifiedAt: now.description,
             ]
             for (field, value) in values { if let column = map.columns[field] { row[column] = .text(value) } }
             table.rows.append(row)

@@ -33,7 +33,7 @@ public struct PlainLoad: Hashable, Sendable {
         guard let map = try? ColumnMap(header: table.header, schema: tab.schema) else { return nil }
         var fields = [Int?](repeating: nil, count: map.headerWidth)
         for (i, field) in tab.schema.fields.enumerated() {
-            if let column = map.columns[field.name] { fields[column] = i }
+            if let column = map.columns[field.key] { fields[column] = i }
         }
         var keyed: [(high: UInt64, low: UInt64, row: Int)] = []
         keyed.reserveCapacity(plain.count)

@@ -60,8 +60,6 @@ enum MassDeleteGuard {
 /// or the row is one this store's own run added (below).
 /// The copy's age is the newest time it carries: rows typed into it without a time do not count.
 enum StaleCopyGuard {
-    static let modified = "lastModifiedAt"
-
     /// Rewrites `plan` so the newer rows go back to the workbook; returns the message, or nil.
     ///
     /// The newer rows it lacks are written back alone, once, where this store's own runs added every one
@@ -82,14 +80,14 @@ enum StaleCopyGuard {
         for row in remote {
             // A row whose time this read filled in (typed without one) says nothing of the copy's age:
             // an old copy saved with one new expense typed into it is still an old copy.
-            guard case .record(let record, let fixes) = row.outcome, !fixes.contains(modified) else { continue }
-            let stamp = record[modified]
+            guard case .record(let record, let fixes) = row.outcome, !fixes.contains(FieldKey.lastModifiedAt.rawValue) else { continue }
+            let stamp = record[.lastModifiedAt]
             if stamp > newest { newest = stamp }
-            if let key = row.key, let b = base[key], stamp < b[modified] { regressions += 1 }
+            if let key = row.key, let b = base[key], stamp < b[.lastModifiedAt] { regressions += 1 }
         }
         // A workbook tab with no rows at all is the mass-delete guard's case.
         guard !newest.isEmpty else { return nil }
-        let late = plan.localDeletes.filter { (base[$0.key]?[modified] ?? "") > newest }
+        let late = plan.localDeletes.filter { (base[$0.key]?[.lastModifiedAt] ?? "") > newest }
         // In a copy carrying nothing older than both sides agreed on, a row written back once already
         // and missing again is a delete meant; the other newer rows are judged.
         let judged = regressions > 0 ? late : late.filter { !writtenBack.contains($0.key) }
@@ -146,7 +144,7 @@ enum DirectionFilter {
                 if let b = tabBase[key] { plans[i].base[key] = b } else { plans[i].base.removeValue(forKey: key) }
             }
             if mode == .pull {
-                let newKeys = Set(plans[i].remoteUpdates.filter { $0.fields[keyField] != nil }.map(\.key))
+                let newKeys = Set(plans[i].remoteUpdates.filter { $0.fields[keyField.rawValue] != nil }.map(\.key))
                 plans[i].remoteUpdates.forEach { keepOldBase($0.key) }
                 plans[i].remoteAppends.forEach { keepOldBase($0[keyField]) }
                 plans[i].remoteDeletes.forEach { keepOldBase($0.key) }

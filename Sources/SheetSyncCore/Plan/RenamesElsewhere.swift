@@ -17,7 +17,9 @@ enum RenamesElsewhere {
         for old in gone {
             guard let was = baseCategories[old] else { continue }
             let same = fresh.filter { _, row in
-                was.layout.names.allSatisfy { $0 == "name" || $0 == Reconciler.modified || row[$0] == was[$0] }
+                was.layout.names.allSatisfy {
+                    $0 == FieldKey.name.rawValue || $0 == FieldKey.lastModifiedAt.rawValue || row[named: $0] == was[named: $0]
+                }
             }
             if same.count == 1, let new = same.first?.key {
                 renames[old] = new
@@ -34,8 +36,8 @@ enum RenamesElsewhere {
         for tab in [Tab.transactions, .recurringRules] {
             let tabBase = base[tab] ?? [:]
             for row in sheet[tab] ?? [] {
-                guard case .record(let record, _) = row.outcome, let key = row.key, tabBase[key]?["category"] == old else { continue }
-                now.insert(record["category"])
+                guard case .record(let record, _) = row.outcome, let key = row.key, tabBase[key]?[.category] == old else { continue }
+                now.insert(record[.category])
             }
         }
         guard now.count == 1, let new = now.first, new != old else { return nil }
@@ -48,9 +50,9 @@ enum RenamesElsewhere {
         guard !renames.isEmpty, CrossTabChecks.namesCategory(tab) else { return [] }
         var moved: [String: Int] = [:]
         for (key, row) in local {
-            guard let new = renames[row["category"]], base[key] != row else { continue }
-            local[key]?["category"] = new
-            moved[row["category"], default: 0] += 1
+            guard let new = renames[row[.category]], base[key] != row else { continue }
+            local[key]?[.category] = new
+            moved[row[.category], default: 0] += 1
         }
         return moved.sorted { $0.key < $1.key }.map { old, count in
             .notice(

@@ -18,7 +18,7 @@ public enum RoundTripChecks {
         for i in rows.indices {
             guard case .record(let record, _) = rows[i].outcome, let key = rows[i].key, let written = base[key] else { continue }
             let problems = fields.compactMap { field -> FieldProblem? in
-                let value = record[field.name], before = written[field.name]
+                let value = record[field.key], before = written[field.key]
                 guard value != before, SpreadsheetCoercion.cameBack(value, for: before) else { return nil }
                 return FieldProblem(
                     field: field.header, value: value,
@@ -45,7 +45,7 @@ public enum RoundTripChecks {
     /// looks.
     public static func textColumns(of table: Table, tab: Tab) -> [Int: String] {
         guard let map = try? ColumnMap(header: table.header, schema: tab.schema) else { return [:] }
-        let columns = textFields(tab.schema).compactMap { field in map.columns[field.name].map { ($0, field.name) } }
+        let columns = textFields(tab.schema).compactMap { field in map.columns[field.key].map { ($0, field.name) } }
         return Dictionary(columns, uniquingKeysWith: { first, _ in first })
     }
 

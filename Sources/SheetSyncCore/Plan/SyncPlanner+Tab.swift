@@ -106,7 +106,7 @@ extension SyncPlanner {
         if tab == .categories, case .sync = purpose {
             run.renamedElsewhere = RenamesElsewhere.find(categories: plan, base: run.ledger.base, sheet: run.read)
             if !plan.localDeletes.isEmpty, !plan.result.keys.contains(where: { base[$0] == nil }) {
-                let named = Set([Tab.transactions, .recurringRules].flatMap { (run.ledger.rows[$0] ?? [:]).values.map { $0["category"] } })
+                let named = Set([Tab.transactions, .recurringRules].flatMap { (run.ledger.rows[$0] ?? [:]).values.map { $0[.category] } })
                     .subtracting(run.renamedElsewhere.keys)
                 CategoryCheck.keepInUse(&plan, local: local, named: named).map { run.result.held.append($0) }
             }

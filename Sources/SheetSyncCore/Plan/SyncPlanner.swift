@@ -261,7 +261,7 @@ public struct SyncPlanner: Sendable {
         var pointing: [String: [String]] = [:]
         for row in sheetReceipts {
             guard case .record(let receipt, _) = row.outcome, let key = row.key, deletedHere[key] == nil else { continue }
-            pointing[receipt["transactionId"], default: []].append("\(key) (Receipts row \(row.sheetRowNumber))")
+            pointing[receipt[.transactionId], default: []].append("\(key) (Receipts row \(row.sheetRowNumber))")
         }
         guard !pointing.isEmpty else { return }
         let base = ledger.base[.transactions] ?? [:]
@@ -314,8 +314,8 @@ public struct SyncPlanner: Sendable {
             guard case .record(var record, var fixes) = rows[i].outcome else { continue }
             let text = ImportDeduplicator.content(record)
             guard let key = lost[text]?.popLast() else { continue }
-            record["transactionId"] = key
-            fixes.insert("transactionId")
+            record[.transactionId] = key
+            fixes.insert(FieldKey.transactionId.rawValue)
             rows[i].outcome = .record(record, fixes: fixes)
             rows[i].key = key
         }
@@ -332,16 +332,16 @@ public struct SyncPlanner: Sendable {
         renames: [String: String]
     ) {
         func onlyRenamed(_ row: LedgerRow, _ b: LedgerRow, ignoring: Set<String>) -> Bool {
-            guard let new = renames[b["category"]], row["category"] == new else { return false }
-            return b.layout.names.allSatisfy { $0 == "category" || ignoring.contains($0) || row[$0] == b[$0] }
+            guard let new = renames[b[.category]], row[.category] == new else { return false }
+            return b.layout.names.allSatisfy { $0 == FieldKey.category.rawValue || ignoring.contains($0) || row[named: $0] == b[named: $0] }
         }
         for (key, row) in local {
-            if let b = base[key], onlyRenamed(row, b, ignoring: [Reconciler.modified]) { local[key] = b }
+            if let b = base[key], onlyRenamed(row, b, ignoring: [FieldKey.lastModifiedAt.rawValue]) { local[key] = b }
         }
         guard !tombstones.isEmpty else { return }
         for i in rows.indices {
             guard case .record(let record, let fixes) = rows[i].outcome, let key = rows[i].key, tombstones[key] != nil,
-                let b = base[key], onlyRenamed(record, b, ignoring: []), fixes.subtracting(["category"]).isEmpty
+                let b = base[key], onlyRenamed(record, b, ignoring: []), fixes.subtracting([FieldKey.category.rawValue]).isEmpty
             else { continue }
             base[key] = record
             rows[i].outcome = .record(record, fixes: [])
@@ -356,8 +356,10 @@ public struct SyncPlanner: Sendable {
             guard case .record(var record, let fixes) = rows[i].outcome, let key = rows[i].key, let known = store[key] else { continue }
             var changed = false
             for (name, value) in known.namedValues
-            where !value.isEmpty && record[name].isEmpty && name != Reconciler.modified && name != Reconciler.created {
-                record[name] = value
+            where !value.isEmpty && record[named: name].isEmpty && name != FieldKey.lastModifiedAt.rawValue
+                && name != FieldKey.createdAt.rawValue
+            {
+                record[named: name] = value
                 changed = true
             }
             if changed { rows[i].outcome = .record(record, fixes: fixes) }

@@ -65,9 +65,9 @@ public struct ReconcileContext: Sendable {
 
     /// The id for the `occurrence`th (from 1) copy of `key` holding `record`'s values: its fields by
     /// name but `keyField` and those in `filled` (defaults of this read, such as an empty time's now).
-    func copyID(of key: String, record: LedgerRow, keyField: String, filled: Set<String>, occurrence: Int) -> String {
+    func copyID(of key: String, record: LedgerRow, keyField: FieldKey, filled: Set<String>, occurrence: Int) -> String {
         guard stableCopyIDs else { return newID() }
-        let fields = record.namedValues.filter { $0.0 != keyField && !filled.contains($0.0) }.sorted { $0.0 < $1.0 }
+        let fields = record.namedValues.filter { $0.0 != keyField.rawValue && !filled.contains($0.0) }.sorted { $0.0 < $1.0 }
         let name = "copy \(occurrence) of \(key): " + fields.map { "\($0.0)=\($0.1)" }.joined(separator: "\u{1F}")
         return UUIDv5.make(namespace: UUIDv5.sheetsyncNamespace, name: name)
     }
@@ -92,11 +92,6 @@ public struct ReconcileContext: Sendable {
 
 /// The three-way reconcile (docs/several-writers.md): base, local and remote rows in, a plan out. Pure.
 public enum Reconciler {
-    static let modified = "lastModifiedAt"
-    static let created = "createdAt"
-    /// A recurring rule's `lastGeneratedDate`.
-    static let progress = "lastGeneratedDate"
-
     public static func plan(_ state: TabState, context: ReconcileContext) -> TabPlan {
         plan(state, context: context, sharesBase: true)
     }
@@ -177,7 +172,7 @@ public enum Reconciler {
         // Transactions new to the workbook go in date order (a rule's months read down the sheet), the
         // key breaking ties; keys are visited in id order, which is no order to a person.
         if schema.tab == .transactions, plan.remoteAppends.count > 1 {
-            let keys = plan.remoteAppends.map { ($0["date"], $0[schema.keyField]) }
+            let keys = plan.remoteAppends.map { ($0[.date], $0[schema.keyField]) }
             let order = keys.indices.sorted { keys[$0] < keys[$1] }
             if !order.elementsEqual(keys.indices) { plan.remoteAppends = order.map { plan.remoteAppends[$0] } }
         }
@@ -208,7 +203,7 @@ public enum Reconciler {
             case (nil, let l?, nil):
                 push(l, key: key, plan: &plan)
             case (nil, nil, let r?):
-                if let gone = state.deleted[key], !r.fixes.contains(Reconciler.modified), r.record[Reconciler.modified] <= gone {
+                if let gone = state.deleted[key], !r.fixes.contains(FieldKey.lastModifiedAt.rawValue), r.record[.lastModifiedAt] <= gone {
                     deleteOldCopy(r, key: key, deletedAt: gone, plan: &plan)
                     return
                 }
@@ -241,11 +236,11 @@ public enum Reconciler {
             plan.remoteCounts.deleted += 1
             // What that version holds goes to the conflict log: an edit another writer made without
             // seeing the delete (or a hand edit, which keeps the row's time) is never gone unlogged.
-            for (name, value) in r.record.namedValues where !value.isEmpty && name != Reconciler.modified {
+            for (name, value) in r.record.namedValues where !value.isEmpty && name != FieldKey.lastModifiedAt.rawValue {
                 plan.conflicts.append(
                     Conflict(
                         tab: tab, key: key, field: name, losingValue: value, winningValue: "",
-                        losingModifiedAt: r.record[Reconciler.modified], winningModifiedAt: gone))
+                        losingModifiedAt: r.record[.lastModifiedAt], winningModifiedAt: gone))
             }
             plan.notices.append(
                 .notice(
@@ -262,7 +257,7 @@ public enum Reconciler {
             let tab = state.schema.tab
             if l == r.record { return l }
             if let edited = handEdit(ofLocal: l, r) { return edited }
-            if r.fixes.contains(Reconciler.modified), r.record[Reconciler.modified] == now {
+            if r.fixes.contains(FieldKey.lastModifiedAt.rawValue), r.record[.lastModifiedAt] == now {
                 // The sheet's row has no time of its own (an empty cell, read as now): it cannot be
                 // later than the store's, which wins (a pull that loaded the row and a store write
                 // since, such as a rule's lastGeneratedDate, must not be undone by the next read).
@@ -298,7 +293,7 @@ public enum Reconciler {
                 return
             }
             var back = l
-            if back[Reconciler.modified] < now { back[Reconciler.modified] = now }
+            if back[.lastModifiedAt] < now { back[.lastModifiedAt] = now }
             push(back, key: key, plan: &plan)
             plan.broughtBack.append(key)
         }
@@ -308,10 +303,10 @@ public enum Reconciler {
         /// by hand (a store edit always takes a time of its own, and a hand edit keeps the row's). The hand
         /// edit is the later version: it wins, dated as one (`ReconcileContext.handEditTime`).
         func handEdit(ofLocal l: LedgerRow, _ r: RemoteIndex.Row) -> LedgerRow? {
-            guard !r.fixes.contains(Reconciler.modified), r.record[Reconciler.modified] == l[Reconciler.modified], r.record != l
+            guard !r.fixes.contains(FieldKey.lastModifiedAt.rawValue), r.record[.lastModifiedAt] == l[.lastModifiedAt], r.record != l
             else { return nil }
             var edited = r.record
-            edited[Reconciler.modified] = context.handEditTime(after: l[Reconciler.modified])
+            edited[.lastModifiedAt] = context.handEditTime(after: l[.lastModifiedAt])
             return edited
         }
 
@@ -370,7 +365,7 @@ public enum Reconciler {
             var fields: [String: String] = [:]
             let sameLayout = x.layout === r.record.layout
             for (i, (name, value)) in x.namedValues.enumerated() {
-                let old = sameLayout ? r.record.values[i] : r.record[name]
+                let old = sameLayout ? r.record.values[i] : r.record[named: name]
                 if value != old || r.fixes.contains(name) { fields[name] = value }
             }
             guard !fields.isEmpty else { return }
@@ -386,26 +381,26 @@ public enum Reconciler {
         if r == b { return l }
         let localWins = wins(l, over: r)
         var x = b
-        for name in mergedNames(b, l, r) where name != modified {
-            let (bv, lv, rv) = (b[name], l[name], r[name])
+        for name in mergedNames(b, l, r) where name != FieldKey.lastModifiedAt.rawValue {
+            let (bv, lv, rv) = (b[named: name], l[named: name], r[named: name])
             if lv == bv {
-                x[name] = rv
+                x[named: name] = rv
             } else if rv == bv || lv == rv {
-                x[name] = lv
+                x[named: name] = lv
             } else {
                 var (winner, loser) = localWins ? (l, r) : (r, l)
-                if tab == .recurringRules, name == Self.progress, loser[name] > winner[name] {
+                if tab == .recurringRules, name == FieldKey.lastGeneratedDate.rawValue, loser[named: name] > winner[named: name] {
                     // A rule's progress only moves forward: the later date, whichever row is newer.
                     (winner, loser) = (loser, winner)
                 }
-                x[name] = winner[name]
-                if name != created {
+                x[named: name] = winner[named: name]
+                if name != FieldKey.createdAt.rawValue {
                     plan.conflicts.append(conflict(tab, key, name, winner: winner, loser: loser))
                 }
             }
         }
         x = derive(x, tab: tab)
-        x[modified] = mergedTime(x, newer: localWins ? l : r)
+        x[.lastModifiedAt] = mergedTime(x, newer: localWins ? l : r)
         return x
     }
 
@@ -414,8 +409,8 @@ public enum Reconciler {
     /// newer version than the one it knew (its content under a time a machine knew would read as a hand
     /// edit, dated again there), and no edit made after both sides is beaten by it.
     static func mergedTime(_ x: LedgerRow, newer: LedgerRow) -> String {
-        let time = newer[modified]
-        if x.namedValues.allSatisfy({ $0.0 == modified || $0.1 == newer[$0.0] }) { return time }
+        let time = newer[.lastModifiedAt]
+        if x.namedValues.allSatisfy({ $0.0 == FieldKey.lastModifiedAt.rawValue || $0.1 == newer[named: $0.0] }) { return time }
         return Timestamp(iso: time)?.adding(milliseconds: 1).description ?? time
     }
 
@@ -428,7 +423,10 @@ public enum Reconciler {
     /// cell is empty: with no base, an empty cell is no value that was set and lost (a new Settings
     /// row whose Drive ids `init` filled in on one side is no conflict).
     static func keep(_ winner: LedgerRow, over loser: LedgerRow, key: String, tab: Tab, plan: inout TabPlan) -> LedgerRow {
-        for (name, value) in loser.namedValues where !value.isEmpty && value != winner[name] && name != modified && name != created {
+        for (name, value) in loser.namedValues
+        where !value.isEmpty && value != winner[named: name] && name != FieldKey.lastModifiedAt.rawValue
+            && name != FieldKey.createdAt.rawValue
+        {
             plan.conflicts.append(conflict(tab, key, name, winner: winner, loser: loser))
         }
         return winner
@@ -436,12 +434,12 @@ public enum Reconciler {
 
     /// Later `lastModifiedAt` wins; a tie goes to the greater content, the same on every machine.
     static func wins(_ a: LedgerRow, over b: LedgerRow) -> Bool {
-        if a[modified] != b[modified] { return a[modified] > b[modified] }
+        if a[.lastModifiedAt] != b[.lastModifiedAt] { return a[.lastModifiedAt] > b[.lastModifiedAt] }
         return contentKey(a) >= contentKey(b)
     }
 
     static func contentKey(_ r: LedgerRow) -> String {
-        r.layout.names.sorted().map { "\($0)=\(r[$0])" }.joined(separator: "\u{1F}")
+        r.layout.names.sorted().map { "\($0)=\(r[named: $0])" }.joined(separator: "\u{1F}")
     }
 
     /// Every field name of the three rows once: the shared layout's names, in order, when they share one.
@@ -452,16 +450,16 @@ public enum Reconciler {
 
     private static func conflict(_ tab: Tab, _ key: String, _ field: String, winner: LedgerRow, loser: LedgerRow) -> Conflict {
         Conflict(
-            tab: tab, key: key, field: field, losingValue: loser[field], winningValue: winner[field],
-            losingModifiedAt: loser[modified], winningModifiedAt: winner[modified])
+            tab: tab, key: key, field: field, losingValue: loser[named: field], winningValue: winner[named: field],
+            losingModifiedAt: loser[.lastModifiedAt], winningModifiedAt: winner[.lastModifiedAt])
     }
 
     /// Fields derived from others (a merge may take `date` from one side and `year` from the other).
     static func derive(_ record: LedgerRow, tab: Tab) -> LedgerRow {
-        guard tab == .transactions, let date = LocalDate(iso: record["date"]) else { return record }
+        guard tab == .transactions, let date = LocalDate(iso: record[.date]) else { return record }
         var r = record
-        r["year"] = String(date.year)
-        r["month"] = String(date.month)
+        r[.year] = String(date.year)
+        r[.month] = String(date.month)
         return r
     }
 
@@ -470,11 +468,12 @@ public enum Reconciler {
     /// (it was made on that version): dated a millisecond after it, so that no machine reads it as an
     /// old copy and writes the version it replaced back.
     static func datedAfterBase(_ row: LedgerRow, base b: LedgerRow) -> LedgerRow {
-        guard row[modified] < b[modified], !row.namedValues.allSatisfy({ $0.0 == modified || $0.1 == b[$0.0] }),
-            let time = Timestamp(iso: b[modified])
+        guard row[.lastModifiedAt] < b[.lastModifiedAt],
+            !row.namedValues.allSatisfy({ $0.0 == FieldKey.lastModifiedAt.rawValue || $0.1 == b[named: $0.0] }),
+            let time = Timestamp(iso: b[.lastModifiedAt])
         else { return row }
         var dated = row
-        dated[modified] = time.adding(milliseconds: 1).description
+        dated[.lastModifiedAt] = time.adding(milliseconds: 1).description
         return dated
     }
 
@@ -485,7 +484,7 @@ public enum Reconciler {
     ) {
         let limit = context.now.adding(milliseconds: ReconcileContext.futureTolerance).description
         let now = context.now.description
-        let modified = FieldSlot(Self.modified, of: plan.tab)
+        let modified = FieldSlot(.lastModifiedAt, of: plan.tab)
         // Noticed in key order and in sheet order, not in the dictionaries' (random) order: the same
         // input gives the same plan, notices included.
         for key in local.compactMap({ $0.value[modified] > limit ? $0.key : nil }).sorted() {
@@ -498,7 +497,7 @@ public enum Reconciler {
         let late = remote.rows.filter { $0.value.record[modified] > limit }.sorted { $0.value.index < $1.value.index }
         for (key, row) in late {
             remote.rows[key]?.record[modified] = now
-            remote.rows[key]?.fixes.insert(Self.modified)
+            remote.rows[key]?.fixes.insert(FieldKey.lastModifiedAt.rawValue)
             plan.notices.append(
                 .notice(
                     .futureTimestamp, at: IssuePlace(tab: plan.tab, row: Table.sheetRowNumber(ofDataRow: row.index), key: key),

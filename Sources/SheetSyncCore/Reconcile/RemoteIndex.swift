@@ -23,8 +23,8 @@ struct RemoteIndex {
     let timestampSlots: [FieldSlot]
 
     init(tab: Tab) {
-        modifiedSlot = FieldSlot(Reconciler.modified, of: tab)
-        timestampSlots = tab.schema.fields.filter { $0.kind == .timestamp }.map { FieldSlot($0.name, of: tab) }
+        modifiedSlot = FieldSlot(.lastModifiedAt, of: tab)
+        timestampSlots = tab.schema.fields.filter { $0.kind == .timestamp }.map { FieldSlot($0.key, of: tab) }
     }
 
     mutating func noteModified(_ record: LedgerRow) {
@@ -54,7 +54,7 @@ struct RemoteIndex {
     private mutating func add(_ remote: [SheetRow], state: TabState, context: ReconcileContext, plan: inout TabPlan) -> Copies {
         let schema = state.schema
         let keyField = FieldSlot(schema.keyField, of: schema.tab)
-        let keysAreIDs = schema.field(named: schema.keyField)?.kind == .uuid
+        let keysAreIDs = schema.field(schema.keyField)?.kind == .uuid
         var copies = Copies()
         rows.reserveCapacity(remote.count)
         for row in remote {
@@ -170,10 +170,10 @@ struct RemoteIndex {
         _ copy: Row, of key: String, occurrence: Int, schema: TabSchema, context: ReconcileContext, plan: inout TabPlan
     ) {
         let rowNumber = Table.sheetRowNumber(ofDataRow: copy.index)
-        guard schema.field(named: schema.keyField)?.kind == .uuid, schema.tab != .settings else {
+        guard schema.field(schema.keyField)?.kind == .uuid, schema.tab != .settings else {
             plan.rejections.append(
                 Rejection(
-                    tab: schema.tab, row: rowNumber, id: key, message: "duplicate \(schema.keyField) '\(key)'",
+                    tab: schema.tab, row: rowNumber, id: key, message: "duplicate \(schema.keyField.rawValue) '\(key)'",
                     hint: "delete or rename one of the copies", rawCells: copy.record.values.sorted(), code: .duplicateKey))
             frozen.insert(key)
             return
@@ -183,7 +183,7 @@ struct RemoteIndex {
             of: key, record: record, keyField: schema.keyField, filled: copy.fixes, occurrence: occurrence)
         record[schema.keyField] = newKey
         var fixes = copy.fixes
-        fixes.insert(schema.keyField)
+        fixes.insert(schema.keyField.rawValue)
         rows[newKey] = Row(index: copy.index, record: record, fixes: fixes)
         plan.notices.append(
             .notice(
@@ -198,25 +198,25 @@ struct RemoteIndex {
         var row = row
         readTimesAsBase(&row, base: base, now: context.now.description)
         guard row.record != base else { return row }
-        let modified = Reconciler.modified
+        let modified = FieldKey.lastModifiedAt
         let rowStamp = row.record[modified], baseStamp = base[modified]
         if rowStamp == baseStamp {
             // Content changed but its timestamp did not: a hand edit, as late as its tab's last save (a
             // merge another machine wrote is dated after both its sides, so it is not one).
             row.record[modified] = context.handEditTime(after: baseStamp)
-            row.fixes.insert(modified)
-        } else if rowStamp < baseStamp, row.record.namedValues.allSatisfy({ $0.0 == modified || $0.1 == base[$0.0] }) {
+            row.fixes.insert(modified.rawValue)
+        } else if rowStamp < baseStamp, row.record.namedValues.allSatisfy({ $0.0 == modified.rawValue || $0.1 == base[named: $0.0] }) {
             // Only the time is older, the content the same: another machine whose clock is behind clamped
             // a time that was in its future. Taken as it is, so that the machines agree after one round
             // instead of each writing its own time back on every run.
             return row
         } else if rowStamp < baseStamp {
             // An older version than the one both sides agreed on: a restored backup or stale copy.
-            for (name, value) in row.record.namedValues where value != base[name] && name != modified {
+            for (name, value) in row.record.namedValues where value != base[named: name] && name != modified.rawValue {
                 plan.conflicts.append(
                     Conflict(
                         tab: plan.tab, key: base[plan.tab.schema.keyField], field: name, losingValue: value,
-                        winningValue: base[name], losingModifiedAt: rowStamp, winningModifiedAt: baseStamp))
+                        winningValue: base[named: name], losingModifiedAt: rowStamp, winningModifiedAt: baseStamp))
             }
             row.record = base
             row.fixes.formUnion(base.layout.names)

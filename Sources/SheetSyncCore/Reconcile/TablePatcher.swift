@@ -22,15 +22,15 @@ public enum TablePatcher {
         let used = Set(
             plan.remoteUpdates.flatMap { $0.fields.filter { !$0.value.isEmpty }.keys }
                 + plan.remoteAppends.flatMap { $0.namedValues.filter { !$0.1.isEmpty }.map(\.0) })
-        for field in schema.fields where map[field.name] == nil && used.contains(field.name) {
-            map[field.name] = header.count
+        for field in schema.fields where map[field.key] == nil && used.contains(field.name) {
+            map[field.key] = header.count
             changes.newColumns.append((header.count, field.header))
             header.append(field.header)
         }
         for update in plan.remoteUpdates where update.index < table.rowCount {
             let cells = table.row(update.index)
             for name in update.fields.keys.sorted() {
-                guard let value = update.fields[name], let column = map[name], let spec = schema.field(named: name) else { continue }
+                guard let value = update.fields[name], let spec = schema.field(named: name), let column = map[spec.key] else { continue }
                 let current = column < cells.count ? cells[column] : .empty
                 if case .success(let existing) = FieldParser.canonical(current, spec, schema.forms), existing == value { continue }
                 changes.cells.append(
@@ -65,11 +65,11 @@ public enum TablePatcher {
         return table
     }
 
-    static func row(for record: LedgerRow, map: [String: Int], width: Int, schema: TabSchema, typed: Bool) -> [Cell] {
+    static func row(for record: LedgerRow, map: [FieldKey: Int], width: Int, schema: TabSchema, typed: Bool) -> [Cell] {
         var cells = Array(repeating: Cell.empty, count: width)
         for field in schema.fields {
-            guard let column = map[field.name] else { continue }
-            cells[column] = FieldParser.cell(record[field.name], field, typed: typed)
+            guard let column = map[field.key] else { continue }
+            cells[column] = FieldParser.cell(record[field.key], field, typed: typed)
         }
         while let last = cells.last, last.isEmpty, cells.count > (map.values.max() ?? 0) + 1 { cells.removeLast() }
         return cells

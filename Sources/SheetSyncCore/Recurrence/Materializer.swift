@@ -46,7 +46,7 @@ public enum Materializer {
         var knownIds = existingTransactionIds
         for record in rules {
             if RecurringRuleRow.isDisabled(record) {
-                plan.disabledRuleIds.append(record["recurringRuleId"])
+                plan.disabledRuleIds.append(record[.recurringRuleId])
                 continue
             }
             switch RecurringRuleRow.parse(record) {
@@ -60,7 +60,7 @@ public enum Materializer {
                 for date in dates {
                     let instance = instance(of: rule, on: date, timeZone: timeZone)
                     let present = existingOccurrences.contains(occurrence(ruleId: rule.id, date: date.description))
-                    if !present, knownIds.insert(instance["transactionId"]).inserted {
+                    if !present, knownIds.insert(instance[.transactionId]).inserted {
                         plan.newTransactions.append(instance)
                         outcome.created += 1
                     } else {
@@ -82,7 +82,7 @@ public enum Materializer {
     /// (those after its `lastGeneratedDate`, whatever today is), or why the rule cannot be read.
     public static func upcoming(_ rule: LedgerRow, count: Int) -> Result<[LocalDate], RuleProblem> {
         var enabled = rule
-        enabled["isEnabled"] = "TRUE"  // a paused rule's dates, as it would make them once resumed
+        enabled[.isEnabled] = "TRUE"  // a paused rule's dates, as it would make them once resumed
         return RecurringRuleRow.parse(enabled).map { rule in
             guard let last = LocalDate(year: 9999, month: 12, day: 31) else { return [] }
             return rule.recurrence.occurrences(after: rule.lastGeneratedDate, through: last, limit: max(0, count)).dates
@@ -104,20 +104,20 @@ public enum Materializer {
     static func instance(of rule: RecurringRuleRow, on date: LocalDate, timeZone: TimeZone) -> LedgerRow {
         let stamp = Timestamp(startOf: date, in: timeZone).description
         return LedgerRow([
-            "transactionId": instanceId(ruleId: rule.id, date: date),
-            "type": rule.type,
-            "date": date.description,
-            "year": String(date.year),
-            "month": String(date.month),
-            "amount": rule.amount.description,
-            "category": rule.category,
-            "tagsCSV": rule.tagsCSV,
-            "note": rule.note,
-            "paidFlag": "",
-            "reimbursedFlag": "",
-            "recurringRuleId": rule.id,
-            "createdAt": stamp,
-            "lastModifiedAt": stamp,
+            .transactionId: instanceId(ruleId: rule.id, date: date),
+            .type: rule.type,
+            .date: date.description,
+            .year: String(date.year),
+            .month: String(date.month),
+            .amount: rule.amount.description,
+            .category: rule.category,
+            .tagsCSV: rule.tagsCSV,
+            .note: rule.note,
+            .paidFlag: "",
+            .reimbursedFlag: "",
+            .recurringRuleId: rule.id,
+            .createdAt: stamp,
+            .lastModifiedAt: stamp,
         ])
     }
 
@@ -129,8 +129,8 @@ public enum Materializer {
         _ record: LedgerRow, _ rule: RecurringRuleRow, to date: LocalDate, newest: LocalDate, timeZone: TimeZone
     ) -> LedgerRow {
         var updated = record
-        updated["lastGeneratedDate"] = date.description
-        updated["lastModifiedAt"] = max(rule.lastModifiedAt.adding(milliseconds: 1), Timestamp(startOf: newest, in: timeZone)).description
+        updated[.lastGeneratedDate] = date.description
+        updated[.lastModifiedAt] = max(rule.lastModifiedAt.adding(milliseconds: 1), Timestamp(startOf: newest, in: timeZone)).description
         return updated
     }
 }

@@ -14,10 +14,10 @@ public enum RecurringRuleCheck {
         case blank
     }
 
-    public static func read(cells: (String) -> Cell, categories: Set<String>, seenAt: Timestamp) -> Outcome {
+    public static func read(cells: (FieldKey) -> Cell, categories: Set<String>, seenAt: Timestamp) -> Outcome {
         switch TabReader.parse(schema: .recurringRules, seenAt: seenAt, cell: cells).0 {
         case .record(let rule, _):
-            if let problem = CategoryCheck.problem(for: rule["category"], known: categories) { return .problems([problem]) }
+            if let problem = CategoryCheck.problem(for: rule[.category], known: categories) { return .problems([problem]) }
             return .rule(rule)
         case .rejected(let problems):
             return .problems(problems)

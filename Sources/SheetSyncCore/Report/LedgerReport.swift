@@ -13,8 +13,8 @@ public struct OpenRowFilter: OptionSet, Hashable, Sendable {
 
     /// Whether a transaction is open in one of the asked senses.
     func matches(_ row: LedgerRow) -> Bool {
-        (contains(.unpaid) && row["paidFlag"].lowercased() == "unpaid")
-            || (contains(.unreimbursed) && row["reimbursedFlag"].lowercased() == "unreimbursed")
+        (contains(.unpaid) && row[.paidFlag].lowercased() == "unpaid")
+            || (contains(.unreimbursed) && row[.reimbursedFlag].lowercased() == "unreimbursed")
     }
 }
 
@@ -77,14 +77,14 @@ public struct LedgerReport: Sendable {
         self.period = period
         self.grouping = grouping
         self.filter = filter
-        let archived = Set(categories.filter { $0["isActive"] == "FALSE" }.map { $0["name"] })
+        let archived = Set(categories.filter { $0[.isActive] == "FALSE" }.map { $0[.name] })
         var readable: [(row: LedgerRow, date: LocalDate, type: String, amount: Amount)] = []
         for row in transactions where filter.isEmpty || filter.matches(row) {
-            let type = row["type"].lowercased()
-            guard let date = LocalDate(iso: row["date"]), type == "expense" || type == "income",
-                case .success(let amount) = Amount.parse(row["amount"])
+            let type = row[.type].lowercased()
+            guard let date = LocalDate(iso: row[.date]), type == "expense" || type == "income",
+                case .success(let amount) = Amount.parse(row[.amount])
             else {
-                unreadable.append(row["transactionId"])
+                unreadable.append(row[.transactionId])
                 continue
             }
             readable.append((row, date, type, amount))
@@ -119,9 +119,9 @@ public struct LedgerReport: Sendable {
         if !filter.isEmpty {
             rows = current.map {
                 Row(
-                    id: $0.row["transactionId"], date: $0.date.description, type: $0.type, amount: $0.amount,
-                    category: $0.row["category"], note: $0.row["note"], paidFlag: $0.row["paidFlag"],
-                    reimbursedFlag: $0.row["reimbursedFlag"])
+                    id: $0.row[.transactionId], date: $0.date.description, type: $0.type, amount: $0.amount,
+                    category: $0.row[.category], note: $0.row[.note], paidFlag: $0.row[.paidFlag],
+                    reimbursedFlag: $0.row[.reimbursedFlag])
             }
             .sorted { ($0.date, $0.id) < ($1.date, $1.id) }
         }
@@ -153,12 +153,12 @@ public struct LedgerReport: Sendable {
     private static func names(of row: LedgerRow, date: LocalDate, grouping: ReportGrouping) -> [String] {
         switch grouping {
         case .category:
-            return [row["category"]]
+            return [row[.category]]
         case .month:
             return [String(date.description.prefix(7))]
         case .tag:
             var seen = Set<String>()
-            let tags = row["tagsCSV"].split(separator: ",").map { String($0).trimmingSpaces() }.filter {
+            let tags = row[.tagsCSV].split(separator: ",").map { String($0).trimmingSpaces() }.filter {
                 !$0.isEmpty && seen.insert($0).inserted
             }
             return tags.isEmpty ? [untagged] : tags

@@ -37,14 +37,14 @@ public enum ColumnReference {
     }
 
     static func meaning(_ tab: Tab, _ field: FieldSpec) -> String? {
-        meanings[tab]?[field.name] ?? common[field.name]
+        meanings[tab]?[field.key] ?? common[field.key]
     }
 
     /// Required, but sheetsync fills an empty cell in (so a person may leave it empty).
     static func filledIn(_ tab: Tab, _ field: FieldSpec) -> Bool {
-        field.name == tab.schema.keyField && field.kind == .uuid || ["createdAt", "lastModifiedAt"].contains(field.name)
-            || (tab == .transactions && ["type", "year", "month"].contains(field.name))
-            || (tab == .recurringRules && field.name == "interval") || (tab == .categories && field.name == "isActive")
+        field.key == tab.schema.keyField && field.kind == .uuid || [.createdAt, .lastModifiedAt].contains(field.key)
+            || (tab == .transactions && [.type, .year, .month].contains(field.key))
+            || (tab == .recurringRules && field.key == .interval) || (tab == .categories && field.key == .isActive)
     }
 
     /// The values a kind of cell allows, in words.
@@ -76,63 +76,63 @@ public enum ColumnReference {
     ]
 
     /// Columns of the same name mean the same in every tab.
-    private static let common: [String: String] = [
-        "createdAt": "when the row was made; sheetsync fills in an empty cell",
-        "lastModifiedAt":
+    private static let common: [FieldKey: String] = [
+        .createdAt: "when the row was made; sheetsync fills in an empty cell",
+        .lastModifiedAt:
             "when the row last changed: the later edit of a field wins on this time. sheetsync sets it when it writes "
             + "the row and when it finds the row edited by hand; you need not touch it",
-        "tagsCSV": "comma-separated tags (`food,work`)",
-        "note": "free text",
-        "category": "the name of a row of Categories, exactly (case-sensitive)",
-        "amount": "always positive; `type` says whether money went out or came in",
+        .tagsCSV: "comma-separated tags (`food,work`)",
+        .note: "free text",
+        .category: "the name of a row of Categories, exactly (case-sensitive)",
+        .amount: "always positive; `type` says whether money went out or came in",
     ]
 
-    private static let meanings: [Tab: [String: String]] = [
+    private static let meanings: [Tab: [FieldKey: String]] = [
         .transactions: [
-            "transactionId": "the row's id: leave it empty on a new row and sheetsync fills one in; never copy it to another row",
-            "type": "empty means `expense`",
-            "date": "the day of the transaction",
-            "year": "from `date`; sheetsync corrects it",
-            "month": "from `date` (1–12); sheetsync corrects it",
-            "paidFlag": "whether it is paid (`report --unpaid` lists `unpaid` rows); empty: not tracked",
-            "reimbursedFlag": "whether it was paid back (`report --unreimbursed`); empty: not tracked",
-            "recurringRuleId": "the rule that made this row (set by `materialize`); empty for rows typed or added",
+            .transactionId: "the row's id: leave it empty on a new row and sheetsync fills one in; never copy it to another row",
+            .type: "empty means `expense`",
+            .date: "the day of the transaction",
+            .year: "from `date`; sheetsync corrects it",
+            .month: "from `date` (1–12); sheetsync corrects it",
+            .paidFlag: "whether it is paid (`report --unpaid` lists `unpaid` rows); empty: not tracked",
+            .reimbursedFlag: "whether it was paid back (`report --unreimbursed`); empty: not tracked",
+            .recurringRuleId: "the rule that made this row (set by `materialize`); empty for rows typed or added",
         ],
         .receipts: [
-            "receiptId": "the receipt's id (filled in by `receipt add`)",
-            "transactionId": "the transaction it belongs to; must exist in Transactions",
-            "driveFileId": "Google mode: the uploaded file's Drive id; file workbooks: the file's path in `Receipts/`",
-            "fileName": "the file's name as it was added",
+            .receiptId: "the receipt's id (filled in by `receipt add`)",
+            .transactionId: "the transaction it belongs to; must exist in Transactions",
+            .driveFileId: "Google mode: the uploaded file's Drive id; file workbooks: the file's path in `Receipts/`",
+            .fileName: "the file's name as it was added",
         ],
         .categories: [
-            "name": "the category's name, as transactions and rules name it",
-            "type": "which transactions may use it",
-            "emoji": "shown beside the name",
-            "colorHex": "a colour such as `#4caf50`",
-            "isActive": "`FALSE` archives it (`category archive`): rows that name it stay valid. Empty means `TRUE`",
-            "sortOrder": "the order to show categories in",
+            .name: "the category's name, as transactions and rules name it",
+            .type: "which transactions may use it",
+            .emoji: "shown beside the name",
+            .colorHex: "a colour such as `#4caf50`",
+            .isActive: "`FALSE` archives it (`category archive`): rows that name it stay valid. Empty means `TRUE`",
+            .sortOrder: "the order to show categories in",
         ],
         .recurringRules: [
-            "recurringRuleId": "the rule's id: leave it empty on a new row and the next sync fills one in",
-            "isEnabled": "`FALSE` pauses the rule (`rule pause`): it makes nothing until `TRUE` again",
-            "type": "the type of the transactions it makes",
-            "startDate":
+            .recurringRuleId: "the rule's id: leave it empty on a new row and the next sync fills one in",
+            .isEnabled: "`FALSE` pauses the rule (`rule pause`): it makes nothing until `TRUE` again",
+            .type: "the type of the transactions it makes",
+            .startDate:
                 "the first occurrence; a monthly or yearly rule repeats its day (the 31st falls on the last day of shorter months)",
-            "cadence": "how often it repeats",
-            "interval": "every N days, weeks, months or years; empty means 1",
-            "endDate": "the last day an occurrence may fall on; empty: no end",
-            "lastGeneratedDate": "the last day `materialize` has covered: occurrences after it are made next. Set by sheetsync; "
+            .cadence: "how often it repeats",
+            .interval: "every N days, weeks, months or years; empty means 1",
+            .endDate: "the last day an occurrence may fall on; empty: no end",
+            .lastGeneratedDate: "the last day `materialize` has covered: occurrences after it are made next. Set by sheetsync; "
                 + "set it by hand to skip occurrences",
         ],
         .settings: [
-            "datasetId": "the ledger's id: a store syncs only with the workbook of its own dataset",
-            "schemaVersion": "the layout of the workbook (1)",
-            "timezone":
+            .datasetId: "the ledger's id: a store syncs only with the workbook of its own dataset",
+            .schemaVersion: "the layout of the workbook (1)",
+            .timezone:
                 "the IANA time zone (`Europe/Berlin`) that decides what \"today\" is for `add`, `materialize` and `report`; "
                 + "`init` takes the system's (`init --timezone ZONE` to choose)",
-            "rootFolderId": "Google mode: the Drive folder holding the ledger (empty for file workbooks)",
-            "dataSpreadsheetId": "Google mode: the spreadsheet's id (empty for file workbooks)",
-            "receiptsFolderId": "Google mode: the Drive folder receipts are uploaded to (empty for file workbooks)",
+            .rootFolderId: "Google mode: the Drive folder holding the ledger (empty for file workbooks)",
+            .dataSpreadsheetId: "Google mode: the spreadsheet's id (empty for file workbooks)",
+            .receiptsFolderId: "Google mode: the Drive folder receipts are uploaded to (empty for file workbooks)",
         ],
     ]
 

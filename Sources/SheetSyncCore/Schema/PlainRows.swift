@@ -36,14 +36,14 @@ public struct PlainRows: Sendable {
         noting: CellCandidates? = nil
     ) -> PlainRows? {
         guard table.damagedRows.isEmpty, table.refusedRows.isEmpty, let layout = RowLayout.of(schema),
-            schema.fields.count <= 64, schema.field(named: schema.keyField)?.kind == .uuid,
+            schema.fields.count <= 64, schema.field(schema.keyField)?.kind == .uuid,
             let map = try? ColumnMap(header: table.header, schema: schema)
         else { return nil }
         let fields = schema.fields
         // What each column holds: its field and how the field reads (nil for a column no field reads).
         var columns = [Column?](repeating: nil, count: map.headerWidth)
         for (i, field) in fields.enumerated() {
-            guard let column = map.columns[field.name] else { continue }
+            guard let column = map.columns[field.key] else { continue }
             guard let rule = FieldParser.FastRule(field.kind, schema.forms) else { return nil }
             columns[column] = Column(field: i, rule: rule, isText: field.kind == .text)
         }
@@ -51,8 +51,8 @@ public struct PlainRows: Sendable {
         for i in fields.indices where fields[i].required { required |= 1 << UInt64(i) }
         let scan = Scan(
             table: table, columns: columns, layout: layout, required: required,
-            category: categories == nil ? -1 : fields.firstIndex { $0.name == "category" } ?? -1,
-            reference: transactions == nil ? -1 : fields.firstIndex { $0.name == "transactionId" && $0.kind == .uuid } ?? -1,
+            category: categories == nil ? -1 : fields.firstIndex { $0.key == .category } ?? -1,
+            reference: transactions == nil ? -1 : fields.firstIndex { $0.key == .transactionId && $0.kind == .uuid } ?? -1,
             known: categories ?? [], pointed: transactions ?? PlainRows(), dated: schema.tab == .transactions,
             latest: now.adding(milliseconds: ReconcileContext.futureTolerance).millisecondsSinceEpoch,
             dateOrder: schema.forms.dateOrder, noting: noting)

@@ -26,26 +26,26 @@ struct RowLayout: Sendable {
     }
 
     /// The five tabs' layouts; comparing a schema's field array with these is an identity check.
-    private static let standard: [Tab: (fields: [FieldSpec], keyField: String, layout: RowLayout?)] =
+    private static let standard: [Tab: (fields: [FieldSpec], keyField: FieldKey, layout: RowLayout?)] =
         Dictionary(uniqueKeysWithValues: Tab.allCases.map { ($0, ($0.schema.fields, $0.schema.keyField, make($0.schema))) })
 
     private static func make(_ schema: TabSchema) -> RowLayout? {
         let names = schema.fieldNames
         guard Set(names).count == names.count else { return nil }
-        func at(_ name: String) -> Int? { names.firstIndex(of: name) }
-        guard let key = at(schema.keyField), let created = at("createdAt"), let modified = at("lastModifiedAt") else { return nil }
+        func at(_ key: FieldKey) -> Int? { schema.fields.firstIndex { $0.key == key } }
+        guard let key = at(schema.keyField), let created = at(.createdAt), let modified = at(.lastModifiedAt) else { return nil }
         var layout = RowLayout(key: key, createdAt: created, lastModifiedAt: modified)
         layout.template = LedgerRowTemplate(names: names)
-        layout.requiredSlots = schema.fields.indices.filter { schema.fields[$0].required && schema.fields[$0].name != schema.keyField }
+        layout.requiredSlots = schema.fields.indices.filter { schema.fields[$0].required && schema.fields[$0].key != schema.keyField }
         switch schema.tab {
         case .transactions:
-            guard let type = at("type"), let date = at("date"), let year = at("year"), let month = at("month") else { return nil }
+            guard let type = at(.type), let date = at(.date), let year = at(.year), let month = at(.month) else { return nil }
             (layout.type, layout.date, layout.year, layout.month) = (type, date, year, month)
         case .recurringRules:
-            guard let interval = at("interval") else { return nil }
+            guard let interval = at(.interval) else { return nil }
             layout.interval = interval
         case .categories:
-            guard let isActive = at("isActive") else { return nil }
+            guard let isActive = at(.isActive) else { return nil }
             layout.isActive = isActive
         case .receipts, .settings:
             break
@@ -78,7 +78,7 @@ extension TabReader {
             }
         }
         let keyField = schema.keyField
-        let keyReadable = problems.isEmpty || !problems.contains { $0.field == schema.field(named: keyField)?.header }
+        let keyReadable = problems.isEmpty || !problems.contains { $0.field == schema.field(keyField)?.header }
         let key: String? = keyReadable ? values[layout.key] : nil
         var fixes: Set<String> = []
         applyDefaults(&values, fixes: &fixes, layout: layout, schema: schema, seenAt: seenAt)
@@ -86,7 +86,7 @@ extension TabReader {
             let field = fields[i]
             if problems.contains(where: { $0.field == field.header }) { continue }
             // year and month come from the date: a bad date is the one problem to report.
-            if schema.tab == .transactions, ["year", "month"].contains(field.name), problems.contains(where: { $0.field == "date" }) {
+            if schema.tab == .transactions, [.year, .month].contains(field.key), problems.contains(where: { $0.field == "date" }) {
                 continue
             }
             problems.append(

@@ -11,8 +11,8 @@ public struct TabError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// Where each schema field sits in a sheet's header row.
 public struct ColumnMap: Hashable, Sendable {
-    /// Field name → column index.
-    public var columns: [String: Int]
+    /// Field → column index.
+    public var columns: [FieldKey: Int]
     public var headerWidth: Int
 
     /// Matches header text trimmed and case-insensitively. A missing required column stops the tab
@@ -29,12 +29,12 @@ public struct ColumnMap: Hashable, Sendable {
             }
             byName[name] = index
         }
-        var columns: [String: Int] = [:]
+        var columns: [FieldKey: Int] = [:]
         var missing: [String] = []
         for field in schema.fields {
             if let index = byName[field.header.lowercased()] {
-                columns[field.name] = index
-            } else if !schema.optionalColumns.contains(field.name) {
+                columns[field.key] = index
+            } else if !schema.optionalColumns.contains(field.key) {
                 missing.append(field.header)
             }
         }
@@ -69,7 +69,7 @@ public struct ColumnMap: Hashable, Sendable {
         return nil
     }
 
-    public func cell(_ field: String, in row: [Cell]) -> Cell {
+    public func cell(_ field: FieldKey, in row: [Cell]) -> Cell {
         guard let i = columns[field], i < row.count else { return .empty }
         return row[i]
     }
@@ -118,7 +118,7 @@ public enum TabReader {
         let map = try ColumnMap(header: table.header, schema: schema)
         // Column positions are looked up once per tab, not once per cell.
         let layout = RowLayout.of(schema)
-        let columns = schema.fields.map { map.columns[$0.name] }
+        let columns = schema.fields.map { map.columns[$0.key] }
         let mapped = Array(map.columns.values)
         var rows: [SheetRow] = []
         rows.reserveCapacity(table.rowCount)
@@ -159,10 +159,10 @@ public enum TabReader {
     }
 
     /// Parses one row whose cells are given by field name; shared by sheet rows and store rows.
-    public static func parse(schema: TabSchema, seenAt: Timestamp, cell: (String) -> Cell) -> (SheetRow.Outcome, String?) {
+    public static func parse(schema: TabSchema, seenAt: Timestamp, cell: (FieldKey) -> Cell) -> (SheetRow.Outcome, String?) {
         guard let layout = RowLayout.of(schema) else { return parseByName(schema: schema, seenAt: seenAt, cell: cell) }
         let fields = schema.fields
-        return parse(schema: schema, layout: layout, seenAt: seenAt) { cell(fields[$0].name) }
+        return parse(schema: schema, layout: layout, seenAt: seenAt) { cell(fields[$0].key) }
     }
 
     /// `parse` of a stored row (its texts read as cells, `""` as empty): by position when the row
@@ -175,31 +175,31 @@ public enum TabReader {
             return parse(schema: schema, layout: layout, seenAt: seenAt) { cell(values[$0]) }
         }
         let fields = schema.fields
-        return parse(schema: schema, layout: layout, seenAt: seenAt) { cell(row[fields[$0].name]) }
+        return parse(schema: schema, layout: layout, seenAt: seenAt) { cell(row[fields[$0].key]) }
     }
 
     /// `parse` for any schema, field by field through a `LedgerRow`; the five tabs' schemas take the
     /// array-based path of `TabReader+Layout.swift`, which gives the same outcome.
-    static func parseByName(schema: TabSchema, seenAt: Timestamp, cell: (String) -> Cell) -> (SheetRow.Outcome, String?) {
-        var record = LedgerRow([:])
+    static func parseByName(schema: TabSchema, seenAt: Timestamp, cell: (FieldKey) -> Cell) -> (SheetRow.Outcome, String?) {
+        var record = LedgerRow()
         var fixes: Set<String> = []
         var problems: [FieldProblem] = []
         for field in schema.fields {
-            switch FieldParser.canonical(cell(field.name), field, schema.forms) {
-            case .success(let value): record[field.name] = value
+            switch FieldParser.canonical(cell(field.key), field, schema.forms) {
+            case .success(let value): record[field.key] = value
             case .failure(let problem):
-                record[field.name] = ""
+                record[field.key] = ""
                 problems.append(problem)
             }
         }
         let keyField = schema.keyField
-        let keyReadable = !problems.contains { $0.field == schema.field(named: keyField)?.header }
+        let keyReadable = !problems.contains { $0.field == schema.field(keyField)?.header }
         let key: String? = keyReadable ? record[keyField] : nil
         applyDefaults(&record, fixes: &fixes, schema: schema, seenAt: seenAt)
-        for field in schema.fields where field.required && record[field.name].isEmpty && field.name != keyField {
+        for field in schema.fields where field.required && record[field.key].isEmpty && field.key != keyField {
             if problems.contains(where: { $0.field == field.header }) { continue }
             // year and month come from the date: a bad date is the one problem to report.
-            if schema.tab == .transactions, ["year", "month"].contains(field.name), problems.contains(where: { $0.field == "date" }) {
+            if schema.tab == .transactions, [.year, .month].contains(field.key), problems.contains(where: { $0.field == "date" }) {
                 continue
             }
             problems.append(
@@ -214,29 +214,29 @@ public enum TabReader {
     /// Defaults for hand-typed rows, and derived fields corrected.
     static func applyDefaults(_ record: inout LedgerRow, fixes: inout Set<String>, schema: TabSchema, seenAt: Timestamp) {
         let now = seenAt.description
-        for name in ["createdAt", "lastModifiedAt"] where record[name].isEmpty {
-            record[name] = now
-            fixes.insert(name)
+        for key in [FieldKey.createdAt, .lastModifiedAt] where record[key].isEmpty {
+            record[key] = now
+            fixes.insert(key.rawValue)
         }
         if schema.tab == .transactions {
-            if record["type"].isEmpty {
-                record["type"] = "expense"
-                fixes.insert("type")
+            if record[.type].isEmpty {
+                record[.type] = "expense"
+                fixes.insert(FieldKey.type.rawValue)
             }
-            if let date = LocalDate(iso: record["date"]) {
-                for (name, value) in [("year", date.year), ("month", date.month)] where record[name] != String(value) {
-                    record[name] = String(value)
-                    fixes.insert(name)
+            if let date = LocalDate(iso: record[.date]) {
+                for (key, value) in [(FieldKey.year, date.year), (.month, date.month)] where record[key] != String(value) {
+                    record[key] = String(value)
+                    fixes.insert(key.rawValue)
                 }
             }
         }
-        if schema.tab == .recurringRules, record["interval"].isEmpty {
-            record["interval"] = "1"
-            fixes.insert("interval")
+        if schema.tab == .recurringRules, record[.interval].isEmpty {
+            record[.interval] = "1"
+            fixes.insert(FieldKey.interval.rawValue)
         }
-        if schema.tab == .categories, record["isActive"].isEmpty {
-            record["isActive"] = "TRUE"
-            fixes.insert("isActive")
+        if schema.tab == .categories, record[.isActive].isEmpty {
+            record[.isActive] = "TRUE"
+            fixes.insert(FieldKey.isActive.rawValue)
         }
     }
 }

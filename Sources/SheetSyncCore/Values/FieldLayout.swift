@@ -69,17 +69,20 @@ public final class FieldLayout: Sendable {
 /// A field's position in one layout: reading it from rows of that layout takes no name lookup
 /// (rows of another layout are read by name, with the same result).
 public struct FieldSlot: Sendable {
-    public let name: String
+    public let key: FieldKey
     let layout: FieldLayout
-    /// The field's position in `layout`, or -1 when the layout lacks it (rows are then read by name).
+    /// The field's position in `layout`, or -1 when the layout lacks it (rows are then read by key).
     let position: Int
 
-    public init(_ name: String, in layout: FieldLayout) {
-        self.name = name
+    public init(_ key: FieldKey, in layout: FieldLayout) {
+        self.key = key
         self.layout = layout
-        position = layout.position(of: name) ?? -1
+        position = layout.position(of: key.rawValue) ?? -1
     }
 
-    /// The slot of `name` in the shared layout of `tab`'s rows.
-    public init(_ name: String, of tab: Tab) { self.init(name, in: FieldLayout.of(tab)) }
+    /// The slot of `key` in the shared layout of `tab`'s rows.
+    public init(_ key: FieldKey, of tab: Tab) { self.init(key, in: FieldLayout.of(tab)) }
+
+    /// The field name, `key.rawValue`.
+    public var name: String { key.rawValue }
 }

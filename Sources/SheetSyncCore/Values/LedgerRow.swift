@@ -28,8 +28,16 @@ public struct LedgerRow: Hashable, Sendable {
         self.values = values
     }
 
+    /// A row without fields (a record built up field by field starts from it).
+    public init() { self.init([String: String]()) }
+
     public init(_ fields: [String: String]) {
         (layout, values) = FieldLayout.arrange(fields)
+    }
+
+    /// A row of the given fields (a tab's shared layout when they are exactly that tab's fields).
+    public init(_ fields: [FieldKey: String]) {
+        self.init(Dictionary(uniqueKeysWithValues: fields.map { ($0.key.rawValue, $0.value) }))
     }
 
     /// The row as a dictionary of field name → value (built on each use: for the few cold callers).
@@ -41,8 +49,15 @@ public struct LedgerRow: Hashable, Sendable {
     /// Each field name with its value, in layout order.
     public var namedValues: Zip2Sequence<[String], [String]> { zip(layout.names, values) }
 
-    /// The value of field `name`, `""` when the row has no such field; setting adds the field.
-    public subscript(_ name: String) -> String {
+    /// The value of field `key`, `""` when the row has no such field; setting adds the field.
+    public subscript(_ key: FieldKey) -> String {
+        @inline(__always) get { self[named: key.rawValue] }
+        @inline(__always) set { self[named: key.rawValue] = newValue }
+    }
+
+    /// The value of the field named `name` (a name not known until run time: a schema's fields
+    /// iterated, a sheet's columns), `""` when the row has no such field; setting adds the field.
+    public subscript(named name: String) -> String {
         get {
             guard let i = layout.position(of: name) else { return "" }
             return values[i]
@@ -61,13 +76,13 @@ public struct LedgerRow: Hashable, Sendable {
     public subscript(_ slot: FieldSlot) -> String {
         get {
             if layout === slot.layout, slot.position >= 0 { return values[slot.position] }
-            return self[slot.name]
+            return self[slot.key]
         }
         set {
             if layout === slot.layout, slot.position >= 0 {
                 values[slot.position] = newValue
             } else {
-                self[slot.name] = newValue
+                self[slot.key] = newValue
             }
         }
     }

@@ -120,7 +120,8 @@ extension LedgerStore {
                 }
                 let names = row.tab.schema.fieldNames
                 let values = names.map {
-                    $0 == "lastModifiedAt" ? now.description.sqlLiteral : "json_extract(rowJSON, \("$.\"\($0)\"".sqlLiteral))"
+                    $0 == FieldKey.lastModifiedAt.rawValue
+                        ? now.description.sqlLiteral : "json_extract(rowJSON, \("$.\"\($0)\"".sqlLiteral))"
                 }
                 try db.execute(
                     sql: """

@@ -9,7 +9,7 @@ extension DataTable {
         try db.create(table: schema.tableName) { t in
             for field in schema.fields {
                 let column = t.column(field.name, field.isIntegerColumn ? .integer : .text)
-                if field.name == schema.keyField {
+                if field.key == schema.keyField {
                     column.notNull().primaryKey()
                 } else if field.required {
                     column.notNull()
@@ -18,7 +18,7 @@ extension DataTable {
             // Named constraints, so a refusal says what is wrong in words
             // (`CHECK constraint failed: month must be between 1 and 12`).
             for field in schema.fields {
-                for check in Self.checks(for: field, key: field.name == schema.keyField) {
+                for check in Self.checks(for: field, key: field.key == schema.keyField) {
                     t.constraint(sql: "CONSTRAINT \(check.rule.quotedDatabaseIdentifier) CHECK (\(check.sql))")
                 }
             }

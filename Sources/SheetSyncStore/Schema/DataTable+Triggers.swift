@@ -17,7 +17,7 @@ extension DataTable {
         lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' \
         || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))
         """
-    static let timestampFields: Set<String> = ["createdAt", "lastModifiedAt"]
+    static let timestampFields: Set<FieldKey> = [.createdAt, .lastModifiedAt]
 
     /// The names of every trigger the migrations create: data tables' triggers write rows only
     /// into their own table (a fixed row) and the bookkeeping tables. (`keep_deleted` is v2's,
@@ -54,7 +54,7 @@ extension DataTable {
         let tabLiteral = tab.rawValue.sqlLiteral
         let key = keyColumn
         let columns = schema.fieldNames.map(\.quotedDatabaseIdentifier)
-        let lastModified = "lastModifiedAt".quotedDatabaseIdentifier
+        let lastModified = FieldKey.lastModifiedAt.rawValue.quotedDatabaseIdentifier
         let tombstoneOld =
             "INSERT OR REPLACE INTO sync_tombstones (tab, key, deletedAt)"
             + " SELECT \(tabLiteral), OLD.\(key), \(Self.now) WHERE \(Self.notApplying);"
@@ -125,14 +125,14 @@ extension DataTable {
             let column = "NEW.\(field.name.quotedDatabaseIdentifier)"
             if field.kind == .uuid {
                 conditions.append("\(column) <> lower(\(column))")
-                if insert && field.name == schema.keyField { conditions.append("\(column) IS NULL") }
+                if insert && field.key == schema.keyField { conditions.append("\(column) IS NULL") }
             }
-            if insert && Self.timestampFields.contains(field.name) {
+            if insert && Self.timestampFields.contains(field.key) {
                 conditions.append("coalesce(\(column), '') = ''")
             }
         }
         if let dateOK = datePartsApply {
-            conditions.append("(\(dateOK) AND (NEW.\"year\" IS NOT \(datePart("year")) OR NEW.\"month\" IS NOT \(datePart("month"))))")
+            conditions.append("(\(dateOK) AND (NEW.\"year\" IS NOT \(datePart(.year)) OR NEW.\"month\" IS NOT \(datePart(.month))))")
         }
         return conditions.isEmpty ? nil : conditions.joined(separator: " OR ")
     }
@@ -141,26 +141,26 @@ extension DataTable {
     private func fixed(_ field: FieldSpec, insert: Bool) -> String {
         let column = "NEW.\(field.name.quotedDatabaseIdentifier)"
         if field.kind == .uuid {
-            return insert && field.name == schema.keyField ? "coalesce(lower(\(column)), \(Self.newUUID))" : "lower(\(column))"
+            return insert && field.key == schema.keyField ? "coalesce(lower(\(column)), \(Self.newUUID))" : "lower(\(column))"
         }
-        if insert && Self.timestampFields.contains(field.name) {
+        if insert && Self.timestampFields.contains(field.key) {
             return "CASE WHEN coalesce(\(column), '') = '' THEN \(Self.now) ELSE \(column) END"
         }
-        if let dateOK = datePartsApply, field.name == "year" || field.name == "month" {
-            return "CASE WHEN \(dateOK) THEN \(datePart(field.name)) ELSE \(column) END"
+        if let dateOK = datePartsApply, field.key == .year || field.key == .month {
+            return "CASE WHEN \(dateOK) THEN \(datePart(field.key)) ELSE \(column) END"
         }
         return column
     }
 
     /// For a tab with `date`, `year` and `month`: when `date` is a `YYYY-MM-DD` text to derive from.
     private var datePartsApply: String? {
-        guard schema.field(named: "date") != nil, schema.field(named: "year") != nil,
-            schema.field(named: "month") != nil
+        guard schema.field(.date) != nil, schema.field(.year) != nil,
+            schema.field(.month) != nil
         else { return nil }
         return "NEW.\"date\" GLOB '\(SQLPattern.date)'"
     }
 
-    private func datePart(_ name: String) -> String {
-        name == "year" ? "CAST(substr(NEW.\"date\", 1, 4) AS INTEGER)" : "CAST(substr(NEW.\"date\", 6, 2) AS INTEGER)"
+    private func datePart(_ key: FieldKey) -> String {
+        key == .year ? "CAST(substr(NEW.\"date\", 1, 4) AS INTEGER)" : "CAST(substr(NEW.\"date\", 6, 2) AS INTEGER)"
     }
 }

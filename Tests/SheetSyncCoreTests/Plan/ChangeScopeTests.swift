@@ -68,7 +68,7 @@ import Testing
         let fast = try #require(P.tab(P.plan(workbook, Self.narrowed(ledger, scope), scope: scope), .transactions))
         let full = try #require(P.tab(P.plan(workbook, ledger), .transactions))
         #expect(fast.localUpserts == full.localUpserts && fast.localUpserts.count == 1)
-        #expect(fast.localUpserts.first?.record["note"] == "edited by hand")
+        #expect(fast.localUpserts.first?.record[.note] == "edited by hand")
         #expect(fast.remoteUpdates == full.remoteUpdates && fast.remoteAppends == full.remoteAppends)
         #expect(fast.conflicts == full.conflicts && fast.rejections == full.rejections)
         // Only the edited row's base is rewritten; its new hash is the edited row's.
@@ -81,8 +81,8 @@ import Testing
         var index = Self.index(after: workbook, ledger)
         let key = P.ids[3]
         var edited = try #require(ledger.rows[.transactions]?[key])
-        edited["note"] = "edited in the store"
-        edited["lastModifiedAt"] = "2026-02-01T00:00:00.000Z"
+        edited[.note] = "edited in the store"
+        edited[.lastModifiedAt] = "2026-02-01T00:00:00.000Z"
         ledger.rows[.transactions]?[key] = edited
         index.dirty[.transactions] = [key]
         let scope = ChangeScope.find(workbook: workbook, index: index)
@@ -163,8 +163,8 @@ import Testing
     @Test func receiptsOfUnchangedTransactionsStayValid() throws {
         var (workbook, ledger) = P.agreed(4)
         let receipt = LedgerRow([
-            "receiptId": P.ids[25], "transactionId": P.ids[1], "driveFileId": "drive-1", "fileName": "r.jpg", "createdAt": RC.t0,
-            "lastModifiedAt": RC.t0,
+            .receiptId: P.ids[25], .transactionId: P.ids[1], .driveFileId: "drive-1", .fileName: "r.jpg", .createdAt: RC.t0,
+            .lastModifiedAt: RC.t0,
         ])
         ledger.rows[.receipts] = [P.ids[25]: receipt]
         ledger.base[.receipts] = [P.ids[25]: receipt]
@@ -178,7 +178,7 @@ import Testing
         #expect(scope.narrowed[.receipts]?.keysToLoad == [P.ids[25]])
         let plan = try #require(P.tab(P.plan(workbook, Self.narrowed(ledger, scope), scope: scope), .receipts))
         #expect(plan.rejections.isEmpty, "its transaction was left out as unchanged, not missing: \(plan.rejections)")
-        #expect(plan.localUpserts.first?.record["fileName"] == "renamed.jpg")
+        #expect(plan.localUpserts.first?.record[.fileName] == "renamed.jpg")
     }
 
     @Test func theHashIsStableAndSeesEveryCell() {

@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func twoLookalikesInTheCategoriesTabAreNamedOnceAndCaseTwinsAsBefore() {
-        let row = LedgerRow([:])
+        let row = LedgerRow()
         let notes = CategoryCheck.caseVariantNotes(result: ["Dining": row, "Din\u{200B}ing": row, "Rent": row], base: ["Dining": row])
         #expect(notes.count == 1)
         #expect(

@@ -11,16 +11,16 @@ import Testing
     @Test func eachKindOfBadRowHasItsCode() throws {
         var (workbook, ledger) = P.agreed(1)
         let good = RC.transaction(P.ids[0])
-        let cases: [(field: String, value: String, code: IssueCode)] = [
-            ("date", "2026-11-31", .invalidDate),
-            ("date", "someday", .invalidDate),
-            ("amount", "twelve", .invalidAmount),
-            ("amount", "-5.00", .invalidAmount),
-            ("category", "Nonexistent", .unknownCategory),
-            ("type", "refund", .invalidChoice),
-            ("transactionId", "not-a-uuid", .invalidId),
-            ("createdAt", "yesterday", .invalidTimestamp),
-            ("category", "", .missingValue),
+        let cases: [(field: FieldKey, value: String, code: IssueCode)] = [
+            (.date, "2026-11-31", .invalidDate),
+            (.date, "someday", .invalidDate),
+            (.amount, "twelve", .invalidAmount),
+            (.amount, "-5.00", .invalidAmount),
+            (.category, "Nonexistent", .unknownCategory),
+            (.type, "refund", .invalidChoice),
+            (.transactionId, "not-a-uuid", .invalidId),
+            (.createdAt, "yesterday", .invalidTimestamp),
+            (.category, "", .missingValue),
         ]
         var rows = [good]
         for (i, c) in cases.enumerated() {

@@ -11,7 +11,7 @@ import Testing
         let schema = tab.schema
         return Table(
             header: TablePatcher.newHeader(schema),
-            rows: records.map { r in schema.fields.map { FieldParser.cell(r[$0.name], $0, typed: false) } })
+            rows: records.map { r in schema.fields.map { FieldParser.cell(r[$0.key], $0, typed: false) } })
     }
 
     /// A ledger whose store, base and workbook agree: one category and `count` transactions.
@@ -20,7 +20,7 @@ import Testing
         let transactions = (0..<count).map { RC.transaction(ids[$0], modified: modified($0)) }
         let rows: [Tab: [String: LedgerRow]] = [
             .categories: ["Food": category],
-            .transactions: Dictionary(uniqueKeysWithValues: transactions.map { ($0["transactionId"], $0) }),
+            .transactions: Dictionary(uniqueKeysWithValues: transactions.map { ($0[.transactionId], $0) }),
         ]
         var workbook: [Tab: Table] = [:]
         for tab in Tab.allCases { workbook[tab] = table(tab, Array((rows[tab] ?? [:]).values)) }
@@ -56,8 +56,8 @@ import Testing
     @Test func aMissingSettingsTabIsRecreatedFromTheStore() {
         var (workbook, ledger) = Self.agreed(1)
         let settings = LedgerRow([
-            "datasetId": Self.ids[20], "schemaVersion": "1", "timezone": "UTC", "rootFolderId": "",
-            "dataSpreadsheetId": "", "receiptsFolderId": "", "createdAt": RC.t0, "lastModifiedAt": RC.t0,
+            .datasetId: Self.ids[20], .schemaVersion: "1", .timezone: "UTC", .rootFolderId: "",
+            .dataSpreadsheetId: "", .receiptsFolderId: "", .createdAt: RC.t0, .lastModifiedAt: RC.t0,
         ])
         ledger.rows[.settings] = [Self.ids[20]: settings]
         ledger.base[.settings] = [Self.ids[20]: settings]
@@ -130,7 +130,7 @@ import Testing
         let plan = Self.plan(workbook, ledger)
         let transactions = Self.tab(plan, .transactions)
         #expect(transactions?.localDeletes.isEmpty == true)
-        #expect(Set(transactions?.remoteAppends.map { $0["transactionId"] } ?? []) == [Self.ids[5], Self.ids[6]])
+        #expect(Set(transactions?.remoteAppends.map { $0[.transactionId] } ?? []) == [Self.ids[5], Self.ids[6]])
         #expect(plan.held.first?.code == .olderCopy && plan.held.first?.text.contains("looks like an older copy") == true)
         #expect(!plan.blocked)
         // With --allow-mass-delete the deletes are applied.
@@ -151,7 +151,7 @@ import Testing
         let first = Self.plan(workbook, ledger)
         #expect(first.held.first?.code == .olderCopy && first.held.first?.text.contains("delete it again") == true)
         #expect(Self.tab(first, .transactions)?.localDeletes.isEmpty == true)
-        #expect(Self.tab(first, .transactions)?.remoteAppends.map { $0["transactionId"] } == [Self.ids[5]])
+        #expect(Self.tab(first, .transactions)?.remoteAppends.map { $0[.transactionId] } == [Self.ids[5]])
         #expect(Self.tab(first, .transactions)?.writtenBack == [Self.ids[5]])
         var remembered = ledger
         remembered.writtenBack[.transactions] = [Self.ids[5]]
@@ -192,7 +192,7 @@ import Testing
             first.held.first?.code == .olderCopy
                 && first.held.first?.text.contains("delete them again: the next sync deletes them") == true, "\(first.held)")
         #expect(Self.tab(first, .transactions)?.localDeletes.isEmpty == true)
-        #expect(Set(Self.tab(first, .transactions)?.remoteAppends.map { $0["transactionId"] } ?? []) == [Self.ids[10], Self.ids[11]])
+        #expect(Set(Self.tab(first, .transactions)?.remoteAppends.map { $0[.transactionId] } ?? []) == [Self.ids[10], Self.ids[11]])
         #expect(Set(Self.tab(first, .transactions)?.writtenBack ?? []) == [Self.ids[10], Self.ids[11]])
         var remembered = ledger
         remembered.writtenBack[.transactions] = [Self.ids[10], Self.ids[11]]
@@ -219,7 +219,7 @@ import Testing
         #expect(
             plan.held.first?.code == .olderCopy
                 && plan.held.first?.text.contains("It also lacks 1 older row(s), kept the same way") == true, "\(plan.held)")
-        #expect(Set(transactions?.remoteAppends.map { $0["transactionId"] } ?? []) == [Self.ids[4], Self.ids[5]])
+        #expect(Set(transactions?.remoteAppends.map { $0[.transactionId] } ?? []) == [Self.ids[4], Self.ids[5]])
         #expect(transactions?.localDeletes.isEmpty == true)
         #expect(transactions?.writtenBack.isEmpty == true)
     }
@@ -259,7 +259,7 @@ import Testing
         #expect(!plan.blocked)  // the rename's delete of the only category is not a mass delete
         let transactions = Self.tab(plan, .transactions)
         #expect(transactions?.rejections.isEmpty == true)
-        #expect(transactions?.result[Self.ids[7]]?["category"] == "Meals")
+        #expect(transactions?.result[Self.ids[7]]?[.category] == "Meals")
         #expect(transactions?.remoteUpdates.contains { $0.key == Self.ids[7] && $0.fields["category"] == "Meals" } == true)
     }
 
@@ -293,7 +293,7 @@ import Testing
         let plan = Self.plan(workbook, ledger, purpose: .importing)
         #expect(plan.tabErrors.isEmpty)
         #expect(plan.tabs.map(\.tab) == [.transactions])
-        #expect(Self.tab(plan, .transactions)?.localUpserts.map { $0.record["transactionId"] } == [Self.ids[3]])
+        #expect(Self.tab(plan, .transactions)?.localUpserts.map { $0.record[.transactionId] } == [Self.ids[3]])
     }
 
     @Test func checkNamesEveryMissingTab() {

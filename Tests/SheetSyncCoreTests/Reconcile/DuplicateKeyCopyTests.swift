@@ -10,13 +10,13 @@ import Testing
     static func plan(_ remote: [LedgerRow], base: [LedgerRow] = [], stable: Bool, newID: String) -> TabPlan {
         let schema = TabSchema.transactions
         let rows = remote.enumerated().map { offset, record in
-            let cells = schema.fields.map { FieldParser.cell(record[$0.name], $0, typed: false) }
+            let cells = schema.fields.map { FieldParser.cell(record[$0.key], $0, typed: false) }
             let (outcome, key) = TabReader.parse(schema: schema, seenAt: RC.now) { name in
-                cells[schema.fields.firstIndex { $0.name == name }!]
+                cells[schema.fields.firstIndex { $0.key == name }!]
             }
             return SheetRow(index: offset, cells: cells, outcome: outcome, key: key)
         }
-        let byKey = Dictionary(uniqueKeysWithValues: base.map { ($0["transactionId"], $0) })
+        let byKey = Dictionary(uniqueKeysWithValues: base.map { ($0[.transactionId], $0) })
         let state = TabState(schema: schema, base: byKey, local: byKey, tombstones: [:], remote: rows)
         return Reconciler.plan(state, context: ReconcileContext(now: RC.now, newID: { newID }, stableCopyIDs: stable))
     }

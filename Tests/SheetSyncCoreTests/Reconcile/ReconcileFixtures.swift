@@ -11,16 +11,16 @@ enum RC {
         _ name: String, emoji: String = "", color: String = "", created: String = t0, modified: String = t0
     ) -> LedgerRow {
         LedgerRow([
-            "name": name, "type": "expense", "emoji": emoji, "colorHex": color, "isActive": "TRUE",
-            "sortOrder": "", "createdAt": created, "lastModifiedAt": modified,
+            .name: name, .type: "expense", .emoji: emoji, .colorHex: color, .isActive: "TRUE",
+            .sortOrder: "", .createdAt: created, .lastModifiedAt: modified,
         ])
     }
 
     static func row(_ r: LedgerRow, index: Int) -> SheetRow {
         let schema = TabSchema.categories
-        let cells = schema.fields.map { FieldParser.cell(r[$0.name], $0, typed: false) }
+        let cells = schema.fields.map { FieldParser.cell(r[$0.key], $0, typed: false) }
         let (outcome, key) = TabReader.parse(schema: schema, seenAt: now) { name in
-            cells[schema.fields.firstIndex { $0.name == name }!]
+            cells[schema.fields.firstIndex { $0.key == name }!]
         }
         return SheetRow(index: index, cells: cells, outcome: outcome, key: key)
     }
@@ -28,7 +28,7 @@ enum RC {
     static func plan(base: [LedgerRow] = [], local: [LedgerRow] = [], remote: [LedgerRow] = [], tombstones: [String: String] = [:])
         -> TabPlan
     {
-        let byKey = { (rows: [LedgerRow]) in Dictionary(uniqueKeysWithValues: rows.map { ($0["name"], $0) }) }
+        let byKey = { (rows: [LedgerRow]) in Dictionary(uniqueKeysWithValues: rows.map { ($0[.name], $0) }) }
         let state = TabState(
             schema: .categories, base: byKey(base), local: byKey(local), tombstones: tombstones,
             remote: remote.enumerated().map { row($0.element, index: $0.offset) })
@@ -37,9 +37,9 @@ enum RC {
 
     static func transaction(_ id: String, amount: String = "12.50", note: String = "", modified: String = t0) -> LedgerRow {
         LedgerRow([
-            "transactionId": id, "type": "expense", "date": "2026-01-15", "year": "2026", "month": "1", "amount": amount,
-            "category": "Food", "tagsCSV": "", "note": note, "paidFlag": "", "reimbursedFlag": "", "recurringRuleId": "",
-            "createdAt": t0, "lastModifiedAt": modified,
+            .transactionId: id, .type: "expense", .date: "2026-01-15", .year: "2026", .month: "1", .amount: amount,
+            .category: "Food", .tagsCSV: "", .note: note, .paidFlag: "", .reimbursedFlag: "", .recurringRuleId: "",
+            .createdAt: t0, .lastModifiedAt: modified,
         ])
     }
 }

@@ -29,8 +29,8 @@ import Testing
         let r = RC.category("Food", emoji: "🥗")  // same lastModifiedAt as the base
         let plan = RC.plan(base: [b], local: [b], remote: [r])
         let applied = plan.localUpserts.first?.record
-        #expect(applied?["emoji"] == "🥗")
-        #expect(applied?["lastModifiedAt"] == RC.now.description)
+        #expect(applied?[.emoji] == "🥗")
+        #expect(applied?[.lastModifiedAt] == RC.now.description)
         #expect(plan.remoteUpdates.first?.fields["lastModifiedAt"] == RC.now.description)
     }
 
@@ -48,9 +48,9 @@ import Testing
             let plan = RC.plan(base: [b], local: [b], remote: [r])
             #expect(plan.conflicts.isEmpty, "\(modified)")
             let applied = plan.localUpserts.first?.record
-            #expect(applied?["emoji"] == "🥗", "\(modified)")
-            #expect(applied?["createdAt"] == b["createdAt"], "\(created)")
-            #expect(applied?["lastModifiedAt"] == RC.now.description)
+            #expect(applied?[.emoji] == "🥗", "\(modified)")
+            #expect(applied?[.createdAt] == b[.createdAt], "\(created)")
+            #expect(applied?[.lastModifiedAt] == RC.now.description)
             #expect(plan.remoteUpdates.first?.fields.keys.sorted() == ["lastModifiedAt"], "\(modified)")
         }
     }
@@ -77,8 +77,8 @@ import Testing
 
         let edited = RC.category("Food", emoji: "🥗", created: "", modified: "2026-01-05T08:09:10.321Z")
         let applied = RC.plan(base: [b], local: [b], remote: [edited]).localUpserts.first?.record
-        #expect(applied?["emoji"] == "🥗")
-        #expect(applied?["createdAt"] == "2026-01-02T10:20:30.943Z")
+        #expect(applied?[.emoji] == "🥗")
+        #expect(applied?[.createdAt] == "2026-01-02T10:20:30.943Z")
     }
 
     /// An emptied `lastModifiedAt` alone is no edit: the base's time comes back to the cell.
@@ -129,10 +129,10 @@ import Testing
         let r = RC.category("Food", color: "#00ff00", modified: RC.t2)
         let plan = RC.plan(base: [b], local: [l], remote: [r])
         let merged = plan.result["Food"]
-        #expect(merged?["emoji"] == "🍔")
-        #expect(merged?["colorHex"] == "#00ff00")
+        #expect(merged?[.emoji] == "🍔")
+        #expect(merged?[.colorHex] == "#00ff00")
         // A version neither side wrote: dated just after the newer side, never as late as the merge's now.
-        #expect(merged?["lastModifiedAt"] == "2026-01-03T00:00:00.001Z" && RC.t2 == "2026-01-03T00:00:00.000Z")
+        #expect(merged?[.lastModifiedAt] == "2026-01-03T00:00:00.001Z" && RC.t2 == "2026-01-03T00:00:00.000Z")
         #expect(plan.conflicts.isEmpty)
         #expect(plan.localUpserts.count == 1 && plan.remoteUpdates.count == 1)
     }
@@ -142,7 +142,7 @@ import Testing
         let l = RC.category("Food", emoji: "🍔", modified: RC.t2)
         let r = RC.category("Food", emoji: "🍕", modified: RC.t1)
         let plan = RC.plan(base: [b], local: [l], remote: [r])
-        #expect(plan.result["Food"]?["emoji"] == "🍔")
+        #expect(plan.result["Food"]?[.emoji] == "🍔")
         #expect(plan.conflicts.count == 1)
         #expect(plan.conflicts.first?.losingValue == "🍕")
     }
@@ -163,8 +163,8 @@ import Testing
         let edited = RC.category("Food", emoji: "🍕", modified: RC.t1)
         for base in [[b], []] {
             let plan = RC.plan(base: base, local: [mine], remote: [edited])
-            #expect(plan.result["Food"]?["emoji"] == "🍕")
-            #expect((plan.result["Food"]?["lastModifiedAt"] ?? "") > RC.t1)
+            #expect(plan.result["Food"]?[.emoji] == "🍕")
+            #expect((plan.result["Food"]?[.lastModifiedAt] ?? "") > RC.t1)
             #expect(plan.conflicts.isEmpty)
         }
     }
@@ -208,7 +208,7 @@ import Testing
         let plan = RC.plan(base: [b], local: [l], remote: [])
         // It comes back as a version made by this run: dated now, in the sheet and the store alike.
         var back = l
-        back["lastModifiedAt"] = RC.now.description
+        back[.lastModifiedAt] = RC.now.description
         #expect(plan.remoteAppends == [back])
         #expect(plan.localUpserts.map(\.record) == [back])
         #expect(plan.localDeletes.isEmpty)
@@ -228,16 +228,16 @@ import Testing
         let r = [RC.category("Food", emoji: "🍕", modified: RC.t1), RC.category("Travel")]
         let plan = RC.plan(local: l, remote: r)
         #expect(Set(plan.result.keys) == ["Food", "Rent", "Travel"])
-        #expect(plan.result["Food"]?["emoji"] == "🍔")
-        #expect(plan.remoteAppends.map { $0["name"] } == ["Rent"])
-        #expect(plan.localUpserts.map { $0.record["name"] } == ["Travel"])
+        #expect(plan.result["Food"]?[.emoji] == "🍔")
+        #expect(plan.remoteAppends.map { $0[.name] } == ["Rent"])
+        #expect(plan.localUpserts.map { $0.record[.name] } == ["Travel"])
         #expect(plan.conflicts.map(\.losingValue) == ["🍕"])
     }
 
     @Test func farFutureTimestampIsClampedToNowOnBothSides() {
         let future = RC.category("Food", emoji: "🍔", modified: "2030-01-01T00:00:00.000Z")
         let plan = RC.plan(base: [], local: [], remote: [future])
-        #expect(plan.localUpserts.first?.record["lastModifiedAt"] == RC.now.description)
+        #expect(plan.localUpserts.first?.record[.lastModifiedAt] == RC.now.description)
         #expect(plan.remoteUpdates.first?.fields["lastModifiedAt"] == RC.now.description)
         #expect(plan.notices.map(\.code) == [.futureTimestamp], "\(plan.notices)")
     }
@@ -249,14 +249,14 @@ import Testing
 @Suite struct RuleProgressMergeTests {
     static func rule(lastGenerated: String, amount: String, modified: String) -> LedgerRow {
         LedgerRow([
-            "recurringRuleId": "9d6b4c1e-0000-4000-8000-000000000001", "isEnabled": "TRUE", "type": "expense", "amount": amount,
-            "category": "Rent", "tagsCSV": "", "note": "", "startDate": "2026-01-01", "cadence": "monthly", "interval": "1",
-            "endDate": "", "lastGeneratedDate": lastGenerated, "createdAt": RC.t0, "lastModifiedAt": modified,
+            .recurringRuleId: "9d6b4c1e-0000-4000-8000-000000000001", .isEnabled: "TRUE", .type: "expense", .amount: amount,
+            .category: "Rent", .tagsCSV: "", .note: "", .startDate: "2026-01-01", .cadence: "monthly", .interval: "1",
+            .endDate: "", .lastGeneratedDate: lastGenerated, .createdAt: RC.t0, .lastModifiedAt: modified,
         ])
     }
 
     static func plan(base: LedgerRow, local: LedgerRow, remote: LedgerRow) -> TabPlan {
-        let key = base["recurringRuleId"]
+        let key = base[.recurringRuleId]
         let state = TabState(
             schema: .recurringRules, base: [key: base], local: [key: local],
             remote: [SheetRow(index: 0, cells: [], outcome: .record(remote, fixes: []), key: key)])
@@ -269,12 +269,12 @@ import Testing
         let local = Self.rule(lastGenerated: "2026-04-30", amount: "1450.00", modified: RC.t1)
         let remote = Self.rule(lastGenerated: "2026-03-31", amount: "1500.00", modified: RC.t2)
         let plan = Self.plan(base: base, local: local, remote: remote)
-        let result = plan.result[base["recurringRuleId"]]
-        #expect(result?["lastGeneratedDate"] == "2026-04-30")
-        #expect(result?["amount"] == "1500.00")
+        let result = plan.result[base[.recurringRuleId]]
+        #expect(result?[.lastGeneratedDate] == "2026-04-30")
+        #expect(result?[.amount] == "1500.00")
         #expect(plan.conflicts.map(\.losingValue) == ["2026-03-31"], "the earlier date is logged, not lost")
         // And the other way round.
         let swapped = Self.plan(base: base, local: remote, remote: local)
-        #expect(swapped.result[base["recurringRuleId"]]?["lastGeneratedDate"] == "2026-04-30")
+        #expect(swapped.result[base[.recurringRuleId]]?[.lastGeneratedDate] == "2026-04-30")
     }
 }

@@ -14,7 +14,7 @@ import Testing
 
     @Test func instanceCopiesTheRuleAndSetsEveryTransactionsField() {
         let result = plan([T.ruleRecord(start: "2026-01-31", cadence: "monthly")], through: "2026-02-28")
-        #expect(result.newTransactions.map { $0["date"] } == ["2026-01-31", "2026-02-28"])
+        #expect(result.newTransactions.map { $0[.date] } == ["2026-01-31", "2026-02-28"])
         let feb = result.newTransactions[1]
         #expect(
             feb.fields == [
@@ -44,46 +44,46 @@ import Testing
             rules: [rule], existingTransactionIds: ["aaaaaaaa-0000-4000-8000-000000000001"],
             existingOccurrences: [Materializer.occurrence(ruleId: T.ruleId.uppercased(), date: "2026-01-31")],
             through: T.date("2026-02-28"), timeZone: T.utc)
-        #expect(result.newTransactions.map { $0["date"] } == ["2026-02-28"])
+        #expect(result.newTransactions.map { $0[.date] } == ["2026-02-28"])
         #expect(result.outcomes.first?.alreadyPresent == 1)
-        #expect(result.updatedRules.first?["lastGeneratedDate"] == "2026-02-28")
+        #expect(result.updatedRules.first?[.lastGeneratedDate] == "2026-02-28")
     }
 
     @Test func sameInputsGiveIdenticalRecordsOnEveryRun() {
         let rules = [
             T.ruleRecord(start: "2025-01-31", cadence: "monthly", interval: "2"),
-            T.ruleRecord(id: "0b7e4c3a-2f1d-4e5c-9a8b-7c6d5e4f3a2b", start: "2025-06-01", cadence: "weekly", ["type": "income"]),
+            T.ruleRecord(id: "0b7e4c3a-2f1d-4e5c-9a8b-7c6d5e4f3a2b", start: "2025-06-01", cadence: "weekly", [.type: "income"]),
         ]
         let first = plan(rules, through: "2026-03-01", zone: T.zone("America/New_York"))
         let second = plan(rules, through: "2026-03-01", zone: T.zone("America/New_York"))
         #expect(first == second)
         #expect(first.newTransactions.count == 7 + 40)
-        #expect(Set(first.newTransactions.map { $0["transactionId"] }).count == first.newTransactions.count)
+        #expect(Set(first.newTransactions.map { $0[.transactionId] }).count == first.newTransactions.count)
     }
 
     @Test func progressAdvancesToThroughWhenEverythingDueWasCreated() {
         let result = plan([T.ruleRecord(start: "2026-01-05", cadence: "weekly")], through: "2026-01-21")
-        #expect(result.newTransactions.map { $0["date"] } == ["2026-01-05", "2026-01-12", "2026-01-19"])
+        #expect(result.newTransactions.map { $0[.date] } == ["2026-01-05", "2026-01-12", "2026-01-19"])
         #expect(result.lastGeneratedDates == [T.ruleId: T.date("2026-01-21")])
-        #expect(result.updatedRules.map { $0["lastGeneratedDate"] } == ["2026-01-21"])
+        #expect(result.updatedRules.map { $0[.lastGeneratedDate] } == ["2026-01-21"])
         #expect(result.cappedRuleIds.isEmpty)
     }
 
     @Test func progressStopsAtEndDateWhenItIsEarlierThanThrough() {
-        let rule = T.ruleRecord(start: "2026-01-01", cadence: "daily", ["endDate": "2026-01-03"])
+        let rule = T.ruleRecord(start: "2026-01-01", cadence: "daily", [.endDate: "2026-01-03"])
         let result = plan([rule], through: "2026-02-01")
-        #expect(result.newTransactions.map { $0["date"] } == ["2026-01-01", "2026-01-02", "2026-01-03"])
+        #expect(result.newTransactions.map { $0[.date] } == ["2026-01-01", "2026-01-02", "2026-01-03"])
         #expect(result.lastGeneratedDates[T.ruleId] == T.date("2026-01-03"))
     }
 
     @Test func onlyOccurrencesAfterLastGeneratedDateAreCreated() {
-        let rule = T.ruleRecord(start: "2026-01-01", cadence: "monthly", ["lastGeneratedDate": "2026-02-01"])
+        let rule = T.ruleRecord(start: "2026-01-01", cadence: "monthly", [.lastGeneratedDate: "2026-02-01"])
         let result = plan([rule], through: "2026-04-15")
-        #expect(result.newTransactions.map { $0["date"] } == ["2026-03-01", "2026-04-01"])
+        #expect(result.newTransactions.map { $0[.date] } == ["2026-03-01", "2026-04-01"])
     }
 
     @Test func ruleWithNothingDueIsLeftUnchanged() {
-        let caughtUp = T.ruleRecord(start: "2026-01-01", cadence: "monthly", ["lastGeneratedDate": "2026-03-10"])
+        let caughtUp = T.ruleRecord(start: "2026-01-01", cadence: "monthly", [.lastGeneratedDate: "2026-03-10"])
         let future = T.ruleRecord(id: "0b7e4c3a-2f1d-4e5c-9a8b-7c6d5e4f3a2b", start: "2027-01-01", cadence: "daily")
         let result = plan([caughtUp, future], through: "2026-03-31")
         #expect(result.writesNothing)
@@ -94,9 +94,9 @@ import Testing
     @Test func editedStartDateDoesNotRecreateAlreadyProcessedPeriod() {
         let first = plan([T.ruleRecord(start: "2026-01-01", cadence: "monthly")], through: "2026-03-10")
         var edited = first.updatedRules[0]
-        edited["startDate"] = "2026-01-05"
+        edited[.startDate] = "2026-01-05"
         let second = plan([edited], through: "2026-04-30")
-        #expect(second.newTransactions.map { $0["date"] } == ["2026-04-05"])
+        #expect(second.newTransactions.map { $0[.date] } == ["2026-04-05"])
     }
 
     @Test func capsAtLimitThenContinuesOnTheNextRun() {
@@ -109,7 +109,7 @@ import Testing
         var runs = 1
         rule = first.updatedRules[0]
         while true {
-            let next = plan([rule], existing: Set(created.map { $0["transactionId"] }), through: "2026-12-31")
+            let next = plan([rule], existing: Set(created.map { $0[.transactionId] }), through: "2026-12-31")
             guard let updated = next.updatedRules.first else { break }
             created += next.newTransactions
             rule = updated
@@ -118,9 +118,9 @@ import Testing
         }
         #expect(runs == 3)
         #expect(created.count == 2557)
-        #expect(Set(created.map { $0["transactionId"] }).count == 2557)
-        #expect(created.last?["date"] == "2026-12-31")
-        #expect(rule["lastGeneratedDate"] == "2026-12-31")
+        #expect(Set(created.map { $0[.transactionId] }).count == 2557)
+        #expect(created.last?[.date] == "2026-12-31")
+        #expect(rule[.lastGeneratedDate] == "2026-12-31")
     }
 
     @Test func existingInstancesAreNotCreatedAgainButStillAdvanceProgress() {
@@ -128,10 +128,10 @@ import Testing
         let fresh = plan([rule], through: "2026-03-15")
         let janId = Materializer.instanceId(ruleId: T.ruleId, date: T.date("2026-01-01"))
         let partial = plan([rule], existing: [janId], through: "2026-03-15")
-        #expect(partial.newTransactions.map { $0["date"] } == ["2026-02-01", "2026-03-01"])
+        #expect(partial.newTransactions.map { $0[.date] } == ["2026-02-01", "2026-03-01"])
         #expect(partial.outcomes.map(\.alreadyPresent) == [1])
         #expect(partial.updatedRules == fresh.updatedRules)
-        let all = plan([rule], existing: Set(fresh.newTransactions.map { $0["transactionId"] }), through: "2026-03-15")
+        let all = plan([rule], existing: Set(fresh.newTransactions.map { $0[.transactionId] }), through: "2026-03-15")
         #expect(all.newTransactions.isEmpty)
         #expect(all.updatedRules == fresh.updatedRules)
     }
@@ -144,7 +144,7 @@ import Testing
     }
 
     @Test func disabledRuleCreatesNothingAndIsNotRewritten() {
-        let rule = T.ruleRecord(start: "2026-01-01", cadence: "daily", ["isEnabled": "FALSE", "interval": "0"])
+        let rule = T.ruleRecord(start: "2026-01-01", cadence: "daily", [.isEnabled: "FALSE", .interval: "0"])
         let result = plan([rule], through: "2026-02-01")
         #expect(result.writesNothing)
         #expect(result.disabledRuleIds == [T.ruleId])
@@ -160,7 +160,7 @@ import Testing
             T.ruleRecord(id: other, start: "2026-01-01", cadence: "fortnightly"),
             T.ruleRecord(id: "rule-7", start: "2026-01-01", cadence: "daily"),
             T.ruleRecord(id: other, start: "2026-13-01", cadence: "daily"),
-            T.ruleRecord(id: other, start: "2026-01-01", cadence: "daily", ["amount": "-3"]),
+            T.ruleRecord(id: other, start: "2026-01-01", cadence: "daily", [.amount: "-3"]),
             good,
         ]
         let result = plan(rules, through: "2026-01-01")
@@ -173,14 +173,14 @@ import Testing
     }
 
     @Test func ruleLastModifiedAtBecomesTheNewestInstanceTimestampOrOneMillisecondPastItsOwn() {
-        let old = T.ruleRecord(start: "2026-01-01", cadence: "monthly", ["lastModifiedAt": "2025-12-01T09:00:00.000Z"])
-        #expect(plan([old], through: "2026-03-15").updatedRules[0]["lastModifiedAt"] == "2026-03-01T00:00:00.000Z")
-        let recent = T.ruleRecord(start: "2026-01-01", cadence: "monthly", ["lastModifiedAt": "2026-03-10T12:34:56.789Z"])
+        let old = T.ruleRecord(start: "2026-01-01", cadence: "monthly", [.lastModifiedAt: "2025-12-01T09:00:00.000Z"])
+        #expect(plan([old], through: "2026-03-15").updatedRules[0][.lastModifiedAt] == "2026-03-01T00:00:00.000Z")
+        let recent = T.ruleRecord(start: "2026-01-01", cadence: "monthly", [.lastModifiedAt: "2026-03-10T12:34:56.789Z"])
         let updated = plan([recent], through: "2026-03-15").updatedRules[0]
-        #expect(updated["lastModifiedAt"] == "2026-03-10T12:34:56.790Z")
+        #expect(updated[.lastModifiedAt] == "2026-03-10T12:34:56.790Z")
         var expected = recent
-        expected["lastGeneratedDate"] = "2026-03-15"
-        expected["lastModifiedAt"] = "2026-03-10T12:34:56.790Z"  // one millisecond on: the row visibly changed
+        expected[.lastGeneratedDate] = "2026-03-15"
+        expected[.lastModifiedAt] = "2026-03-10T12:34:56.790Z"  // one millisecond on: the row visibly changed
         #expect(updated == expected)
     }
 }

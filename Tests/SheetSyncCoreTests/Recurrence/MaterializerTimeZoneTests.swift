@@ -10,8 +10,8 @@ import Testing
         let rule = T.ruleRecord(start: start, cadence: "daily")
         let plan = Materializer.plan(
             rules: [rule], existingTransactionIds: [], through: T.date(through), timeZone: T.zone(zone))
-        #expect(plan.newTransactions.allSatisfy { $0["createdAt"] == $0["lastModifiedAt"] })
-        return plan.newTransactions.map { $0["createdAt"] }
+        #expect(plan.newTransactions.allSatisfy { $0[.createdAt] == $0[.lastModifiedAt] })
+        return plan.newTransactions.map { $0[.createdAt] }
     }
 
     @Test func newYorkMidnightAcrossSpringForward() {
@@ -40,7 +40,7 @@ import Testing
         let rule = T.ruleRecord(start: "2026-01-01", cadence: "weekly")
         let ids = ["UTC", "Pacific/Kiritimati", "America/New_York"].map { zone in
             Materializer.plan(rules: [rule], existingTransactionIds: [], through: T.date("2026-02-01"), timeZone: T.zone(zone))
-                .newTransactions.map { $0["transactionId"] }
+                .newTransactions.map { $0[.transactionId] }
         }
         #expect(ids[0].count == 5)
         #expect(ids[0] == ids[1] && ids[1] == ids[2])

@@ -23,23 +23,23 @@ enum RecurrenceTestSupport {
     /// A canonical RecurringRules record; override any field with `changes`.
     static func ruleRecord(
         id: String = ruleId, start: String, cadence: String, interval: String = "1",
-        _ changes: [String: String] = [:]
+        _ changes: [FieldKey: String] = [:]
     ) -> LedgerRow {
-        var fields = [
-            "recurringRuleId": id,
-            "isEnabled": "TRUE",
-            "type": "expense",
-            "amount": "12.50",
-            "category": "Rent",
-            "tagsCSV": "home, monthly",
-            "note": "=HYPERLINK(\"x\")  kept verbatim ",
-            "startDate": start,
-            "cadence": cadence,
-            "interval": interval,
-            "endDate": "",
-            "lastGeneratedDate": "",
-            "createdAt": "2020-01-01T00:00:00.000Z",
-            "lastModifiedAt": "2020-01-01T00:00:00.000Z",
+        var fields: [FieldKey: String] = [
+            .recurringRuleId: id,
+            .isEnabled: "TRUE",
+            .type: "expense",
+            .amount: "12.50",
+            .category: "Rent",
+            .tagsCSV: "home, monthly",
+            .note: "=HYPERLINK(\"x\")  kept verbatim ",
+            .startDate: start,
+            .cadence: cadence,
+            .interval: interval,
+            .endDate: "",
+            .lastGeneratedDate: "",
+            .createdAt: "2020-01-01T00:00:00.000Z",
+            .lastModifiedAt: "2020-01-01T00:00:00.000Z",
         ]
         fields.merge(changes) { _, new in new }
         return LedgerRow(fields)

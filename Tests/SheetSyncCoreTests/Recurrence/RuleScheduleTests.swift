@@ -12,7 +12,7 @@ import Testing
         let (start, last) = schedule.start(from: T.date(from))
         let rule = T.ruleRecord(
             start: start.description, cadence: schedule.cadence.rawValue, interval: String(schedule.interval),
-            ["lastGeneratedDate": last?.description ?? ""])
+            [.lastGeneratedDate: last?.description ?? ""])
         guard case .success(let dates) = Materializer.upcoming(rule, count: count) else { return [] }
         return dates.map(\.description)
     }
@@ -68,7 +68,7 @@ import Testing
 
     /// A paused rule still shows the dates it would make once resumed.
     @Test func upcomingDatesFollowLastGeneratedDateAndIgnoreIsEnabled() {
-        let rule = T.ruleRecord(start: "2026-01-15", cadence: "monthly", ["isEnabled": "FALSE", "lastGeneratedDate": "2026-03-31"])
+        let rule = T.ruleRecord(start: "2026-01-15", cadence: "monthly", [.isEnabled: "FALSE", .lastGeneratedDate: "2026-03-31"])
         #expect((try? Materializer.upcoming(rule, count: 2).get()) == T.dates("2026-04-15", "2026-05-15"))
     }
 }

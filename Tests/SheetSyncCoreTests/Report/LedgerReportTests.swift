@@ -12,8 +12,8 @@ import Testing
         paid: String = "", reimbursed: String = ""
     ) -> LedgerRow {
         LedgerRow([
-            "transactionId": id, "type": type, "date": date, "amount": amount, "category": category, "tagsCSV": tags,
-            "note": "", "paidFlag": paid, "reimbursedFlag": reimbursed,
+            .transactionId: id, .type: type, .date: date, .amount: amount, .category: category, .tagsCSV: tags,
+            .note: "", .paidFlag: paid, .reimbursedFlag: reimbursed,
         ])
     }
 
@@ -60,7 +60,7 @@ import Testing
             row("e", "expense", "2026-01-31", "50", "Food"), row("f", "expense", "2026-03-01", "999", "Food"),
             row("g", "expense", "2026-01-05", "1", "Old"),
         ]
-        let categories = [LedgerRow(["name": "Gifts", "isActive": "FALSE"]), LedgerRow(["name": "Food", "isActive": "TRUE"])]
+        let categories = [LedgerRow([.name: "Gifts", .isActive: "FALSE"]), LedgerRow([.name: "Food", .isActive: "TRUE"])]
         let report = LedgerReport(
             transactions: rows, categories: categories, period: ReportPeriod.month("2026-02"), grouping: .category)
         #expect(report.income.description == "100.00" && report.expense.description == "35.15")

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct FieldParserTests {
     func parse(_ cell: Cell, _ kind: FieldKind) -> String? {
-        try? FieldParser.canonical(cell, FieldSpec("f", kind)).get()
+        try? FieldParser.canonical(cell, FieldSpec(.note, kind)).get()
     }
 
     @Test func datesAcceptIsoSlashesUSOrderAndSheetSerials() {
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func aFormulaWithNoSavedResultSaysSoAndHowToFixIt() throws {
-        let result = FieldParser.canonical(.error(Cell.formulaWithoutResult), FieldSpec("amount", .amount))
+        let result = FieldParser.canonical(.error(Cell.formulaWithoutResult), FieldSpec(.amount, .amount))
         guard case .failure(let problem) = result else {
             Issue.record("expected a failure")
             return
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func negativeAmountGetsItsOwnMessage() {
-        let result = FieldParser.canonical(.text("-3.00"), FieldSpec("amount", .amount))
+        let result = FieldParser.canonical(.text("-3.00"), FieldSpec(.amount, .amount))
         guard case .failure(let problem) = result else {
             Issue.record("expected a failure")
             return
@@ -88,10 +88,10 @@ import Testing
     }
 
     @Test func typedCellsAreWrittenAsNumbersDatesAndBooleans() {
-        #expect(FieldParser.cell("12.50", FieldSpec("a", .amount), typed: true) == .number("12.50"))
-        #expect(FieldParser.cell("2026-01-15", FieldSpec("d", .date), typed: true) == .dateSerial("46037"))
-        #expect(FieldParser.cell("TRUE", FieldSpec("b", .boolean), typed: true) == .bool(true))
-        #expect(FieldParser.cell("2026-01-15", FieldSpec("d", .date), typed: false) == .text("2026-01-15"))
+        #expect(FieldParser.cell("12.50", FieldSpec(.amount, .amount), typed: true) == .number("12.50"))
+        #expect(FieldParser.cell("2026-01-15", FieldSpec(.date, .date), typed: true) == .dateSerial("46037"))
+        #expect(FieldParser.cell("TRUE", FieldSpec(.isActive, .boolean), typed: true) == .bool(true))
+        #expect(FieldParser.cell("2026-01-15", FieldSpec(.date, .date), typed: false) == .text("2026-01-15"))
     }
 }
 
@@ -117,9 +117,9 @@ import Testing
             Issue.record("row not read: \(rows[0].outcome)")
             return
         }
-        #expect(r["amount"] == "12.50")
-        #expect(r["category"] == "Food")
-        #expect(r["type"] == "expense")
+        #expect(r[.amount] == "12.50")
+        #expect(r[.category] == "Food")
+        #expect(r[.type] == "expense")
         #expect(fixes.contains("type"))
     }
 
@@ -135,7 +135,7 @@ import Testing
             Issue.record("row not read")
             return
         }
-        #expect(r["year"] == "2026" && r["month"] == "3")
+        #expect(r[.year] == "2026" && r[.month] == "3")
         #expect(fixes.isSuperset(of: ["year", "month", "createdAt", "lastModifiedAt"]))
     }
 

@@ -10,7 +10,7 @@ import Testing
     static let ymd = LocalForms(dateOrder: .ymd, decimalSeparator: .point)
 
     func read(_ text: String, _ kind: FieldKind, _ forms: LocalForms) -> Result<String, FieldProblem> {
-        FieldParser.canonical(.text(text), FieldSpec(kind == .date ? "date" : "amount", kind), forms)
+        FieldParser.canonical(.text(text), FieldSpec(kind == .date ? .date : .amount, kind), forms)
     }
 
     func value(_ text: String, _ kind: FieldKind, _ forms: LocalForms) -> String? { try? read(text, kind, forms).get() }
@@ -32,7 +32,7 @@ import Testing
         for forms in [Self.dmy, Self.mdy, Self.ymd] {
             #expect(value("2026-03-04", .date, forms) == "2026-03-04")
             #expect(value("2026/3/4", .date, forms) == "2026-03-04")
-            #expect(FieldParser.canonical(.dateSerial("46085"), FieldSpec("date", .date), forms) == .success("2026-03-04"))
+            #expect(FieldParser.canonical(.dateSerial("46085"), FieldSpec(.date, .date), forms) == .success("2026-03-04"))
         }
     }
 
@@ -78,7 +78,7 @@ import Testing
         #expect(refused.value == "1.234")
         #expect(refused.message.hasPrefix("'1.234' could be 1234 or 1,234: this ledger's decimalSeparator is ','"))
         // Number cells are numbers, whatever the setting.
-        #expect(FieldParser.canonical(.number("1.234"), FieldSpec("amount", .amount), Self.dmy) == .success("1.234"))
+        #expect(FieldParser.canonical(.number("1.234"), FieldSpec(.amount, .amount), Self.dmy) == .success("1.234"))
     }
 
     /// A sync reads a tab by the ledger's forms: the same rows load as different dates, or are refused.
@@ -101,7 +101,7 @@ import Testing
             guard case .record(let record, _) = row.outcome else { return nil }
             return record
         }
-        #expect(read.map { [$0["date"], $0["amount"], $0["month"]] } == [["2026-04-03", "1234.50", "4"], ["2026-11-26", "12.50", "11"]])
+        #expect(read.map { [$0[.date], $0[.amount], $0[.month]] } == [["2026-04-03", "1234.50", "4"], ["2026-11-26", "12.50", "11"]])
         let (_, mdyRows) = try TabReader.read(table, schema: Tab.transactions.schema.reading(Self.mdy), seenAt: now)
         #expect(mdyRows.map(\.outcome).allSatisfy { if case .rejected = $0 { true } else { false } })
     }

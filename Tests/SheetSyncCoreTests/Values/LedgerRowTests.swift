@@ -15,8 +15,8 @@ import Testing
         #expect(fromDictionary.layout === FieldLayout.of(.categories))
         #expect(fromTemplate == fromDictionary)
         #expect(fromTemplate.fields == Self.dictionary)
-        #expect(fromTemplate["emoji"] == "🍔")
-        #expect(fromTemplate["noSuchField"] == "")
+        #expect(fromTemplate[.emoji] == "🍔")
+        #expect(fromTemplate[named: "noSuchField"] == "")
     }
 
     @Test func equalityAndHashingDoNotDependOnTheLayout() {
@@ -28,7 +28,7 @@ import Testing
         #expect(Set([tabOrder, reversed]).count == 1)
 
         var changed = reversed
-        changed["emoji"] = "🍕"
+        changed[.emoji] = "🍕"
         #expect(changed != tabOrder)
         #expect(tabOrder != changed)
         #expect(changed.layout === reversed.layout)
@@ -44,22 +44,22 @@ import Testing
 
     @Test func settingAnUnknownFieldAddsItWithoutTouchingTheSharedLayout() {
         var row = LedgerRow(Self.dictionary)
-        row["extra"] = "x"
-        #expect(row["extra"] == "x")
+        row[named: "extra"] = "x"
+        #expect(row[named: "extra"] == "x")
         #expect(row.fields == Self.dictionary.merging(["extra": "x"]) { $1 })
         #expect(FieldLayout.of(.categories).position(of: "extra") == nil)
-        #expect(LedgerRow(Self.dictionary)["extra"] == "")
+        #expect(LedgerRow(Self.dictionary)[named: "extra"] == "")
     }
 
     @Test func slotsReadByPositionAndFallBackToTheNameForOtherLayouts() {
-        let slot = FieldSlot("colorHex", of: .categories)
+        let slot = FieldSlot(.colorHex, of: .categories)
         let shared = LedgerRow(Self.dictionary)
-        let other = LedgerRow(["colorHex": "#00ff00", "name": "Rent"])
+        let other = LedgerRow([.colorHex: "#00ff00", .name: "Rent"])
         #expect(shared[slot] == "#ff0000")
         #expect(other[slot] == "#00ff00")
         var edited = other
         edited[slot] = "#0000ff"
-        #expect(edited["colorHex"] == "#0000ff")
+        #expect(edited[.colorHex] == "#0000ff")
     }
 
     @Test func aTemplateWithRepeatedNamesKeepsTheLastValueAsADictionaryWould() {

@@ -148,7 +148,7 @@ final class GoogleTestBed: Sendable {
 
     /// The 0-based sheet row (header = 0) holding `key` in the key column.
     func rowIndex(of key: String, in tab: Tab) throws -> Int? {
-        let k = try column(tab.schema.keyField, in: tab)
+        let k = try column(tab.schema.keyField.rawValue, in: tab)
         return try values(tab).firstIndex { k < $0.count && $0[k] == .string(key) }
     }
 

@@ -212,7 +212,9 @@ struct ModelWorkbook {
             let table = try table(tab)
             switch edit {
             case .type(let key, let column, let text):
-                guard let row = table.rows.firstIndex(where: { Self.cell($0, tab.schema.keyField, in: table) == key }) else { return }
+                guard let row = table.rows.firstIndex(where: { Self.cell($0, tab.schema.keyField.rawValue, in: table) == key }) else {
+                    return
+                }
                 try emulator.typeCell(
                     spreadsheetId: id, tab: tab.rawValue, at: GoogleTestBed.a1(row: row + 1, column: Self.column(column, in: table)),
                     text: text)
@@ -230,7 +232,7 @@ struct ModelWorkbook {
             let t = table
             switch edit {
             case .type(let key, let column, let text):
-                for i in table.rows.indices where Self.cell(table.rows[i], tab.schema.keyField, in: t) == key {
+                for i in table.rows.indices where Self.cell(table.rows[i], tab.schema.keyField.rawValue, in: t) == key {
                     table.rows[i] = Self.setting(table.rows[i], column, text, in: t)
                 }
             case .insertRow(let at, let cells):
@@ -240,8 +242,8 @@ struct ModelWorkbook {
                 table.rows.remove(at: at)
             case .sort(let column):
                 table.rows.sort {
-                    (Self.cell($0, column, in: t), Self.cell($0, tab.schema.keyField, in: t))
-                        < (Self.cell($1, column, in: t), Self.cell($1, tab.schema.keyField, in: t))
+                    (Self.cell($0, column, in: t), Self.cell($0, tab.schema.keyField.rawValue, in: t))
+                        < (Self.cell($1, column, in: t), Self.cell($1, tab.schema.keyField.rawValue, in: t))
                 }
             }
         }

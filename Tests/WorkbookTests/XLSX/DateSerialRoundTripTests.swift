@@ -14,7 +14,7 @@ import Testing
     func aStoredSerialReadsAsItsDateAndWritesBackUnchanged(_ stored: Int, _ uses1904: Bool, _ iso: String) throws {
         let serial = DateSerial.normalized(String(stored), uses1904: uses1904)
         #expect(FieldParser.date(.dateSerial(serial))?.description == iso)
-        let written = try #require(FieldParser.cell(iso, FieldSpec("date", .date), typed: true).serialText)
+        let written = try #require(FieldParser.cell(iso, FieldSpec(.date, .date), typed: true).serialText)
         #expect(DateSerial.stored(written, uses1904: uses1904) == String(stored))
     }
 

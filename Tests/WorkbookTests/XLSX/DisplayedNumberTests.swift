@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func aNumberCellOfTheSameDisplayedValueReadsAsTheSameAmount() throws {
-        let spec = FieldSpec("amount", .amount)
+        let spec = FieldSpec(.amount, .amount)
         let noisy = FieldParser.canonical(.number(DisplayedNumber.canonical("91.06999999999999")), spec)
         #expect(try noisy.get() == "91.07")
     }
