@@ -29,6 +29,8 @@ let package = Package(
         .systemLibrary(name: "CSQLiteConfig", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "Interchange"),
         .target(name: "SheetSyncCore", dependencies: ["Interchange"]),
+        // Bank statements (OFX, QIF, CAMT.053, bank CSV): bytes in, entries out, no I/O.
+        .target(name: "Statements", dependencies: ["SheetSyncCore", "CLibXML2"]),
         .target(
             name: "Workbook",
             dependencies: [
@@ -86,6 +88,7 @@ let package = Package(
         .testTarget(
             name: "WorkbookTests", dependencies: ["Workbook", "SheetSyncCore", "TestSupport"], resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "StatementsTests", dependencies: ["Statements", "SheetSyncCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "GoogleAPITests",
             dependencies: [
