@@ -121,7 +121,7 @@ let package = Package(
         .target(
             name: "FuzzEntries",
             dependencies: [
-                "SheetSyncCore", "Interchange", "Workbook", "GoogleAPI", "SheetSync",
+                "SheetSyncCore", "Interchange", "Workbook", "GoogleAPI", "SheetSync", "Statements",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             path: "Fuzz/Entries"
