@@ -59,7 +59,7 @@ let package = Package(
         .target(
             name: "SheetSync",
             dependencies: [
-                "SheetSyncCore", "Interchange", "Workbook", "GoogleAPI", "SheetSyncStore",
+                "SheetSyncCore", "Interchange", "Workbook", "GoogleAPI", "SheetSyncStore", "Statements",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
