@@ -191,4 +191,33 @@ import Testing
         #expect(run.status == 78)
         #expect(run.stderr.contains("import.rules[0].match: 'rewe(' is not a regular expression"), "\(run.stderr)")
     }
+
+    @Test func aMonthFromThreeBanksImportsReimportsAsNothingAndSyncsEveryCharacter() async throws {
+        let ledger = try await Self.ledger()
+        let fixtures = CLI.repoRoot.appendingPathComponent("Tests/StatementsTests/Fixtures/own")
+        for name in ["us-checking.csv", "uk-current-account.csv", "de-girokonto.csv", "girokonto.camt053.xml", "checking-sgml.ofx"] {
+            let run = try await ledger.run("import", fixtures.appendingPathComponent(name).path)
+            #expect(run.status == 0, "\(name): \(run.stderr)")
+        }
+        let stored = try ledger.storeRows(.transactions)
+        // 10 of the sample, then 5 (US), 4 (UK), 4 (DE CSV), 3 booked of 4 (CAMT), 3 (OFX).
+        #expect(stored.count == 29)
+        for name in ["us-checking.csv", "de-girokonto.csv", "checking-sgml.ofx"] {
+            let again = try await ledger.run("import", fixtures.appendingPathComponent(name).path)
+            #expect(again.status == 0 && again.stdout.contains("imported 0 transactions"), "\(again.stdout)")
+        }
+        #expect(try ledger.storeRows(.transactions) == stored)
+        let sync = try await ledger.run("sync")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        let sheet = try ledger.sheetRows(.transactions).values.map { "\($0["date"]) \($0["type"]) \($0["amount"]) \($0["note"])" }
+        for expected in [
+            "2026-11-04 expense 3.50 Bäckerei Müller — Brötchen & Kaffee für 3,50 €",
+            "2026-11-30 expense 1050.00 Hausverwaltung Straßburger — Miete Dezember",
+            "2026-11-25 income 2100.00 EMPLOYER LTD SALARY", "2026-11-30 expense 1050.00 Dauerauftrag Miete Straße 5 €",
+            "2026-11-30 income 2500.00 ACME & SONS PAYROLL", "2026-11-28 expense 86.12 WHOLEFDS MKT #10234, \"ORGANIC\"",
+        ] {
+            #expect(sheet.contains(expected), "\(expected)")
+        }
+        #expect(sheet.filter { $0 == "2026-11-03 expense 4.75 BLUE BOTTLE COFFEE — POS PURCHASE" }.count == 2)
+    }
 }
