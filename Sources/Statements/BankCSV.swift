@@ -59,9 +59,11 @@ enum BankCSV {
             (header.columns[role] ?? []).map { cell(row, $0) }.filter { !$0.isEmpty }.joined(separator: " ")
         }
         let reference = text(.reference)
-        return StatementEntry(
-            date: date, amount: amount, direction: direction, payee: text(.payee), memo: text(.memo),
+        var entry = StatementEntry(
+            date: date, amount: amount, direction: Self.direction(of: text(.type)) ?? direction, payee: text(.payee), memo: text(.memo),
             reference: reference.isEmpty ? nil : reference, line: row.line)
+        entry.category = text(.category)
+        return entry
     }
 
     /// The amount and its direction: a signed amount column (with `expenseSign`, or a Soll/Haben
@@ -100,6 +102,16 @@ enum BankCSV {
             throw StatementError(
                 file: file, line: row.line,
                 problem: .malformed("both money out (\(out.magnitude)) and money in (\(into.magnitude)) are filled; which is it?"))
+        }
+    }
+
+    /// A budget sheet's `Type`: `expense`/`income` (`Ausgabe`/`Einnahme`); a bank's own types
+    /// (`DEBIT_CARD`) say nothing here, and the amount's sign decides.
+    private static func direction(of type: String) -> StatementEntry.Direction? {
+        switch type.lowercased() {
+        case "expense", "ausgabe": return .outgoing
+        case "income", "einnahme": return .incoming
+        default: return nil
         }
     }
 

@@ -8,6 +8,8 @@ struct BankCSVHeader {
         /// A column that holds the description only where no better-named one does (`Details`,
         /// which in some US exports holds `DEBIT`/`CREDIT`).
         case fallbackMemo
+        /// A budget sheet's own category, and its `Type` (expense or income) where it says one.
+        case category, type
     }
 
     /// Column indexes per role, in file order.
@@ -91,10 +93,12 @@ struct BankCSVHeader {
             .memo,
             [
                 "description", "memo", "verwendungszweck", "transaction description", "narrative",
-                "transaction details", "reference", "notes", "beschreibung",
+                "transaction details", "reference", "notes", "beschreibung", "note", "notiz", "bemerkung", "comment",
             ]
         ),
         (.fallbackMemo, ["details"]),
+        (.category, ["category", "kategorie"]),
+        (.type, ["type", "typ"]),
         (.reference, ["transaction id", "id", "reference number", "transaktions-id", "transaction reference", "fitid", "bank reference"]),
     ]
 }

@@ -35,6 +35,8 @@ public struct StatementEntry: Hashable, Sendable {
     public var account: String
     /// The 1-based line of the file where the entry starts.
     public var line: Int
+    /// The category the file itself gives (a budget sheet's `Category` column); empty otherwise.
+    public var category = ""
 
     public init(
         date: LocalDate, amount: Amount, direction: Direction, payee: String, memo: String, reference: String? = nil,

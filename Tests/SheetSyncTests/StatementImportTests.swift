@@ -221,3 +221,48 @@ import Testing
         #expect(sheet.filter { $0 == "2026-11-03 expense 4.75 BLUE BOTTLE COFFEE — POS PURCHASE" }.count == 2)
     }
 }
+
+/// A budget kept for years in a spreadsheet: its own columns, a title row, its own categories.
+@Suite struct BudgetSheetImportTests {
+    static let budget = """
+        My household budget 2026
+        Date,Category,Amount,Type,Note
+        2026-03-01,Groceries,54.20,expense,Market
+        2026-03-02,DINING,18.75,expense,Lunch
+        2026-03-03,,12.00,expense,REWE to go
+        2026-03-15,Salary,3200.00,income,Paycheck
+        2026-03-20,Pets,35.00,expense,Vet
+
+        """
+
+    @Test func itsOwnCategoriesAreUsedUnknownOnesListedAndTheFlagsAgreeWithCategoryAdd() async throws {
+        let ledger = try await StatementImportTests.ledger()
+        let file = try StatementImportTests.write(Self.budget, "budget.csv", in: ledger)
+        let workspace = try StatementImportTests.workspace(ledger)
+        let plain = try await workspace.importStatement(at: file, options: .init())
+        #expect(plain.added == 0)
+        #expect(
+            plain.refused.map(\.message) == [
+                "unknown category 'DINING' in 1 row; the ledger has 'Dining', which differs only in case: "
+                    + "import again with --merge-categories to file these rows under 'Dining'",
+                "unknown category 'Pets' in 1 row; add it (`sheetsync category add`), or import again with --create-categories",
+            ])
+        #expect(try ledger.storeRows(.transactions).count == 10)
+
+        let created = try await workspace.importStatement(at: file, options: .init(createCategories: true))
+        #expect(created.refused.map(\.message).count == 1 && created.added == 0)
+        #expect(try ledger.storeRows(.categories)["DINING"] == nil)
+
+        let both = try await workspace.importStatement(at: file, options: .init(mergeCategories: true, createCategories: true))
+        #expect(both.refused.isEmpty && both.added == 5 && both.createdCategories == ["Pets"])
+        let rows = try StatementImportTests.imported(ledger).map {
+            "\($0["date"]) \($0["type"]) \($0["amount"]) \($0["category"]) \($0["note"])"
+        }
+        #expect(
+            rows == [
+                "2026-03-01 expense 54.20 Groceries Market", "2026-03-02 expense 18.75 Dining Lunch",
+                "2026-03-03 expense 12.00 Groceries REWE to go",
+                "2026-03-15 income 3200.00 Salary Paycheck", "2026-03-20 expense 35.00 Pets Vet",
+            ])
+    }
+}

@@ -8,10 +8,17 @@ public struct StatementImportOptions: Sendable {
     /// An `import.profiles` name; nil picks the profile the file matches, if any.
     public var profile: String?
     public var dryRun: Bool
+    /// File the rows of a category the file names (a budget sheet's `Category` column) under the
+    /// ledger's category of the same name ignoring case.
+    public var mergeCategories: Bool
+    /// Create the categories the file names that the ledger lacks (never a twin differing only in case).
+    public var createCategories: Bool
 
-    public init(profile: String? = nil, dryRun: Bool = false) {
+    public init(profile: String? = nil, dryRun: Bool = false, mergeCategories: Bool = false, createCategories: Bool = false) {
         self.profile = profile
         self.dryRun = dryRun
+        self.mergeCategories = mergeCategories
+        self.createCategories = createCategories
     }
 }
 
@@ -34,9 +41,10 @@ extension Workspace {
             var report = StatementImportReport(file: file, format: statement.format.rawValue, profile: profile, dryRun: options.dryRun)
             report.pending = statement.pending
             report.refused = statement.refused.map { .init(file: $0.file, line: $0.line, message: $0.description) }
-            let plan = try StatementImportPlan(statement: statement, rules: rules, store: store, now: clock.now())
+            let plan = try StatementImportPlan(statement: statement, rules: rules, options: options, store: store, now: clock.now())
             report.rows = plan.rows
             report.createdCategories = plan.newCategories.map { $0["name"] }
+            report.refused += plan.unknownCategories.map { .init(file: file, line: nil, message: $0) }
             guard report.refused.isEmpty else {
                 report.createdCategories = []
                 for i in report.rows.indices where report.rows[i].status == .added { report.rows[i].status = .heldBack }
@@ -68,17 +76,25 @@ struct StatementImportPlan {
     var rows: [StatementImportReport.Row] = []
     var transactions: [LedgerRow] = []
     var newCategories: [LedgerRow] = []
+    /// Categories the file names that the ledger lacks and the options do not create, with their rows' count and the fix.
+    var unknownCategories: [String] = []
 
-    init(statement: Statement, rules: ImportRules, store: LedgerStore, now: Timestamp) throws {
+    init(statement: Statement, rules: ImportRules, options: StatementImportOptions, store: LedgerStore, now: Timestamp) throws {
         let known = Set(try store.records(in: .transactions).map { $0["transactionId"] })
             .union(try store.deletedRows().filter { $0.tab == .transactions }.map(\.key))
         var categories = CategoryNames(try store.records(in: .categories).map { $0["name"] })
         var directions: [String: Set<StatementEntry.Direction>] = [:]
+        var fileNamed: [String: Int] = [:]
         let stamp = now.description
         for (entry, id) in zip(statement.entries, StatementEntryID.ids(of: statement.entries)) {
             let note = StatementNote.text(entry)
-            let rule = rules.categorize([entry.payee, entry.memo, note])
-            let category = categories.spelling(of: rule.category)
+            // The file's own category where it gives one (rules only where it is empty), else the rules'.
+            let rule =
+                entry.category.isEmpty
+                ? rules.categorize([entry.payee, entry.memo, note]) : (category: entry.category, tags: "", matched: true)
+            let category =
+                entry.category.isEmpty || options.mergeCategories ? categories.spelling(of: rule.category) : entry.category
+            if !entry.category.isEmpty, !categories.names.contains(category) { fileNamed[category, default: 0] += 1 }
             let type = entry.direction == .outgoing ? "expense" : "income"
             let isNew = !known.contains(id)
             rows.append(
@@ -95,7 +111,16 @@ struct StatementImportPlan {
                     "createdAt": stamp, "lastModifiedAt": stamp,
                 ]))
         }
-        for name in categories.missing(among: transactions.map { $0["category"] }) {
+        let refusedNames = Set(fileNamed.keys.filter { !options.createCategories || categories.spelling(of: $0) != $0 })
+        unknownCategories = refusedNames.sorted().map { name in
+            let rows = "\(fileNamed[name] ?? 0) row\(fileNamed[name] == 1 ? "" : "s")"
+            let twin = categories.spelling(of: name)
+            return twin != name
+                ? "unknown category '\(name)' in \(rows); the ledger has '\(twin)', which differs only in case: "
+                    + "import again with --merge-categories to file these rows under '\(twin)'"
+                : "unknown category '\(name)' in \(rows); add it (`sheetsync category add`), or import again with --create-categories"
+        }
+        for name in categories.missing(among: transactions.map { $0["category"] }) where !refusedNames.contains(name) {
             let seen = directions[name] ?? []
             let type = seen == [.outgoing] ? "expense" : seen == [.incoming] ? "income" : "both"
             newCategories.append(try Workspace.categoryRecord(NewCategory(name: name, type: type), existing: categories.names, now: now))

@@ -116,7 +116,8 @@ extension SheetSyncCommand {
             try await global.reporting {
                 let url = URL(fileURLWithPath: path)
                 if Workspace.isStatement(url) {
-                    let options = StatementImportOptions(profile: profile, dryRun: global.dryRun)
+                    let options = StatementImportOptions(
+                        profile: profile, dryRun: global.dryRun, mergeCategories: mergeCategories, createCategories: createCategories)
                     return Output.statementImport(try await global.workspace().importStatement(at: url, options: options), global)
                 }
                 let options = ImportOptions(
