@@ -111,7 +111,9 @@ struct OFXTags: Sequence, IteratorProtocol {
         return Tag(name: name, value: Self.unescape(value.trimmingCharacters(in: .whitespacesAndNewlines)), line: tagLine)
     }
 
+    /// One character on; at the end it stays there (a tag may be cut off by the file's end).
     private mutating func advance() {
+        guard index < chars.count else { return }
         if chars[index] == "\n" || chars[index] == "\r\n" || chars[index] == "\r" { line += 1 }
         index += 1
     }

@@ -68,4 +68,10 @@ import Testing
                 "bank.ofx line 4: the entry has no TRNAMT", "bank.ofx line 5: '2026XX01' is not a date",
             ])
     }
+
+    @Test func aTagLeftOpenAtTheEndOfTheFileIsReadNotACrash() throws {
+        let text = "OFXHEADER:100\n\n<OFX><STMTTRN><DTPOSTED>20090401<TRNAMT>1<A"
+        let statement = try StatementReader.read(Array(text.utf8), file: "cut.ofx")
+        #expect(statement.entries.isEmpty && statement.refused.isEmpty)
+    }
 }

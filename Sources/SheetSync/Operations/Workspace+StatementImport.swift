@@ -54,10 +54,7 @@ extension Workspace {
             report.alreadyImported = plan.rows.count { $0.status == .alreadyImported }
             for row in plan.rows where row.status == .added { report.categories[row.category, default: 0] += 1 }
             guard !options.dryRun else { return report }
-            try store.write { writer in
-                for category in plan.newCategories { try writer.upsert(category, in: .categories) }
-                for transaction in plan.transactions { try writer.upsert(transaction, in: .transactions) }
-            }
+            _ = try store.commit(plan.commit)
             return report
         }
     }
@@ -91,7 +88,7 @@ struct StatementImportPlan {
             // The file's own category where it gives one (rules only where it is empty), else the rules'.
             let rule =
                 entry.category.isEmpty
-                ? rules.categorize([entry.payee, entry.memo, note]) : (category: entry.category, tags: "", matched: true)
+                ? rules.categorize(entry.payee + "\n" + entry.memo) : (category: entry.category, tags: "", matched: true)
             let category =
                 entry.category.isEmpty || options.mergeCategories ? categories.spelling(of: rule.category) : entry.category
             if !entry.category.isEmpty, !categories.names.contains(category) { fileNamed[category, default: 0] += 1 }
@@ -126,6 +123,20 @@ struct StatementImportPlan {
             newCategories.append(try Workspace.categoryRecord(NewCategory(name: name, type: type), existing: categories.names, now: now))
             categories.names.insert(name)
         }
+    }
+}
+
+extension StatementImportPlan {
+    /// The store commit: the new categories and transactions (each only where its key is still
+    /// free), marked as local changes for the next sync to push, as a workbook import's are.
+    var commit: StoreCommit {
+        var commit = StoreCommit()
+        for (tab, rows) in [(Tab.categories, newCategories), (.transactions, transactions)] where !rows.isEmpty {
+            commit.upserts[tab] = rows.map { RowWrite(record: $0, expected: nil) }
+            commit.changes[tab] = .marking(rows.map { $0[tab.schema.keyField] })
+        }
+        commit.state[SyncEngine.stateRemoteVersion] = .some(nil)
+        return commit
     }
 }
 

@@ -18,13 +18,11 @@ struct ImportRules {
         defaultCategory = settings.defaultCategory
     }
 
-    /// The category and tags of an entry whose payee, memo and note are `texts`.
-    func categorize(_ texts: [String]) -> (category: String, tags: String, matched: Bool) {
-        for (expression, rule) in rules {
-            for text in texts where !text.isEmpty {
-                let range = NSRange(text.startIndex..<text.endIndex, in: text)
-                if expression.firstMatch(in: text, options: [], range: range) != nil { return (rule.category, rule.tags, true) }
-            }
+    /// The category and tags of an entry whose payee and memo are `text`, one a line.
+    func categorize(_ text: String) -> (category: String, tags: String, matched: Bool) {
+        let range = NSRange(text.startIndex..<text.endIndex, in: text)
+        for (expression, rule) in rules where expression.firstMatch(in: text, options: [], range: range) != nil {
+            return (rule.category, rule.tags, true)
         }
         return (defaultCategory, "", false)
     }
