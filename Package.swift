@@ -30,6 +30,8 @@ let package = Package(
         .target(name: "Interchange"),
         .target(name: "SheetValues"),
         .target(name: "SheetSyncCore", dependencies: ["SheetValues", "Interchange"]),
+        // Bank statements (OFX, QIF, CAMT.053, bank CSV): bytes in, entries out, no I/O.
+        .target(name: "Statements", dependencies: ["SheetSyncCore", "CLibXML2"]),
         .target(
             name: "Workbook",
             dependencies: [
@@ -58,7 +60,7 @@ let package = Package(
         .target(
             name: "SheetSync",
             dependencies: [
-                "SheetSyncCore", "SheetValues", "Interchange", "Workbook", "GoogleAPI", "SheetSyncStore",
+                "SheetSyncCore", "SheetValues", "Interchange", "Workbook", "GoogleAPI", "SheetSyncStore", "Statements",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -87,6 +89,7 @@ let package = Package(
         .testTarget(
             name: "WorkbookTests", dependencies: ["Workbook", "SheetValues", "SheetSyncCore", "TestSupport"], resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "StatementsTests", dependencies: ["Statements", "SheetSyncCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "GoogleAPITests",
             dependencies: [
@@ -120,7 +123,7 @@ let package = Package(
         .target(
             name: "FuzzEntries",
             dependencies: [
-                "SheetSyncCore", "SheetValues", "Interchange", "Workbook", "GoogleAPI", "SheetSync",
+                "SheetSyncCore", "SheetValues", "Interchange", "Workbook", "GoogleAPI", "SheetSync", "Statements",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             path: "Fuzz/Entries"

@@ -9,6 +9,7 @@ import PackageDescription
 
 let targets = [
     "csv", "xlsx-package", "xlsx-part", "fields", "config", "google-json", "csv-roundtrip", "xlsx-roundtrip", "terminal-text",
+    "ofx", "qif", "camt", "statement-csv",
 ]
 
 let package = Package(

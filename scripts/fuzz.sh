@@ -26,7 +26,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(csv xlsx-package xlsx-part fields config google-json csv-roundtrip xlsx-roundtrip terminal-text)
+TARGETS=(csv xlsx-package xlsx-part fields config google-json csv-roundtrip xlsx-roundtrip terminal-text ofx qif camt statement-csv)
 SCRATCH=.build-fuzz
 BIN="$SCRATCH/release"
 RESULTS="$SCRATCH/results.tsv"
@@ -49,6 +49,7 @@ dict_for() {
         fields | xlsx-roundtrip) echo Fuzz/dict/fields.dict ;;
         terminal-text) echo Fuzz/dict/terminal.dict ;;
         config | google-json) echo Fuzz/dict/json.dict ;;
+        ofx | qif | camt | statement-csv) echo Fuzz/dict/statements.dict ;;
     esac
 }
 

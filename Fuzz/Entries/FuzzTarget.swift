@@ -1,4 +1,5 @@
 import Foundation
+import Statements
 
 /// The readers and round trips the fuzzers drive, one libFuzzer executable each (`Fuzz/Package.swift`).
 ///
@@ -26,6 +27,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case xlsxRoundTrip = "xlsx-roundtrip"
     /// The terminal sanitizer (`TerminalText`): nothing made visible acts on a terminal.
     case terminalText = "terminal-text"
+    /// Bank statements: OFX/QFX (SGML and XML), QIF, CAMT.053 and a bank's CSV export, each reader on its own.
+    case ofx
+    case qif
+    case camt
+    case statementCSV = "statement-csv"
 
     /// Runs one input; throws when a property the target checks does not hold.
     ///
@@ -42,6 +48,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .csvRoundTrip: try CSVTargets.roundTrip(bytes)
         case .xlsxRoundTrip: try XLSXRoundTrip.run(bytes)
         case .terminalText: try TerminalTextTarget.run(bytes)
+        case .ofx: try StatementTargets.run(bytes, format: .ofx)
+        case .qif: try StatementTargets.run(bytes, format: .qif)
+        case .camt: try StatementTargets.run(bytes, format: .camt053)
+        case .statementCSV: try StatementTargets.run(bytes, format: .csv)
         }
     }
 

@@ -62,6 +62,16 @@ public enum IssueCode: String, CaseIterable, Hashable, Sendable, Codable {
     /// A rejected row whose code was not recorded (logged by an earlier version).
     case rejectedRow = "rejected-row"
 
+    // Bank statements (`sheetsync import STATEMENT`: any refused entry holds the whole file back).
+    /// The file is no bank statement sheetsync reads (empty, binary, none of the formats).
+    case notAStatement = "not-a-statement"
+    /// A bank CSV export without a column sheetsync needs (date, amount).
+    case missingColumn = "missing-column"
+    /// A date column whose day and month order cannot be told (or is mixed); set `dateFormat`.
+    case ambiguousDateOrder = "ambiguous-date-order"
+    /// A statement that breaks its own format (XML not well formed, a field of the wrong shape).
+    case malformedStatement = "malformed-statement"
+
     // Changes held back (exit 65).
     /// The workbook looks like an older copy saved over the file: rows are written back, none deleted.
     case olderCopy = "older-copy"

@@ -30,6 +30,8 @@ public struct Config: Sendable, Equatable {
     public var localForms: LocalForms
     public var localFormsSource: String
     public var backupsToKeep: Int
+    /// The `import` section: rules and bank profiles for statements (`docs/bank-statements.md`).
+    public var importing = ImportSettings()
     /// The file this came from, or nil for the embedded default.
     public var source: URL?
 
@@ -127,6 +129,7 @@ struct RawConfig {
     var remote: Remote
     var timezone: String?
     var backups: Int?
+    var importing: ImportSettings?
 
     func resolved(relativeTo folder: URL, source: URL) throws -> Config {
         let paths = ConfigPaths(folder: folder)
@@ -135,7 +138,9 @@ struct RawConfig {
         if let timezone, TimeZone(identifier: timezone) == nil {
             throw SheetSyncError.configuration("\(source.path): timezone '\(timezone)' is not an IANA time zone")
         }
-        return Config(store: paths.url(store), remote: remoteConfig, timezone: timezone, backupsToKeep: backups ?? 5, source: source)
+        var config = Config(store: paths.url(store), remote: remoteConfig, timezone: timezone, backupsToKeep: backups ?? 5, source: source)
+        config.importing = importing ?? ImportSettings()
+        return config
     }
 }
 

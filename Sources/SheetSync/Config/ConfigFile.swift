@@ -8,7 +8,7 @@ import SheetSyncCore
 /// one, a wrong type by its key path. Keys starting with `_` are notes and ignored
 /// (`config.example.json` uses `_comment`).
 enum ConfigFile {
-    static let topKeys = ["store", "remote", "timezone", "backups", "backupsToKeep"]
+    static let topKeys = ["store", "remote", "timezone", "backups", "backupsToKeep", "import"]
     static let remoteKeys = ["type", "path", "spreadsheetId", "credentials", "endpoint", "retryBudgetSeconds", "maxRequestBytes"]
     static let remoteTypes = ["csv", "xlsx", "google"]
 
@@ -63,8 +63,9 @@ enum ConfigFile {
                 if backups != nil { problems.append("'backups' and 'backupsToKeep' name the same setting; keep one") }
                 backups = alias
             }
+            let importing = top["import"].map { importSettings($0) }
             guard let store, !store.isEmpty, let remote else { return nil }
-            return RawConfig(store: store, remote: remote, timezone: timezone, backups: backups)
+            return RawConfig(store: store, remote: remote, timezone: timezone, backups: backups, importing: importing)
         }
 
         private mutating func remote(_ value: JSONValue) -> RawConfig.Remote? {
@@ -93,7 +94,7 @@ enum ConfigFile {
         }
 
         /// An object, with its unknown keys reported (`_notes` excepted).
-        private mutating func object(_ value: JSONValue, path: String?, known: [String]) -> JSONObject? {
+        mutating func object(_ value: JSONValue, path: String?, known: [String]) -> JSONObject? {
             guard case .object(let object) = value else {
                 let what = path.map { "\($0): expected an object" } ?? "expected a JSON object at the top"
                 problems.append("\(what), found \(Self.describe(value))")
@@ -112,7 +113,7 @@ enum ConfigFile {
         }
 
         /// A string member; `null` counts as absent. `required` explains a missing one.
-        private mutating func string(_ object: JSONObject, _ key: String, path: String, required: String? = nil) -> String? {
+        mutating func string(_ object: JSONObject, _ key: String, path: String, required: String? = nil) -> String? {
             switch object[key] {
             case nil, .null?:
                 if let required { problems.append("missing key '\(path)' (\(required))") }

@@ -13,6 +13,9 @@ public struct ImportReport: Sendable {
     public var likelyDuplicates: Int
     /// Categories the file's rows name that the store lacks (not created: their rows are rejected).
     public var missingCategories: [MissingCategories.Entry] = []
+    /// The store's spelling of a missing category that differs from it only in case or by look-alike
+    /// characters: never created beside it (as `category add` refuses it); `--merge-categories` files its rows there.
+    public var categoryTwins: [String: String] = [:]
     /// Categories created by `--create-categories`.
     public var createdCategories: [String] = []
 
@@ -47,9 +50,16 @@ public struct ImportReport: Sendable {
         report.rejected.removeAll { perRow.contains($0.message) }
         report.newlyRejected = report.rejected.count
         report.errors += missingCategories.map {
-            .heldBack(
+            let rows = "\($0.rows) row\($0.rows == 1 ? "" : "s")"
+            if let twin = categoryTwins[$0.name] {
+                return SyncIssue.heldBack(
+                    .importRefused,
+                    "unknown category '\($0.name)' in \(rows); the ledger has '\(twin)', which differs only in case: "
+                        + "import again with --merge-categories to file these rows under '\(twin)'")
+            }
+            return SyncIssue.heldBack(
                 .importRefused,
-                "unknown category '\($0.name)' in \($0.rows) row\($0.rows == 1 ? "" : "s"); add it to the Categories tab or the store, "
+                "unknown category '\($0.name)' in \(rows); add it to the Categories tab or the store, "
                     + "or import again with --create-categories to create it")
         }
         return report
@@ -115,6 +125,8 @@ extension Workspace {
         var combined = 0
         /// Categories the file's rows name that neither the store nor the file has.
         var missing: [MissingCategories.Entry] = []
+        /// Missing names that differ from a store category only in case: that category's spelling.
+        var twins: [String: String] = [:]
         var deduplicated: ImportDeduplicator.Outcome?
     }
 
@@ -127,8 +139,14 @@ extension Workspace {
         let storeCategories = (local.rows[.categories] ?? [:]).keys
         if options.mergeCategories { input.combined = CategoryMerger.merge(into: &input.snapshot, storeNames: storeCategories) }
         input.missing = MissingCategories.find(in: input.snapshot.tables, known: Set(storeCategories), now: now)
-        if options.createCategories && !input.missing.isEmpty {
-            input.snapshot.tables[.categories] = MissingCategories.adding(input.missing, to: input.snapshot.tables[.categories], now: now)
+        let names = CategoryNames(Array(storeCategories))
+        for entry in input.missing where names.spelling(of: entry.name) != entry.name {
+            input.twins[entry.name] = names.spelling(of: entry.name)
+        }
+        // A twin is never created: `category add` refuses it, and `--merge-categories` files its rows under the ledger's one.
+        let creatable = input.missing.filter { input.twins[$0.name] == nil }
+        if options.createCategories && !creatable.isEmpty {
+            input.snapshot.tables[.categories] = MissingCategories.adding(creatable, to: input.snapshot.tables[.categories], now: now)
         }
         if let table = input.snapshot.tables[.transactions] {
             let outcome = ImportDeduplicator.run(
@@ -171,10 +189,12 @@ extension Workspace {
             sync: report, combinedCategories: input.combined, alreadyImported: input.deduplicated?.alreadyImported.count ?? 0,
             likelyDuplicates: input.deduplicated?.likelyDuplicates.count ?? 0)
         if options.createCategories {
-            result.createdCategories = input.missing.map(\.name)
+            result.createdCategories = input.missing.filter { input.twins[$0.name] == nil }.map(\.name)
+            result.missingCategories = input.missing.filter { input.twins[$0.name] != nil }
         } else {
             result.missingCategories = input.missing
         }
+        result.categoryTwins = input.twins
         return result
     }
 

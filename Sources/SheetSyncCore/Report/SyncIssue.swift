@@ -52,7 +52,7 @@ public struct SyncIssue: Hashable, Sendable, Codable, CustomStringConvertible {
 
     public var description: String { text }
 
-    private enum CodingKeys: String, CodingKey { case code, severity, file, tab, row, key, column, store, message, hint, text }
+    private enum CodingKeys: String, CodingKey { case code, severity, file, tab, row, key, column, line, store, message, hint, text }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -63,6 +63,7 @@ public struct SyncIssue: Hashable, Sendable, Codable, CustomStringConvertible {
         try c.encodeIfPresent(place.row, forKey: .row)
         try c.encodeIfPresent(place.key, forKey: .key)
         try c.encodeIfPresent(place.column, forKey: .column)
+        try c.encodeIfPresent(place.line, forKey: .line)
         if place.inStore { try c.encode(true, forKey: .store) }
         try c.encode(message, forKey: .message)
         try c.encode(hint, forKey: .hint)
@@ -76,7 +77,7 @@ public struct SyncIssue: Hashable, Sendable, Codable, CustomStringConvertible {
         place = IssuePlace(
             file: try c.decodeIfPresent(String.self, forKey: .file), tab: try c.decodeIfPresent(Tab.self, forKey: .tab),
             row: try c.decodeIfPresent(Int.self, forKey: .row), key: try c.decodeIfPresent(String.self, forKey: .key),
-            column: try c.decodeIfPresent(String.self, forKey: .column),
+            column: try c.decodeIfPresent(String.self, forKey: .column), line: try c.decodeIfPresent(Int.self, forKey: .line),
             inStore: try c.decodeIfPresent(Bool.self, forKey: .store) ?? false)
         message = try c.decode(String.self, forKey: .message)
         hint = try c.decode(String.self, forKey: .hint)
@@ -84,22 +85,29 @@ public struct SyncIssue: Hashable, Sendable, Codable, CustomStringConvertible {
 }
 
 /// Where an issue is: the file, the tab, the sheet row (the header is row 1) or the row's id, the
-/// column; or a row of the local store. Each part is there only when known.
+/// column; a line of a file that is no workbook (a bank statement); or a row of the local store. Each
+/// part is there only when known.
 public struct IssuePlace: Hashable, Sendable {
     public var file: String?
     public var tab: Tab?
     public var row: Int?
     public var key: String?
     public var column: String?
+    /// The line of `file`, 1-based, for a file read as lines (a bank statement).
+    public var line: Int?
     /// The row is the store's (`key` names it), not the workbook's.
     public var inStore: Bool
 
-    public init(file: String? = nil, tab: Tab? = nil, row: Int? = nil, key: String? = nil, column: String? = nil, inStore: Bool = false) {
+    public init(
+        file: String? = nil, tab: Tab? = nil, row: Int? = nil, key: String? = nil, column: String? = nil, line: Int? = nil,
+        inStore: Bool = false
+    ) {
         self.file = file
         self.tab = tab
         self.row = row
         self.key = key
         self.column = column
+        self.line = line
         self.inStore = inStore
     }
 
@@ -111,10 +119,10 @@ public struct IssuePlace: Hashable, Sendable {
     public static func store(_ key: String, of tab: Tab) -> IssuePlace { IssuePlace(tab: tab, key: key, inStore: true) }
 
     /// `Transactions row 7`, `Transactions 4f…`, `store table transactions row '4f…'`, `book.xlsx`,
-    /// `book.xlsx: Transactions`, `Transactions.csv row 2, note`, or `""` when nothing is known.
+    /// `book.xlsx: Transactions`, `Transactions.csv row 2, note`, `bank.csv line 7`, or `""` when nothing is known.
     public var text: String {
         if inStore, let tab { return "store table \(tab.schema.tableName) row '\(key ?? "")'" }
-        let line = row.map { "row \($0)" } ?? key
+        let line = row.map { "row \($0)" } ?? self.line.map { "line \($0)" } ?? key
         let inTab = [tab?.rawValue, line].compactMap { $0 }.joined(separator: " ")
         var text = inTab
         if let file { text = tab == nil ? [file, line].compactMap { $0 }.joined(separator: " ") : "\(file): \(inTab)" }

@@ -100,9 +100,12 @@ extension SheetSyncCommand {
     }
 
     struct Import: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Merge a hand-edited CSV folder or .xlsx into the local store.")
+        static let configuration = CommandConfiguration(
+            abstract: "Merge a hand-edited CSV folder or .xlsx, or a bank statement (OFX/QFX, QIF, CAMT.053, CSV), into the local store.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "A CSV workbook folder or an .xlsx file.", completion: .file()) var path: String
+        @Argument(help: "A CSV workbook folder, an .xlsx file, or a bank statement file.", completion: .file()) var path: String
+        @Option(help: "The import.profiles entry of the config to read a bank's CSV export with (default: the one the file matches).")
+        var profile: String?
         @Flag(help: "Combine categories whose names are equal ignoring case (the store's version wins).")
         var mergeCategories = false
         @Flag(help: "Load rows without ids even when a transaction with the same content is in the store.")
@@ -111,6 +114,12 @@ extension SheetSyncCommand {
         var createCategories = false
         func run() async throws {
             try await global.reporting {
+                let url = URL(fileURLWithPath: path)
+                if Workspace.isStatement(url) {
+                    let options = StatementImportOptions(
+                        profile: profile, dryRun: global.dryRun, mergeCategories: mergeCategories, createCategories: createCategories)
+                    return Output.statementImport(try await global.workspace().importStatement(at: url, options: options), global)
+                }
                 let options = ImportOptions(
                     mergeCategories: mergeCategories, allowDuplicates: allowDuplicates, createCategories: createCategories,
                     dryRun: global.dryRun)

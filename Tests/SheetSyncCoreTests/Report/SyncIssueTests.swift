@@ -19,6 +19,7 @@ import Testing
             (.file("book.xlsx"), "book.xlsx: what"),
             (IssuePlace(file: "book.xlsx", tab: .receipts), "book.xlsx: Receipts: what"),
             (IssuePlace(file: "Transactions.csv", row: 2, column: "note"), "Transactions.csv row 2, note: what"),
+            (IssuePlace(file: "bank.csv", line: 7), "bank.csv line 7: what"),
         ]
         for (place, line) in cases {
             #expect(SyncIssue.notice(.note, at: place, "what").text == line)

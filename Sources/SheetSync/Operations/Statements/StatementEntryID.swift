@@ -1,0 +1,50 @@
+import Foundation
+import SheetSyncCore
+import Statements
+
+/// The transaction id of a statement entry: the same entry gives the same id on every machine and
+/// in every statement it appears in, which is what makes an import idempotent.
+enum StatementEntryID {
+    /// sheetsync's namespace for statement entries: `5d1c1d8e-3b8f-4f6a-9c3e-2b7a4f0e6d21`. Picked once;
+    /// changing it would give every entry imported before a new id, and re-importing would duplicate it.
+    static let namespace = UUID(
+        uuid: (0x5d, 0x1c, 0x1d, 0x8e, 0x3b, 0x8f, 0x4f, 0x6a, 0x9c, 0x3e, 0x2b, 0x7a, 0x4f, 0x0e, 0x6d, 0x21))
+
+    /// The ids of a statement's entries, in order. With the bank's reference (`FITID`, `AcctSvcrRef`,
+    /// a transaction-id column) the id is of the account and that reference; without, of the account,
+    /// date, direction, amount, text, and the entry's occurrence among equal entries of that day, so
+    /// two equal coffees are two rows and stay two.
+    static func ids(of entries: [StatementEntry]) -> [String] {
+        var occurrences: [String: Int] = [:]
+        return entries.map { entry in
+            if let reference = entry.reference?.trimmingCharacters(in: .whitespaces), !reference.isEmpty {
+                return UUIDv5.make(namespace: namespace, name: "ref\u{1F}\(entry.account)\u{1F}\(reference)")
+            }
+            let fingerprint = [
+                "fp", entry.account, entry.date.description, entry.direction.rawValue, entry.amount.description,
+                StatementNote.folded(StatementNote.text(entry)),
+            ].joined(separator: "\u{1F}")
+            occurrences[fingerprint, default: 0] += 1
+            return UUIDv5.make(namespace: namespace, name: "\(fingerprint)\u{1F}\(occurrences[fingerprint] ?? 1)")
+        }
+    }
+}
+
+/// The note a statement entry's transaction gets: its payee and its memo, each with its spaces
+/// collapsed, the memo left out when it only repeats the payee.
+enum StatementNote {
+    static func text(_ entry: StatementEntry) -> String {
+        let payee = collapse(entry.payee)
+        let memo = collapse(entry.memo)
+        if payee.isEmpty || memo.lowercased() == payee.lowercased() { return memo.isEmpty ? payee : memo }
+        if memo.isEmpty { return payee }
+        return "\(payee) — \(memo)"
+    }
+
+    /// The text as a fingerprint compares it: lowercase, spaces collapsed.
+    static func folded(_ text: String) -> String { collapse(text).lowercased() }
+
+    private static func collapse(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
+    }
+}

@@ -1,0 +1,77 @@
+import SheetSyncCore
+
+/// An amount as banks print it: `1,234.56`, `1.234,56`, `-12,50`, `(12.50)`, `12.50-`, `$1,234.56`,
+/// `€ 12,50`, `12.50 EUR`, `1'234.50`, `1 234,56`. Exact: the digits are never read as a binary float.
+struct StatementAmount: Hashable, Sendable {
+    var magnitude: Amount
+    var negative: Bool
+
+    /// Reads `text`; `decimalMark` is the mark the rest of the file uses (`DecimalMark.detect`), which
+    /// settles a lone separator before three digits (`1.234`); without it such a separator groups thousands.
+    static func parse(_ text: String, decimalMark: Character? = nil) -> StatementAmount? {
+        var core = Substring(text)
+        var negative = false
+        var changed = true
+        while changed {
+            changed = false
+            let before = core.count
+            core = core.drop(while: isDecoration)
+            while let last = core.last, isDecoration(last) { core = core.dropLast() }
+            if let first = core.first, first == "-" || first == "−" || first == "+" {
+                negative = negative || first != "+"
+                core = core.dropFirst()
+            } else if core.last == "-" {
+                negative = true
+                core = core.dropLast()
+            } else if core.first == "(", core.last == ")" {
+                negative = true
+                core = core.dropFirst().dropLast()
+            }
+            changed = core.count != before
+        }
+        // Spaces (and narrow no-break spaces) between digits group thousands, as an apostrophe does.
+        let digits = String(core.filter { !$0.isWhitespace && $0 != "'" && $0 != "’" })
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == ",") }),
+            let normalized = normalize(digits, decimalMark: decimalMark),
+            case .success(let magnitude) = Amount.parse(normalized)
+        else { return nil }
+        return StatementAmount(magnitude: magnitude, negative: negative && !magnitude.isZero)
+    }
+
+    /// `1.234,56` → `1,234.56`: the decimal mark made a point and the grouping a comma, for `Amount.parse`.
+    private static func normalize(_ digits: String, decimalMark: Character?) -> String? {
+        let marks = digits.filter { $0 == "." || $0 == "," }
+        guard let last = marks.last else { return digits }
+        let decimal: Character?
+        if Set(marks).count == 2 {
+            decimal = last
+        } else if marks.count > 1 {
+            decimal = nil
+        } else {
+            let after = digits.split(separator: last, omittingEmptySubsequences: false).last?.count ?? 0
+            decimal = after == 3 && decimalMark != last ? nil : last
+        }
+        guard marks.filter({ $0 == decimal }).count <= 1 else { return nil }
+        return String(digits.map { $0 == decimal ? "." : ($0 == "." || $0 == ",") ? "," : $0 })
+    }
+
+    private static func isDecoration(_ c: Character) -> Bool {
+        c.isWhitespace || c.isLetter || c.isCurrencySymbol
+    }
+}
+
+/// The decimal mark a column of amounts uses, where some amount shows it: a mark followed by one or
+/// two digits at the end, or the later of two different marks.
+enum DecimalMark {
+    static func detect(_ values: some Sequence<String>) -> Character? {
+        var votes: [Character: Int] = [:]
+        for value in values {
+            let digits = value.filter { $0.isNumber || $0 == "." || $0 == "," }
+            guard let index = digits.lastIndex(where: { $0 == "." || $0 == "," }) else { continue }
+            let after = digits.distance(from: index, to: digits.endIndex) - 1
+            let both = digits.contains(".") && digits.contains(",")
+            if both || after == 1 || after == 2 { votes[digits[index], default: 0] += 1 }
+        }
+        return votes.max { $0.value < $1.value }?.key
+    }
+}

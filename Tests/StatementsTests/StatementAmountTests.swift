@@ -1,0 +1,31 @@
+import SheetSyncCore
+import Testing
+
+@testable import Statements
+
+@Suite struct StatementAmountTests {
+    @Test func readsTheFormsBanksPrint() throws {
+        let cases: [(String, String, Bool)] = [
+            ("1,234.56", "1234.56", false), ("1.234,56", "1234.56", false), ("-12,50", "12.50", true), ("(12.50)", "12.50", true),
+            ("12.50-", "12.50", true), ("$1,234.56", "1234.56", false), ("€ 12,50", "12.50", false), ("12.50 EUR", "12.50", false),
+            ("-$4.75", "4.75", true), ("1'234.50", "1234.50", false), ("1 234,56", "1234.56", false), ("−3.10", "3.10", true),
+            ("+7", "7.00", false), ("1.234", "1234.00", false),
+        ]
+        for (text, value, negative) in cases {
+            let amount = try #require(StatementAmount.parse(text), "\(text)")
+            #expect(amount.magnitude.description == value, "\(text)")
+            #expect(amount.negative == negative, "\(text)")
+        }
+    }
+
+    @Test func aLoneMarkBeforeThreeDigitsFollowsTheFile() {
+        #expect(StatementAmount.parse("1.234", decimalMark: ".")?.magnitude.description == "1.234")
+        #expect(StatementAmount.parse("1,234", decimalMark: ",")?.magnitude.description == "1.234")
+        #expect(DecimalMark.detect(["1.234", "12,50", "3,10"]) == ",")
+        #expect(DecimalMark.detect(["1,234", "12.50"]) == ".")
+    }
+
+    @Test func refusesWhatIsNoAmount() {
+        for text in ["", "abc", "12.3.4,5", "1,23.4", "12 abc 50", "--"] { #expect(StatementAmount.parse(text) == nil, "\(text)") }
+    }
+}
