@@ -36,7 +36,7 @@ extension Workspace {
                     let now = clock.now()
                     try store.write { writer in
                         for category in NewCategory.starters {
-                            try writer.upsert(try Self.categoryRecord(category, existing: [], now: now), in: .categories)
+                            try writer.upsert(try Categories.record(category, existing: [], now: now), in: .categories)
                         }
                     }
                     notices.append("added \(NewCategory.starters.count) starter categories (`sheetsync category list`)")

@@ -121,7 +121,7 @@ struct StatementImportPlan {
         for name in categories.missing(among: transactions.map { $0[.category] }) where !refusedNames.contains(name) {
             let seen = directions[name] ?? []
             let type = seen == [.outgoing] ? "expense" : seen == [.incoming] ? "income" : "both"
-            newCategories.append(try Workspace.categoryRecord(NewCategory(name: name, type: type), existing: categories.names, now: now))
+            newCategories.append(try Categories.record(NewCategory(name: name, type: type), existing: categories.names, now: now))
             categories.names.insert(name)
         }
     }

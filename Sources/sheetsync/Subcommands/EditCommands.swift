@@ -68,7 +68,7 @@ extension SheetSyncCommand {
             @Option(help: "A colour such as #4caf50.") var color: String = ""
             func run() async throws {
                 try await global.reporting {
-                    let added = try await global.workspace().addCategory(
+                    let added = try await Categories(global.workspace()).add(
                         NewCategory(name: name, type: type.rawValue, emoji: emoji, colorHex: color), dryRun: global.dryRun)
                     if global.json {
                         Output.json(added ? ["added": name, "dryRun": String(global.dryRun)] : ["alreadyThere": name])
@@ -88,7 +88,7 @@ extension SheetSyncCommand {
             @Flag(help: "Include archived categories.") var all = false
             func run() async throws {
                 try await global.reporting {
-                    let categories = try await global.workspace().categories(all: all)
+                    let categories = try await Categories(global.workspace()).list(all: all)
                     if global.json {
                         Output.json(categories)
                     } else {
@@ -112,7 +112,7 @@ extension SheetSyncCommand {
             @Argument(help: "The category's name.") var name: String
             func run() async throws {
                 try await global.reporting {
-                    try await global.workspace().archiveCategory(name, dryRun: global.dryRun)
+                    try await Categories(global.workspace()).archive(name, dryRun: global.dryRun)
                     if global.json {
                         Output.json(["archived": name, "dryRun": String(global.dryRun)])
                     } else if global.dryRun && !global.quiet {
@@ -130,7 +130,7 @@ extension SheetSyncCommand {
             @Argument var new: String
             func run() async throws {
                 try await global.reporting {
-                    let report = try await global.workspace().renameCategory(from: old, to: new, dryRun: global.dryRun)
+                    let report = try await Categories(global.workspace()).rename(from: old, to: new, dryRun: global.dryRun)
                     if global.json {
                         Output.json([
                             "renamed": old, "to": report.new, "rowsRepointed": String(report.moved), "dryRun": String(report.dryRun),

@@ -38,10 +38,16 @@ public struct NewCategory: Sendable {
     ]
 }
 
-extension Workspace {
+/// `sheetsync category …`: the ledger's categories listed, added, archived and renamed, in the store
+/// (the next sync writes them to the Categories tab).
+public struct Categories: Sendable {
+    public let workspace: Workspace
+
+    public init(_ workspace: Workspace) { self.workspace = workspace }
+
     /// Categories in the store, by sortOrder then name; archived ones only with `all`.
-    public func categories(all: Bool) async throws -> [CategoryLine] {
-        try await withStore(preview: true) { store in
+    public func list(all: Bool) async throws -> [CategoryLine] {
+        try await workspace.withStore(preview: true) { store in
             var used: [String: Int] = [:]
             for row in try store.records(in: .transactions) { used[row[.category], default: 0] += 1 }
             return try store.records(in: .categories)
@@ -59,25 +65,25 @@ extension Workspace {
     /// changes nothing, when a category of that exact name is already there: adding is idempotent, so a
     /// script may run it every time.
     @discardableResult
-    public func addCategory(_ new: NewCategory, dryRun: Bool) async throws -> Bool {
-        try await withStore(preview: dryRun) { store in
+    public func add(_ new: NewCategory, dryRun: Bool) async throws -> Bool {
+        try await workspace.withStore(preview: dryRun) { store in
             let names = Set(try store.records(in: .categories).map { $0[.name] })
             if names.contains(new.name.trimmingCharacters(in: .whitespaces)) { return false }
-            try store.upsert(try Self.categoryRecord(new, existing: names, now: clock.now()), in: .categories)
+            try store.upsert(try Self.record(new, existing: names, now: workspace.clock.now()), in: .categories)
             return true
         }
     }
 
     /// Archives a category: `isActive` false. Rows that name it stay valid.
-    public func archiveCategory(_ name: String, dryRun: Bool) async throws {
-        try await withStore(preview: dryRun) { store in
+    public func archive(_ name: String, dryRun: Bool) async throws {
+        try await workspace.withStore(preview: dryRun) { store in
             let categories = try store.records(in: .categories)
             guard var category = categories.first(where: { $0[.name] == name }) else {
                 let hint = CategoryCheck.hint(for: name, known: Set(categories.map { $0[.name] }))
                 throw SheetSyncError(.usage, "no category named '\(name)' (\(hint))")
             }
             category[.isActive] = "FALSE"
-            category[.lastModifiedAt] = clock.now().description
+            category[.lastModifiedAt] = workspace.clock.now().description
             try store.upsert(category, in: .categories)
         }
     }
@@ -95,7 +101,7 @@ extension Workspace {
 
     /// A category row checked as the sheet checks one: a name not taken (case-sensitive, with a hint
     /// for a near-miss), a known type, a `#RRGGBB` colour.
-    static func categoryRecord(_ new: NewCategory, existing: Set<String>, now: Timestamp) throws -> LedgerRow {
+    static func record(_ new: NewCategory, existing: Set<String>, now: Timestamp) throws -> LedgerRow {
         let name = new.name.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { throw SheetSyncError(.usage, "the category name is empty") }
         try refuseControlCharacters(inCategoryName: name)

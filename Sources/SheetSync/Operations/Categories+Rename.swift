@@ -19,17 +19,17 @@ public struct RenameReport: Sendable {
     }
 }
 
-extension Workspace {
+extension Categories {
     /// Renames a category and re-points its transactions and rules, in one store transaction, and
     /// remembers the rename so the next sync moves the workbook's rows too (even rows the store has
     /// not seen yet). When NEW exists already (say the category was renamed by hand in the sheet),
     /// OLD's rows move to it and OLD goes.
-    public func renameCategory(from old: String, to new: String, dryRun: Bool = false) async throws -> RenameReport {
+    public func rename(from old: String, to new: String, dryRun: Bool = false) async throws -> RenameReport {
         let newName = new.trimmingCharacters(in: .whitespaces)
         guard !newName.isEmpty else { throw SheetSyncError(.usage, "the new category name is empty") }
         try Self.refuseControlCharacters(inCategoryName: newName)
         guard newName != old else { throw SheetSyncError(.usage, "the category is already named '\(old)'") }
-        return try await withStore(preview: dryRun) { store in
+        return try await workspace.withStore(preview: dryRun) { store in
             let categories = try store.records(in: .categories)
             let transactions = try store.records(in: .transactions).filter { $0[.category] == old }
             let rules = try store.records(in: .recurringRules).filter { $0[.category] == old }
@@ -46,7 +46,7 @@ extension Workspace {
                     "'\(twin)' exists already; names differing only in case would confuse every row that names them "
                         + "(rename into '\(twin)' to merge the two)")
             }
-            let stamp = clock.now().description
+            let stamp = workspace.clock.now().description
             var moved = 0
             try store.write { writer in
                 if var category {
