@@ -133,14 +133,6 @@ extension Workspace {
         return FormulaLikeCell.review(snapshot.tables, roundTrips: false).formulaLike
     }
 
-    /// How the store reads dates and amounts typed as text (`SyncEngine.forms`).
-    func localForms(_ store: LedgerStore) throws -> LocalForms {
-        SyncEngine.forms(
-            [SyncEngine.stateDateOrder, SyncEngine.stateDecimalSeparator].reduce(into: [:]) { state, key in
-                state[key] = try? store.state(key)
-            })
-    }
-
     /// The store as `status` reads it: the file itself, read-only, when it is at the current schema
     /// (`withStore(preview:)` would copy all of it into memory first); an empty store when there is none.
     func readOnlyStore() throws -> LedgerStore {

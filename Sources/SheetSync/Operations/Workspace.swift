@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 import Workbook
 
 /// A configured ledger: its store, its remote, and the run lock that guards them.
@@ -139,6 +140,45 @@ public struct Workspace: Sendable {
             var report = try await engine(store: store, remote: remote).run(options)
             report.errors += receiptProblems
             report.preview(try queuedReceiptsPreview(store: store, remote: remote, options: options))
+            return report
+        }
+    }
+
+    /// `sync --materialize`: sync, materialize and sync again under one lock, for a single cron line.
+    /// The first run is a whole sync, not a pull: a rule typed into the sheet without an id loads only
+    /// once its id is written there, and then makes its instances in this same run.
+    public func syncMaterializing(_ options: SyncOptions) async throws -> SyncReport {
+        let remote = try makeRemote()
+        try await requireWorkbook(remote)
+        return try await withWorkbook(remote, preview: options.dryRun) { store in
+            let receiptProblems = try await uploadQueuedReceipts(store: store, remote: remote, options: options)
+            let engine = engine(store: store, remote: remote)
+            var pulled = try await engine.run(
+                SyncOptions(
+                    mode: .sync, dryRun: options.dryRun, allowMassDelete: options.allowMassDelete, listsChanges: options.listsChanges))
+            pulled.errors += receiptProblems
+            guard pulled.errors.isEmpty else { return pulled }
+            let made = try RecurringRules(self).materialize(store: store, through: nil, dryRun: options.dryRun)
+            if options.dryRun {
+                pulled.changes += made.lines
+                pulled.preview(try queuedReceiptsPreview(store: store, remote: remote, options: options))
+                return pulled
+            }
+            var report = try await engine.run(
+                SyncOptions(mode: .sync, allowMassDelete: options.allowMassDelete, listsChanges: options.listsChanges))
+            report.command = "sync"
+            if options.listsChanges { report.changes = pulled.changes + made.lines + report.changes }
+            let unmade = made.rejected.map {
+                SyncIssue.notice(.ruleProblem, at: .key($0.id, of: .recurringRules), $0.message, hint: $0.hint)
+            }
+            report.notices = pulled.notices + made.notices + unmade + report.notices
+            report.newlyRejected = max(report.newlyRejected, pulled.newlyRejected)
+            report.errors = receiptProblems + report.errors
+            for (tab, t) in pulled.tabs {
+                report.tabs[tab, default: .init()].added += t.added
+                report.tabs[tab, default: .init()].updated += t.updated
+                report.tabs[tab, default: .init()].deleted += t.deleted
+            }
             return report
         }
     }

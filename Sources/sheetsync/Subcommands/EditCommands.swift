@@ -15,7 +15,7 @@ extension SheetSyncCommand {
 
         func run() async throws {
             try await global.reporting {
-                let id = try await global.workspace().add(
+                let id = try await Transactions(global.workspace()).add(
                     NewTransaction(
                         type: type.rawValue, amount: amount, category: category, date: date, note: note, tags: tags),
                     dryRun: global.dryRun)

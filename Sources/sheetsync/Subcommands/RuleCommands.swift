@@ -49,7 +49,7 @@ extension SheetSyncCommand {
 
             func run() async throws {
                 try await global.reporting {
-                    let change = try await global.workspace().addRule(
+                    let change = try await RecurringRules(global.workspace()).add(
                         NewRule(
                             type: type.rawValue, amount: amount, category: category, cadence: every.cadence, on: on,
                             interval: interval, from: from, until: until, note: note, tags: tags),
@@ -68,7 +68,7 @@ extension SheetSyncCommand {
 
             func run() async throws {
                 try await global.reporting {
-                    let rules = try await global.workspace().rules(next: next)
+                    let rules = try await RecurringRules(global.workspace()).list(next: next)
                     if global.json {
                         Output.json(rules)
                     } else if rules.isEmpty {
@@ -88,7 +88,8 @@ extension SheetSyncCommand {
             func run() async throws {
                 try await global.reporting {
                     RuleOutput.print(
-                        try await global.workspace().changeRule(id, .pause, dryRun: global.dryRun), verb: "paused", global: global)
+                        try await RecurringRules(global.workspace()).change(id, .pause, dryRun: global.dryRun), verb: "paused",
+                        global: global)
                     return .ok
                 }
             }
@@ -102,7 +103,8 @@ extension SheetSyncCommand {
             @Flag(help: "Do not make the occurrences missed while paused.") var skipMissed = false
             func run() async throws {
                 try await global.reporting {
-                    let change = try await global.workspace().changeRule(id, .resume, skipMissed: skipMissed, dryRun: global.dryRun)
+                    let change = try await RecurringRules(global.workspace()).change(
+                        id, .resume, skipMissed: skipMissed, dryRun: global.dryRun)
                     RuleOutput.print(change, verb: "resumed", global: global)
                     return .ok
                 }
@@ -117,7 +119,8 @@ extension SheetSyncCommand {
             func run() async throws {
                 try await global.reporting {
                     RuleOutput.print(
-                        try await global.workspace().changeRule(id, .delete, dryRun: global.dryRun), verb: "deleted", global: global)
+                        try await RecurringRules(global.workspace()).change(id, .delete, dryRun: global.dryRun), verb: "deleted",
+                        global: global)
                     return .ok
                 }
             }

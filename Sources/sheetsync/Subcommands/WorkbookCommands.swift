@@ -144,7 +144,8 @@ extension SheetSyncCommand {
 
         func run() async throws {
             try await global.reporting {
-                let report = try await global.workspace().materialize(through: through.flatMap(LocalDate.init(iso:)), dryRun: global.dryRun)
+                let report = try await RecurringRules(global.workspace()).materialize(
+                    through: through.flatMap(LocalDate.init(iso:)), dryRun: global.dryRun)
                 if global.json {
                     Output.json(report)
                 } else if !global.quiet {

@@ -22,10 +22,15 @@ public struct NewTransaction: Sendable {
     }
 }
 
-extension Workspace {
+/// `sheetsync add`: a transaction typed on the command line added to the store.
+public struct Transactions: Sendable {
+    public let workspace: Workspace
+
+    public init(_ workspace: Workspace) { self.workspace = workspace }
+
     /// Adds a transaction to the local store (the next push writes it to the workbook); returns its id.
     public func add(_ new: NewTransaction, dryRun: Bool = false) async throws -> String {
-        try await withStore(preview: dryRun) { store in
+        try await workspace.withStore(preview: dryRun) { store in
             let categories = Set(try store.records(in: .categories).map { $0[.name] })
             // Trimmed, as a category cell in the sheet is read.
             let category = new.category.trimmingCharacters(in: .whitespaces)
@@ -39,14 +44,14 @@ extension Workspace {
                 }
                 throw SheetSyncError(.usage, "\(problem.message) (\(problem.hint))")
             }
-            let now = clock.now()
+            let now = workspace.clock.now()
             let day =
-                try new.date.map { try Self.dateOption($0, option: "--date", localForms(store)).description }
-                ?? today(store: store).description
+                try new.date.map { try LocalDate.option($0, named: "--date", workspace.localForms(store)).description }
+                ?? workspace.today(store: store).description
             guard case .success(let amount) = Amount.parse(new.amount) else {
                 throw SheetSyncError(.usage, "--amount '\(new.amount)' is not an amount (a non-negative decimal such as 12.50)")
             }
-            let id = newID()
+            let id = workspace.newID()
             let date = LocalDate(iso: day)
             let record = LedgerRow([
                 .transactionId: id, .type: new.type, .date: day, .year: date.map { String($0.year) } ?? "",
@@ -57,19 +62,5 @@ extension Workspace {
             try store.upsert(record, in: .transactions)
             return id
         }
-    }
-
-    /// The dataset's time zone (its Settings row), else the configured one.
-    func timeZone(store: LedgerStore) throws -> TimeZone {
-        let zone = try store.records(in: .settings).first?[.timezone] ?? config.timezone
-        return TimeZone(identifier: zone) ?? TimeZone(identifier: config.timezone) ?? .gmt
-    }
-
-    /// Today in the dataset's time zone.
-    func today(store: LedgerStore) throws -> LocalDate {
-        let zone = try timeZone(store: store)
-        let now = clock.now()
-        let offset = Int64(zone.secondsFromGMT(for: now.date)) * 1000
-        return now.adding(milliseconds: offset).utcDate
     }
 }

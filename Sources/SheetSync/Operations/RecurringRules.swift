@@ -68,13 +68,19 @@ public struct RuleChange: Codable, Sendable {
     public var notes: [String] = []
 }
 
-extension Workspace {
+/// `sheetsync rule …` and `materialize`: the ledger's recurring rules added, listed, paused, resumed
+/// and deleted in the store, and turned into transactions (`RecurringRules+Materialize.swift`).
+public struct RecurringRules: Sendable {
+    public let workspace: Workspace
+
+    public init(_ workspace: Workspace) { self.workspace = workspace }
+
     /// Adds a recurring rule to the store (the next sync writes it to RecurringRules), checked exactly
     /// as a row typed into that tab is (`RecurringRuleCheck`).
-    public func addRule(_ new: NewRule, next: Int = 3, dryRun: Bool = false) async throws -> RuleChange {
-        try await withStore(preview: dryRun) { store in
+    public func add(_ new: NewRule, next: Int = 3, dryRun: Bool = false) async throws -> RuleChange {
+        try await workspace.withStore(preview: dryRun) { store in
             try requireSynced(store)
-            let now = clock.now()
+            let now = workspace.clock.now()
             let interval = Int(new.interval.trimmingCharacters(in: .whitespaces)) ?? 1
             var schedule = RuleSchedule(cadence: new.cadence, interval: max(1, interval))
             if let on = new.on {
@@ -83,12 +89,12 @@ extension Workspace {
                 case .failure(let problem): throw SheetSyncError(.usage, problem.message)
                 }
             }
-            let forms = try localForms(store)
-            let from = try new.from.map { try Self.dateOption($0, option: "--from", forms) } ?? today(store: store)
-            let until = try new.until.map { try Self.dateOption($0, option: "--until", forms).description } ?? ""
+            let forms = try workspace.localForms(store)
+            let from = try new.from.map { try LocalDate.option($0, named: "--from", forms) } ?? workspace.today(store: store)
+            let until = try new.until.map { try LocalDate.option($0, named: "--until", forms).description } ?? ""
             let (start, lastGenerated) = schedule.start(from: from)
             let cells: [FieldKey: String] = [
-                .recurringRuleId: newID(), .isEnabled: "TRUE", .type: new.type, .amount: new.amount,
+                .recurringRuleId: workspace.newID(), .isEnabled: "TRUE", .type: new.type, .amount: new.amount,
                 .category: new.category, .tagsCSV: new.tags, .note: new.note, .startDate: start.description,
                 .cadence: new.cadence.rawValue, .interval: new.interval, .endDate: until,
                 .lastGeneratedDate: lastGenerated?.description ?? "", .createdAt: now.description,
@@ -115,9 +121,9 @@ extension Workspace {
     }
 
     /// The store's recurring rules, each with its next `next` occurrences.
-    public func rules(next: Int = 0) async throws -> [RuleLine] {
-        try await requireLedger()
-        return try await withStore(preview: true) { store in
+    public func list(next: Int = 0) async throws -> [RuleLine] {
+        try await workspace.requireLedger()
+        return try await workspace.withStore(preview: true) { store in
             try store.records(in: .recurringRules).map { Self.line($0, next: next) }.sorted {
                 ($0.startDate, $0.recurringRuleId) < ($1.startDate, $1.recurringRuleId)
             }
@@ -125,7 +131,7 @@ extension Workspace {
     }
 
     /// What `rule pause|resume|delete` does to one rule.
-    public enum RuleAction: String, Sendable {
+    public enum Action: String, Sendable {
         case pause, resume, delete
     }
 
@@ -133,8 +139,8 @@ extension Workspace {
     /// with it). Resuming a rule makes the occurrences missed while paused at the next materialize,
     /// unless `skipMissed` moves its `lastGeneratedDate` to yesterday. Deleting a rule keeps the
     /// transactions it made.
-    public func changeRule(_ id: String, _ action: RuleAction, skipMissed: Bool = false, dryRun: Bool = false) async throws -> RuleChange {
-        try await withStore(preview: dryRun) { store in
+    public func change(_ id: String, _ action: Action, skipMissed: Bool = false, dryRun: Bool = false) async throws -> RuleChange {
+        try await workspace.withStore(preview: dryRun) { store in
             var rule = try Self.rule(id, in: try store.records(in: .recurringRules))
             let key = rule[.recurringRuleId]
             var notes: [String] = []
@@ -142,14 +148,14 @@ extension Workspace {
             case .delete:
                 _ = try store.delete(key: key, in: .recurringRules)
                 // Asked for by name: the next sync deletes its row even when it is the tab's only one.
-                try store.setState(LedgerState.deletedByNameKey(.recurringRules, key), clock.now().description)
+                try store.setState(LedgerState.deletedByNameKey(.recurringRules, key), workspace.clock.now().description)
                 notes.append("the transactions it made stay; the next sync deletes its RecurringRules row")
                 return RuleChange(rule: Self.line(rule, next: 0), dryRun: dryRun, notes: notes)
             case .pause:
                 rule[.isEnabled] = "FALSE"
             case .resume:
                 rule[.isEnabled] = "TRUE"
-                let yesterday = try today(store: store).adding(days: -1)
+                let yesterday = try workspace.today(store: store).adding(days: -1)
                 if skipMissed {
                     if LocalDate(iso: rule[.lastGeneratedDate]).map({ $0 < yesterday }) ?? true {
                         rule[.lastGeneratedDate] = yesterday.description
@@ -162,7 +168,7 @@ extension Workspace {
                             + "`rule resume --skip-missed` skips them")
                 }
             }
-            rule[.lastModifiedAt] = clock.now().description
+            rule[.lastModifiedAt] = workspace.clock.now().description
             try store.upsert(rule, in: .recurringRules)
             return RuleChange(rule: Self.line(rule, next: 0), dryRun: dryRun, notes: notes)
         }
@@ -200,17 +206,6 @@ extension Workspace {
         case .failure(let problem): line.problem = problem.message
         }
         return line
-    }
-
-    /// A date option read as the ledger's sheet reads a date cell, refused with the sheet's message.
-    static func dateOption(_ text: String, option: String, _ forms: LocalForms) throws -> LocalDate {
-        switch FieldParser.canonical(.text(text), FieldSpec(.date, .date), forms) {
-        case .success(let iso):
-            if let date = LocalDate(iso: iso) { return date }
-            throw SheetSyncError(.usage, "\(option) is empty (use YYYY-MM-DD)")
-        case .failure(let problem):
-            throw SheetSyncError(.usage, "\(option): \(problem.message) (\(problem.hint))")
-        }
     }
 
     /// The problems of a typed rule, named by the option that gave each cell.

@@ -48,11 +48,11 @@ public struct MaterializeReport: Codable, Sendable {
     }
 }
 
-extension Workspace {
+extension RecurringRules {
     /// Turns recurring rules into transactions in the local store, through `through` (default: today in
     /// the dataset's time zone). The next push writes them and the rules' `lastGeneratedDate`.
     public func materialize(through: LocalDate?, dryRun: Bool) async throws -> MaterializeReport {
-        try await withStore(preview: dryRun) { store in
+        try await workspace.withStore(preview: dryRun) { store in
             var report = try materialize(store: store, through: through, dryRun: dryRun)
             report.notices += await rulesOnlyInWorkbook(store: store)
             return report
@@ -63,14 +63,16 @@ extension Workspace {
     /// see: one note each, naming its row. Only a workbook changed since the last sync is read; one that
     /// cannot be read now adds no note (the sync that loads the rules says what is wrong with it).
     func rulesOnlyInWorkbook(store: LedgerStore) async -> [SyncIssue] {
-        guard let remote = try? makeRemote(), (try? await remote.exists()) == true else { return [] }
+        guard let remote = try? workspace.makeRemote(), (try? await remote.exists()) == true else { return [] }
         if let recorded = (try? store.state(SyncEngine.stateRemoteVersion)) ?? nil, let current = try? await remote.currentVersion(),
             current == recorded
         {
             return []
         }
         guard let snapshot = try? await remote.read(), let table = snapshot.tables[.recurringRules],
-            let rows = try? TabReader.read(table, schema: Tab.recurringRules.schema.reading(localForms(store)), seenAt: clock.now()).1
+            let rows = try? TabReader.read(
+                table, schema: Tab.recurringRules.schema.reading(workspace.localForms(store)), seenAt: workspace.clock.now()
+            ).1
         else { return [] }
         let known = Set(((try? store.records(in: .recurringRules)) ?? []).map { $0[.recurringRuleId] })
         return rows.compactMap { row -> SyncIssue? in
@@ -91,49 +93,10 @@ extension Workspace {
         }
     }
 
-    /// `sync --materialize`: sync, materialize and sync again under one lock, for a single cron line.
-    /// The first run is a whole sync, not a pull: a rule typed into the sheet without an id loads only
-    /// once its id is written there, and then makes its instances in this same run.
-    public func syncMaterializing(_ options: SyncOptions) async throws -> SyncReport {
-        let remote = try makeRemote()
-        try await requireWorkbook(remote)
-        return try await withWorkbook(remote, preview: options.dryRun) { store in
-            let receiptProblems = try await uploadQueuedReceipts(store: store, remote: remote, options: options)
-            let engine = engine(store: store, remote: remote)
-            var pulled = try await engine.run(
-                SyncOptions(
-                    mode: .sync, dryRun: options.dryRun, allowMassDelete: options.allowMassDelete, listsChanges: options.listsChanges))
-            pulled.errors += receiptProblems
-            guard pulled.errors.isEmpty else { return pulled }
-            let made = try materialize(store: store, through: nil, dryRun: options.dryRun)
-            if options.dryRun {
-                pulled.changes += made.lines
-                pulled.preview(try queuedReceiptsPreview(store: store, remote: remote, options: options))
-                return pulled
-            }
-            var report = try await engine.run(
-                SyncOptions(mode: .sync, allowMassDelete: options.allowMassDelete, listsChanges: options.listsChanges))
-            report.command = "sync"
-            if options.listsChanges { report.changes = pulled.changes + made.lines + report.changes }
-            let unmade = made.rejected.map {
-                SyncIssue.notice(.ruleProblem, at: .key($0.id, of: .recurringRules), $0.message, hint: $0.hint)
-            }
-            report.notices = pulled.notices + made.notices + unmade + report.notices
-            report.newlyRejected = max(report.newlyRejected, pulled.newlyRejected)
-            report.errors = receiptProblems + report.errors
-            for (tab, t) in pulled.tabs {
-                report.tabs[tab, default: .init()].added += t.added
-                report.tabs[tab, default: .init()].updated += t.updated
-                report.tabs[tab, default: .init()].deleted += t.deleted
-            }
-            return report
-        }
-    }
-
     func materialize(store: LedgerStore, through: LocalDate?, dryRun: Bool) throws -> MaterializeReport {
-        let zone = try timeZone(store: store)
-        let day = try through ?? today(store: store)
-        let now = clock.now()
+        let zone = try workspace.timeZone(store: store)
+        let day = try through ?? workspace.today(store: store)
+        let now = workspace.clock.now()
         let categories = Set(try store.records(in: .categories).map { $0[.name] })
         var report = MaterializeReport(through: day.description, dryRun: dryRun)
         var rules: [LedgerRow] = []
