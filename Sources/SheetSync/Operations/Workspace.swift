@@ -136,10 +136,10 @@ public struct Workspace: Sendable {
         let remote = try makeRemote()
         try await requireWorkbook(remote)
         return try await withWorkbook(remote, preview: options.dryRun) { store in
-            let receiptProblems = try await uploadQueuedReceipts(store: store, remote: remote, options: options)
+            let receiptProblems = try await Receipts(self).uploadQueued(store: store, remote: remote, options: options)
             var report = try await engine(store: store, remote: remote).run(options)
             report.errors += receiptProblems
-            report.preview(try queuedReceiptsPreview(store: store, remote: remote, options: options))
+            report.preview(try Receipts(self).queuedPreview(store: store, remote: remote, options: options))
             return report
         }
     }
@@ -151,7 +151,7 @@ public struct Workspace: Sendable {
         let remote = try makeRemote()
         try await requireWorkbook(remote)
         return try await withWorkbook(remote, preview: options.dryRun) { store in
-            let receiptProblems = try await uploadQueuedReceipts(store: store, remote: remote, options: options)
+            let receiptProblems = try await Receipts(self).uploadQueued(store: store, remote: remote, options: options)
             let engine = engine(store: store, remote: remote)
             var pulled = try await engine.run(
                 SyncOptions(
@@ -161,7 +161,7 @@ public struct Workspace: Sendable {
             let made = try RecurringRules(self).materialize(store: store, through: nil, dryRun: options.dryRun)
             if options.dryRun {
                 pulled.changes += made.lines
-                pulled.preview(try queuedReceiptsPreview(store: store, remote: remote, options: options))
+                pulled.preview(try Receipts(self).queuedPreview(store: store, remote: remote, options: options))
                 return pulled
             }
             var report = try await engine.run(

@@ -41,7 +41,7 @@ extension SheetSyncCommand {
             @Argument(help: "Image files.", completion: .file()) var files: [String]
             func run() async throws {
                 try await global.reporting {
-                    let ids = try await global.workspace().addReceipts(
+                    let ids = try await Receipts(global.workspace()).add(
                         transactionId: transactionId, files: files.map { URL(fileURLWithPath: $0) }, dryRun: global.dryRun)
                     if global.json {
                         Output.json(["receiptIds": ids])

@@ -9,7 +9,7 @@ extension SheetSyncCommand.Receipt {
         @Argument(help: "Receipt ids (default: every failed one).") var receiptIds: [String] = []
         func run() async throws {
             try await global.reporting {
-                let ids = try await global.workspace().retryReceipts(receiptIds, dryRun: global.dryRun)
+                let ids = try await Receipts(global.workspace()).retry(receiptIds, dryRun: global.dryRun)
                 if global.json { Output.json(["receiptIds": ids]) } else if !global.quiet { ids.forEach(Output.line) }
                 return .ok
             }
@@ -22,7 +22,7 @@ extension SheetSyncCommand.Receipt {
         @Argument(help: "Receipt ids.") var receiptIds: [String]
         func run() async throws {
             try await global.reporting {
-                let ids = try await global.workspace().forgetReceipts(receiptIds, dryRun: global.dryRun)
+                let ids = try await Receipts(global.workspace()).forget(receiptIds, dryRun: global.dryRun)
                 if global.json { Output.json(["receiptIds": ids]) } else if !global.quiet { ids.forEach(Output.line) }
                 return .ok
             }

@@ -4,30 +4,36 @@ import SheetSyncStore
 import SheetValues
 import Workbook
 
-extension Workspace {
+/// `sheetsync receipt …`: receipt images added to a transaction, and the upload queue's receipts uploaded
+/// before a push, retried or forgotten.
+public struct Receipts: Sendable {
+    public let workspace: Workspace
+
+    public init(_ workspace: Workspace) { self.workspace = workspace }
+
     /// Adds receipt images to a transaction, where the remote keeps receipts (`receiptStorage`). For file
     /// workbooks each image is copied into `Receipts/` beside the workbook under the seed's name rule and its
     /// row's `driveFileId` is the path relative to that folder; the next push writes the rows. Where receipts
     /// are uploaded (Google), the copy waits beside the store in the `receipt_uploads` queue.
-    public func addReceipts(transactionId: String, files: [URL], dryRun: Bool = false) async throws -> [String] {
+    public func add(transactionId: String, files: [URL], dryRun: Bool = false) async throws -> [String] {
         guard let id = FieldParser.canonicalUUID(transactionId) else {
             throw SheetSyncError(.usage, "'\(transactionId)' is not a transaction id")
         }
         try Self.requireReceiptFiles(files)
         let (folder, queued) = try receiptsFolder()
-        return try await withStore(preview: dryRun) { store in
+        return try await workspace.withStore(preview: dryRun) { store in
             guard let transaction = try store.records(in: .transactions).first(where: { $0[.transactionId] == id }) else {
                 throw SheetSyncError(.usage, "no transaction with id \(id) in the store (run `sheetsync pull` first?)")
             }
             if !dryRun { try Self.prepareReceiptsFolder(folder, queued: queued) }
             var names = try ReceiptNumbering(transaction, id: id, folder: folder, store: store)
-            let stamp = clock.now().description
+            let stamp = workspace.clock.now().description
             var ids: [String] = []
             var records: [LedgerRow] = []
             for file in files {
                 let name = names.next(sourceExtension: file.pathExtension)
                 let target = folder.appendingPathComponent(name)
-                let receiptId = newID()
+                let receiptId = workspace.newID()
                 ids.append(receiptId)
                 if dryRun { continue }
                 // copyItem refuses an existing target: a file that appeared since the check is not replaced.
@@ -65,12 +71,12 @@ extension Workspace {
 
     /// Where new receipts are copied: the workbook's receipts folder, or the upload queue beside the store.
     private func receiptsFolder() throws -> (folder: URL, queued: Bool) {
-        switch try makeRemote().receiptStorage {
+        switch try workspace.makeRemote().receiptStorage {
         case .folder(let receipts):
             return (receipts, false)
         case .upload:
             // Copies wait beside the store until the next push uploads them.
-            return (ReceiptQueue.folder(store: config.store), true)
+            return (ReceiptQueue.folder(store: workspace.config.store), true)
         }
     }
 
@@ -116,18 +122,18 @@ private struct ReceiptNumbering {
     }
 }
 
-extension Workspace {
+extension Receipts {
     /// A remote whose receipts are uploaded: receipts queued by `receipt add` are uploaded before a run
     /// that pushes; returns the problems to report (a receipt whose file is gone, storage refused), each said once.
-    func uploadQueuedReceipts(store: LedgerStore, remote: any Remote, options: SyncOptions) async throws -> [SyncIssue] {
+    func uploadQueued(store: LedgerStore, remote: any Remote, options: SyncOptions) async throws -> [SyncIssue] {
         guard case .upload(let target) = remote.receiptStorage, options.mode != .pull, !options.dryRun else { return [] }
-        return try await ReceiptQueue(store: store, target: target, clock: clock).uploadAll().problems.map {
+        return try await ReceiptQueue(store: store, target: target, clock: workspace.clock).uploadAll().problems.map {
             .heldBack(.receiptProblem, $0)
         }
     }
 
-    /// What `uploadQueuedReceipts` would do, for a dry run's plan: one line naming the queued receipts.
-    func queuedReceiptsPreview(store: LedgerStore, remote: any Remote, options: SyncOptions) throws -> [String] {
+    /// What `uploadQueued` would do, for a dry run's plan: one line naming the queued receipts.
+    func queuedPreview(store: LedgerStore, remote: any Remote, options: SyncOptions) throws -> [String] {
         guard case .upload = remote.receiptStorage, options.mode != .pull, options.dryRun else { return [] }
         let queued = try store.receiptUploads([.queued])
         guard !queued.isEmpty else { return [] }
@@ -136,13 +142,15 @@ extension Workspace {
     }
 
     /// `receipt retry`: queued receipts marked failed are tried again on the next push (all when `ids` is empty).
-    public func retryReceipts(_ ids: [String], dryRun: Bool = false) async throws -> [String] {
-        try await withStore(preview: dryRun) { store in try ReceiptQueue.retry(ids, store: store, now: clock.now().description) }
+    public func retry(_ ids: [String], dryRun: Bool = false) async throws -> [String] {
+        try await workspace.withStore(preview: dryRun) { store in
+            try ReceiptQueue.retry(ids, store: store, now: workspace.clock.now().description)
+        }
     }
 
     /// `receipt forget`: queued receipts dropped, with their queued copies.
-    public func forgetReceipts(_ ids: [String], dryRun: Bool = false) async throws -> [String] {
-        try await withStore(preview: dryRun) { store in try ReceiptQueue.forget(ids, store: store, keepingFiles: dryRun) }
+    public func forget(_ ids: [String], dryRun: Bool = false) async throws -> [String] {
+        try await workspace.withStore(preview: dryRun) { store in try ReceiptQueue.forget(ids, store: store, keepingFiles: dryRun) }
     }
 }
 
