@@ -142,7 +142,7 @@ extension SyncEngine {
     /// Apply, the store's side: the commit, then the deleted rows kept past their days let go.
     func applyToStore(_ commit: StoreCommit, now: Timestamp) throws -> CommitOutcome {
         let outcome = try store.commit(commit)
-        try store.purgeDeletedRows(before: now.adding(milliseconds: -Int64(Workspace.deletedRowsKeptDays) * 86_400_000).description)
+        try store.purgeDeletedRows(before: now.adding(milliseconds: -Int64(RowRestore.keptDays) * 86_400_000).description)
         return outcome
     }
 
@@ -163,7 +163,7 @@ extension SyncEngine {
                 .notice(
                     .rowsDeleted, at: .tab(tabPlan.tab),
                     "\(deleted.count) row(s) deleted in the workbook were deleted from the store (\(shown)); "
-                        + "`sheetsync restore --list` shows them for \(Workspace.deletedRowsKeptDays) days"))
+                        + "`sheetsync restore --list` shows them for \(RowRestore.keptDays) days"))
         }
         return notices
     }

@@ -57,7 +57,7 @@ extension SheetSyncCommand {
                 var filter: OpenRowFilter = []
                 if unpaid { filter.insert(.unpaid) }
                 if unreimbursed { filter.insert(.unreimbursed) }
-                let output = try await global.workspace().report(ReportRequest(period: try period(), grouping: by, filter: filter))
+                let output = try await Reports(global.workspace()).report(ReportRequest(period: try period(), grouping: by, filter: filter))
                 if global.json {
                     Output.json(output)
                 } else if csv {

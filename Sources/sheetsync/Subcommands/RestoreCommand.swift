@@ -13,9 +13,9 @@ extension SheetSyncCommand {
 
         func run() async throws {
             try await global.reporting {
-                let workspace = try global.workspace()
+                let restore = RowRestore(try global.workspace())
                 if list {
-                    let rows = try await workspace.deletedRows(since: since)
+                    let rows = try await restore.list(since: since)
                     if global.json {
                         Output.json(rows)
                     } else {
@@ -27,7 +27,7 @@ extension SheetSyncCommand {
                     }
                     return .ok
                 }
-                let report = try await workspace.restore(ids: ids, since: since, dryRun: global.dryRun)
+                let report = try await restore.restore(ids: ids, since: since, dryRun: global.dryRun)
                 if global.json { Output.json(report) } else if !global.quiet { report.lines.forEach(Output.line) }
                 return .ok
             }

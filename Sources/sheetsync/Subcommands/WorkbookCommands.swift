@@ -86,7 +86,8 @@ extension SheetSyncCommand {
         func run() async throws {
             try await global.reporting {
                 let url = URL(fileURLWithPath: path)
-                let count = try await global.workspace().export(to: url, format: chosenFormat, force: force, dryRun: global.dryRun)
+                let count = try await LedgerExport(global.workspace()).export(
+                    to: url, format: chosenFormat, force: force, dryRun: global.dryRun)
                 let verb = global.dryRun ? "would export" : "exported"
                 if global.json {
                     Output.json(["path": url.path, "rows": String(count), "dryRun": String(global.dryRun)])

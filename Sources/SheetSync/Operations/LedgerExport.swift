@@ -8,12 +8,17 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     case csv, xlsx
 }
 
-extension Workspace {
+/// `sheetsync export`: the store written as a new workbook elsewhere.
+public struct LedgerExport: Sendable {
+    public let workspace: Workspace
+
+    public init(_ workspace: Workspace) { self.workspace = workspace }
+
     /// Writes a snapshot of the local store as a new workbook at `path` (a folder for CSV, a file for XLSX).
     /// Never over the configured workbook; over another existing workbook only with `force`.
     public func export(to path: URL, format: ExportFormat, force: Bool = false, dryRun: Bool = false) async throws -> Int {
         try refuseOverwrite(path, format: format, force: force)
-        return try await withStore(preview: true) { store in
+        return try await workspace.withStore(preview: true) { store in
             var tables: [Tab: Table] = [:]
             var count = 0
             for tab in Tab.allCases {
@@ -37,6 +42,7 @@ extension Workspace {
     /// edits not yet synced, so that is refused always, and any other workbook (or, for XLSX, any
     /// file) without `force`; so is a path of the wrong kind (a file for CSV, a folder for XLSX).
     func refuseOverwrite(_ path: URL, format: ExportFormat, force: Bool) throws {
+        let config = workspace.config
         let target = path.standardizedFileURL.resolvingSymlinksInPath()
         let configured: URL?
         switch config.remote {

@@ -28,14 +28,19 @@ public struct RestoreReport: Codable, Sendable {
     }
 }
 
-extension Workspace {
+/// `sheetsync restore`: rows deleted from the store (kept `keptDays`) listed and brought back.
+public struct RowRestore: Sendable {
+    public let workspace: Workspace
+
+    public init(_ workspace: Workspace) { self.workspace = workspace }
+
     /// How long deleted rows are kept for `restore` (at least 90 days).
-    static let deletedRowsKeptDays = 90
+    static let keptDays = 90
 
     /// Deleted rows kept for restore, newest first (`since`: an ISO date or timestamp).
-    public func deletedRows(since: String?) async throws -> [RestoreReport.Entry] {
-        try await withStore(preview: true) { store in
-            try store.deletedRows(since: try Self.instant(since, zone: try timeZone(store: store))).map(RestoreReport.Entry.init)
+    public func list(since: String?) async throws -> [RestoreReport.Entry] {
+        try await workspace.withStore(preview: true) { store in
+            try store.deletedRows(since: try Self.instant(since, zone: try workspace.timeZone(store: store))).map(RestoreReport.Entry.init)
         }
     }
 
@@ -56,9 +61,9 @@ extension Workspace {
         guard !ids.isEmpty || since != nil else {
             throw SheetSyncError(.usage, "name the rows to restore by id, or give --since TIME (`sheetsync restore --list` shows them)")
         }
-        return try await withStore(preview: dryRun) { store in
+        return try await workspace.withStore(preview: dryRun) { store in
             let wanted = Set(ids.map { FieldParser.canonicalUUID($0) ?? $0 })
-            let from = try Self.instant(since, zone: try timeZone(store: store))
+            let from = try Self.instant(since, zone: try workspace.timeZone(store: store))
             let rows = try store.deletedRows(since: from).filter { wanted.isEmpty || wanted.contains($0.key) }
             let missing = wanted.subtracting(rows.map(\.key))
             guard missing.isEmpty else {
@@ -66,7 +71,7 @@ extension Workspace {
                     .usage,
                     "no deleted row with id \(missing.sorted().joined(separator: ", ")) is kept (`sheetsync restore --list` shows them)")
             }
-            let (restored, skipped) = try store.restore(rows, now: clock.now())
+            let (restored, skipped) = try store.restore(rows, now: workspace.clock.now())
             return RestoreReport(
                 dryRun: dryRun, restored: restored.map(RestoreReport.Entry.init),
                 skipped: skipped.map(RestoreReport.Entry.init))

@@ -45,17 +45,23 @@ public struct ReportOutput: Sendable {
     }
 }
 
-extension Workspace {
+/// `sheetsync report`: a period's totals from the store.
+public struct Reports: Sendable {
+    public let workspace: Workspace
+
+    public init(_ workspace: Workspace) { self.workspace = workspace }
+
     /// Totals for a period, read from a read-only copy of the store: nothing on disk is written,
     /// not even a WAL or lock file.
     public func report(_ request: ReportRequest) async throws -> ReportOutput {
+        let config = workspace.config
         guard FileManager.default.fileExists(atPath: config.store.path) else {
             throw SheetSyncError.configuration(
                 "no store at \(config.store.path): nothing to report yet; run `sheetsync sync` (or `sheetsync init` "
                     + "in a new folder) first, or point --config at your ledger")
         }
-        return try await withStore(preview: true) { store in
-            let period = try request.period ?? (request.filter.isEmpty ? ReportPeriod.month(of: today(store: store)) : nil)
+        return try await workspace.withStore(preview: true) { store in
+            let period = try request.period ?? (request.filter.isEmpty ? ReportPeriod.month(of: workspace.today(store: store)) : nil)
             let transactions = try store.records(in: .transactions)
             let report = LedgerReport(
                 transactions: transactions, categories: try store.records(in: .categories), period: period,
