@@ -61,7 +61,7 @@ import Testing
         let bed = try await GoogleTestBed.start("g-login")
         let (client, clientFile) = try Self.desktopClient(in: bed)
         let browser = Browser()
-        let written = try await Workspace(config: try bed.config()).authLogin(clientFile: clientFile) { url in
+        let written = try await LedgerSetup(Workspace(config: try bed.config())).authLogin(clientFile: clientFile) { url in
             browser.consent(url, bed: bed, client: client)
         }
         #expect(try await browser.redirectAnswer()?.status == 200)
@@ -88,7 +88,7 @@ import Testing
         let (client, clientFile) = try Self.desktopClient(in: bed)
         let browser = Browser()
         await #expect {
-            _ = try await Workspace(config: try bed.config()).authLogin(clientFile: clientFile) { url in
+            _ = try await LedgerSetup(Workspace(config: try bed.config())).authLogin(clientFile: clientFile) { url in
                 browser.consent(url, bed: bed, client: client, grantedScope: "https://www.googleapis.com/auth/spreadsheets")
             }
         } throws: { error in

@@ -174,17 +174,17 @@ import Workbook
         let workbook = TestWorkbook(folder: folder)
         let workspace = Workspace(
             config: Config(store: folder.appendingPathComponent("sheetsync.sqlite"), remote: .csv(folder: folder), timezone: "Etc/UTC"))
-        _ = try await workspace.sync(SyncOptions(mode: .sync))
+        _ = try await WorkbookSync(workspace).run(SyncOptions(mode: .sync))
         // A pid no process has (above the kernel's largest).
         let swap = folder.appendingPathComponent(".Transactions.csv.sheetsync-swap-2147483646-0")
         let previous = Array("transactionId,date\nthe version before the killed run's write\n".utf8)
         try Data(previous).write(to: swap)
         let before = try workbook.allBytes()
 
-        _ = try await workspace.check(path: nil)
+        _ = try await Inspection(workspace).check(path: nil)
         #expect(try bytes(swap) == previous, "check only reads")
 
-        let quiet = try await workspace.sync(SyncOptions(mode: .sync))
+        let quiet = try await WorkbookSync(workspace).run(SyncOptions(mode: .sync))
         #expect(quiet.errors.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: swap.path))
         let backups = AtomicFile.backups(of: "Transactions.csv", in: folder)

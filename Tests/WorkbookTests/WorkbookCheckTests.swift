@@ -57,7 +57,7 @@ import Testing
         func value(_ tab: Tab, row: Int, _ header: String) -> String { tabs[tab]![row][column(tab, header)] }
     }
 
-    /// What a check reports of a plan, as `Workspace.check` fills its report.
+    /// What a check reports of a plan, as `Inspection.check` fills its report.
     struct Shape: Equatable {
         var errors: [String]
         var held: [SyncIssue]

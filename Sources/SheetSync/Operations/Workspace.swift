@@ -2,10 +2,12 @@ import Foundation
 import Logging
 import SheetSyncCore
 import SheetSyncStore
-import SheetValues
 import Workbook
 
-/// A configured ledger: its store, its remote, and the run lock that guards them.
+/// A configured ledger: its config, clock, logger and id source, and how a command opens its store,
+/// workbook and remote under the run lock. The commands themselves are the operation types that take
+/// one (`WorkbookSync`, `LedgerSetup`, `Inspection`, `LedgerImport`, `LedgerExport`, `Transactions`,
+/// `Categories`, `RecurringRules`, `Receipts`, `Reports`, `RowRestore`).
 public struct Workspace: Sendable {
     public let config: Config
     public let clock: any WallClock
@@ -67,7 +69,7 @@ public struct Workspace: Sendable {
     /// The store's files (the database, its WAL, shared memory and journal) are regular files or
     /// absent: SQLite opens them by name and would follow a symlink there (writing the ledger
     /// wherever it points) or hang on a FIFO. Refused with 78, naming the file (`FileSafety`).
-    func refuseStoreFilesThatAreNot() throws {
+    private func refuseStoreFilesThatAreNot() throws {
         for suffix in ["", "-wal", "-shm", "-journal"] {
             do { try FileSafety.requireFileOrNothing(config.store.path + suffix) } catch { throw SheetSyncError.replacing(error) }
         }
@@ -108,7 +110,7 @@ public struct Workspace: Sendable {
     }
 
     /// Neither `remote` nor the store exists: nothing to work on. Every command says it in these words.
-    func noLedger(_ remote: any Remote) -> SheetSyncError {
+    private func noLedger(_ remote: any Remote) -> SheetSyncError {
         .configuration(
             "not a ledger: no workbook (\(remote.displayName)) and no store (\(config.store.path)) here; run `sheetsync init` to "
                 + "start a new ledger, or point --config at an existing one")
@@ -122,6 +124,18 @@ public struct Workspace: Sendable {
         throw noLedger(remote)
     }
 
+    /// The store as `status` reads it: the file itself, read-only, when it is at the current schema
+    /// (`withStore(preview:)` would copy all of it into memory first); an empty store when there is none.
+    func readOnlyStore() throws -> LedgerStore {
+        let path = config.store.path
+        try refuseStoreFilesThatAreNot()
+        do {
+            return FileManager.default.fileExists(atPath: path) ? try LedgerStore.readOnly(path: path) : try LedgerStore.inMemory()
+        } catch {
+            throw SheetSyncError.classify(error, store: path) ?? .configuration("cannot read store \(path): \(error)")
+        }
+    }
+
     public func makeRemote() throws -> any Remote {
         try RemoteFactory.make(config.remote, backupsToKeep: config.backupsToKeep, logger: logger)
     }
@@ -129,57 +143,5 @@ public struct Workspace: Sendable {
     public func engine(store: LedgerStore, remote: any Remote) -> SyncEngine {
         let remote = progress.map { ProgressRemote(base: remote, report: $0) } ?? remote
         return SyncEngine(store: store, remote: remote, clock: clock, newID: newID, defaultTimeZone: config.timezone, logger: logger)
-    }
-
-    /// `pull`, `push` or `sync` under one lock.
-    public func sync(_ options: SyncOptions) async throws -> SyncReport {
-        let remote = try makeRemote()
-        try await requireWorkbook(remote)
-        return try await withWorkbook(remote, preview: options.dryRun) { store in
-            let receiptProblems = try await Receipts(self).uploadQueued(store: store, remote: remote, options: options)
-            var report = try await engine(store: store, remote: remote).run(options)
-            report.errors += receiptProblems
-            report.preview(try Receipts(self).queuedPreview(store: store, remote: remote, options: options))
-            return report
-        }
-    }
-
-    /// `sync --materialize`: sync, materialize and sync again under one lock, for a single cron line.
-    /// The first run is a whole sync, not a pull: a rule typed into the sheet without an id loads only
-    /// once its id is written there, and then makes its instances in this same run.
-    public func syncMaterializing(_ options: SyncOptions) async throws -> SyncReport {
-        let remote = try makeRemote()
-        try await requireWorkbook(remote)
-        return try await withWorkbook(remote, preview: options.dryRun) { store in
-            let receiptProblems = try await Receipts(self).uploadQueued(store: store, remote: remote, options: options)
-            let engine = engine(store: store, remote: remote)
-            var pulled = try await engine.run(
-                SyncOptions(
-                    mode: .sync, dryRun: options.dryRun, allowMassDelete: options.allowMassDelete, listsChanges: options.listsChanges))
-            pulled.errors += receiptProblems
-            guard pulled.errors.isEmpty else { return pulled }
-            let made = try RecurringRules(self).materialize(store: store, through: nil, dryRun: options.dryRun)
-            if options.dryRun {
-                pulled.changes += made.lines
-                pulled.preview(try Receipts(self).queuedPreview(store: store, remote: remote, options: options))
-                return pulled
-            }
-            var report = try await engine.run(
-                SyncOptions(mode: .sync, allowMassDelete: options.allowMassDelete, listsChanges: options.listsChanges))
-            report.command = "sync"
-            if options.listsChanges { report.changes = pulled.changes + made.lines + report.changes }
-            let unmade = made.rejected.map {
-                SyncIssue.notice(.ruleProblem, at: .key($0.id, of: .recurringRules), $0.message, hint: $0.hint)
-            }
-            report.notices = pulled.notices + made.notices + unmade + report.notices
-            report.newlyRejected = max(report.newlyRejected, pulled.newlyRejected)
-            report.errors = receiptProblems + report.errors
-            for (tab, t) in pulled.tabs {
-                report.tabs[tab, default: .init()].added += t.added
-                report.tabs[tab, default: .init()].updated += t.updated
-                report.tabs[tab, default: .init()].deleted += t.deleted
-            }
-            return report
-        }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import GoogleAPI
 import Logging
 
-/// Builds the remote a config names.
+/// Builds the remote a config names, or reads the workbook at a path as one.
 enum RemoteFactory {
     static func make(_ config: Config.RemoteConfig, backupsToKeep: Int, logger: Logger) throws -> any Remote {
         switch config {
@@ -37,5 +37,16 @@ enum RemoteFactory {
                     + ".csv files (for an .xlsx file use \"type\": \"xlsx\")"
                 : "the config's remote.path \(url.path) is a folder; an \"xlsx\" remote is one .xlsx file "
                     + "(for a folder of .csv files use \"type\": \"csv\")")
+    }
+
+    /// The workbook at a path: a folder is a CSV workbook, a `.xlsx` file an XLSX workbook.
+    static func workbook(at url: URL) throws -> any Remote {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw SheetSyncError(.usage, "\(url.path) does not exist")
+        }
+        if isDirectory.boolValue { return CSVWorkbookRemote(folder: url) }
+        if XLSXWorkbookRemote.isWorkbookFile(url) { return XLSXWorkbookRemote(file: url, refusal: .dataError) }
+        throw SheetSyncError(.usage, "\(url.path) is neither a CSV workbook folder nor an .xlsx/.xlsm/.xltx/.xltm file")
     }
 }

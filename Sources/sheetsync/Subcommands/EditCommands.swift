@@ -156,7 +156,7 @@ extension SheetSyncCommand {
             var client: String
             func run() async throws {
                 try await global.reporting {
-                    let path = try await global.workspace().authLogin(clientFile: URL(fileURLWithPath: client)) { url in
+                    let path = try await LedgerSetup(global.workspace()).authLogin(clientFile: URL(fileURLWithPath: client)) { url in
                         Output.error("open this URL in a browser to allow sheetsync access:\n\(url)")
                     }
                     if !global.quiet { Output.line("saved credentials to \(path.path)") }

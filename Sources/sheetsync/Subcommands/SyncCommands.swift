@@ -11,8 +11,7 @@ struct TransferOptions: ParsableArguments {
 
     func run(_ mode: SyncMode) async throws {
         try await global.reporting {
-            let workspace = try global.workspace()
-            let report = try await workspace.sync(
+            let report = try await WorkbookSync(try global.workspace()).run(
                 SyncOptions(mode: mode, dryRun: global.dryRun, allowMassDelete: allowMassDelete, listsChanges: global.verbose))
             return Output.report(report, global)
         }
@@ -40,8 +39,7 @@ extension SheetSyncCommand {
         func run() async throws {
             if materialize {
                 try await options.global.reporting {
-                    let workspace = try options.global.workspace()
-                    let report = try await workspace.syncMaterializing(
+                    let report = try await WorkbookSync(try options.global.workspace()).runMaterializing(
                         SyncOptions(
                             mode: .sync, dryRun: options.global.dryRun, allowMassDelete: options.allowMassDelete,
                             listsChanges: options.global.verbose))

@@ -16,7 +16,7 @@ extension SheetSyncCommand {
         var decimalSeparator: LocalForms.DecimalSeparator?
         func run() async throws {
             try await global.reporting {
-                let report = try await global.workspace().initialize(
+                let report = try await LedgerSetup(global.workspace()).initialize(
                     dryRun: global.dryRun, starterCategories: !empty, timeZone: timezone, forms: (dateOrder, decimalSeparator))
                 return Output.report(report, global)
             }
@@ -28,7 +28,7 @@ extension SheetSyncCommand {
         @OptionGroup var global: GlobalOptions
         func run() async throws {
             try await global.reporting {
-                let status = try await global.workspace().status()
+                let status = try await Inspection(global.workspace()).status()
                 if global.json { Output.json(status) } else { status.lines.forEach(Output.line) }
                 return .ok
             }
@@ -42,7 +42,7 @@ extension SheetSyncCommand {
         @Argument(help: "A CSV workbook folder or an .xlsx file.", completion: .file()) var path: String?
         func run() async throws {
             try await global.reporting {
-                let report = try await global.workspace().check(path: path)
+                let report = try await Inspection(global.workspace()).check(path: path)
                 if global.json {
                     Output.json(report)
                 } else if !global.quiet {
@@ -124,7 +124,7 @@ extension SheetSyncCommand {
                 let options = ImportOptions(
                     mergeCategories: mergeCategories, allowDuplicates: allowDuplicates, createCategories: createCategories,
                     dryRun: global.dryRun)
-                let report = try await global.workspace().importWorkbook(at: URL(fileURLWithPath: path), options: options)
+                let report = try await LedgerImport(global.workspace()).importWorkbook(at: URL(fileURLWithPath: path), options: options)
                 if !global.json && !global.quiet { Output.line(report.summary) }
                 return Output.report(global.json ? report.sync : report.printable, global)
             }

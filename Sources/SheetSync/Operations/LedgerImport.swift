@@ -82,7 +82,13 @@ public struct ImportOptions: Sendable {
     }
 }
 
-extension Workspace {
+/// `sheetsync import`: a workbook (`importWorkbook`) or a bank statement (`importStatement`,
+/// `LedgerImport+Statement.swift`) brought into the store as local changes the next sync writes.
+public struct LedgerImport: Sendable {
+    public let workspace: Workspace
+
+    public init(_ workspace: Workspace) { self.workspace = workspace }
+
     /// Merges a hand-edited workbook (a CSV folder or an `.xlsx`, possibly of another dataset, possibly
     /// with only some tabs) into the local store. The store's own rows act as the base, so the file's
     /// differences show as edits and go through the reconcile rules; the file's Settings tab is
@@ -90,18 +96,18 @@ extension Workspace {
     /// without ids are matched by content, so a second import of the same file adds nothing. The file
     /// itself is never written. All in one transaction: a failure changes nothing.
     public func importWorkbook(at path: URL, options: ImportOptions) async throws -> ImportReport {
-        let source = try Self.remote(at: path)
+        let source = try RemoteFactory.workbook(at: path)
         var snapshot = try await source.read()
         snapshot.tables[.settings] = nil
         let read = snapshot
-        return try await withStore(preview: options.dryRun, startsLedger: true) { store in
+        return try await workspace.withStore(preview: options.dryRun, startsLedger: true) { store in
             let local = try store.snapshot()
-            let now = clock.now()
+            let now = workspace.clock.now()
             let input = try prepareImport(read, local: local, store: store, options: options, now: now)
             // The store's own rows are the base: the file's differences read as edits.
             var ledger = local.ledger
             for tab in Tab.allCases { ledger.base[tab] = local.rows[tab] ?? [:] }
-            var planner = SyncPlanner(purpose: .importing, now: now, newID: newID)
+            var planner = SyncPlanner(purpose: .importing, now: now, newID: workspace.newID)
             planner.forms = SyncEngine.forms(local.state)
             let plan = planner.plan(workbook: input.snapshot.tables, ledger: ledger)
             var result = Self.importReport(plan, input: input, options: options)
@@ -151,7 +157,7 @@ extension Workspace {
         if let table = input.snapshot.tables[.transactions] {
             let outcome = ImportDeduplicator.run(
                 table, imported: try store.importFingerprints(), store: local.rows[.transactions] ?? [:],
-                allowDuplicates: options.allowDuplicates, now: now, newID: newID, forms: SyncEngine.forms(local.state))
+                allowDuplicates: options.allowDuplicates, now: now, newID: workspace.newID, forms: SyncEngine.forms(local.state))
             input.snapshot.tables[.transactions] = outcome.table
             input.deduplicated = outcome
         }

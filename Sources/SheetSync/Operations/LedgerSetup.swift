@@ -5,7 +5,13 @@ import Logging
 import SheetSyncCore
 import SheetSyncStore
 
-extension Workspace {
+/// `sheetsync init` and `auth login`: a ledger's workbook created or linked, its store bound to it, and
+/// Google sign-in (`LedgerSetup+Auth.swift`).
+public struct LedgerSetup: Sendable {
+    public let workspace: Workspace
+
+    public init(_ workspace: Workspace) { self.workspace = workspace }
+
     /// Creates the remote workbook when it does not exist (five tabs, headers, the Settings row), then
     /// syncs, which binds the store to the workbook's dataset. `init` never destroys: an existing
     /// workbook is linked, and a workbook recreated for an existing store gets every row of the store.
@@ -22,8 +28,8 @@ extension Workspace {
             let guess = SystemTimeZone.suggestion(for: timeZone).map { " (did you mean '\($0)'?)" } ?? " (such as Europe/Berlin)"
             throw SheetSyncError(.usage, "--timezone '\(timeZone)' is not an IANA time zone\(guess)")
         }
-        let configured = try makeRemote()
-        return try await withWorkbook(configured, preview: dryRun) { store in
+        let configured = try workspace.makeRemote()
+        return try await workspace.withWorkbook(configured, preview: dryRun) { store in
             var remote = configured
             var notices: [String] = []
             let bound = try store.state(SyncEngine.stateDataset).map { !$0.isEmpty } ?? false
@@ -33,7 +39,7 @@ extension Workspace {
                 // Rows the store held before this run: a workbook made from them is "recreated".
                 let storeRows = try Tab.allCases.filter { $0 != .settings }.reduce(0) { $0 + (try store.records(in: $1).count) }
                 if starterCategories, try store.records(in: .categories).isEmpty {
-                    let now = clock.now()
+                    let now = workspace.clock.now()
                     try store.write { writer in
                         for category in NewCategory.starters {
                             try writer.upsert(try Categories.record(category, existing: [], now: now), in: .categories)
@@ -64,7 +70,7 @@ extension Workspace {
                         + "(change that cell to move it)")
             }
             if let line = try setLocalForms(store, forms, bound: bound) { notices.append(line) }
-            var report = try await engine(store: store, remote: remote).run(SyncOptions(mode: .sync, dryRun: dryRun))
+            var report = try await workspace.engine(store: store, remote: remote).run(SyncOptions(mode: .sync, dryRun: dryRun))
             report.command = "init"
             report.headlines = notices + report.headlines
             return report
@@ -75,19 +81,19 @@ extension Workspace {
     /// My Drive. Said before trying, with what works instead.
     private func explainServiceAccountCreation() {
         // Only decides whether to warn; the credentials are loaded for real, errors and all, to sign in.
-        guard case .google(let google) = config.remote, google.spreadsheetId == nil,
+        guard case .google(let google) = workspace.config.remote, google.spreadsheetId == nil,
             case .serviceAccount(let account)? = try? GoogleCredentials.load(path: google.credentials.path)
         else { return }
         let text =
             "creating a spreadsheet as service account \(account.clientEmail), which Google allows only on a shared drive; "
             + GoogleAPIError.serviceAccountHint
-        logger.warning("\(text)")
+        workspace.logger.warning("\(text)")
     }
 
     /// Writes what `create` made (a new spreadsheet's id) into the config's `remote` object, so later runs find it.
     private func remember(_ entries: [String: String]) throws {
         let settings = entries.sorted { $0.key < $1.key }.map { "remote.\($0.key) to \($0.value)" }.joined(separator: " and ")
-        guard let source = config.source else {
+        guard let source = workspace.config.source else {
             throw SheetSyncError.configuration("created \(settings.replacingOccurrences(of: " to ", with: " = ")); put it in the config")
         }
         let data = try Data(contentsOf: source)
@@ -114,15 +120,15 @@ extension Workspace {
         bound: Bool
     ) throws -> String? {
         let recorded = try store.state(SyncEngine.stateDateOrder) != nil
-        let current = try localForms(store)
-        let base = recorded || bound ? current : config.localForms
+        let current = try workspace.localForms(store)
+        let base = recorded || bound ? current : workspace.config.localForms
         let forms = LocalForms(
             dateOrder: given.dateOrder ?? base.dateOrder, decimalSeparator: given.decimalSeparator ?? base.decimalSeparator)
         guard !recorded || forms != current else { return nil }
         guard !(bound && !recorded && given.dateOrder == nil && given.decimalSeparator == nil) else { return nil }
         try store.setState(SyncEngine.stateDateOrder, forms.dateOrder.rawValue)
         try store.setState(SyncEngine.stateDecimalSeparator, forms.decimalSeparator.rawValue)
-        let source = given.dateOrder != nil || given.decimalSeparator != nil ? "as given" : "from \(config.localFormsSource)"
+        let source = given.dateOrder != nil || given.decimalSeparator != nil ? "as given" : "from \(workspace.config.localFormsSource)"
         return "dates typed with the year last read \(forms.dateOrder.words) (dateOrder \(forms.dateOrder.rawValue)) and amounts "
             + "with a decimal '\(forms.decimalSeparator.rawValue)' (decimalSeparator), \(source); "
             + "`sheetsync init --date-order dmy|mdy|ymd --decimal-separator .|,` chooses another"
@@ -131,11 +137,11 @@ extension Workspace {
     /// The store's Settings row, or a new dataset's with the line that says which time zone it took.
     private func settingsRecord(_ store: LedgerStore, timeZone: String?) throws -> (LedgerRow, String?) {
         if let existing = try store.records(in: .settings).first { return (existing, nil) }
-        let stamp = clock.now().description
-        let zone = timeZone ?? config.timezone
-        let source = timeZone == nil ? config.timezoneSource : "--timezone"
+        let stamp = workspace.clock.now().description
+        let zone = timeZone ?? workspace.config.timezone
+        let source = timeZone == nil ? workspace.config.timezoneSource : "--timezone"
         let record = LedgerRow([
-            .datasetId: try store.state(SyncEngine.stateDataset) ?? newID(), .schemaVersion: "1", .timezone: zone,
+            .datasetId: try store.state(SyncEngine.stateDataset) ?? workspace.newID(), .schemaVersion: "1", .timezone: zone,
             .rootFolderId: "", .dataSpreadsheetId: "", .receiptsFolderId: "", .createdAt: stamp, .lastModifiedAt: stamp,
         ])
         try store.upsert(record, in: .settings)

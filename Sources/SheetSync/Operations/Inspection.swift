@@ -97,18 +97,23 @@ public struct StatusReport: Codable, Sendable {
     }
 }
 
-extension Workspace {
+/// `sheetsync status` and `check`: what the store and a workbook hold, read without writing anything.
+public struct Inspection: Sendable {
+    public let workspace: Workspace
+
+    public init(_ workspace: Workspace) { self.workspace = workspace }
+
     public func status() async throws -> StatusReport {
-        try await requireLedger()
-        let store = try readOnlyStore()
+        try await workspace.requireLedger()
+        let store = try workspace.readOnlyStore()
         // Counted in SQL: status neither copies nor loads the store.
         let pending = Dictionary(uniqueKeysWithValues: try store.pendingLocalChanges().map { ($0.key.rawValue, $0.value) })
         // Read-only status line: a remote that cannot be built is shown as unavailable.
-        let remote = (try? makeRemote().displayName) ?? "unavailable"
+        let remote = (try? workspace.makeRemote().displayName) ?? "unavailable"
         let uploads = try store.receiptUploads([.queued, .failed])
-        let forms = try localForms(store)
+        let forms = try workspace.localForms(store)
         var report = StatusReport(
-            store: config.store.path, remote: remote, datasetId: try store.state(SyncEngine.stateDataset),
+            store: workspace.config.store.path, remote: remote, datasetId: try store.state(SyncEngine.stateDataset),
             lastSyncAt: try store.state(SyncEngine.stateLastSync),
             dateOrder: forms.dateOrder.rawValue, decimalSeparator: forms.decimalSeparator.rawValue,
             heldBack: try store.state(SyncEngine.stateHeld).flatMap(StatusReport.HeldBack.init(stateText:)), pendingLocalChanges: pending,
@@ -129,19 +134,7 @@ extension Workspace {
     /// of workbook (XLSX and Google cells are text cells no program runs) or one that cannot be read now
     /// (the sync says what is wrong with it).
     private func formulaLikeCells() async -> [FormulaLikeCell] {
-        guard let remote = try? makeRemote() as? CSVWorkbookRemote, let snapshot = try? await remote.read() else { return [] }
+        guard let remote = try? workspace.makeRemote() as? CSVWorkbookRemote, let snapshot = try? await remote.read() else { return [] }
         return FormulaLikeCell.review(snapshot.tables, roundTrips: false).formulaLike
-    }
-
-    /// The store as `status` reads it: the file itself, read-only, when it is at the current schema
-    /// (`withStore(preview:)` would copy all of it into memory first); an empty store when there is none.
-    func readOnlyStore() throws -> LedgerStore {
-        let path = config.store.path
-        try refuseStoreFilesThatAreNot()
-        do {
-            return FileManager.default.fileExists(atPath: path) ? try LedgerStore.readOnly(path: path) : try LedgerStore.inMemory()
-        } catch {
-            throw SheetSyncError.classify(error, store: path) ?? .configuration("cannot read store \(path): \(error)")
-        }
     }
 }

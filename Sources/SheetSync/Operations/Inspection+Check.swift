@@ -3,33 +3,34 @@ import SheetSyncCore
 import SheetSyncStore
 import SheetValues
 
-extension Workspace {
+extension Inspection {
     /// Validates a workbook (the configured remote, or the CSV folder / `.xlsx` at `path`) the way a
     /// sync would read it, changing nothing anywhere. Every problem row is reported.
     public func check(path: String?) async throws -> SyncReport {
         let remote: any Remote
         if let path {
-            remote = try Self.remote(at: URL(fileURLWithPath: path))
+            remote = try RemoteFactory.workbook(at: URL(fileURLWithPath: path))
         } else {
-            remote = try makeRemote()
+            remote = try workspace.makeRemote()
         }
         guard try await remote.exists() else {
-            if path == nil { try await requireLedger() }
+            if path == nil { try await workspace.requireLedger() }
             let what = path == nil ? "the configured workbook" : "\(path ?? "") is not a workbook"
             let holds = Tab.allCases.map { remote.location(of: $0) }.joined(separator: ", ")
             throw SheetSyncError.configuration(
                 "\(what): \(remote.displayName) has none of its tabs (\(holds)); `sheetsync init` creates a new workbook there")
         }
         let snapshot = try await remote.read()
-        let now = clock.now()
+        let now = workspace.clock.now()
         // A workbook of this ledger reads as its sync would; any other workbook by the standard forms.
-        let forms = path == nil ? try localForms(readOnlyStore()) : .standard
+        let forms = path == nil ? try workspace.localForms(workspace.readOnlyStore()) : .standard
         // A CSV workbook's cells are reviewed too (formula-like, reformatted by a spreadsheet program):
         // the big tabs' candidates are set aside by the check's own scan of their bytes.
         let reviewing = remote is CSVWorkbookRemote
         var candidates: [Tab: CellCandidates] = [:]
         if reviewing { for (tab, table) in snapshot.tables { candidates[tab] = CellCandidates(table: table, tab: tab, roundTrips: true) } }
-        let (plan, loadable, noted) = WorkbookCheck.plan(snapshot.tables, now: now, newID: newID, forms: forms, noting: candidates)
+        let (plan, loadable, noted) = WorkbookCheck.plan(
+            snapshot.tables, now: now, newID: workspace.newID, forms: forms, noting: candidates)
         var report = SyncReport(command: "check", dryRun: true)
         report.notices += snapshot.notices
         if Set(plan.missingTabs) == Set(Tab.allCases) {
@@ -82,33 +83,22 @@ extension Workspace {
 
     /// The dataset the store is bound to (it has synced with a ledger), read without writing; nil without a store.
     private func boundDataset() -> String? {
-        guard FileManager.default.fileExists(atPath: config.store.path) else { return nil }
+        guard FileManager.default.fileExists(atPath: workspace.config.store.path) else { return nil }
         // Only picks the words of a message about a workbook already found wanting.
-        guard let bound = try? readOnlyStore().state(SyncEngine.stateDataset), !bound.isEmpty else { return nil }
+        guard let bound = try? workspace.readOnlyStore().state(SyncEngine.stateDataset), !bound.isEmpty else { return nil }
         return bound
     }
 
     /// What `sync` would refuse (exit 78) about the configured workbook: a Settings row of another
     /// dataset than the store is bound to. Read from the store without writing; nil without a store.
     private func datasetMismatch(_ settings: LedgerRow?, remote: any Remote) throws -> SyncIssue? {
-        guard let settings, FileManager.default.fileExists(atPath: config.store.path),
-            let bound = try readOnlyStore().state(SyncEngine.stateDataset), !bound.isEmpty, bound != settings[.datasetId]
+        guard let settings, FileManager.default.fileExists(atPath: workspace.config.store.path),
+            let bound = try workspace.readOnlyStore().state(SyncEngine.stateDataset), !bound.isEmpty, bound != settings[.datasetId]
         else { return nil }
         return .heldBack(
             .datasetMismatch,
-            "\(remote.displayName) belongs to dataset \(settings[.datasetId]) but the store \(config.store.path) is bound to "
+            "\(remote.displayName) belongs to dataset \(settings[.datasetId]) but the store \(workspace.config.store.path) is bound to "
                 + "dataset \(bound); `sheetsync sync` refuses it (exit 78): point the config at this dataset's workbook, or bring "
                 + "this one in with `sheetsync import`")
-    }
-
-    /// The workbook at a path: a folder is a CSV workbook, a `.xlsx` file an XLSX workbook.
-    static func remote(at url: URL) throws -> any Remote {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw SheetSyncError(.usage, "\(url.path) does not exist")
-        }
-        if isDirectory.boolValue { return CSVWorkbookRemote(folder: url) }
-        if XLSXWorkbookRemote.isWorkbookFile(url) { return XLSXWorkbookRemote(file: url, refusal: .dataError) }
-        throw SheetSyncError(.usage, "\(url.path) is neither a CSV workbook folder nor an .xlsx/.xlsm/.xltx/.xltm file")
     }
 }
