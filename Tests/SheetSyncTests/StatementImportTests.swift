@@ -43,8 +43,8 @@ import Testing
         return url
     }
 
-    static func workspace(_ ledger: Ledger, at time: Timestamp = importTime) throws -> Workspace {
-        Workspace(config: try Config.load(ledger.folder.appendingPathComponent("sheetsync.json")), clock: ManualClock(time))
+    static func workspace(_ ledger: Ledger, at time: Timestamp = importTime) throws -> LedgerImport {
+        LedgerImport(Workspace(config: try Config.load(ledger.folder.appendingPathComponent("sheetsync.json")), clock: ManualClock(time)))
     }
 
     static func imported(_ ledger: Ledger) throws -> [LedgerRow] {

@@ -116,10 +116,11 @@ extension SheetSyncCommand {
         func run() async throws {
             try await global.reporting {
                 let url = URL(fileURLWithPath: path)
-                if Workspace.isStatement(url) {
+                if LedgerImport.isStatement(url) {
                     let options = StatementImportOptions(
                         profile: profile, dryRun: global.dryRun, mergeCategories: mergeCategories, createCategories: createCategories)
-                    return Output.statementImport(try await global.workspace().importStatement(at: url, options: options), global)
+                    return Output.statementImport(
+                        try await LedgerImport(global.workspace()).importStatement(at: url, options: options), global)
                 }
                 let options = ImportOptions(
                     mergeCategories: mergeCategories, allowDuplicates: allowDuplicates, createCategories: createCategories,

@@ -23,7 +23,7 @@ public struct StatementImportOptions: Sendable {
     }
 }
 
-extension Workspace {
+extension LedgerImport {
     /// Imports a bank statement (OFX/QFX, QIF, CAMT.053, a bank's CSV export) into the local store as
     /// local changes the next sync writes. Each entry's id is derived from the entry
     /// (`StatementEntryID`), so importing a statement again adds nothing and an overlapping one adds
@@ -32,17 +32,18 @@ extension Workspace {
         let file = url.lastPathComponent
         let bytes = try Self.statementBytes(url)
         let head = StatementText.decode(Array(bytes.prefix(4096))).map(\.text) ?? ""
-        let (profile, readOptions) = try config.importing.options(profile: options.profile, fileName: file, head: head)
+        let (profile, readOptions) = try workspace.config.importing.options(profile: options.profile, fileName: file, head: head)
         let statement: Statement
         do { statement = try StatementReader.read(bytes, file: file, options: readOptions) } catch {
             throw SheetSyncError.data(error.description)
         }
-        let rules = try ImportRules(config.importing)
-        return try await withStore(preview: options.dryRun, startsLedger: false) { store in
+        let rules = try ImportRules(workspace.config.importing)
+        return try await workspace.withStore(preview: options.dryRun, startsLedger: false) { store in
             var report = StatementImportReport(file: file, format: statement.format.rawValue, profile: profile, dryRun: options.dryRun)
             report.pending = statement.pending
             report.refused = statement.refused.map(\.issue)
-            let plan = try StatementImportPlan(statement: statement, rules: rules, options: options, store: store, now: clock.now())
+            let plan = try StatementImportPlan(
+                statement: statement, rules: rules, options: options, store: store, now: workspace.clock.now())
             report.rows = plan.rows
             report.createdCategories = plan.newCategories.map { $0[.name] }
             report.refused += plan.unknownCategories.map { .heldBack(.unknownCategory, at: .file(file), $0) }
@@ -161,7 +162,7 @@ struct CategoryNames {
     }
 }
 
-extension Workspace {
+extension LedgerImport {
     /// Whether `import` reads `url` as a bank statement: a file that is no workbook (a folder, an
     /// `.xlsx` or any zip package stays the workbook import). A missing path is not one: the workbook
     /// import names it.
