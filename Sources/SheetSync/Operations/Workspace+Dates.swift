@@ -3,7 +3,7 @@ import SheetSyncCore
 import SheetSyncStore
 
 /// The ledger's calendar as its store records it: the dataset's time zone, today there, and how dates
-/// and amounts typed as text are read. Every command that reads a date or stamps a row asks here.
+/// and amounts typed as text are read. Every command that reads a typed date or needs today asks here.
 extension Workspace {
     /// The dataset's time zone (its Settings row), else the configured one.
     func timeZone(store: LedgerStore) throws -> TimeZone {
