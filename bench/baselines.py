@@ -57,6 +57,12 @@ DATES = {"date", "startDate", "endDate", "lastGeneratedDate"}
 BOOLEANS = {"isActive", "isEnabled"}
 
 
+def cell_kinds(header):
+    """How each column is typed in a workbook, as sheetsync's export types it: "n" number, "d" date,
+    "b" boolean, "s" text."""
+    return ["n" if h in NUMERIC else "d" if h in DATES else "b" if h in BOOLEANS else "s" for h in header]
+
+
 def xlsxwriter(folder, out):
     wb = xw.Workbook(out, {"constant_memory": True})
     date_format = wb.add_format({"num_format": "yyyy-mm-dd"})
@@ -67,7 +73,7 @@ def xlsxwriter(folder, out):
             reader = csv.reader(f)
             header = next(reader)
             ws.write_row(0, 0, header)
-            kinds = ["n" if h in NUMERIC else "d" if h in DATES else "b" if h in BOOLEANS else "s" for h in header]
+            kinds = cell_kinds(header)
             for r, row in enumerate(reader, start=1):
                 for c, (kind, text) in enumerate(zip(kinds, row)):
                     if text == "":

@@ -21,7 +21,7 @@ def transactions_csv(folder):
 
 
 def pick(folder):
-    with open(transactions_csv(folder), newline="", encoding="utf-8") as f:
+    with open(transactions_csv(folder), newline="", encoding="utf-8-sig") as f:
         reader = csv.reader(f)
         header = next(reader)
         ids = [row[header.index("transactionId")] for row in reader]
@@ -50,7 +50,7 @@ def hand(folder, tid):
     data = open(path, "rb").read()
     header_end = record_end(data, 0)
     newline = "\r\n" if data[:header_end].endswith(b"\r\n") else "\n"
-    header = next(csv.reader(io.StringIO(data[:header_end].decode("utf-8"))))
+    header = next(csv.reader(io.StringIO(data[:header_end].decode("utf-8-sig"))))  # Excel's byte-order mark
     # The key is the first column of a generated ledger, so the record starts at a line start with it;
     # the header names the columns, so a reordered file still finds note and lastModifiedAt.
     key_column = header.index("transactionId")

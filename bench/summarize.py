@@ -192,7 +192,7 @@ def yes(flag):
 
 
 load = (read(os.path.join(out, "load-start.txt"), "?"), read(os.path.join(out, "load-end.txt"), "?"))
-lines = [f"Workbook: {rows} transactions (bench/generate.py, `…T08:00:00Z` timestamps); sheetsync "
+lines = [f"Workbook: {rows} transactions (bench/generate.py --shape {run.get('shape', 'plain')}); sheetsync "
          f"at {run.get('commit', '?')} (Sources as of {run.get('sources_commit', '?')}; binary SHA-1 "
          f"{run.get('binary', '?')}), {run.get('date', '?')}; "
          f"load average at start {load[0]}, at end {load[1]}.", "",

@@ -74,7 +74,7 @@ extension CurlExchange {
     /// Turns a libcurl failure into a `TransportError` that says which kind it was.
     func mapError(_ code: CURLcode, handle: UnsafeMutableRawPointer, errorBuffer: UnsafeMutablePointer<CChar>) -> TransportError {
         var detail = String(cString: errorBuffer)
-        if detail.isEmpty { detail = String(cString: curl_easy_strerror(code)) }
+        if detail.isEmpty { detail = String(cString: sheetsync_curl_easy_strerror(code)) }
         let kind: TransportError.Kind
         switch code {
         case CURLE_OPERATION_TIMEDOUT:

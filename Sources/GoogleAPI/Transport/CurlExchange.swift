@@ -37,13 +37,13 @@ final class CurlExchange {
         if !request.body.isEmpty { body.initialize(from: request.body, count: request.body.count) }
         defer { body.deallocate() }
         var headerList: UnsafeMutablePointer<curl_slist>? = nil
-        defer { curl_slist_free_all(headerList) }
+        defer { sheetsync_curl_slist_free_all(headerList) }
 
         let unmanaged = Unmanaged.passUnretained(self)
         let context = unmanaged.toOpaque()
         try withExtendedLifetime(self) {
             try configure(handle, errorBuffer: errorBuffer, body: body, headerList: &headerList, context: context)
-            let code = curl_easy_perform(handle)
+            let code = sheetsync_curl_easy_perform(handle)
             if code != CURLE_OK {
                 throw mapError(code, handle: handle, errorBuffer: errorBuffer)
             }
@@ -59,7 +59,7 @@ final class CurlExchange {
 
     private func check(_ code: CURLcode, _ option: String) throws {
         guard code == CURLE_OK else {
-            let text = String(cString: curl_easy_strerror(code))
+            let text = String(cString: sheetsync_curl_easy_strerror(code))
             throw TransportError(kind: .other, request: request, detail: "setting \(option) failed: \(text)")
         }
     }
@@ -122,7 +122,7 @@ final class CurlExchange {
         if !request.headers.contains("Expect") { lines.append("Expect:") }
         if !request.headers.contains("Content-Type"), request.method != .get { lines.append("Content-Type:") }
         for line in lines {
-            guard let appended = curl_slist_append(headerList, line) else {
+            guard let appended = sheetsync_curl_slist_append(headerList, line) else {
                 throw TransportError(kind: .other, request: request, detail: "curl_slist_append failed")
             }
             headerList = appended

@@ -20,22 +20,22 @@ final class CurlHandlePool: Sendable {
     /// An idle handle, or a new one; nil when libcurl cannot make one.
     func take() -> CurlEasyHandle? {
         if let handle = idle.withLock({ $0.popLast() }) { return handle }
-        return curl_easy_init().map(CurlEasyHandle.init(raw:))
+        return sheetsync_curl_easy_init().map(CurlEasyHandle.init(raw:))
     }
 
     /// Puts a handle back with its options cleared (its connections stay open), or cleans it up when the
     /// pool is full.
     func giveBack(_ handle: CurlEasyHandle) {
-        curl_easy_reset(handle.raw)
+        sheetsync_curl_easy_reset(handle.raw)
         let kept = idle.withLock { idle -> Bool in
             guard idle.count < capacity else { return false }
             idle.append(handle)
             return true
         }
-        if !kept { curl_easy_cleanup(handle.raw) }
+        if !kept { sheetsync_curl_easy_cleanup(handle.raw) }
     }
 
     deinit {
-        for handle in idle.withLock({ $0 }) { curl_easy_cleanup(handle.raw) }
+        for handle in idle.withLock({ $0 }) { sheetsync_curl_easy_cleanup(handle.raw) }
     }
 }

@@ -40,7 +40,9 @@ public struct CurlTransport: HTTPTransport {
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard Self.globalInit == CURLE_OK else {
-            throw TransportError(kind: .other, request: request, detail: "libcurl failed to initialise")
+            // libcurl is opened on this first request (CCurl/shim.h): say why it could not be.
+            let why = sheetsync_curl_load_error().map { "libcurl could not be opened (\(String(cString: $0))); install libcurl4" }
+            throw TransportError(kind: .other, request: request, detail: why ?? "libcurl failed to initialise")
         }
         // A cancelled run (SIGINT, SIGTERM) sends nothing more. A read under way is abandoned at once;
         // a write is let finish, so its answer says whether Google applied it.

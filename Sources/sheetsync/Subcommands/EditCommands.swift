@@ -4,7 +4,8 @@ import SheetSync
 
 extension SheetSyncCommand {
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a transaction to the local store; prints its id.")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add a transaction to the local store; prints its id.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: TransactionKind.help("The transaction's type.")) var type: TransactionKind
         @Option(help: "An amount of zero or more, such as 12.50.") var amount: String
@@ -31,6 +32,7 @@ extension SheetSyncCommand {
 
     struct Receipt: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "receipt",
             abstract: "Receipt images.", subcommands: [AddReceipt.self, Retry.self, Forget.self])
 
         struct AddReceipt: AsyncParsableCommand {
@@ -56,6 +58,7 @@ extension SheetSyncCommand {
 
     struct Category: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "category",
             abstract: "Categories.", subcommands: [AddCategory.self, List.self, Archive.self, Rename.self])
 
         struct AddCategory: AsyncParsableCommand {
@@ -83,7 +86,8 @@ extension SheetSyncCommand {
         }
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List the categories (archived ones with --all); changes nothing.")
+            static let configuration = CommandConfiguration(
+                commandName: "list", abstract: "List the categories (archived ones with --all); changes nothing.")
             @OptionGroup var global: GlobalOptions
             @Flag(help: "Include archived categories.") var all = false
             func run() async throws {
@@ -107,6 +111,7 @@ extension SheetSyncCommand {
 
         struct Archive: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "archive",
                 abstract: "Archive a category (isActive false); rows that name it stay valid.")
             @OptionGroup var global: GlobalOptions
             @Argument(help: "The category's name.") var name: String
@@ -124,7 +129,8 @@ extension SheetSyncCommand {
         }
 
         struct Rename: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Rename a category and re-point its transactions and rules.")
+            static let configuration = CommandConfiguration(
+                commandName: "rename", abstract: "Rename a category and re-point its transactions and rules.")
             @OptionGroup var global: GlobalOptions
             @Argument var old: String
             @Argument var new: String
@@ -145,10 +151,11 @@ extension SheetSyncCommand {
     }
 
     struct Auth: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Google sign-in.", subcommands: [Login.self])
+        static let configuration = CommandConfiguration(commandName: "auth", abstract: "Google sign-in.", subcommands: [Login.self])
 
         struct Login: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "One-time OAuth consent through a loopback redirect.")
+            static let configuration = CommandConfiguration(
+                commandName: "login", abstract: "One-time OAuth consent through a loopback redirect.")
             @OptionGroup var global: GlobalOptions
             @Option(
                 help: "The OAuth client JSON (an 'installed' app client) from the Google Cloud console.",

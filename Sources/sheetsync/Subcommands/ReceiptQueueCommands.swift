@@ -4,6 +4,7 @@ import SheetSync
 extension SheetSyncCommand.Receipt {
     struct Retry: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "retry",
             abstract: "Try failed queued receipt uploads again on the next push (all failed ones without ids).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Receipt ids (default: every failed one).") var receiptIds: [String] = []
@@ -17,7 +18,8 @@ extension SheetSyncCommand.Receipt {
     }
 
     struct Forget: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Drop queued receipts (and their queued copies) for good.")
+        static let configuration = CommandConfiguration(
+            commandName: "forget", abstract: "Drop queued receipts (and their queued copies) for good.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Receipt ids.") var receiptIds: [String]
         func run() async throws {

@@ -6,6 +6,7 @@ import SheetSyncCore
 extension SheetSyncCommand {
     struct Report: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "report",
             abstract: "Where the money went: totals per category, income, expense and net for a period; changes nothing.",
             discussion: """
                 Without a period option the report covers the current month in the dataset's time zone \

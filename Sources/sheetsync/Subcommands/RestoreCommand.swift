@@ -5,6 +5,7 @@ import SheetSync
 extension SheetSyncCommand {
     struct Restore: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "restore",
             abstract: "Bring back rows deleted from the store (kept 90 days); the next sync writes them to the workbook.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Ids of the rows to restore (transactionId, receiptId, recurringRuleId or category name).") var ids: [String] = []

@@ -5,6 +5,7 @@ import SheetSyncCore
 extension SheetSyncCommand {
     struct Rule: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rule",
             abstract: "Recurring rules (rent, salary): add, list, pause, resume, delete.",
             discussion: """
                 A rule makes its transactions when `sheetsync materialize` (or `sync --materialize`) runs; the next sync \
@@ -82,7 +83,8 @@ extension SheetSyncCommand {
         }
 
         struct Pause: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Pause a rule (isEnabled FALSE): it makes nothing until resumed.")
+            static let configuration = CommandConfiguration(
+                commandName: "pause", abstract: "Pause a rule (isEnabled FALSE): it makes nothing until resumed.")
             @OptionGroup var global: GlobalOptions
             @Argument(help: "The rule's id (or a unique start of it).") var id: String
             func run() async throws {
@@ -97,6 +99,7 @@ extension SheetSyncCommand {
 
         struct Resume: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "resume",
                 abstract: "Resume a paused rule; the next materialize makes what it missed unless --skip-missed.")
             @OptionGroup var global: GlobalOptions
             @Argument(help: "The rule's id (or a unique start of it).") var id: String
@@ -113,6 +116,7 @@ extension SheetSyncCommand {
 
         struct Delete: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "delete",
                 abstract: "Delete a rule; the transactions it made stay (`restore` brings the rule back).")
             @OptionGroup var global: GlobalOptions
             @Argument(help: "The rule's id (or a unique start of it).") var id: String

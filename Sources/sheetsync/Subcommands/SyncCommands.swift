@@ -20,19 +20,19 @@ struct TransferOptions: ParsableArguments {
 
 extension SheetSyncCommand {
     struct Pull: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Bring workbook changes into the local store.")
+        static let configuration = CommandConfiguration(commandName: "pull", abstract: "Bring workbook changes into the local store.")
         @OptionGroup var options: TransferOptions
         func run() async throws { try await options.run(.pull) }
     }
 
     struct Push: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Write local changes to the workbook.")
+        static let configuration = CommandConfiguration(commandName: "push", abstract: "Write local changes to the workbook.")
         @OptionGroup var options: TransferOptions
         func run() async throws { try await options.run(.push) }
     }
 
     struct Sync: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Pull and push under one lock (the cron job).")
+        static let configuration = CommandConfiguration(commandName: "sync", abstract: "Pull and push under one lock (the cron job).")
         @OptionGroup var options: TransferOptions
         @Flag(name: .long, help: "Also turn recurring rules into transactions (sync, materialize, sync).")
         var materialize = false

@@ -5,7 +5,8 @@ import SheetSyncCore
 
 extension SheetSyncCommand {
     struct Init: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create or link the remote workbook and the local store.")
+        static let configuration = CommandConfiguration(
+            commandName: "init", abstract: "Create or link the remote workbook and the local store.")
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Create no starter categories.") var empty = false
         @Option(help: "A new ledger's IANA time zone, such as Europe/Berlin; default the system's ($TZ, /etc/localtime).")
@@ -24,7 +25,8 @@ extension SheetSyncCommand {
     }
 
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Pending local changes, rejected rows, last sync, dataset.")
+        static let configuration = CommandConfiguration(
+            commandName: "status", abstract: "Pending local changes, rejected rows, last sync, dataset.")
         @OptionGroup var global: GlobalOptions
         func run() async throws {
             try await global.reporting {
@@ -37,6 +39,7 @@ extension SheetSyncCommand {
 
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Validate the remote workbook (or the CSV folder / .xlsx at PATH); change nothing.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "A CSV workbook folder or an .xlsx file.", completion: .file()) var path: String?
@@ -60,7 +63,8 @@ extension SheetSyncCommand {
     }
 
     struct Export: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Write a snapshot of the local store as a workbook.")
+        static let configuration = CommandConfiguration(
+            commandName: "export", abstract: "Write a snapshot of the local store as a workbook.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The folder (csv) or file (xlsx) to write.", completion: .file()) var path: String
         @Option(help: ExportFormat.help("The workbook's kind (default: xlsx for a PATH ending in .xlsx, else csv).")) var format:
@@ -102,6 +106,7 @@ extension SheetSyncCommand {
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Merge a hand-edited CSV folder or .xlsx, or a bank statement (OFX/QFX, QIF, CAMT.053, CSV), into the local store.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "A CSV workbook folder, an .xlsx file, or a bank statement file.", completion: .file()) var path: String
@@ -133,7 +138,7 @@ extension SheetSyncCommand {
     }
 
     struct Materialize: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Turn recurring rules into transactions.")
+        static let configuration = CommandConfiguration(commandName: "materialize", abstract: "Turn recurring rules into transactions.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "Last day to create occurrences for (YYYY-MM-DD); default today in the dataset's time zone.")
         var through: String?
