@@ -83,16 +83,7 @@ extension TabReader {
         var fixes: Set<String> = []
         applyDefaults(&values, fixes: &fixes, layout: layout, schema: schema, seenAt: seenAt)
         for i in layout.requiredSlots where values[i].isEmpty {
-            let field = fields[i]
-            if problems.contains(where: { $0.field == field.header }) { continue }
-            // year and month come from the date: a bad date is the one problem to report.
-            if schema.tab == .transactions, [.year, .month].contains(field.key), problems.contains(where: { $0.field == "date" }) {
-                continue
-            }
-            problems.append(
-                FieldProblem(
-                    field: field.header, value: "", message: "\(field.header) is empty", hint: "fill in \(field.header)",
-                    code: .missingValue))
+            if let problem = emptyRequiredProblem(fields[i], tab: schema.tab, problems: problems) { problems.append(problem) }
         }
         if !problems.isEmpty { return (.rejected(problems), key) }
         // A row never edited has equal stamps: they share one string (a stamp is a heap string, and

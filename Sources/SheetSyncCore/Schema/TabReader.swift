@@ -197,18 +197,19 @@ public enum TabReader {
         let key: String? = keyReadable ? record[keyField] : nil
         applyDefaults(&record, fixes: &fixes, schema: schema, seenAt: seenAt)
         for field in schema.fields where field.required && record[field.key].isEmpty && field.key != keyField {
-            if problems.contains(where: { $0.field == field.header }) { continue }
-            // year and month come from the date: a bad date is the one problem to report.
-            if schema.tab == .transactions, [.year, .month].contains(field.key), problems.contains(where: { $0.field == "date" }) {
-                continue
-            }
-            problems.append(
-                FieldProblem(
-                    field: field.header, value: "", message: "\(field.header) is empty", hint: "fill in \(field.header)",
-                    code: .missingValue))
+            if let problem = emptyRequiredProblem(field, tab: schema.tab, problems: problems) { problems.append(problem) }
         }
         if !problems.isEmpty { return (.rejected(problems), key) }
         return (.record(record, fixes: fixes), key)
+    }
+
+    /// The problem a required field left empty makes, unless the field already has one. Year and
+    /// month come from the date: where the date is bad, that is the one problem to report.
+    static func emptyRequiredProblem(_ field: FieldSpec, tab: Tab, problems: [FieldProblem]) -> FieldProblem? {
+        if problems.contains(where: { $0.field == field.header }) { return nil }
+        if tab == .transactions, [.year, .month].contains(field.key), problems.contains(where: { $0.field == "date" }) { return nil }
+        return FieldProblem(
+            field: field.header, value: "", message: "\(field.header) is empty", hint: "fill in \(field.header)", code: .missingValue)
     }
 
     /// Defaults for hand-typed rows, and derived fields corrected.
