@@ -6,6 +6,7 @@ import SheetSyncCore
 import SheetSyncStore
 import SheetsEmulator
 import Synchronization
+import TestSupport
 import Testing
 import Workbook
 
@@ -21,7 +22,7 @@ import Workbook
 
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func aSignalDuringAGoogleWriteStopsTheRunAndTheNextRunConverges(signal: Int32, status: Int32) async throws {
-        // A budget above the write's 30-s answer: no attempt outlasts the retry budget.
+        // A budget long enough that the held write is still waiting when the signal comes.
         let bed = try await GoogleTestBed.start("g-signal", retryBudget: 300)
         _ = try GoogleSeed.ledger(in: bed, transactions: 4, ids: SeededIDs(seed: 7))
         #expect(try await bed.cli("sync").status == 0)
@@ -31,29 +32,33 @@ import Workbook
         let storeBefore = try bed.storeRecords(.transactions)
         let sheetBefore = try bed.sheetRecords(.transactions)
 
-        // The write takes effect at once and its answer comes 30 s later (long enough for a loaded machine
-        // to see the write and send the signal: with 10 s, a full suite run beside two fuzzers on two cores
-        // sometimes starved this test's polling task until the push had ended): the signal lands while the
-        // run waits for it. The run lets the write finish (so it knows what Google holds), sends nothing
-        // more and does not commit the store.
+        // The write takes effect at once and its answer is held until the run has ended: the signal lands
+        // while the run waits for it, whatever the machine's load (no answer comes on a timer). The run
+        // sends nothing more and does not commit the store; the answer it gave up goes out afterwards.
         bed.emulator.resetCounters()
         for endpoint in Self.writes {
-            bed.emulator.injectFault(.delay(.seconds(30)), at: .endpoint(endpoint, occurrence: 1), phase: .afterEffect)
+            bed.emulator.injectFault(.hold(gate: "answer"), at: .endpoint(endpoint, occurrence: 1), phase: .afterEffect)
         }
         let launch = try CLI.launch(["push"], in: bed.folder, environment: [:])
         let ended = AsyncStream<Void> { continuation in
             launch.process.terminationHandler = { _ in continuation.finish() }
         }
         try launch.process.run()
-        // Waits (without a deadline) for the write to reach the emulator, or for the run to end by itself.
-        while launch.process.isRunning, !bed.emulator.requestLog.contains(where: { Self.writes.contains($0.endpoint ?? "") }) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        // Waits (without a deadline) for the write to be held at the emulator, or for the run to end by itself.
+        while launch.process.isRunning, !bed.emulator.isHeld(at: "answer") { try await Task.sleep(for: .milliseconds(20)) }
         #expect(launch.process.isRunning, "push ended before its write reached Google")
         let sentBeforeSignal = bed.emulator.requestLog.count
         kill(launch.process.processIdentifier, signal)
+        // A run that ignored the signal would wait for the answer for ever: the gate opens after two
+        // minutes then, and the run ends with its push done, not with 128 + the signal.
+        let failSafe = Task {
+            try await Task.sleep(for: .seconds(120))
+            bed.emulator.open(gate: "answer")
+        }
         for await _ in ended {}
+        failSafe.cancel()
         let run = try launch.finish()
+        bed.emulator.open(gate: "answer")
         bed.emulator.clearFaults()
 
         #expect(run.status == status, "\(run.stderr)")
@@ -144,17 +149,24 @@ extension SignalStopTests {
         let ended = AsyncStream<Void> { continuation in launch.process.terminationHandler = { _ in continuation.finish() } }
         try launch.process.run()
         let pid = launch.process.processIdentifier
-        while launch.process.isRunning, !Self.process(pid, holdsOpen: lockPath) {
-            try await Task.sleep(for: .milliseconds(20))
+        // The watch runs on a thread of its own: the run gives up its wait after two minutes, and a task
+        // on the cooperative pool could be kept from running that long by CPU-bound tests beside it.
+        try await withTaskExecutorPreference(Self.watcher) {
+            while launch.process.isRunning, !Self.process(pid, holdsOpen: lockPath) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(launch.process.isRunning, "the run waits for the lock")
+            kill(pid, SIGTERM)
         }
-        #expect(launch.process.isRunning, "the run waits for the lock")
-        kill(pid, SIGTERM)
         for await _ in ended {}
         let run = try launch.finish()
         #expect(run.status == 143, "\(run.stderr)")
         #expect(run.stderr.contains("SIGTERM") && !run.stderr.contains("in use"), "\(run.stderr)")
         #expect(try Data(contentsOf: folder.appendingPathComponent("Transactions.csv")) == before)
     }
+
+    /// The thread that watches a run waiting for a lock and signals it.
+    static let watcher = ThreadExecutor(name: "signal-watch")
 
     /// Whether process `pid` has `path` open (its `/proc/PID/fd` links).
     static func process(_ pid: Int32, holdsOpen path: String) -> Bool {
