@@ -66,8 +66,9 @@ enum BankCSV {
         return entry
     }
 
-    /// The amount and its direction: a signed amount column (with `expenseSign`, or a Soll/Haben
-    /// indicator column beside it), or a pair of money-out and money-in columns.
+    /// The amount and its direction: a signed amount column (with `expenseSign`; a `CR`/`DR` mark on
+    /// the amount or a Soll/Haben, Dr/Cr indicator column beside it wins over the sign), or a pair of
+    /// money-out and money-in columns.
     private static func money(
         _ row: DelimitedRecords.Record, header: BankCSVHeader, mark: Character?, options: StatementOptions, file: String
     ) throws(StatementError) -> (Amount, StatementEntry.Direction) {
@@ -81,6 +82,7 @@ enum BankCSV {
         }
         if let column = header.columns[.amount]?.first {
             guard let amount = try read(column) else { throw StatementError(file: file, line: row.line, problem: .badAmount("")) }
+            if let marked = amount.marked { return (amount.magnitude, marked) }
             if let indicator = header.columns[.indicator]?.first {
                 let flag = cell(row, indicator).lowercased()
                 if let first = flag.first, "shdc".contains(first) {
@@ -105,12 +107,13 @@ enum BankCSV {
         }
     }
 
-    /// A budget sheet's `Type`: `expense`/`income` (`Ausgabe`/`Einnahme`); a bank's own types
-    /// (`DEBIT_CARD`) say nothing here, and the amount's sign decides.
+    /// A budget sheet's `Type`: `expense`/`income` (`Ausgabe`/`Einnahme`), or a `Transaction Type` of
+    /// `debit`/`credit` beside an unsigned amount (a budgeting app's export); a bank's own types
+    /// (`DEBIT_CARD`, `Direct debit`) say nothing here, and the amount's sign decides.
     private static func direction(of type: String) -> StatementEntry.Direction? {
         switch type.lowercased() {
-        case "expense", "ausgabe": return .outgoing
-        case "income", "einnahme": return .incoming
+        case "expense", "ausgabe", "debit": return .outgoing
+        case "income", "einnahme", "credit": return .incoming
         default: return nil
         }
     }

@@ -80,7 +80,13 @@ struct BankCSVHeader {
                 "eingang", "gutschrift",
             ]
         ),
-        (.indicator, ["soll/haben", "s/h", "debit/credit", "dr/cr", "cr/dr", "credit/debit"]),
+        (
+            .indicator,
+            [
+                "soll/haben", "s/h", "debit/credit", "dr/cr", "cr/dr", "credit/debit", "debit/credit indicator",
+                "credit/debit indicator", "credit debit indicator", "dr/cr indicator", "cr/dr indicator",
+            ]
+        ),
         (
             .payee,
             [
@@ -98,7 +104,7 @@ struct BankCSVHeader {
         ),
         (.fallbackMemo, ["details"]),
         (.category, ["category", "kategorie"]),
-        (.type, ["type", "typ"]),
+        (.type, ["type", "typ", "transaction type"]),
         (.reference, ["transaction id", "id", "reference number", "transaktions-id", "transaction reference", "fitid", "bank reference"]),
     ]
 }
