@@ -15,6 +15,7 @@ enum BankCSV {
         let amountColumns = [BankCSVHeader.Role.amount, .debit, .credit].compactMap { header.columns[$0] }.joined()
         let mark = DecimalMark.detect(rows.flatMap { row in amountColumns.map { cell(row, $0) } })
         var statement = Statement(format: .csv)
+        statement.layout = header.layout
         for row in rows {
             if row.fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
             do throws(StatementError) {

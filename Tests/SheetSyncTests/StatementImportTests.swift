@@ -108,6 +108,35 @@ import Testing
         #expect(Set(try Self.imported(first).map { $0[.transactionId] }).count == 4)
     }
 
+    @Test func twoBanksWhoseReferencesCoincideNeverMerge() async throws {
+        let profiles = #"""
+            "import": {"profiles": {"checking": {"fileName": "checking*.csv"}, "savings": {"fileName": "savings*.csv"}}}
+            """#
+        let ledger = try await Self.ledger(config: profiles)
+        let workspace = try Self.workspace(ledger)
+        // Two banks' layouts, no profile, each numbering its entries from 1001.
+        let layout = "Date,Description,Amount,Transaction ID\n"
+        let us = try Self.write(layout + "2026-11-02,Coffee,-3.20,1001\n", "us.csv", in: ledger)
+        let de = try Self.write(
+            "Buchungstag;Verwendungszweck;Betrag;Transaktions-ID\n02.11.2026;Miete;-900,00;1001\n", "de.csv", in: ledger)
+        // One bank's two accounts: one layout, a profile each.
+        let checking = try Self.write(layout + "2026-11-05,Fee,-12.00,1002\n", "checking-nov.csv", in: ledger)
+        let savings = try Self.write(layout + "2026-11-05,Interest,0.40,1002\n", "savings-nov.csv", in: ledger)
+        for file in [us, de, checking, savings] {
+            let report = try await workspace.importStatement(at: file, options: .init())
+            #expect(report.added == 1 && report.alreadyImported == 0, "\(file.lastPathComponent)")
+        }
+        #expect(
+            try Self.imported(ledger).map { "\($0[.date]) \($0[.amount]) \($0[.note])" } == [
+                "2026-11-02 3.20 Coffee", "2026-11-02 900.00 Miete", "2026-11-05 12.00 Fee", "2026-11-05 0.40 Interest",
+            ])
+        for file in [us, de, checking, savings] {
+            let again = try await workspace.importStatement(at: file, options: .init())
+            #expect(again.added == 0 && again.alreadyImported == 1, "\(file.lastPathComponent)")
+        }
+        #expect(try Self.imported(ledger).count == 4)
+    }
+
     @Test func aDeletedImportedEntryIsNotBroughtBack() async throws {
         let ledger = try await Self.ledger()
         let workspace = try Self.workspace(ledger)

@@ -42,7 +42,9 @@ extension Workspace {
             var report = StatementImportReport(file: file, format: statement.format.rawValue, profile: profile, dryRun: options.dryRun)
             report.pending = statement.pending
             report.refused = statement.refused.map(\.issue)
-            let plan = try StatementImportPlan(statement: statement, rules: rules, options: options, store: store, now: clock.now())
+            let plan = try StatementImportPlan(
+                statement: statement, source: StatementEntryID.source(profile: profile, statement: statement), rules: rules,
+                options: options, store: store, now: clock.now())
             report.rows = plan.rows
             report.createdCategories = plan.newCategories.map { $0[.name] }
             report.refused += plan.unknownCategories.map { .heldBack(.unknownCategory, at: .file(file), $0) }
@@ -77,14 +79,16 @@ struct StatementImportPlan {
     /// Categories the file names that the ledger lacks and the options do not create, with their rows' count and the fix.
     var unknownCategories: [String] = []
 
-    init(statement: Statement, rules: ImportRules, options: StatementImportOptions, store: LedgerStore, now: Timestamp) throws {
+    init(
+        statement: Statement, source: String, rules: ImportRules, options: StatementImportOptions, store: LedgerStore, now: Timestamp
+    ) throws {
         let known = Set(try store.records(in: .transactions).map { $0[.transactionId] })
             .union(try store.deletedRows().filter { $0.tab == .transactions }.map(\.key))
         var categories = CategoryNames(try store.records(in: .categories).map { $0[.name] })
         var directions: [String: Set<StatementEntry.Direction>] = [:]
         var fileNamed: [String: Int] = [:]
         let stamp = now.description
-        for (entry, id) in zip(statement.entries, StatementEntryID.ids(of: statement.entries)) {
+        for (entry, id) in zip(statement.entries, StatementEntryID.ids(of: statement.entries, source: source)) {
             let note = StatementNote.text(entry)
             // The file's own category where it gives one (rules only where it is empty), else the rules'.
             let rule =
