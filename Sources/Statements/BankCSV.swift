@@ -7,8 +7,25 @@ import SheetSyncCore
 enum BankCSV {
     static func read(_ text: String, file: String, options: StatementOptions) throws(StatementError) -> Statement {
         guard let (records, header, headerIndex) = findTable(text, options: options) else {
-            throw StatementError(file: file, problem: missing(text, options: options))
+            let delimiter: Character = text.contains("\t") ? "\t" : text.contains(";") ? ";" : ","
+            throw StatementError(file: file, problem: missing(DelimitedRecords.split(text, delimiter: delimiter), options: options))
         }
+        return try read(records, header: header, headerIndex: headerIndex, file: file, options: options)
+    }
+
+    /// A sheet's rows, each cell as text (`rows[i]` is row `i + 1`): the table found and read as in a
+    /// CSV export, below any title rows.
+    static func read(rows: [[String]], file: String, options: StatementOptions) throws(StatementError) -> Statement {
+        let records = rows.enumerated().map { DelimitedRecords.Record(fields: $0.element, line: $0.offset + 1) }
+        guard let (header, headerIndex) = findHeader(records, options: options) else {
+            throw StatementError(file: file, problem: missing(records, options: options))
+        }
+        return try read(records, header: header, headerIndex: headerIndex, file: file, options: options)
+    }
+
+    private static func read(
+        _ records: [DelimitedRecords.Record], header: BankCSVHeader, headerIndex: Int, file: String, options: StatementOptions
+    ) throws(StatementError) -> Statement {
         let rows = tableRows(records[(headerIndex + 1)...], header: header)
         let dates = try DateColumn(
             values: rows.map { cell($0, header.date) }, configured: options.dateFormat, column: name(header, header.date), file: file)
@@ -34,10 +51,16 @@ enum BankCSV {
     ) -> ([DelimitedRecords.Record], BankCSVHeader, Int)? {
         for delimiter: Character in ["\t", ";", ","] {
             let records = DelimitedRecords.split(text, delimiter: delimiter)
-            for (index, record) in records.prefix(40).enumerated() where record.fields.count > 1 {
-                let header = BankCSVHeader(record.fields, configured: options.columns)
-                if header.isComplete { return (records, header, index) }
-            }
+            if let (header, index) = findHeader(records, options: options) { return (records, header, index) }
+        }
+        return nil
+    }
+
+    /// The first of the first 40 records that reads as a header with a date and an amount column.
+    private static func findHeader(_ records: [DelimitedRecords.Record], options: StatementOptions) -> (BankCSVHeader, Int)? {
+        for (index, record) in records.prefix(40).enumerated() where record.fields.count > 1 {
+            let header = BankCSVHeader(record.fields, configured: options.columns)
+            if header.isComplete { return (header, index) }
         }
         return nil
     }
@@ -119,10 +142,9 @@ enum BankCSV {
         }
     }
 
-    /// Why a text is no bank CSV: the columns of its widest early row, and the one missing.
-    private static func missing(_ text: String, options: StatementOptions) -> StatementError.Problem {
-        let delimiter: Character = text.contains("\t") ? "\t" : text.contains(";") ? ";" : ","
-        let records = DelimitedRecords.split(text, delimiter: delimiter).prefix(40)
+    /// Why a table is no bank statement: the columns of its widest early row, and the one missing.
+    private static func missing(_ records: [DelimitedRecords.Record], options: StatementOptions) -> StatementError.Problem {
+        let records = records.prefix(40)
         guard let widest = records.max(by: { $0.fields.count < $1.fields.count }), widest.fields.count > 1 else {
             return .unknownFormat("no lines with columns")
         }
