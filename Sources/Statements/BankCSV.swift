@@ -49,16 +49,23 @@ enum BankCSV {
     private static func findTable(
         _ text: String, options: StatementOptions
     ) -> ([DelimitedRecords.Record], BankCSVHeader, Int)? {
+        // The header is among the first records: only those are split to look for it, the whole text
+        // once, under the delimiter that shows one.
         for delimiter: Character in ["\t", ";", ","] {
-            let records = DelimitedRecords.split(text, delimiter: delimiter)
-            if let (header, index) = findHeader(records, options: options) { return (records, header, index) }
+            let head = DelimitedRecords.split(text, delimiter: delimiter, limit: headerSearch)
+            if let (header, index) = findHeader(head, options: options) {
+                return (DelimitedRecords.split(text, delimiter: delimiter), header, index)
+            }
         }
         return nil
     }
 
-    /// The first of the first 40 records that reads as a header with a date and an amount column.
+    /// How many records from the top a header may be found in (below an export's preamble).
+    private static let headerSearch = 40
+
+    /// The first of the first `headerSearch` records that reads as a header with a date and an amount column.
     private static func findHeader(_ records: [DelimitedRecords.Record], options: StatementOptions) -> (BankCSVHeader, Int)? {
-        for (index, record) in records.prefix(40).enumerated() where record.fields.count > 1 {
+        for (index, record) in records.prefix(headerSearch).enumerated() where record.fields.count > 1 {
             let header = BankCSVHeader(record.fields, configured: options.columns)
             if header.isComplete { return (header, index) }
         }
@@ -144,7 +151,7 @@ enum BankCSV {
 
     /// Why a table is no bank statement: the columns of its widest early row, and the one missing.
     private static func missing(_ records: [DelimitedRecords.Record], options: StatementOptions) -> StatementError.Problem {
-        let records = records.prefix(40)
+        let records = records.prefix(headerSearch)
         guard let widest = records.max(by: { $0.fields.count < $1.fields.count }), widest.fields.count > 1 else {
             return .unknownFormat("no lines with columns")
         }
