@@ -116,8 +116,9 @@ struct StatementImportPlan {
         var directions: [String: Set<StatementEntry.Direction>] = [:]
         var fileNamed: [String: Int] = [:]
         let stamp = now.description
-        for (entry, id) in zip(statement.entries, StatementEntryID.ids(of: statement.entries, source: source)) {
-            let note = StatementNote.text(entry)
+        let notes = statement.entries.map(StatementNote.text)
+        let ids = StatementEntryID.ids(of: statement.entries, notes: notes, source: source)
+        for ((entry, note), id) in zip(zip(statement.entries, notes), ids) {
             // The file's own category where it gives one (rules only where it is empty), else the rules'.
             let rule =
                 entry.category.isEmpty

@@ -16,16 +16,17 @@ enum StatementEntryID {
     /// two equal coffees are two rows and stay two. An entry that names no account (a CSV export, a
     /// QIF file) stands in `source`'s: the bank's profile, else the export's layout
     /// (`source(profile:statement:)`), so two banks that both number entries from 1001 never merge.
-    static func ids(of entries: [StatementEntry], source: String) -> [String] {
+    /// `notes` are the entries' notes (`StatementNote.text`), in order.
+    static func ids(of entries: [StatementEntry], notes: [String], source: String) -> [String] {
         var occurrences: [String: Int] = [:]
-        return entries.map { entry in
+        return zip(entries, notes).map { entry, note in
             let account = entry.account.isEmpty ? source : entry.account
             if let reference = entry.reference?.trimmingCharacters(in: .whitespaces), !reference.isEmpty {
                 return UUIDv5.make(namespace: namespace, name: "ref\u{1F}\(account)\u{1F}\(reference)")
             }
             let fingerprint = [
                 "fp", account, entry.date.description, entry.direction.rawValue, entry.amount.description,
-                StatementNote.folded(StatementNote.text(entry)),
+                StatementNote.folded(note),
             ].joined(separator: "\u{1F}")
             occurrences[fingerprint, default: 0] += 1
             return UUIDv5.make(namespace: namespace, name: "\(fingerprint)\u{1F}\(occurrences[fingerprint] ?? 1)")
