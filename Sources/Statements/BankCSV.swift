@@ -7,14 +7,32 @@ import SheetSyncCore
 enum BankCSV {
     static func read(_ text: String, file: String, options: StatementOptions) throws(StatementError) -> Statement {
         guard let (records, header, headerIndex) = findTable(text, options: options) else {
-            throw StatementError(file: file, problem: missing(text, options: options))
+            let delimiter: Character = text.contains("\t") ? "\t" : text.contains(";") ? ";" : ","
+            throw StatementError(file: file, problem: missing(DelimitedRecords.split(text, delimiter: delimiter), options: options))
         }
+        return try read(records, header: header, headerIndex: headerIndex, file: file, options: options)
+    }
+
+    /// A sheet's rows, each cell as text (`rows[i]` is row `i + 1`): the table found and read as in a
+    /// CSV export, below any title rows.
+    static func read(rows: [[String]], file: String, options: StatementOptions) throws(StatementError) -> Statement {
+        let records = rows.enumerated().map { DelimitedRecords.Record(fields: $0.element, line: $0.offset + 1) }
+        guard let (header, headerIndex) = findHeader(records, options: options) else {
+            throw StatementError(file: file, problem: missing(records, options: options))
+        }
+        return try read(records, header: header, headerIndex: headerIndex, file: file, options: options)
+    }
+
+    private static func read(
+        _ records: [DelimitedRecords.Record], header: BankCSVHeader, headerIndex: Int, file: String, options: StatementOptions
+    ) throws(StatementError) -> Statement {
         let rows = tableRows(records[(headerIndex + 1)...], header: header)
         let dates = try DateColumn(
             values: rows.map { cell($0, header.date) }, configured: options.dateFormat, column: name(header, header.date), file: file)
         let amountColumns = [BankCSVHeader.Role.amount, .debit, .credit].compactMap { header.columns[$0] }.joined()
         let mark = DecimalMark.detect(rows.flatMap { row in amountColumns.map { cell(row, $0) } })
         var statement = Statement(format: .csv)
+        statement.layout = header.layout
         for row in rows {
             if row.fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
             do throws(StatementError) {
@@ -31,12 +49,25 @@ enum BankCSV {
     private static func findTable(
         _ text: String, options: StatementOptions
     ) -> ([DelimitedRecords.Record], BankCSVHeader, Int)? {
+        // The header is among the first records: only those are split to look for it, the whole text
+        // once, under the delimiter that shows one.
         for delimiter: Character in ["\t", ";", ","] {
-            let records = DelimitedRecords.split(text, delimiter: delimiter)
-            for (index, record) in records.prefix(40).enumerated() where record.fields.count > 1 {
-                let header = BankCSVHeader(record.fields, configured: options.columns)
-                if header.isComplete { return (records, header, index) }
+            let head = DelimitedRecords.split(text, delimiter: delimiter, limit: headerSearch)
+            if let (header, index) = findHeader(head, options: options) {
+                return (DelimitedRecords.split(text, delimiter: delimiter), header, index)
             }
+        }
+        return nil
+    }
+
+    /// How many records from the top a header may be found in (below an export's preamble).
+    private static let headerSearch = 40
+
+    /// The first of the first `headerSearch` records that reads as a header with a date and an amount column.
+    private static func findHeader(_ records: [DelimitedRecords.Record], options: StatementOptions) -> (BankCSVHeader, Int)? {
+        for (index, record) in records.prefix(headerSearch).enumerated() where record.fields.count > 1 {
+            let header = BankCSVHeader(record.fields, configured: options.columns)
+            if header.isComplete { return (header, index) }
         }
         return nil
     }
@@ -66,8 +97,9 @@ enum BankCSV {
         return entry
     }
 
-    /// The amount and its direction: a signed amount column (with `expenseSign`, or a Soll/Haben
-    /// indicator column beside it), or a pair of money-out and money-in columns.
+    /// The amount and its direction: a signed amount column (with `expenseSign`; a `CR`/`DR` mark on
+    /// the amount or a Soll/Haben, Dr/Cr indicator column beside it wins over the sign), or a pair of
+    /// money-out and money-in columns.
     private static func money(
         _ row: DelimitedRecords.Record, header: BankCSVHeader, mark: Character?, options: StatementOptions, file: String
     ) throws(StatementError) -> (Amount, StatementEntry.Direction) {
@@ -81,6 +113,7 @@ enum BankCSV {
         }
         if let column = header.columns[.amount]?.first {
             guard let amount = try read(column) else { throw StatementError(file: file, line: row.line, problem: .badAmount("")) }
+            if let marked = amount.marked { return (amount.magnitude, marked) }
             if let indicator = header.columns[.indicator]?.first {
                 let flag = cell(row, indicator).lowercased()
                 if let first = flag.first, "shdc".contains(first) {
@@ -105,20 +138,20 @@ enum BankCSV {
         }
     }
 
-    /// A budget sheet's `Type`: `expense`/`income` (`Ausgabe`/`Einnahme`); a bank's own types
-    /// (`DEBIT_CARD`) say nothing here, and the amount's sign decides.
+    /// A budget sheet's `Type`: `expense`/`income` (`Ausgabe`/`Einnahme`), or a `Transaction Type` of
+    /// `debit`/`credit` beside an unsigned amount (a budgeting app's export); a bank's own types
+    /// (`DEBIT_CARD`, `Direct debit`) say nothing here, and the amount's sign decides.
     private static func direction(of type: String) -> StatementEntry.Direction? {
         switch type.lowercased() {
-        case "expense", "ausgabe": return .outgoing
-        case "income", "einnahme": return .incoming
+        case "expense", "ausgabe", "debit": return .outgoing
+        case "income", "einnahme", "credit": return .incoming
         default: return nil
         }
     }
 
-    /// Why a text is no bank CSV: the columns of its widest early row, and the one missing.
-    private static func missing(_ text: String, options: StatementOptions) -> StatementError.Problem {
-        let delimiter: Character = text.contains("\t") ? "\t" : text.contains(";") ? ";" : ","
-        let records = DelimitedRecords.split(text, delimiter: delimiter).prefix(40)
+    /// Why a table is no bank statement: the columns of its widest early row, and the one missing.
+    private static func missing(_ records: [DelimitedRecords.Record], options: StatementOptions) -> StatementError.Problem {
+        let records = records.prefix(headerSearch)
         guard let widest = records.max(by: { $0.fields.count < $1.fields.count }), widest.fields.count > 1 else {
             return .unknownFormat("no lines with columns")
         }

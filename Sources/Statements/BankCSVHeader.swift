@@ -34,6 +34,14 @@ struct BankCSVHeader {
         if columns[.memo] == nil { columns[.memo] = columns[.fallbackMemo] }
     }
 
+    /// The header names of the columns read, by role (`date=buchungstag;amount=betrag (eur);…`):
+    /// one bank's layout, told from another's. Columns no role reads (a balance) are not in it.
+    var layout: String {
+        Role.allCases.compactMap { role in
+            columns[role].map { "\(role)=" + $0.map { Self.normalize(names[$0]) }.joined(separator: "+") }
+        }.joined(separator: ";")
+    }
+
     private static func role(of key: String, overrides: [(Role, String?)]) -> Role? {
         let configured = overrides.filter { $0.1 != nil }
         if let (role, _) = configured.first(where: { normalize($0.1 ?? "") == key }) { return role }
@@ -80,7 +88,13 @@ struct BankCSVHeader {
                 "eingang", "gutschrift",
             ]
         ),
-        (.indicator, ["soll/haben", "s/h", "debit/credit", "dr/cr", "cr/dr", "credit/debit"]),
+        (
+            .indicator,
+            [
+                "soll/haben", "s/h", "debit/credit", "dr/cr", "cr/dr", "credit/debit", "debit/credit indicator",
+                "credit/debit indicator", "credit debit indicator", "dr/cr indicator", "cr/dr indicator",
+            ]
+        ),
         (
             .payee,
             [
@@ -98,7 +112,7 @@ struct BankCSVHeader {
         ),
         (.fallbackMemo, ["details"]),
         (.category, ["category", "kategorie"]),
-        (.type, ["type", "typ"]),
+        (.type, ["type", "typ", "transaction type"]),
         (.reference, ["transaction id", "id", "reference number", "transaktions-id", "transaction reference", "fitid", "bank reference"]),
     ]
 }

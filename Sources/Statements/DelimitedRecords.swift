@@ -7,7 +7,8 @@ struct DelimitedRecords {
         var line: Int
     }
 
-    static func split(_ text: String, delimiter: Character) -> [Record] {
+    /// The records of `text`, the first `limit` of them at most.
+    static func split(_ text: String, delimiter: Character, limit: Int = .max) -> [Record] {
         var records: [Record] = []
         var fields: [String] = []
         var field = ""
@@ -39,6 +40,7 @@ struct DelimitedRecords {
             } else if isLineBreak(c) {
                 fields.append(field)
                 records.append(Record(fields: fields, line: start))
+                if records.count == limit { return records }
                 fields = []
                 field = ""
                 line += 1

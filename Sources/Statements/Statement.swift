@@ -61,6 +61,9 @@ public struct Statement: Sendable {
     public var refused: [StatementError]
     /// Entries the statement marks as not booked (CAMT `PDNG`/`INFO`), left out.
     public var pending: Int
+    /// What tells this file's bank from another's where its entries name no account: a CSV export's
+    /// layout (the header names of the columns read, by role); empty for the other formats.
+    public var layout = ""
 
     public init(format: StatementFormat, entries: [StatementEntry] = [], refused: [StatementError] = [], pending: Int = 0) {
         self.format = format

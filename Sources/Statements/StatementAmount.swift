@@ -1,15 +1,19 @@
 import SheetSyncCore
 
 /// An amount as banks print it: `1,234.56`, `1.234,56`, `-12,50`, `(12.50)`, `12.50-`, `$1,234.56`,
-/// `€ 12,50`, `12.50 EUR`, `1'234.50`, `1 234,56`. Exact: the digits are never read as a binary float.
+/// `€ 12,50`, `12.50 EUR`, `1'234.50`, `1 234,56`, `12.50 DR`, `CR 7.00`. Exact: the digits are never read
+/// as a binary float.
 struct StatementAmount: Hashable, Sendable {
     var magnitude: Amount
     var negative: Bool
+    /// The direction a `CR`/`DR` mark beside the amount gives (`12.50 DR` is money out), whatever its sign.
+    var marked: StatementEntry.Direction? = nil
 
     /// Reads `text`; `decimalMark` is the mark the rest of the file uses (`DecimalMark.detect`), which
     /// settles a lone separator before three digits (`1.234`); without it such a separator groups thousands.
     static func parse(_ text: String, decimalMark: Character? = nil) -> StatementAmount? {
-        var core = Substring(text)
+        let (text, marked) = creditDebitMark(text)
+        var core = text
         var negative = false
         var changed = true
         while changed {
@@ -35,7 +39,28 @@ struct StatementAmount: Hashable, Sendable {
             let normalized = normalize(digits, decimalMark: decimalMark),
             case .success(let magnitude) = Amount.parse(normalized)
         else { return nil }
-        return StatementAmount(magnitude: magnitude, negative: negative && !magnitude.isZero)
+        return StatementAmount(magnitude: magnitude, negative: negative && !magnitude.isZero, marked: marked)
+    }
+
+    /// `12.50 DR` → (`12.50`, out); `CR 7.00` → (`7.00`, in): a `CR` or `DR` word (any case) at either
+    /// end, as Australian, Indian and British statements print money in and out; nil when there is none.
+    private static func creditDebitMark(_ text: String) -> (Substring, StatementEntry.Direction?) {
+        var core = Substring(text).drop(while: \.isWhitespace)
+        while let last = core.last, last.isWhitespace { core = core.dropLast() }
+        let mark: (String) -> StatementEntry.Direction? = { word in
+            switch word.lowercased() {
+            case "dr": return .outgoing
+            case "cr": return .incoming
+            default: return nil
+            }
+        }
+        if core.reversed().prefix(while: \.isLetter).count == 2, let direction = mark(String(core.suffix(2))) {
+            return (core.dropLast(2), direction)
+        }
+        if core.prefix(while: \.isLetter).count == 2, let direction = mark(String(core.prefix(2))) {
+            return (core.dropFirst(2), direction)
+        }
+        return (core, nil)
     }
 
     /// `1.234,56` → `1,234.56`: the decimal mark made a point and the grouping a comma, for `Amount.parse`.

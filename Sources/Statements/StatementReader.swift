@@ -20,6 +20,15 @@ public enum StatementReader {
         }
     }
 
+    /// A sheet's rows, each cell as the text a person sees (`rows[i]` is row `i + 1`; a date as
+    /// `2026-03-01`): a budget kept in a spreadsheet, its table found below any title rows and read as a
+    /// bank's CSV export is. `file` names the sheet in errors.
+    public static func read(rows: [[String]], file: String, options: StatementOptions = StatementOptions()) throws(StatementError)
+        -> Statement
+    {
+        try BankCSV.read(rows: rows, file: file, options: options)
+    }
+
     /// The format the text's start shows: an OFX header or `<OFX>`, a QIF `!Type`/`!Account`/`!Option`
     /// line, XML (CAMT); anything else is tried as a CSV export.
     public static func detect(_ text: String) -> StatementFormat {

@@ -108,6 +108,35 @@ import Testing
         #expect(Set(try Self.imported(first).map { $0[.transactionId] }).count == 4)
     }
 
+    @Test func twoBanksWhoseReferencesCoincideNeverMerge() async throws {
+        let profiles = #"""
+            "import": {"profiles": {"checking": {"fileName": "checking*.csv"}, "savings": {"fileName": "savings*.csv"}}}
+            """#
+        let ledger = try await Self.ledger(config: profiles)
+        let workspace = try Self.workspace(ledger)
+        // Two banks' layouts, no profile, each numbering its entries from 1001.
+        let layout = "Date,Description,Amount,Transaction ID\n"
+        let us = try Self.write(layout + "2026-11-02,Coffee,-3.20,1001\n", "us.csv", in: ledger)
+        let de = try Self.write(
+            "Buchungstag;Verwendungszweck;Betrag;Transaktions-ID\n02.11.2026;Miete;-900,00;1001\n", "de.csv", in: ledger)
+        // One bank's two accounts: one layout, a profile each.
+        let checking = try Self.write(layout + "2026-11-05,Fee,-12.00,1002\n", "checking-nov.csv", in: ledger)
+        let savings = try Self.write(layout + "2026-11-05,Interest,0.40,1002\n", "savings-nov.csv", in: ledger)
+        for file in [us, de, checking, savings] {
+            let report = try await workspace.importStatement(at: file, options: .init())
+            #expect(report.added == 1 && report.alreadyImported == 0, "\(file.lastPathComponent)")
+        }
+        #expect(
+            try Self.imported(ledger).map { "\($0[.date]) \($0[.amount]) \($0[.note])" } == [
+                "2026-11-02 3.20 Coffee", "2026-11-02 900.00 Miete", "2026-11-05 12.00 Fee", "2026-11-05 0.40 Interest",
+            ])
+        for file in [us, de, checking, savings] {
+            let again = try await workspace.importStatement(at: file, options: .init())
+            #expect(again.added == 0 && again.alreadyImported == 1, "\(file.lastPathComponent)")
+        }
+        #expect(try Self.imported(ledger).count == 4)
+    }
+
     @Test func aDeletedImportedEntryIsNotBroughtBack() async throws {
         let ledger = try await Self.ledger()
         let workspace = try Self.workspace(ledger)
@@ -164,6 +193,47 @@ import Testing
         #expect(run.status == 65)
         #expect(run.stderr.contains("shops.csv: no amount column (columns found: 'Date', 'Shop')"), "\(run.stderr)")
         #expect(try ledger.storeRows(.transactions).count == 10)
+    }
+
+    @Test func aWholeFileRefusalHasItsCodeAndAHintSayingWhatToDo() async throws {
+        let profile = #""import": {"profiles": {"uk": {"fileName": "*.uk.csv"}}}"#
+        let ledger = try await Self.ledger(config: profile)
+        let config = ledger.folder.appendingPathComponent("sheetsync.json").path
+        let workspace = try Self.workspace(ledger)
+        let ambiguous = "Date,Description,Amount\n01/02/2026,Coffee,-3.20\n03/04/2026,Books,-15.00\n"
+        let cases: [(file: String, bytes: [UInt8], code: String, hint: String)] = [
+            (
+                "shops.csv", Array("Date,Shop\n2026-11-02,Bakery\n".utf8), "missing-column",
+                "name the bank's columns in import.csv.columns in the config at \(config)"
+            ),
+            ("bank.csv", Array(ambiguous.utf8), "ambiguous-date-order", "set import.csv.dateFormat in the config at \(config)"),
+            ("bank.uk.csv", Array(ambiguous.utf8), "ambiguous-date-order", "set import.profiles.uk.dateFormat in the config at \(config)"),
+            ("photo.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0], "not-a-statement", "download the statement again"),
+            ("empty.csv", [], "not-a-statement", "download the statement again"),
+            (
+                "cut.xml", Array("<?xml version=\"1.0\"?><Document><BkToCstmrStmt><Stmt>".utf8), "malformed-statement",
+                "damaged or cut short"
+            ),
+        ]
+        let before = try ledger.everyByte()
+        for (name, bytes, code, hint) in cases {
+            let url = ledger.folder.appendingPathComponent(name)
+            try Data(bytes).write(to: url)
+            let error = try await #require(throws: SheetSyncError.self, "\(name)") {
+                try await workspace.importStatement(at: url, options: .init())
+            }
+            #expect(error.exitCode == .dataError, "\(name)")
+            #expect(error.code == code, "\(name): \(error.code ?? "no code")")
+            #expect(error.hint?.contains(hint) == true, "\(name): \(error.hint ?? "no hint")")
+            try FileManager.default.removeItem(at: url)
+        }
+        #expect(try ledger.everyByte() == before)
+        let shops = try Self.write("Date,Shop\n2026-11-02,Bakery\n", "shops.csv", in: ledger)
+        let run = try await ledger.run("import", shops.path, "--json")
+        #expect(run.status == 65)
+        let error = try #require(run.json?["error"] as? [String: Any], "\(run.stdout)")
+        #expect(error["code"] as? String == "missing-column")
+        #expect((error["hint"] as? String)?.contains("import.csv.columns in the config at \(config)") == true, "\(error)")
     }
 
     @Test func aBankProfileIsChosenByWhatTheFileHoldsOrByName() async throws {

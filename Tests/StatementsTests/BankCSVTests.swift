@@ -67,6 +67,39 @@ import Testing
         #expect(statement.entries.map(line) == ["2026-02-01 out 3.20 |  | Coffee", "2026-04-03 out 15.00 |  | Books"])
     }
 
+    @Test func anAmountMarkedCROrDRIsMoneyInOrOutWhateverTheExpenseSign() throws {
+        let text = "Date,Description,Amount,Balance\n2026-11-02,Rent,900.00 DR,100.00 CR\n2026-11-03,Refund,12.50 CR,112.50 CR\n"
+        for sign in StatementOptions.ExpenseSign.allCases {
+            let statement = try StatementReader.read(Array(text.utf8), file: "bank.csv", options: StatementOptions(expenseSign: sign))
+            #expect(statement.entries.map(line) == ["2026-11-02 out 900.00 |  | Rent", "2026-11-03 in 12.50 |  | Refund"], "\(sign)")
+        }
+    }
+
+    @Test func aDebitCreditColumnBesideAnUnsignedAmountGivesTheDirection() throws {
+        // A budgeting app's export (Transaction Type debit/credit) and an Indian bank's (Cr/Dr), both unsigned.
+        let app = """
+            "Date","Description","Original Description","Amount","Transaction Type","Category","Account Name"
+            "11/02/2026","Rent","ACH RENT","900.00","debit","","Checking"
+            "11/13/2026","Paycheck","ACME PAYROLL","2500.00","credit","","Checking"
+
+            """
+        let bank =
+            "Transaction Date,Description,Cr/Dr,Amount\n12-11-2026,ATM WDL,DR,\"2,000.00\"\n25-11-2026,NEFT SALARY,CR,\"50,000.00\"\n"
+        let soll = "Buchungstag;Verwendungszweck;Betrag;S/H\n02.11.2026;Miete;900,00;S\n15.11.2026;Gehalt;2.750,00;H\n"
+        #expect(
+            try StatementReader.read(Array(app.utf8), file: "app.csv").entries.map(line) == [
+                "2026-11-02 out 900.00 |  | Rent", "2026-11-13 in 2500.00 |  | Paycheck",
+            ])
+        #expect(
+            try StatementReader.read(Array(bank.utf8), file: "bank.csv").entries.map(line) == [
+                "2026-11-12 out 2000.00 |  | ATM WDL", "2026-11-25 in 50000.00 |  | NEFT SALARY",
+            ])
+        #expect(
+            try StatementReader.read(Array(soll.utf8), file: "giro.csv").entries.map(line) == [
+                "2026-11-02 out 900.00 |  | Miete", "2026-11-15 in 2750.00 |  | Gehalt",
+            ])
+    }
+
     @Test func configuredColumnsOverrideDetection() throws {
         let text = "When;What;How much;Balance\n2026-11-02;Rent;-900,00;100,00\n"
         let options = StatementOptions(columns: .init(date: "When", amount: "How much", note: "What"))

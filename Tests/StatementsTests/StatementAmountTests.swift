@@ -25,6 +25,21 @@ import Testing
         #expect(DecimalMark.detect(["1,234", "12.50"]) == ".")
     }
 
+    @Test func aCreditOrDebitMarkBeforeOrAfterTheAmountGivesItsDirection() throws {
+        let cases: [(String, String, StatementEntry.Direction)] = [
+            ("12.50 DR", "12.50", .outgoing), ("12.50 CR", "12.50", .incoming), ("1,234.56Dr", "1234.56", .outgoing),
+            ("12,50 cr", "12.50", .incoming), ("CR 7.00", "7.00", .incoming), ("DR $3.10", "3.10", .outgoing),
+            ("12.50 EUR DR", "12.50", .outgoing), ("-12.50 DR", "12.50", .outgoing),
+        ]
+        for (text, value, direction) in cases {
+            let amount = try #require(StatementAmount.parse(text), "\(text)")
+            #expect(amount.magnitude.description == value, "\(text)")
+            #expect(amount.marked == direction, "\(text)")
+        }
+        #expect(StatementAmount.parse("12.50")?.marked == nil)
+        #expect(StatementAmount.parse("12.50 EUR")?.marked == nil)
+    }
+
     @Test func refusesWhatIsNoAmount() {
         for text in ["", "abc", "12.3.4,5", "1,23.4", "12 abc 50", "--"] { #expect(StatementAmount.parse(text) == nil, "\(text)") }
     }

@@ -14,12 +14,17 @@ public struct StatementImportOptions: Sendable {
     public var mergeCategories: Bool
     /// Create the categories the file names that the ledger lacks (never a twin differing only in case).
     public var createCategories: Bool
+    /// The sheets of a budget `.xlsx` to read (`--sheet`); empty: every sheet with a table.
+    public var sheets: [String]
 
-    public init(profile: String? = nil, dryRun: Bool = false, mergeCategories: Bool = false, createCategories: Bool = false) {
+    public init(
+        profile: String? = nil, dryRun: Bool = false, mergeCategories: Bool = false, createCategories: Bool = false, sheets: [String] = []
+    ) {
         self.profile = profile
         self.dryRun = dryRun
         self.mergeCategories = mergeCategories
         self.createCategories = createCategories
+        self.sheets = sheets
     }
 }
 
@@ -30,21 +35,20 @@ extension LedgerImport {
     /// only what is new. All or nothing: when any entry is refused, nothing is added.
     public func importStatement(at url: URL, options: StatementImportOptions) async throws -> StatementImportReport {
         let file = url.lastPathComponent
-        let bytes = try Self.statementBytes(url)
-        let head = StatementText.decode(Array(bytes.prefix(4096))).map(\.text) ?? ""
-        let (profile, readOptions) = try workspace.config.importing.options(profile: options.profile, fileName: file, head: head)
-        let statement: Statement
-        do { statement = try StatementReader.read(bytes, file: file, options: readOptions) } catch {
-            throw SheetSyncError.data(error.description)
-        }
+        let (statement, profile, budget) = try readStatement(url, sheets: options.sheets, profile: options.profile)
         let rules = try ImportRules(workspace.config.importing)
         return try await workspace.withStore(preview: options.dryRun, startsLedger: false) { store in
-            var report = StatementImportReport(file: file, format: statement.format.rawValue, profile: profile, dryRun: options.dryRun)
+            var report = StatementImportReport(
+                file: file, format: budget == nil ? statement.format.rawValue : "XLSX", profile: profile, dryRun: options.dryRun)
+            report.sheets = budget?.sheetsRead ?? []
+            report.skippedSheets = budget?.sheetsSkipped ?? []
             report.pending = statement.pending
             report.refused = statement.refused.map(\.issue)
             let plan = try StatementImportPlan(
-                statement: statement, rules: rules, options: options, store: store, now: workspace.clock.now())
+                statement: statement, source: StatementEntryID.source(profile: profile, statement: statement), rules: rules,
+                options: options, store: store, now: workspace.clock.now())
             report.rows = plan.rows
+            if let budget { for i in report.rows.indices { report.rows[i].sheet = budget.sheetOfEntry[i] } }
             report.createdCategories = plan.newCategories.map { $0[.name] }
             report.refused += plan.unknownCategories.map { .heldBack(.unknownCategory, at: .file(file), $0) }
             guard report.refused.isEmpty else {
@@ -58,6 +62,31 @@ extension LedgerImport {
             guard !options.dryRun else { return report }
             _ = try store.commit(plan.commit)
             return report
+        }
+    }
+
+    /// The statement at `url` (a budget `.xlsx`'s sheets, or a statement file's entries), the import
+    /// profile it was read with, and the budget workbook when it is one. A file that cannot be read as
+    /// a whole is refused with its code and what to do (`StatementError.failure`).
+    private func readStatement(
+        _ url: URL, sheets: [String], profile named: String?
+    ) throws -> (Statement, profile: String?, budget: BudgetWorkbook?) {
+        let file = url.lastPathComponent
+        let isBudget = XLSXWorkbookRemote.isWorkbookFile(url)
+        guard isBudget || sheets.isEmpty else {
+            throw SheetSyncError(.usage, "--sheet picks sheets of an .xlsx; \(file) is not one")
+        }
+        let bytes = isBudget ? [] : try Self.statementBytes(url)
+        let head = StatementText.decode(Array(bytes.prefix(4096))).map(\.text) ?? ""
+        let (profile, readOptions) = try workspace.config.importing.options(profile: named, fileName: file, head: head)
+        do {
+            if isBudget {
+                let budget = try BudgetWorkbook(url, sheets: sheets, options: readOptions)
+                return (budget.statement, profile, budget)
+            }
+            return (try StatementReader.read(bytes, file: file, options: readOptions), profile, nil)
+        } catch let error as StatementError {
+            throw error.failure(settings: profile.map { "import.profiles.\($0)" } ?? "import.csv", config: workspace.config.source)
         }
     }
 
@@ -78,15 +107,18 @@ struct StatementImportPlan {
     /// Categories the file names that the ledger lacks and the options do not create, with their rows' count and the fix.
     var unknownCategories: [String] = []
 
-    init(statement: Statement, rules: ImportRules, options: StatementImportOptions, store: LedgerStore, now: Timestamp) throws {
+    init(
+        statement: Statement, source: String, rules: ImportRules, options: StatementImportOptions, store: LedgerStore, now: Timestamp
+    ) throws {
         let known = Set(try store.records(in: .transactions).map { $0[.transactionId] })
             .union(try store.deletedRows().filter { $0.tab == .transactions }.map(\.key))
         var categories = CategoryNames(try store.records(in: .categories).map { $0[.name] })
         var directions: [String: Set<StatementEntry.Direction>] = [:]
         var fileNamed: [String: Int] = [:]
         let stamp = now.description
-        for (entry, id) in zip(statement.entries, StatementEntryID.ids(of: statement.entries)) {
-            let note = StatementNote.text(entry)
+        let notes = statement.entries.map(StatementNote.text)
+        let ids = StatementEntryID.ids(of: statement.entries, notes: notes, source: source)
+        for ((entry, note), id) in zip(zip(statement.entries, notes), ids) {
             // The file's own category where it gives one (rules only where it is empty), else the rules'.
             let rule =
                 entry.category.isEmpty
@@ -176,9 +208,36 @@ extension LedgerImport {
         let head = (try? handle.read(upToCount: 4)).map { Array($0) } ?? []
         return head != [0x50, 0x4B, 0x03, 0x04]
     }
+
+    /// Whether `import` reads `url` as a budget kept in an `.xlsx` (`BudgetWorkbook.isBudget`): one whose
+    /// sheets are named with `--sheet`, or one without the ledger's tabs.
+    public static func isBudgetWorkbook(_ url: URL, sheets: [String]) -> Bool { BudgetWorkbook.isBudget(url, sheets: sheets) }
 }
 
 extension StatementError {
+    /// The whole file refused (exit 65), with its code and what to do: the config keys to set, at
+    /// `settings` (`import.csv` or the bank's profile) in the file at `config`, or the file to check.
+    func failure(settings: String, config: URL?) -> SheetSyncError {
+        let place = config.map { "the config at \($0.path)" } ?? "a config file (none is in use: create sheetsync.json)"
+        var error = SheetSyncError.data(description)
+        error.code = issue.code.rawValue
+        switch problem {
+        case .empty, .binary, .unknownFormat:
+            error.hint =
+                "import takes a bank's statement export: OFX or QFX, QIF, CAMT.053 (XML) or CSV; check that this file is one, "
+                + "or download the statement again in one of those formats"
+        case .missingColumn:
+            error.hint =
+                "name the bank's columns in \(settings).columns in \(place), "
+                + #"e.g. {"date": "Buchungstag", "amount": "Betrag", "note": "Verwendungszweck"}"#
+        case .ambiguousDates, .mixedDateOrder:
+            error.hint = #"set \#(settings).dateFormat in \#(place) to the order the bank prints, "dd/MM/yyyy" or "MM/dd/yyyy""#
+        case .badDate, .badAmount, .missingField, .malformed:
+            error.hint = "the file is damaged or cut short: download the statement from the bank again"
+        }
+        return error
+    }
+
     /// The refusal as the import reports it.
     var issue: SyncIssue {
         let code: IssueCode

@@ -118,12 +118,15 @@ extension SheetSyncCommand {
         var allowDuplicates = false
         @Flag(help: "Create the categories the file's rows name that neither the store nor the file has.")
         var createCategories = false
+        @Option(help: "A sheet of a budget .xlsx to read (repeatable; default: every sheet with a date and an amount column).")
+        var sheet: [String] = []
         func run() async throws {
             try await global.reporting {
                 let url = URL(fileURLWithPath: path)
-                if LedgerImport.isStatement(url) {
+                if !sheet.isEmpty || LedgerImport.isStatement(url) || LedgerImport.isBudgetWorkbook(url, sheets: sheet) {
                     let options = StatementImportOptions(
-                        profile: profile, dryRun: global.dryRun, mergeCategories: mergeCategories, createCategories: createCategories)
+                        profile: profile, dryRun: global.dryRun, mergeCategories: mergeCategories, createCategories: createCategories,
+                        sheets: sheet)
                     return Output.statementImport(
                         try await LedgerImport(global.workspace()).importStatement(at: url, options: options), global)
                 }

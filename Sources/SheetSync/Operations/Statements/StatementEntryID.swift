@@ -13,20 +13,30 @@ enum StatementEntryID {
     /// The ids of a statement's entries, in order. With the bank's reference (`FITID`, `AcctSvcrRef`,
     /// a transaction-id column) the id is of the account and that reference; without, of the account,
     /// date, direction, amount, text, and the entry's occurrence among equal entries of that day, so
-    /// two equal coffees are two rows and stay two.
-    static func ids(of entries: [StatementEntry]) -> [String] {
+    /// two equal coffees are two rows and stay two. An entry that names no account (a CSV export, a
+    /// QIF file) stands in `source`'s: the bank's profile, else the export's layout
+    /// (`source(profile:statement:)`), so two banks that both number entries from 1001 never merge.
+    /// `notes` are the entries' notes (`StatementNote.text`), in order.
+    static func ids(of entries: [StatementEntry], notes: [String], source: String) -> [String] {
         var occurrences: [String: Int] = [:]
-        return entries.map { entry in
+        return zip(entries, notes).map { entry, note in
+            let account = entry.account.isEmpty ? source : entry.account
             if let reference = entry.reference?.trimmingCharacters(in: .whitespaces), !reference.isEmpty {
-                return UUIDv5.make(namespace: namespace, name: "ref\u{1F}\(entry.account)\u{1F}\(reference)")
+                return UUIDv5.make(namespace: namespace, name: "ref\u{1F}\(account)\u{1F}\(reference)")
             }
             let fingerprint = [
-                "fp", entry.account, entry.date.description, entry.direction.rawValue, entry.amount.description,
-                StatementNote.folded(StatementNote.text(entry)),
+                "fp", account, entry.date.description, entry.direction.rawValue, entry.amount.description,
+                StatementNote.folded(note),
             ].joined(separator: "\u{1F}")
             occurrences[fingerprint, default: 0] += 1
             return UUIDv5.make(namespace: namespace, name: "\(fingerprint)\u{1F}\(occurrences[fingerprint] ?? 1)")
         }
+    }
+
+    /// The account of a statement whose entries name none: the import profile it was read with
+    /// (one per bank or account, docs/bank-statements.md), else its layout; empty when it has neither.
+    static func source(profile: String?, statement: Statement) -> String {
+        profile.map { "profile\u{1F}\($0)" } ?? statement.layout
     }
 }
 

@@ -21,6 +21,8 @@ public struct StatementImportReport: Codable, Sendable {
         public var tags: String
         public var note: String
         public var status: Status
+        /// The sheet of a budget `.xlsx` the row is on (`line` is then its row); nil for a statement file.
+        public var sheet: String?
     }
 
     public var file: String
@@ -39,15 +41,20 @@ public struct StatementImportReport: Codable, Sendable {
     /// Entries (or the file) refused, each with the file and line: any holds the whole file back.
     public var refused: [SyncIssue] = []
     public var rows: [Row] = []
+    /// A budget `.xlsx`'s sheets read, and those left out for holding no table (a summary).
+    public var sheets: [String] = []
+    public var skippedSheets: [String] = []
 
     /// `imported 12 transactions (3 already imported) from bank.csv (CSV)`
     public var summary: String {
         var parts: [String] = []
+        let source = "\(file) (\(format)\(sheets.isEmpty ? "" : ": sheets " + sheets.map { "'\($0)'" }.joined(separator: ", ")))"
         if refused.isEmpty {
-            parts.append("\(dryRun ? "would import" : "imported") \(added) transaction\(added == 1 ? "" : "s") from \(file) (\(format))")
+            parts.append("\(dryRun ? "would import" : "imported") \(added) transaction\(added == 1 ? "" : "s") from \(source)")
         } else {
-            parts.append("imported nothing from \(file) (\(format)): \(refused.count) entr\(refused.count == 1 ? "y" : "ies") refused")
+            parts.append("imported nothing from \(source): \(refused.count) entr\(refused.count == 1 ? "y" : "ies") refused")
         }
+        for name in skippedSheets { parts.append("skipped sheet '\(name)' (no date and amount columns)") }
         if let profile { parts.append("profile '\(profile)'") }
         if alreadyImported > 0 { parts.append("\(alreadyImported) already imported, skipped") }
         if pending > 0 { parts.append("\(pending) pending entr\(pending == 1 ? "y" : "ies") left out until booked") }
@@ -60,6 +67,8 @@ public struct StatementImportReport: Codable, Sendable {
 
     /// `2026-11-03 expense 4.75 Dining "BLUE BOTTLE COFFEE" (added)` per row.
     public var rowLines: [String] {
-        rows.map { "  line \($0.line): \($0.date) \($0.type) \($0.amount) \($0.category) '\($0.note)' (\($0.status.rawValue))" }
+        rows.map {
+            "  \($0.sheet.map { "sheet '\($0)' row" } ?? "line") \($0.line): \($0.date) \($0.type) \($0.amount) \($0.category) '\($0.note)' (\($0.status.rawValue))"
+        }
     }
 }
