@@ -1,4 +1,5 @@
 import SheetSyncCore
+import SheetValues
 
 /// The process exit codes (sysexits).
 public enum ProcessExitCode: Int32, Sendable {
@@ -44,4 +45,12 @@ public struct SheetSyncError: Error, CustomStringConvertible, Sendable {
     public static func configuration(_ message: String) -> SheetSyncError { .init(.configuration, message) }
     public static func temporary(_ message: String) -> SheetSyncError { .init(.temporaryFailure, message) }
     public static func data(_ message: String) -> SheetSyncError { .init(.dataError, message) }
+
+    /// A data failure (65) of a kind that has an issue code (docs/issues.md), which `--json` reports as
+    /// its `code`: a tab file that cannot be read, a file that is no bank statement.
+    public static func data(_ message: String, code: IssueCode) -> SheetSyncError {
+        var failure = SheetSyncError.data(message)
+        failure.code = code.rawValue
+        return failure
+    }
 }
