@@ -35,6 +35,14 @@ public struct SheetSyncError: Error, CustomStringConvertible, Sendable {
 
     public var description: String { message }
 
+    /// This error as a failure of a kind that has an issue code (docs/issues.md), which `--json`
+    /// reports as its `code`: a tab file that cannot be read, a workbook of another dataset, no ledger.
+    public func coded(_ code: IssueCode) -> SheetSyncError {
+        var copy = self
+        copy.code = code.rawValue
+        return copy
+    }
+
     /// This error with `cause` kept underneath it.
     public func causedBy(_ cause: any Error) -> SheetSyncError {
         var copy = self
@@ -45,12 +53,4 @@ public struct SheetSyncError: Error, CustomStringConvertible, Sendable {
     public static func configuration(_ message: String) -> SheetSyncError { .init(.configuration, message) }
     public static func temporary(_ message: String) -> SheetSyncError { .init(.temporaryFailure, message) }
     public static func data(_ message: String) -> SheetSyncError { .init(.dataError, message) }
-
-    /// A data failure (65) of a kind that has an issue code (docs/issues.md), which `--json` reports as
-    /// its `code`: a tab file that cannot be read, a file that is no bank statement.
-    public static func data(_ message: String, code: IssueCode) -> SheetSyncError {
-        var failure = SheetSyncError.data(message)
-        failure.code = code.rawValue
-        return failure
-    }
 }

@@ -112,8 +112,9 @@ import Workbook
             try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
             try FileManager.default.copyItem(at: other.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
-        let run = try await CLI.run(["sync"], in: folder)
+        let run = try await CLI.run(["sync", "--json"], in: folder)
         #expect(run.status == 78)
+        #expect(run.failure?["code"] as? String == "dataset-mismatch", "\(run.stdout)")
         #expect(run.stderr.contains("bound to dataset b4d5891d-9e53-5116-8cdc-779311294f7b"))
     }
 

@@ -35,7 +35,7 @@ extension Workspace {
         let (profile, readOptions) = try config.importing.options(profile: options.profile, fileName: file, head: head)
         let statement: Statement
         do { statement = try StatementReader.read(bytes, file: file, options: readOptions) } catch {
-            throw SheetSyncError.data(error.description, code: error.issue.code)
+            throw SheetSyncError.data(error.description).coded(error.issue.code)
         }
         let rules = try ImportRules(config.importing)
         return try await withStore(preview: options.dryRun, startsLedger: false) { store in

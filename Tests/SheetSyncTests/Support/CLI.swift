@@ -15,6 +15,9 @@ struct CLI {
         /// fields, never on substrings of pretty-printed text.
         var json: [String: Any]? { try? JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any] }
 
+        /// The `{"error": …}` object a failure prints under `--json` (nil when stdout is not one).
+        var failure: [String: Any]? { json?["error"] as? [String: Any] }
+
         /// stdout decoded as the report a run prints under `--json` (nil when it is not one).
         var report: SyncReport? { decoded(as: SyncReport.self) }
 
