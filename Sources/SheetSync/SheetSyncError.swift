@@ -1,4 +1,5 @@
 import SheetSyncCore
+import SheetValues
 
 /// The process exit codes (sysexits).
 public enum ProcessExitCode: Int32, Sendable {
@@ -33,6 +34,14 @@ public struct SheetSyncError: Error, CustomStringConvertible, Sendable {
     }
 
     public var description: String { message }
+
+    /// This error as a failure of a kind that has an issue code (docs/issues.md), which `--json`
+    /// reports as its `code`: a tab file that cannot be read, a workbook of another dataset, no ledger.
+    public func coded(_ code: IssueCode) -> SheetSyncError {
+        var copy = self
+        copy.code = code.rawValue
+        return copy
+    }
 
     /// This error with `cause` kept underneath it.
     public func causedBy(_ cause: any Error) -> SheetSyncError {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SheetSync
 import SheetSyncCore
 import SheetValues
 import Testing
@@ -46,12 +47,13 @@ import Testing
         let id = "c94839fb-9d8e-5116-be50-879909f6ed74"
         try text.replacingOccurrences(of: id, with: "c94839fb-9d8e-5116-be50-879909f6ed7\u{FF14}")
             .write(to: file, atomically: true, encoding: .utf8)
-        let check = try await CLI.run(["check"], in: folder)
+        let check = try await CLI.run(["check", "--json"], in: folder)
         #expect(check.status == 65, "\(check.stdout) \(check.stderr)")
-        #expect(check.stdout.contains("Transactions: 9 valid rows, 1 rejected"), "\(check.stdout)")
-        let sync = try await CLI.run(["sync"], in: folder)
+        let counted = check.report?.tabs["Transactions"]
+        #expect(counted?.added == 9 && counted?.rejected == 1, "\(check.stdout)")
+        let sync = try await CLI.run(["sync", "--json"], in: folder)
         #expect(sync.status == 65, "\(sync.stdout) \(sync.stderr)")
-        #expect(sync.stderr.contains("is not a UUID"), "\(sync.stderr)")
+        #expect(sync.report?.rejected.map { "\($0.code.rawValue) \($0.tab.rawValue)" } == ["invalid-id Transactions"], "\(sync.stdout)")
         let store = try DatabaseQueue(path: folder.appendingPathComponent("sheetsync.sqlite").path)
         let stored = try await store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM transactions") }
         #expect(stored == 9)
@@ -67,10 +69,9 @@ import Testing
             .replacingOccurrences(
                 of: "2026-01-01T09:00:00.000Z,2026-01-01T09:00:00.000Z", with: "2026-01-01T09:00:00.000Z,2030-01-01T00:00:00.000Z")
         try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
-        let check = try await CLI.run(["check"], in: folder)
+        let check = try await CLI.run(["check", "--json"], in: folder)
         #expect(check.status == 0, "\(check.stderr)")
-        #expect(
-            check.stdout.contains("note: Transactions row 2: lastModifiedAt 2030-01-01T00:00:00.000Z is in the future"), "\(check.stdout)")
+        #expect(check.has(.futureTimestamp, .notice, tab: .transactions, row: 2), "\(check.stdout)")
         let quiet = try await CLI.run(["check", "--quiet"], in: folder)
         #expect(quiet.stdout.isEmpty && quiet.status == 0)
         // A check gives no ids: a copy of a row is not named an id nobody stores.
@@ -100,9 +101,12 @@ import Testing
         try FileManager.default.removeItem(at: file)
         try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
         for command in ["check", "sync"] {
-            let run = try await CLI.run([command], in: folder)
+            let run = try await CLI.run([command, "--json"], in: folder)
             #expect(run.status == 65, "\(command): \(run.stderr)")
-            #expect(run.stderr.contains("\(file.path): cannot read file"), "\(command): \(run.stderr)")
+            let error = run.json?["error"] as? [String: Any]
+            #expect(error?["code"] as? String == "unreadable-tab", "\(command): \(run.stdout)")
+            #expect((error?["message"] as? String)?.hasPrefix("\(file.path): ") == true, "\(command): \(run.stdout)")
+
         }
     }
 
@@ -113,6 +117,7 @@ import Testing
         let lines = check.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("Transactions: 7 valid rows, 4 rejected"), "\(lines)")
         #expect(lines.contains("Categories: 4 valid rows"), "\(lines)")
+
         // check writes nothing, not even a store.
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("sheetsync.sqlite").path))
     }

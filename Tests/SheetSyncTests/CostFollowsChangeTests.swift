@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SheetSync
 import SheetSyncCore
 import SheetValues
 import Testing
@@ -126,10 +127,12 @@ import Workbook
         let receipt = try #require(try ledger.sheetRows(.receipts).values.first)
         let id = receipt[.transactionId]
         try Self.sql(ledger, "DELETE FROM transactions WHERE transactionId = '\(id)'")
-        let run = try await ledger.run("sync")
+        let run = try await ledger.run("sync", "--json")
         #expect(run.status == 65)
-        #expect(run.stderr.contains("transaction '\(id)' does not exist"), "\(run.stderr)")
-        #expect(run.stderr.contains("sheetsync restore"), "\(run.stderr)")
+        let rejected = run.report?.rejected.filter { $0.code == .unknownTransaction && $0.tab == .receipts } ?? []
+        #expect(rejected.count == 1 && rejected[0].id == receipt[.receiptId] && rejected[0].message.contains(id), "\(run.stdout)")
+        #expect(rejected.first?.hint.contains("sheetsync restore") == true, "\(run.stdout)")
+
         // The receipt is kept on both sides; the transaction can come back.
         #expect(try ledger.sheetRows(.receipts)[receipt[.receiptId]] != nil)
         #expect(try ledger.storeRows(.receipts)[receipt[.receiptId]] != nil)

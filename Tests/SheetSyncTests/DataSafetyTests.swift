@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SheetSync
 import SheetSyncCore
 import SheetValues
 import Testing
@@ -18,9 +19,9 @@ import Workbook
             at: ledger.workbook.url(.transactions),
             to: ledger.book.appendingPathComponent("Transactions-old.csv"))
         try ledger.workbook.edit(.categories) { table in table.rows[0][3] = .text("#000000") }
-        let run = try await ledger.run("sync")
+        let run = try await ledger.run("sync", "--json")
         #expect(run.status == 65)
-        #expect(run.stderr.contains("Transactions.csv is missing; nothing of it was deleted"), "\(run.stderr)")
+        #expect(run.has(.unreadableTab, .heldBack, tab: .transactions), "\(run.stdout)")
         #expect(try ledger.storeRows(.transactions).count == 10)
         #expect(try ledger.storeRows(.categories)["Groceries"]?[.colorHex] == "#000000")
         #expect(!FileManager.default.fileExists(atPath: ledger.workbook.url(.transactions).path))
@@ -63,9 +64,9 @@ import Workbook
         #expect(!FileManager.default.fileExists(atPath: receipts.path))
         let dry = try await ledger.run("sync", "--dry-run")
         #expect(dry.status == 0 && !FileManager.default.fileExists(atPath: receipts.path), "\(dry.stderr)")
-        let sync = try await ledger.run("sync")
+        let sync = try await ledger.run("sync", "--json")
         #expect(sync.status == 0, "\(sync.stderr)")
-        #expect(sync.stdout.contains("note: Receipts: the workbook has no Receipts tab; it is created with its header"), "\(sync.stdout)")
+        #expect(sync.has(.tabCreated, .notice, tab: .receipts), "\(sync.stdout)")
         let text = try String(contentsOf: receipts, encoding: .utf8)
         #expect(text == "receiptId,transactionId,driveFileId,fileName,createdAt,lastModifiedAt\n", "\(text)")
         #expect(try ledger.storeRows(.transactions).count == 10)
@@ -82,17 +83,20 @@ import Workbook
         let again = try await CLI.run(["pull"], in: folder)
         for run in [first, again] {
             #expect(!run.stdout.contains("the copy now has id"), "\(run.stdout)")
-            #expect(run.stdout.contains("duplicate id 62e52977"), "\(run.stdout)")
             #expect(run.stdout.contains("gets an id of its own from the next sync or push"), "\(run.stdout)")
-            #expect(run.stdout.contains("without an id of their own wait for the next sync or push"), "\(run.stdout)")
         }
         #expect(first.stdout == again.stdout)
         let store = try DatabaseQueue(path: folder.appendingPathComponent("sheetsync.sqlite").path)
         let stored = try await store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM transactions") }
         #expect(stored == 4)
         // The report counts what was loaded, not the rows that wait.
-        let json = try await CLI.run(["pull", "--json"], in: try CLI.copyOfSample("hand-edited")).json
-        #expect(((json?["tabs"] as? [String: Any])?["Transactions"] as? [String: Any])?["added"] as? Int == 4)
+        let pulled = try await CLI.run(["pull", "--json"], in: try CLI.copyOfSample("hand-edited"))
+        #expect(pulled.report?.tabs["Transactions"]?.added == 4, "\(pulled.stdout)")
+        #expect(
+            pulled.issues.contains {
+                $0.code == .duplicateId && $0.place.tab == .transactions && $0.place.key?.hasPrefix("62e52977") == true
+            })
+        #expect(pulled.has(.rowsWaitForIds, .notice, tab: .transactions), "\(pulled.stdout)")
         let sync = try await CLI.run(["sync"], in: folder)
         #expect(sync.stdout.contains("the copy now has id"), "\(sync.stdout)")
     }
@@ -121,9 +125,9 @@ import Workbook
         #expect(try ledger.sheetRows(.settings).keys.sorted() == ["b4d5891d-9e53-5116-8cdc-779311294f7b"])
         #expect(try ledger.workbook.table(.settings).header == TablePatcher.newHeader(Tab.settings.schema))
         try Data().write(to: ledger.workbook.url(.transactions))
-        let cleared = try await ledger.run("sync")
+        let cleared = try await ledger.run("sync", "--json")
         #expect(cleared.status == 65)
-        #expect(cleared.stderr.contains("would delete every row (10 of 10) from the store"), "\(cleared.stderr)")
+        #expect(cleared.has(.massDelete, .heldBack, tab: .transactions), "\(cleared.stdout)")
         #expect(try ledger.storeRows(.transactions) == store)
         #expect(try Data(contentsOf: ledger.workbook.url(.transactions)).isEmpty, "not written while held")
     }
@@ -138,9 +142,10 @@ import Workbook
             let column = table.header.firstIndex(of: "timezone")!
             table.rows[0][column] = .text(zone)
         }
-        let run = try await ledger.run("sync")
+        let run = try await ledger.run("sync", "--json")
         #expect(run.status == 65, "\(run.stderr)")
-        #expect(run.stderr.contains("Settings row 2") && run.stderr.contains(said), "\(run.stderr)")
+        let rejected = run.report?.rejected.filter { $0.code == .invalidSettings && $0.tab == .settings && $0.row == 2 } ?? []
+        #expect(rejected.count == 1 && (rejected[0].message + " " + rejected[0].hint).contains(said), "\(run.stdout)")
         #expect(try ledger.storeRows(.settings) == before)
     }
 
@@ -152,9 +157,11 @@ import Workbook
             second[0] = .text("c0ffee00-0000-4000-8000-000000000001")
             table.rows.insert(second, at: 0)
         }
-        let run = try await ledger.run("sync")
+        let run = try await ledger.run("sync", "--json")
         #expect(run.status == 65, "\(run.stderr)")
-        #expect(run.stderr.contains("Settings row 2 (c0ffee00-0000-4000-8000-000000000001): a second Settings row"), "\(run.stderr)")
+        #expect(
+            run.report?.rejected.map { [$0.code.rawValue, $0.tab.rawValue, "\($0.row)", $0.id] }
+                == [["invalid-settings", "Settings", "2", "c0ffee00-0000-4000-8000-000000000001"]], "\(run.stdout)")
         #expect(try ledger.storeRows(.settings) == before)
         let check = try await ledger.run("check")
         #expect(check.status == 65, "\(check.stdout) \(check.stderr)")
@@ -173,9 +180,9 @@ import Workbook
         #expect(try await ledger.run("sync").status == 0)
         #expect(try ledger.sheetRows(.transactions)[gone] == nil)
         try old.write(to: ledger.workbook.url(.transactions))
-        let run = try await ledger.run("sync")
+        let run = try await ledger.run("sync", "--json")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect((run.stdout + run.stderr).contains("\(gone)"), "said: \(run.stdout)\(run.stderr)")
+        #expect(run.has(.deletedRowCameBack, .notice, tab: .transactions, key: gone), "said: \(run.stdout)")
         #expect(try ledger.storeRows(.transactions)[gone] == nil, "not back in the store")
         #expect(try ledger.sheetRows(.transactions)[gone] == nil, "deleted from the workbook again")
         #expect(try ledger.storeRows(.transactions).count == 9)
@@ -243,9 +250,10 @@ import Workbook
         let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try await ledger.run("sync").status == 0)
         try old.write(to: ledger.workbook.url(.categories))
-        let run = try await ledger.run("sync")
+        let run = try await ledger.run("sync", "--json")
         #expect(run.status == 65, "\(run.stderr)")
-        #expect(run.stderr.contains("'Pets'") && run.stderr.contains("category archive"), "\(run.stderr)")
+        let held = run.issues.filter { $0.code == .categoryInUse && $0.severity == .heldBack && $0.place.tab == .categories }
+        #expect(held.count == 1 && held[0].message.contains("'Pets'") && held[0].message.contains("category archive"), "\(run.stdout)")
         #expect(try ledger.storeRows(.categories)["Pets"] != nil, "kept in the store")
         #expect(try ledger.sheetRows(.categories)["Pets"] != nil, "written back to the workbook")
         #expect(try ledger.storeRows(.transactions)[id]?[.category] == "Pets")
@@ -298,9 +306,9 @@ import Workbook
     @Test func tabClearedToItsHeaderIsHeldUntilAllowed() async throws {
         let ledger = try await Ledger.synced()
         try ledger.workbook.edit(.recurringRules) { $0.rows = [] }  // 2 rules: far below the old threshold
-        let run = try await ledger.run("sync")
+        let run = try await ledger.run("sync", "--json")
         #expect(run.status == 65)
-        #expect(run.stderr.contains("RecurringRules: this run would delete every row (2 of 2) from the store"), "\(run.stderr)")
+        #expect(run.has(.massDelete, .heldBack, tab: .recurringRules), "\(run.stdout)")
         #expect(try ledger.storeRows(.recurringRules).count == 2)
         #expect(try ledger.sheetRows(.recurringRules).isEmpty)
         // `status` does not say all is well meanwhile.
@@ -651,9 +659,9 @@ import Workbook
         let db = try DatabaseQueue(path: ledger.store.path)
         try await db.write { try $0.execute(sql: "UPDATE transactions SET note = 'paid' WHERE transactionId = ?", arguments: [edited]) }
         try db.close()
-        let run = try await ledger.run("sync", "--quiet")
+        let run = try await ledger.run("sync", "--quiet", "--json")
         #expect(run.status == 65, "\(run.stderr)")
-        #expect(run.stderr.contains("the workbook's tab has no rows"), "\(run.stderr)")
+        #expect(run.has(.massDelete, .heldBack, tab: .transactions), "\(run.stdout)")
         let after = try ledger.storeRows(.transactions)
         #expect(Set(after.keys) == Set(before.keys), "no row deleted from the store")
         #expect(after[edited]?[.note] == "paid")
@@ -671,9 +679,9 @@ import Workbook
         #expect(try await ledger.run("sync").status == 0)
         #expect(try ledger.sheetRows(.transactions).count == 13)
         try old.write(to: ledger.workbook.url(.transactions))
-        let run = try await ledger.run("sync")
+        let run = try await ledger.run("sync", "--json")
         #expect(run.status == 65)
-        #expect(run.stderr.contains("looks like an older copy"), "\(run.stderr)")
+        #expect(run.has(.olderCopy, .heldBack, tab: .transactions), "\(run.stdout)")
         #expect(try ledger.storeRows(.transactions).count == 13)
         #expect(try Set(ledger.sheetRows(.transactions).keys).isSuperset(of: added))
         #expect(try await ledger.run("sync").status == 0)
@@ -704,9 +712,9 @@ import Workbook
             }
             table.rows.append(row)
         }
-        let run = try await ledger.run("sync")
+        let run = try await ledger.run("sync", "--json")
         #expect(run.status == 65, "\(run.stdout)\(run.stderr)")
-        #expect(run.stderr.contains("looks like an older copy"), "\(run.stderr)")
+        #expect(run.has(.olderCopy, .heldBack, tab: .transactions), "\(run.stdout)")
         let after = try ledger.storeRows(.transactions)
         for id in added { #expect(after[id] == store[id], "row \(id) added since the copy was made") }
         #expect(after.values.contains { $0[.note] == "typed" }, "the typed row loads")
@@ -727,9 +735,9 @@ import Workbook
         let all = try ledger.storeRows(.transactions)
         #expect(all.count == 13)
         try ledger.workbook.edit(.transactions) { table in table.rows = Array(table.rows.prefix(5)) }
-        let run = try await ledger.run("sync")
+        let run = try await ledger.run("sync", "--json")
         #expect(run.status == 65)
-        #expect(run.stderr.contains("looks like an older copy"), "\(run.stderr)")
+        #expect(run.has(.olderCopy, .heldBack, tab: .transactions), "\(run.stdout)")
         #expect(try ledger.storeRows(.transactions) == all)
         #expect(try Set(ledger.sheetRows(.transactions).keys) == Set(all.keys))
         let next = try await ledger.run("sync")
@@ -747,19 +755,19 @@ import Workbook
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try await ledger.run("sync").status == 0)
         try ledger.workbook.edit(.transactions) { table in table.rows.removeAll { $0.first?.rawText == id } }
-        let first = try await ledger.run("sync")
+        let first = try await ledger.run("sync", "--json")
         #expect(first.status == 65, "\(first.stderr)")
-        #expect(first.stderr.contains(id) && first.stderr.contains("delete it again"), "\(first.stderr)")
+        let held = first.issues.filter { $0.code == .olderCopy && $0.severity == .heldBack && $0.place.tab == .transactions }
+        #expect(held.count == 1 && held[0].message.contains(id) && held[0].message.contains("delete it again"), "\(first.stdout)")
         #expect(try ledger.storeRows(.transactions)[id] != nil)
         #expect(try ledger.sheetRows(.transactions)[id] != nil, "written back")
         try ledger.workbook.edit(.transactions) { table in table.rows.removeAll { $0.first?.rawText == id } }
-        let run = try await ledger.run("sync")
+        let run = try await ledger.run("sync", "--json")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try ledger.storeRows(.transactions)[id] == nil)
         // Said, with the way back (a sync that deleted store rows printed nothing).
-        #expect(
-            (run.stdout + run.stderr).contains("1 row(s) deleted in the workbook were deleted from the store (\(id))"),
-            "\(run.stdout)\(run.stderr)")
+        let said = run.issues.filter { $0.code == .rowsDeleted && $0.severity == .notice && $0.place.tab == .transactions }
+        #expect(said.count == 1 && said[0].message.contains(id) && said[0].message.contains("restore --list"), "\(run.stdout)")
         // Kept for restore, and restored as a local change the next sync pushes.
         #expect(try await ledger.run("restore", id).status == 0)
         #expect(try await ledger.run("sync").status == 0)
@@ -780,7 +788,8 @@ import Workbook
         #expect(
             after.stdout.contains("Transactions \(Self.lunch) \(what) (deleted in the workbook; in the store again)"), "\(after.stdout)")
         let json = try await ledger.run("restore", "--list", "--json")
-        #expect(json.stdout.contains("\"inStore\" : true"), "\(json.stdout)")
+        let rows = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(rows?.contains { $0["id"] as? String == Self.lunch && $0["inStore"] as? Bool == true } == true, "\(json.stdout)")
     }
 
     /// `--since` compares instants: any ISO 8601 offset, or a date; anything else is a usage error.
@@ -818,9 +827,9 @@ import Workbook
         let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: ",Lunch with Sam,", with: ",\"Lunch with Sam,")
         try Data(text.utf8).write(to: url)
         let before = try Data(contentsOf: url)
-        let run = try await ledger.run("sync")
+        let run = try await ledger.run("sync", "--json")
         #expect(run.status == 65)
-        #expect(run.stderr.contains("Transactions row 3") && run.stderr.contains("look like rows"), "\(run.stderr)")
+        #expect(run.report?.rejected.contains { $0.code == .damagedRow && $0.tab == .transactions && $0.row == 3 } == true, "\(run.stdout)")
         #expect(try ledger.storeRows(.transactions).count == 10)
         #expect(try Data(contentsOf: url) == before)
     }
@@ -836,9 +845,12 @@ import Workbook
         try FileManager.default.removeItem(at: book)
         try XLSXWriter.write(sheets, to: book)
         let before = try Data(contentsOf: book)
-        let run = try await ledger.run("sync")
+        let run = try await ledger.run("sync", "--json")
         #expect(run.status == 65)
-        #expect(run.stderr.contains("sheet 'Transactions' of \(book.path) is missing"), "\(run.stderr)")
+        #expect(
+            run.issues.contains { $0.code == .unreadableTab && $0.place.tab == .transactions && $0.message.contains(book.path) },
+            "\(run.stdout)")
+
         let store = Ledger(folder: ledger.folder, book: ledger.book, store: ledger.folder.appendingPathComponent("x.sqlite"))
         #expect(try store.storeRows(.transactions).count == 10)
         #expect(try Data(contentsOf: book) == before)

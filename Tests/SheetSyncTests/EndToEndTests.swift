@@ -112,8 +112,9 @@ import Workbook
             try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
             try FileManager.default.copyItem(at: other.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
-        let run = try await CLI.run(["sync"], in: folder)
+        let run = try await CLI.run(["sync", "--json"], in: folder)
         #expect(run.status == 78)
+        #expect(run.failure?["code"] as? String == "dataset-mismatch", "\(run.stdout)")
         #expect(run.stderr.contains("bound to dataset b4d5891d-9e53-5116-8cdc-779311294f7b"))
     }
 
@@ -130,14 +131,18 @@ import Workbook
         let book = TestWorkbook(folder: folder)
         try book.edit(.transactions) { $0.rows = [] }
         let before = try files(folder)
-        let guarded = try await CLI.run(["sync"], in: folder)
+        let guarded = try await CLI.run(["sync", "--json"], in: folder)
         #expect(guarded.status == 65)
-        #expect(guarded.stderr.contains("--allow-mass-delete"))
+        let held = guarded.issues.filter { $0.code == .massDelete && $0.severity == .heldBack && $0.place.tab == .transactions }
+        #expect(held.count == 1 && held[0].message.contains("--allow-mass-delete"), "\(guarded.stdout)")
         #expect(try files(folder) == before)
         // Allowed, the deletes go through; the receipt whose transaction went is kept and reported.
-        let allowed = try await CLI.run(["sync", "--allow-mass-delete"], in: folder)
+        let allowed = try await CLI.run(["sync", "--allow-mass-delete", "--json"], in: folder)
         #expect(allowed.status == 65)
-        #expect(allowed.stderr.contains("Receipts row 2"))
+        #expect(
+            allowed.report?.rejected.map { "\($0.code.rawValue) \($0.tab.rawValue) \($0.row)" } == ["unknown-transaction Receipts 2"],
+            "\(allowed.stdout)")
+
         let status = try await CLI.run(["status", "--json"], in: folder)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
         #expect((json["pendingLocalChanges"] as? [String: Int])?["Transactions"] == 0)

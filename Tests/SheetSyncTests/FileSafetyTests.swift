@@ -167,9 +167,11 @@ import Workbook
         try Data(text).write(to: url)
 
         for _ in 0..<2 {
-            let run = try await CLI.run(["sync"], in: folder)
+            let run = try await CLI.run(["sync", "--json"], in: folder)
             #expect(run.status == 65, "\(run.stdout)\(run.stderr)")
-            #expect(run.stderr.contains("Transactions: 2 row(s) with broken quoting or a stray line break"), "\(run.stderr)")
+            #expect(run.has(.damagedTab, .heldBack, tab: .transactions), "\(run.stdout)")
+            #expect(run.report?.rejected.map { "\($0.code.rawValue) \($0.row)" } == ["damaged-row 3", "damaged-row 4"], "\(run.stdout)")
+
             #expect(try bytes(url) == text)
             #expect(try notes(store)[id] == "Lunch with Sam")
         }

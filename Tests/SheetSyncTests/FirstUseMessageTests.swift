@@ -11,16 +11,17 @@ import Testing
     @Test func anEmptyFolderIsNotALedgerForEveryCommand() async throws {
         let folder = try TestWorkbook.scratch("empty")
         for command in [["status"], ["check"], ["sync"], ["rule", "list"]] {
-            let run = try await CLI.run(command, in: folder)
+            let run = try await CLI.run(command + ["--json"], in: folder)
             #expect(run.status == 78, "\(command): \(run.stdout) \(run.stderr)")
-            #expect(run.stderr.contains("not a ledger") && run.stderr.contains("`sheetsync init`"), "\(command): \(run.stderr)")
+            #expect(run.failure?["code"] as? String == "not-a-ledger", "\(command): \(run.stdout)")
+            #expect(run.stderr.contains("`sheetsync init`"), "\(command): \(run.stderr)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
         // `check PATH` on a folder that holds no tab: it is not a workbook (not "does not exist").
         let other = try TestWorkbook.scratch("not-a-book")
-        let check = try await CLI.run(["check", other.path], in: folder)
-        #expect(
-            check.status == 78 && check.stderr.contains("is not a workbook") && !check.stderr.contains("does not exist"), "\(check.stderr)")
+        let check = try await CLI.run(["check", other.path, "--json"], in: folder)
+        #expect(check.status == 78 && check.failure?["code"] as? String == "not-a-ledger", "\(check.stdout)")
+        #expect(check.stderr.contains("is not a workbook") && !check.stderr.contains("does not exist"), "\(check.stderr)")
     }
 
     @Test func aSemicolonSeparatedSaveIsNamedWithWhatToDo() async throws {

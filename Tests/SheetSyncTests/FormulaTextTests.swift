@@ -1,4 +1,5 @@
 import Foundation
+import SheetSync
 import SheetSyncCore
 import SheetValues
 import Testing
@@ -24,13 +25,18 @@ import Workbook
         let added = try await ledger.run("add", "expense", "--amount", "3", "--category", "Dining", "--note", Self.payload)
         #expect(added.status == 0, "\(added.stderr)")
         let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let sync = try await ledger.run("sync")
+        let sync = try await ledger.run("sync", "--json")
         #expect(sync.status == 0, "\(sync.stderr)")
-        #expect(sync.stdout.contains("note: Transactions.csv: note of \(id) begins with '='"), "\(sync.stdout)")
+        #expect(
+            sync.issues.contains {
+                $0.code == .formulaLikeCell && $0.severity == .notice && $0.place.file == "Transactions.csv"
+                    && $0.message.hasPrefix("note of \(id) ")
+            }, "\(sync.stdout)")
         #expect(try ledger.sheetRows(.transactions)[id]?[.note] == Self.payload)
         // It reads back as the same text: the next sync is quiet and the store keeps it.
-        let again = try await ledger.run("sync", "--verbose")
-        #expect(again.status == 0 && again.stdout.contains("up to date"), "\(again.stdout)")
+        let again = try await ledger.run("sync", "--json")
+        #expect(again.status == 0 && again.report?.upToDate == true, "\(again.stdout)")
+
         #expect(try ledger.storeRows(.transactions)[id]?[.note] == Self.payload)
 
         let export = try TestWorkbook.scratch("export")

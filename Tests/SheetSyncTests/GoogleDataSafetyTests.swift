@@ -1,6 +1,7 @@
 import Foundation
 import SheetSync
 import SheetSyncCore
+import SheetValues
 import SheetsEmulator
 import Testing
 
@@ -20,9 +21,11 @@ import Testing
         #expect(try bed.sheetRecords(.transactions).count == 3)
         try bed.emulator.renameTab(spreadsheetId: id, tab: "Transactions", to: "Transactions (old)")
         try bed.emulator.typeCell(spreadsheetId: id, tab: "Categories", at: "C2", text: "🍔")
-        let run = try await bed.cli("sync")
+        let run = try await bed.cli("sync", "--json")
         #expect(run.status == 65)
-        #expect(run.stderr.contains("tab 'Transactions' of Google spreadsheet \(id) is missing"), "\(run.stderr)")
+        #expect(
+            run.issues.contains { $0.code == .unreadableTab && $0.place.tab == .transactions && $0.message.contains(id) },
+            "\(run.stdout)")
         #expect(try bed.storeRecords(.transactions).count == 3)
         #expect(try bed.storeRecords(.categories)["Food"]?[.emoji] == "🍔")
         #expect(try bed.emulator.rows(spreadsheetId: id, tab: "Transactions (old)").count == 4)

@@ -104,6 +104,7 @@ import Testing
         let rejected = try #require(try Self.decode(push.stdout)["rejected"] as? [[String: Any]])
         #expect(rejected.count == 1)
         #expect(rejected.first?["tab"] as? String == "Transactions" && rejected.first?["id"] as? String == keys[2])
+        #expect(rejected.first?["code"] as? String == "overlong-value", "\(rejected)")
         #expect((rejected.first?["message"] as? String)?.contains("note is 50005 characters") == true, "\(rejected)")
         var sheet = try bed.sheetRecords(.transactions)
         #expect(Set(sheet.keys) == Set(keys).subtracting([keys[2]]))

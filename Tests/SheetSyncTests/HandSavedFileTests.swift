@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SheetSync
 import SheetSyncCore
 import SheetValues
 import Testing
@@ -100,9 +101,11 @@ import Workbook
         let storeBefore = try ledger.storeRows(.transactions)
         let cut = try Self.cut(ledger, after: cutAfter)
         for command in ["check", "sync"] {
-            let run = try await ledger.run(command)
+            let run = try await ledger.run(command, "--json")
             #expect(run.status == 65, "\(command): \(run.stderr)")
-            #expect(run.stderr.contains("Transactions row \(row)") && run.stderr.contains("cut short"), "\(command): \(run.stderr)")
+            #expect(
+                run.report?.rejected.contains { $0.code == .damagedRow && $0.tab == .transactions && $0.row == row } == true,
+                "\(command): \(run.stdout)")
         }
         #expect(try ledger.storeRows(.transactions) == storeBefore)
         #expect(try Data(contentsOf: ledger.workbook.url(.transactions)) == cut)
@@ -129,9 +132,11 @@ import Workbook
     @Test func copiedRowGetsANewIdAndTheRunSaysSo() async throws {
         let ledger = try await Ledger.synced()
         try ledger.workbook.edit(.transactions) { table in table.rows.append(table.rows[0]) }
-        let run = try await ledger.run("sync")
+        let run = try await ledger.run("sync", "--json")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("note: Transactions row 12: duplicate id \(Self.groceries); the copy now has id"), "\(run.stdout)")
+        let said = run.issues.filter { $0.code == .duplicateId && $0.severity == .notice && $0.place.row == 12 }
+        #expect(said.count == 1 && said[0].place.key == Self.groceries && said[0].message.contains("the copy now has id"), "\(run.stdout)")
+
         #expect(try ledger.storeRows(.transactions).count == 11)
         #expect(try ledger.sheetRows(.transactions).count == 11)
         try ledger.workbook.edit(.transactions) { table in table.rows.append(table.rows[0]) }

@@ -61,12 +61,14 @@ import Testing
         let book = TestWorkbook(folder: folder)
         try type(book, date: "26/11/2026", amount: "12.50", note: "typed day first")
         let before = try book.bytes(.transactions)
-        let sync = try await CLI.run(["sync"], in: folder, environment: environment)
+        let sync = try await CLI.run(["sync", "--json"], in: folder, environment: environment)
         #expect(sync.status == 65, "\(sync.stdout)\(sync.stderr)")
-        let said = sync.stdout + sync.stderr
-        #expect(said.contains("Transactions"), "\(said)")
-        #expect(said.contains("row 2"), "\(said)")
-        #expect(said.contains("'26/11/2026' is not a date: there is no month 26 (this ledger's dateOrder is mdy (month first))"), "\(said)")
+        let rejected = sync.report?.rejected ?? []
+        #expect(rejected.map { "\($0.code.rawValue) \($0.tab.rawValue) \($0.row)" } == ["invalid-date Transactions 2"], "\(sync.stdout)")
+        #expect(
+            rejected.first?.message == "'26/11/2026' is not a date: there is no month 26 (this ledger's dateOrder is mdy (month first))",
+            "\(sync.stdout)")
+
         #expect(try storeTransactions(folder).isEmpty, "nothing guessed into the store")
         #expect(try book.bytes(.transactions) == before, "the row stays as typed")
     }

@@ -156,16 +156,17 @@ import Testing
         #expect(try await Self.run(["sync"], in: folder).status == 0)
         let ahead = LocalDate(daysSinceEpoch: CLI.fixedNow.utcDate.daysSinceEpoch + 60).description
         #expect(try await Self.run(["materialize", "--through", ahead], in: folder).status == 0)
-        let first = try await Self.run(["sync"], in: folder)
+        let first = try await Self.run(["sync", "--json"], in: folder)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.contains("is in the future; clamped to"), "\(first.stdout)")
+        #expect(first.has(.futureTimestamp, .notice, tab: .transactions), "\(first.stdout)")
         let store = try LedgerStore.inMemoryCopy(of: folder.appendingPathComponent("sheetsync.sqlite").path)
         let stored = Dictionary(uniqueKeysWithValues: try store.records(in: .transactions).map { ($0[.transactionId], $0) })
         let sheet = try transactions(folder)
         #expect(stored.count == sheet.count)
         for (id, row) in sheet { #expect(stored[id]?[.lastModifiedAt] == row[.lastModifiedAt], "\(id)") }
-        let again = try await Self.run(["sync"], in: folder)
-        #expect(again.status == 0 && !again.stdout.contains("clamped"), "\(again.stdout)")
+        let again = try await Self.run(["sync", "--json"], in: folder)
+        #expect(again.status == 0 && again.report?.notices.contains { $0.code == .futureTimestamp } == false, "\(again.stdout)")
+
         #expect(try await Self.run(["status"], in: folder).stdout.contains("pending local changes: none"))
     }
 

@@ -574,7 +574,7 @@ struct MultiWriterCase {
     mutating func took(_ i: Int, _ outcome: MultiWriterMachine.Outcome) throws {
         let machine = machines[i]
         if case .killed = outcome { kills += 1 }
-        if case .heldBack(let errors) = outcome, errors.contains(where: { $0.contains("looks like an older copy") }) {
+        if case .heldBack(let errors) = outcome, errors.contains(where: { $0.code == .olderCopy }) {
             heldAsOldCopy = true
         }
         trace.append("\(Self.t(person.clock.now())) \(machine.name) syncs (clock \(machine.clock.now())): \(outcome.summary)")

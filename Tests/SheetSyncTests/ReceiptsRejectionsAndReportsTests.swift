@@ -64,9 +64,11 @@ import Workbook
             let column = try! #require(table.header.firstIndex(of: "fileName"))
             table.rows[row][column] = .text("renamed by hand.jpg")
         }
-        let run = try await ledger.run("sync")
+        let run = try await ledger.run("sync", "--json")
         #expect(run.status == 65, "\(run.stdout)\(run.stderr)")
-        #expect(run.stdout.contains("does not exist") || run.stderr.contains("does not exist"), "\(run.stdout)\(run.stderr)")
+        #expect(
+            run.report?.rejected.contains { $0.code == .unknownTransaction && $0.tab == .receipts && $0.id == receipt[.receiptId] } == true,
+            "\(run.stdout)")
         let cells = try ledger.workbook.table(.receipts).rows.map { $0.map(\.rawText) }
         #expect(cells.contains { $0.contains("renamed by hand.jpg") })
     }
@@ -82,11 +84,12 @@ import Workbook
         text += ",expense,,,TRUE,9,2026-01-01T09:00:00.000Z,2026-01-01T09:00:00.000Z\r\n"
         try Data(text.utf8).write(to: url)
         let fileBefore = try Data(contentsOf: url)
-        let run = try await ledger.run("sync")
+        let run = try await ledger.run("sync", "--json")
         #expect(run.status == 65, "\(run.stdout)\(run.stderr)")
-        let output = run.stdout + run.stderr
-        #expect(output.contains("Categories row 9"), "\(output)")
-        #expect(output.contains("name"), "\(output)")
+        let rejected = run.report?.rejected ?? []
+        #expect(rejected.map { "\($0.code.rawValue) \($0.tab.rawValue) \($0.row)" } == ["missing-value Categories 9"], "\(run.stdout)")
+        #expect(rejected.first?.message.hasSuffix(" name") == true, "the message names the column: \(run.stdout)")
+
         #expect(try ledger.storeRows(.categories) == before)
         #expect(try Data(contentsOf: url) == fileBefore)
     }

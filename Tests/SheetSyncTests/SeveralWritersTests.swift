@@ -598,9 +598,12 @@ import Workbook
         #expect(rename.status == 0, "\(rename.stderr)")
         #expect(try await CLI.run(["sync", "--config", "a.json"], in: folder).status == 0)
 
-        let b = try await CLI.run(["sync", "--config", "b.json"], in: folder)
+        let b = try await CLI.run(["sync", "--config", "b.json", "--json"], in: folder)
         #expect(b.status == 0, "\(b.stderr)")
-        #expect((b.stdout + b.stderr).contains("'Dining'") && (b.stdout + b.stderr).contains(new), "\(b.stdout)\(b.stderr)")
+        #expect(
+            b.issues.contains { $0.code == .renameFollowed && $0.message.contains("'Dining'") && $0.message.contains(new) },
+            "\(b.stdout)")
+
         let a = try await CLI.run(["sync", "--config", "a.json"], in: folder)
         #expect(a.status == 0, "\(a.stderr)")
         let workbook = TestWorkbook(folder: folder)

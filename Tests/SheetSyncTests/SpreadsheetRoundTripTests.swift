@@ -32,11 +32,12 @@ import Testing
             (sync.stdout + sync.stderr).contains(
                 "note '00123' is written as text that a spreadsheet program turns into '123' when it opens and saves the CSV"),
             "\(sync.stdout)\(sync.stderr)")
-        let check = try await CLI.run(["check"], in: folder)
+        let check = try await CLI.run(["check", "--json"], in: folder)
         #expect(check.status == 0, "\(check.stderr)")
+        let atRisk = check.issues.filter { $0.code == .valueAtRisk && $0.severity == .notice && $0.place.tab == .transactions }
         #expect(
-            (check.stdout + check.stderr).contains("Transactions row 2: note '00123' is text that a spreadsheet program turns into '123'"),
-            "\(check.stdout)\(check.stderr)")
+            atRisk.count == 1 && atRisk[0].place.row == 2
+                && atRisk[0].message.hasPrefix("note '00123' is text that a spreadsheet program turns into '123'"), "\(check.stdout)")
 
         // A spreadsheet program opens the file and saves it.
         try book.edit(.transactions) { table in
@@ -45,10 +46,12 @@ import Testing
             row[column] = .text("123")
             table.rows[0] = row
         }
-        let held = try await CLI.run(["sync"], in: folder)
+        let held = try await CLI.run(["sync", "--json"], in: folder)
         #expect(held.status == 65, "\(held.stdout)\(held.stderr)")
-        let said = held.stdout + held.stderr
-        #expect(said.contains("row 2") && said.contains("note '123' is what a spreadsheet program makes of '00123'"), "\(said)")
+        let rejected = held.report?.rejected ?? []
+        #expect(rejected.map { "\($0.code.rawValue) \($0.tab.rawValue) \($0.row)" } == ["coerced-value Transactions 2"], "\(held.stdout)")
+        #expect(rejected.first?.message.hasPrefix("note '123' is what a spreadsheet program makes of '00123'") == true, "\(held.stdout)")
+
         #expect(try notes(folder) == ["00123"], "the store keeps what was written")
         #expect(try noteCells(book) == ["123"], "the sheet is left as it is")
     }

@@ -189,9 +189,14 @@ import Testing
     @Test func aFileThatIsNoStatementIsRefusedNamingWhatIsMissing() async throws {
         let ledger = try await Self.ledger()
         let file = try Self.write("Date,Shop\n2026-11-02,Bakery\n", "shops.csv", in: ledger)
-        let run = try await ledger.run("import", file.path)
+        let run = try await ledger.run("import", file.path, "--json")
         #expect(run.status == 65)
-        #expect(run.stderr.contains("shops.csv: no amount column (columns found: 'Date', 'Shop')"), "\(run.stderr)")
+        let error = run.json?["error"] as? [String: Any]
+        #expect(error?["code"] as? String == "missing-column" && error?["kind"] as? String == "data", "\(run.stdout)")
+        #expect(
+            (error?["message"] as? String)?.hasPrefix("shops.csv: no amount column (columns found: 'Date', 'Shop')") == true,
+            "\(run.stdout)")
+
         #expect(try ledger.storeRows(.transactions).count == 10)
     }
 
@@ -274,8 +279,10 @@ import Testing
         // 10 of the sample, then 5 (US), 4 (UK), 4 (DE CSV), 3 booked of 4 (CAMT), 3 (OFX).
         #expect(stored.count == 29)
         for name in ["us-checking.csv", "de-girokonto.csv", "checking-sgml.ofx"] {
-            let again = try await ledger.run("import", fixtures.appendingPathComponent(name).path)
-            #expect(again.status == 0 && again.stdout.contains("imported 0 transactions"), "\(again.stdout)")
+            let again = try await ledger.run("import", fixtures.appendingPathComponent(name).path, "--json")
+            let report = again.decoded(as: StatementImportReport.self)
+            #expect(again.status == 0 && report?.added == 0 && report?.alreadyImported ?? 0 > 0, "\(again.stdout)")
+
         }
         #expect(try ledger.storeRows(.transactions) == stored)
         let sync = try await ledger.run("sync")

@@ -1,4 +1,5 @@
 import Foundation
+import SheetSync
 import SheetSyncCore
 import SheetValues
 import Testing
@@ -198,9 +199,11 @@ import ZIPFoundation
         let other = book.folder.appendingPathComponent("partial.xlsx")
         let sheets = try XLSXReader.read(contentsOf: book.book).filter { $0.name == "Transactions" || $0.name == "Settings" }
         try XLSXWriter.write(sheets, to: other)
-        let check = try await CLI.run(["check", other.path], in: book.folder)
+        let check = try await CLI.run(["check", other.path, "--json"], in: book.folder)
         #expect(check.status == 65)
-        #expect(!check.stderr.contains("none of the ledger's tabs"), "\(check.stderr)")
+        #expect(check.report?.errors.map(\.code) == [.unreadableTab, .unreadableTab, .unreadableTab], "\(check.stdout)")
+        #expect(Set(check.issues.compactMap(\.place.tab)) == [.receipts, .categories, .recurringRules], "\(check.stdout)")
+
         #expect(check.stderr.components(separatedBy: "restore it from a backup").count - 1 == 3, "\(check.stderr)")
     }
 }

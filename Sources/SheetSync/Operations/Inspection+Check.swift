@@ -18,7 +18,8 @@ extension Inspection {
             let what = path == nil ? "the configured workbook" : "\(path ?? "") is not a workbook"
             let holds = Tab.allCases.map { remote.location(of: $0) }.joined(separator: ", ")
             throw SheetSyncError.configuration(
-                "\(what): \(remote.displayName) has none of its tabs (\(holds)); `sheetsync init` creates a new workbook there")
+                "\(what): \(remote.displayName) has none of its tabs (\(holds)); `sheetsync init` creates a new workbook there"
+            ).coded(.notALedger)
         }
         let snapshot = try await remote.read()
         let now = workspace.clock.now()

@@ -219,8 +219,7 @@ extension StatementError {
     /// `settings` (`import.csv` or the bank's profile) in the file at `config`, or the file to check.
     func failure(settings: String, config: URL?) -> SheetSyncError {
         let place = config.map { "the config at \($0.path)" } ?? "a config file (none is in use: create sheetsync.json)"
-        var error = SheetSyncError.data(description)
-        error.code = issue.code.rawValue
+        var error = SheetSyncError.data(description).coded(issue.code)
         switch problem {
         case .empty, .binary, .unknownFormat:
             error.hint =

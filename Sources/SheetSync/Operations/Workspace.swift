@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 import Workbook
 
 /// A configured ledger: its config, clock, logger and id source, and how a command opens its store,
@@ -113,7 +114,8 @@ public struct Workspace: Sendable {
     private func noLedger(_ remote: any Remote) -> SheetSyncError {
         .configuration(
             "not a ledger: no workbook (\(remote.displayName)) and no store (\(config.store.path)) here; run `sheetsync init` to "
-                + "start a new ledger, or point --config at an existing one")
+                + "start a new ledger, or point --config at an existing one"
+        ).coded(.notALedger)
     }
 
     /// Throws `noLedger` when there is neither a store nor a workbook (for the read-only commands).

@@ -52,7 +52,7 @@ public struct CSVWorkbookRemote: Remote {
             do { read = try CSVReader.readIfPresent(url(for: tab), observer: keying) } catch let error as AtomicFileError {
                 throw SheetSyncError.replacing(error)
             } catch {
-                throw SheetSyncError.data("\(error)").causedBy(error)
+                throw SheetSyncError.data("\(error)").coded(.unreadableTab).causedBy(error)
             }
             guard let (read, fingerprint) = read else { continue }
             var file = read

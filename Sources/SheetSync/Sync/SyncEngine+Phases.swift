@@ -192,7 +192,7 @@ extension SyncEngine {
         if let bound = state[Self.stateDataset], !bound.isEmpty, bound != settings[.datasetId] {
             throw SheetSyncError.configuration(
                 "\(remote.displayName) belongs to dataset \(settings[.datasetId]) but this store is bound to dataset \(bound); use `sheetsync import` to bring in another dataset's workbook"
-            )
+            ).coded(.datasetMismatch)
         }
         if let version = Int(settings[.schemaVersion]), version > 1 {
             throw SheetSyncError.configuration(

@@ -77,7 +77,7 @@ struct RemoteIndex {
                         // A name (the key of Categories) cannot be made up.
                         let problem = FieldProblem(
                             field: keyField.name, value: "", message: "the row has no \(keyField.name)",
-                            hint: "type the \(keyField.name) it is known by, or delete the row")
+                            hint: "type the \(keyField.name) it is known by, or delete the row", code: .missingValue)
                         reject(row, problems: [problem], schema: schema, plan: &plan)
                         continue
                     }

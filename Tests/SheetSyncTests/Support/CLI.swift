@@ -1,6 +1,7 @@
 import Foundation
 import SheetSync
 import SheetSyncCore
+import SheetValues
 import Testing
 
 /// Runs the built `sheetsync` binary the way a user (or cron) would.
@@ -13,6 +14,29 @@ struct CLI {
         /// stdout decoded as the JSON object `--json` prints (nil when it is not one): tests assert on
         /// fields, never on substrings of pretty-printed text.
         var json: [String: Any]? { try? JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any] }
+
+        /// The `{"error": …}` object a failure prints under `--json` (nil when stdout is not one).
+        var failure: [String: Any]? { json?["error"] as? [String: Any] }
+
+        /// stdout decoded as the report a run prints under `--json` (nil when it is not one).
+        var report: SyncReport? { decoded(as: SyncReport.self) }
+
+        /// stdout decoded as `T` (a command's own `--json` report), nil when it is not one.
+        func decoded<T: Decodable>(as type: T.Type) -> T? { try? JSONDecoder().decode(type, from: Data(stdout.utf8)) }
+
+        /// The report's notices and changes held back: tests match them on code, severity and place.
+        var issues: [SyncIssue] { (report?.notices ?? []) + (report?.errors ?? []) }
+
+        /// Whether the report has an issue with this code and severity, at a place that has every part given.
+        func has(
+            _ code: IssueCode, _ severity: SyncIssue.Severity, tab: Tab? = nil, row: Int? = nil, key: String? = nil,
+            file: String? = nil
+        ) -> Bool {
+            issues.contains {
+                $0.code == code && $0.severity == severity && (tab == nil || $0.place.tab == tab) && (row == nil || $0.place.row == row)
+                    && (key == nil || $0.place.key == key) && (file == nil || $0.place.file == file)
+            }
+        }
     }
 
     /// The `sheetsync` executable built beside the test bundle.

@@ -303,7 +303,7 @@ struct MultiWriterMachine: StoreWithClock {
     /// How a run ended: 0, 65 (rows or changes held back), a stop with another code, or killed.
     enum Outcome {
         case ok
-        case heldBack([String])
+        case heldBack([SyncIssue])
         case stopped(SheetSyncError)
         /// Killed at this point of its writes.
         case killed(String)
@@ -311,7 +311,7 @@ struct MultiWriterMachine: StoreWithClock {
         var summary: String {
             switch self {
             case .ok: return "0"
-            case .heldBack(let errors): return "65 \(errors)"
+            case .heldBack(let errors): return "65 \(errors.map(\.text))"
             case .stopped(let error): return "\(error.exitCode.rawValue) \(error.message)"
             case .killed(let point): return "killed (\(point))"
             }
@@ -332,7 +332,7 @@ struct MultiWriterMachine: StoreWithClock {
         var outcome: Outcome
         do {
             let report = try await engine.run(SyncOptions(mode: .sync))
-            outcome = report.errors.isEmpty && report.exitCode == .ok ? .ok : .heldBack(report.errors.map(\.text))
+            outcome = report.errors.isEmpty && report.exitCode == .ok ? .ok : .heldBack(report.errors)
         } catch let error as SheetSyncError {
             outcome = .stopped(error)
         } catch let crash as SimulatedCrash {
