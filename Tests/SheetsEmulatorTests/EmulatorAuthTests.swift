@@ -23,6 +23,19 @@ import Testing
         await h.stop()
     }
 
+    @Test func anAccountMadeWithAnotherEmulatorsKeyCarriesThatKeyAndGetsAWorkingToken() async throws {
+        let first = try await EmulatorHarness.start()
+        let original = try first.emulator.makeServiceAccount()
+        await first.stop()
+        let h = try await EmulatorHarness.start()
+        let account = try h.emulator.makeServiceAccount(privateKeyPEM: original.privateKeyPEM)
+        #expect(account.privateKeyPEM == original.privateKeyPEM)
+        let response = try await tokenRequest(h, jwtForm(try account.assertion(audience: h.emulator.tokenURL, issuedAt: h.emulator.now)))
+        let token = try #require(try response.json()["access_token"]?.stringValue)
+        #expect(h.emulator.isAccessTokenValid(token))
+        await h.stop()
+    }
+
     @Test func jwtWithAWrongSignatureIsRefused() async throws {
         let h = try await EmulatorHarness.start()
         let account = try h.emulator.makeServiceAccount(email: "real@p.iam.gserviceaccount.com")

@@ -18,9 +18,14 @@ extension SheetsEmulator {
     }
 
     /// Generates an RSA-2048 service account, registers it and returns its credentials (call after `start`,
-    /// so `token_uri` carries the port).
-    public func makeServiceAccount(email: String = "sheetsync@emulator-project.iam.gserviceaccount.com") throws -> EmulatorServiceAccount {
-        let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+    /// so `token_uri` carries the port). `privateKeyPEM` gives the account that key instead of a new one
+    /// (an account's `privateKeyPEM`): generating a key costs tens of milliseconds of CPU, so a test
+    /// process that starts many emulators can give them all one.
+    public func makeServiceAccount(
+        email: String = "sheetsync@emulator-project.iam.gserviceaccount.com", privateKeyPEM: String? = nil
+    ) throws -> EmulatorServiceAccount {
+        let key =
+            try privateKeyPEM.map { try _RSA.Signing.PrivateKey(pemRepresentation: $0) } ?? _RSA.Signing.PrivateKey(keySize: .bits2048)
         registerServiceAccount(email: email, publicKey: key.publicKey)
         let json: JSONValue = [
             "type": "service_account",

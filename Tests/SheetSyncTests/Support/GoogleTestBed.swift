@@ -7,6 +7,7 @@ import SheetSyncCore
 import SheetSyncStore
 import SheetValues
 import SheetsEmulator
+import Synchronization
 import Testing
 
 /// A Sheets emulator on a free local port, a service account for it (credentials file 0600) and a
@@ -19,6 +20,10 @@ final class GoogleTestBed: Sendable {
     var configURL: URL { folder.appendingPathComponent("sheetsync.json") }
     var credentialsURL: URL { folder.appendingPathComponent("service-account.json") }
     var storeURL: URL { folder.appendingPathComponent("ledger.sqlite") }
+
+    /// The key of every emulator's service account in this process, once the first is made: generating an
+    /// RSA key is a good part of a Google model case's CPU (docs/testing.md).
+    private static let serviceAccountKey = Mutex<String?>(nil)
 
     /// Whether `finish()` stops the emulator (a bed sharing another's leaves it running).
     private let ownsEmulator: Bool
@@ -43,9 +48,9 @@ final class GoogleTestBed: Sendable {
         } else {
             let emulator = try SheetsEmulator(now: now)
             _ = try await emulator.start(port: 0)
-            bed = GoogleTestBed(
-                emulator: emulator, folder: try TestWorkbook.scratch(name), account: try emulator.makeServiceAccount(),
-                ownsEmulator: true)
+            let account = try emulator.makeServiceAccount(privateKeyPEM: serviceAccountKey.withLock { $0 })
+            serviceAccountKey.withLock { $0 = $0 ?? account.privateKeyPEM }
+            bed = GoogleTestBed(emulator: emulator, folder: try TestWorkbook.scratch(name), account: account, ownsEmulator: true)
         }
         guard
             FileManager.default.createFile(
