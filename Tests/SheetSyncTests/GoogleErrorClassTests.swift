@@ -26,6 +26,11 @@ import Testing
         (.temporarilyUnavailable("google still failing after 5 attempts"), .temporaryFailure, "nothing was lost"),
         (.transport(TransportError(kind: .tls, target: "GET https://x", detail: "certificate")), .configuration, "certificates"),
         (.transport(TransportError(kind: .connectionReset, target: "GET https://x", detail: "reset")), .temporaryFailure, "retries"),
+        // A machine without libcurl: installing it is the fix, no later run can succeed without that.
+        (
+            .transport(CurlTransport.missingLibrary(target: "GET https://x", why: "libcurl.so.4: cannot open shared object file")),
+            .configuration, "install libcurl4"
+        ),
     ]
 
     @Test(arguments: cases.indices)

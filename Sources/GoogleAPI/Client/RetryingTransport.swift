@@ -73,7 +73,7 @@ public struct RetryingTransport: HTTPTransport {
             throw GoogleAPIError.temporarilyUnavailable("\(error); check the network")
         case .cancelled:
             throw CancellationError()
-        case .tls, .other:
+        case .tls, .missingLibrary, .other:
             throw GoogleAPIError.transport(error)
         }
     }

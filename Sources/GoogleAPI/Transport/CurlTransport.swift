@@ -38,11 +38,17 @@ public struct CurlTransport: HTTPTransport {
         self.logger = logger
     }
 
+    /// The failure of a request on a machine where libcurl cannot be opened (`why`: the loader's words).
+    public static func missingLibrary(target: String, why: String) -> TransportError {
+        TransportError(kind: .missingLibrary, target: target, detail: "libcurl could not be opened (\(why)); install libcurl4")
+    }
+
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard Self.globalInit == CURLE_OK else {
             // libcurl is opened on this first request (CCurl/shim.h): say why it could not be.
-            let why = sheetsync_curl_load_error().map { "libcurl could not be opened (\(String(cString: $0))); install libcurl4" }
-            throw TransportError(kind: .other, request: request, detail: why ?? "libcurl failed to initialise")
+            let target = TransportError.target(of: request)
+            if let why = sheetsync_curl_load_error() { throw Self.missingLibrary(target: target, why: String(cString: why)) }
+            throw TransportError(kind: .other, target: target, detail: "libcurl failed to initialise")
         }
         // A cancelled run (SIGINT, SIGTERM) sends nothing more. A read under way is abandoned at once;
         // a write is let finish, so its answer says whether Google applied it.

@@ -9,6 +9,8 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
         case dnsFailure
         case tls
         case cancelled
+        /// libcurl itself cannot be opened on this machine: installing it is the fix.
+        case missingLibrary
         case other
     }
 
@@ -39,7 +41,7 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
     public var isRetryable: Bool {
         switch kind {
         case .timeout, .connectionReset: return true
-        case .connectionRefused, .dnsFailure, .tls, .cancelled, .other: return false
+        case .connectionRefused, .dnsFailure, .tls, .cancelled, .missingLibrary, .other: return false
         }
     }
 
@@ -52,6 +54,7 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
         case .dnsFailure: what = "host name not resolved"
         case .tls: what = "TLS failure"
         case .cancelled: what = "cancelled"
+        case .missingLibrary: what = "no HTTP library"
         case .other: what = "transfer failed"
         }
         return detail.isEmpty ? "\(what) on \(target)" : "\(what) on \(target): \(detail)"

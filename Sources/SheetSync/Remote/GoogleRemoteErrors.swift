@@ -13,6 +13,8 @@ enum GoogleRemoteErrors {
         switch error {
         case .temporarilyUnavailable, .invalidResponse, .uploadSessionExpired:
             return .temporary("\(error); nothing was lost, the next run retries")
+        case .transport(let failure) where failure.kind == .missingLibrary:
+            return .configuration("\(error)")
         case .transport(let failure) where failure.kind != .tls:
             return .temporary("\(error); nothing was lost, the next run retries")
         case .transport:
