@@ -97,6 +97,9 @@ enum DecimalMark {
             let both = digits.contains(".") && digits.contains(",")
             if both || after == 1 || after == 2 { votes[digits[index], default: 0] += 1 }
         }
-        return votes.max { $0.value < $1.value }?.key
+        // A tie says nothing (and a dictionary's order is no tie-break: the same bytes must read the same).
+        let ranked = votes.sorted { $0.value > $1.value }
+        guard let first = ranked.first, ranked.count == 1 || ranked[1].value < first.value else { return nil }
+        return first.key
     }
 }
