@@ -21,20 +21,23 @@ extension SheetSyncError {
             switch trouble {
             case .busy:
                 return .temporary(
-                    "the store \(store) is busy (another program holds a write lock on it); nothing was lost, try again later")
+                    "the store \(store) is busy (another program holds a write lock on it); nothing was lost, try again later"
+                ).coded(.storeBusy)
             case .full:
                 return .temporary(
-                    "no space left on device while writing the store \(store); nothing was lost, free some space and run again")
+                    "no space left on device while writing the store \(store); nothing was lost, free some space and run again"
+                ).coded(.noSpace)
             case .io:
-                return .temporary("disk I/O error on the store \(store); nothing was lost, run again")
+                return .temporary("disk I/O error on the store \(store); nothing was lost, run again").coded(.diskError)
             case .corrupt:
-                return .configuration("the store \(store) is damaged; move it aside (the next sync rebuilds it from the workbook)")
+                return .configuration("the store \(store) is damaged; move it aside (the next sync rebuilds it from the workbook)").coded(
+                    .storeDamaged)
             case .notWritable:
-                return .configuration("the store \(store) cannot be written (permissions or a read-only file system)")
+                return .configuration("the store \(store) cannot be written (permissions or a read-only file system)").coded(.notWritable)
             }
         }
         switch error as? StoreError {
-        case .cannotOpen?, .newerStore?: return .configuration("\(error)")
+        case .cannotOpen?, .newerStore?: return .configuration("\(error)").coded(.storeUnusable)
         default: break
         }
         let ns = error as NSError
@@ -43,7 +46,8 @@ extension SheetSyncError {
             ?? (ns.domain == NSPOSIXErrorDomain ? Int32(ns.code) : nil)
         let path = (ns.userInfo[NSFilePathErrorKey] as? String) ?? (ns.userInfo[NSURLErrorKey] as? URL)?.path ?? "a file"
         if posix == ENOSPC || (ns.domain == NSCocoaErrorDomain && ns.code == CocoaError.fileWriteOutOfSpace.rawValue) {
-            return .temporary("no space left on device while writing \(path); nothing was lost, free some space and run again")
+            return .temporary("no space left on device while writing \(path); nothing was lost, free some space and run again").coded(
+                .noSpace)
         }
         if posix == EACCES || posix == EPERM || posix == EROFS
             || (ns.domain == NSCocoaErrorDomain
@@ -52,7 +56,8 @@ extension SheetSyncError {
                     CocoaError.fileWriteVolumeReadOnly.rawValue,
                 ].contains(ns.code))
         {
-            return .configuration("permission denied: \(path) cannot be written; make it writable or point the config elsewhere")
+            return .configuration("permission denied: \(path) cannot be written; make it writable or point the config elsewhere").coded(
+                .notWritable)
         }
         return nil
     }

@@ -35,9 +35,20 @@ public struct SheetSyncError: Error, CustomStringConvertible, Sendable {
 
     public var description: String { message }
 
+    /// `code` as a `FailureCode`, nil when the failure has none or an issue's or the XLSX reader's code.
+    public var failureCode: FailureCode? { code.flatMap(FailureCode.init(rawValue:)) }
+
     /// This error as a failure of a kind that has an issue code (docs/issues.md), which `--json`
     /// reports as its `code`: a tab file that cannot be read, a workbook of another dataset, no ledger.
     public func coded(_ code: IssueCode) -> SheetSyncError {
+        var copy = self
+        copy.code = code.rawValue
+        return copy
+    }
+
+    /// This error as a failure of a kind named by a `FailureCode` (a full disk, a store in use, a
+    /// config that is no JSON), which `--json` reports as its `code`.
+    public func coded(_ code: FailureCode) -> SheetSyncError {
         var copy = self
         copy.code = code.rawValue
         return copy

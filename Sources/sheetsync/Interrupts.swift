@@ -28,7 +28,7 @@ enum Interrupts {
             atSafePoint
             ? "at a safe point; nothing is half-written"
             : "where it was (no safe point within \(Int(grace)) s), as safe as a crash: every file is whole, old or new"
-        return SheetSyncError(code, "stopped by \(name) \(how), the next run carries on")
+        return SheetSyncError(code, "stopped by \(name) \(how), the next run carries on").coded(.interrupted)
     }
 
     /// Runs `body` with SIGINT and SIGTERM turned into cancellation; throws `failure(_:)` when a

@@ -1,4 +1,5 @@
 import Foundation
+import SheetSync
 import SheetSyncCore
 import Testing
 
@@ -15,6 +16,7 @@ import Testing
         #expect(run.status == 78, "\(run.stderr)")
         let error = try #require(run.json?["error"] as? [String: Any], "\(run.stdout)")
         #expect(error["kind"] as? String == "configuration" && error["exitCode"] as? Int == 78)
+        #expect(run.failureCode == .configInvalid, "\(error)")
         #expect(!((error["hint"] as? String) ?? "").isEmpty)
         // Nothing was created: no store, no workbook change.
         #expect(try ledger.everyByte() == before)
@@ -89,6 +91,7 @@ import Testing
         let folder = try TestWorkbook.scratch("no-config")
         let run = try await CLI.run(["status", "--config", "nope.json", "--json"], in: folder)
         #expect(run.status == 78)
+        #expect(run.failureCode == .configMissing, "\(run.stdout)")
         let error = try #require(run.json?["error"] as? [String: Any])
         #expect((error["message"] as? String)?.contains("\(folder.path)/nope.json (named by --config) does not exist") == true, "\(error)")
         let hint = try #require(error["hint"] as? String)

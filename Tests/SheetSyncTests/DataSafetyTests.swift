@@ -230,13 +230,14 @@ import Workbook
         try latin1.write(to: url)
         let run = try await ledger.run("sync")
         #expect(run.status == 65, "\(run.stderr)")
-        let status = try await ledger.run("status")
-        #expect(status.stdout.contains("held back by the last sync"), "\(status.stdout)")
-        #expect(status.stdout.contains("not UTF-8"), "\(status.stdout)")
+        let status = try #require(try await ledger.run("status", "--json").decoded(as: StatusReport.self))
+        let reasons = try #require(status.heldBack?.reasons, "status says the last sync held back")
+        #expect(reasons.map(\.code) == [.unreadableTab], "\(reasons)")
+        #expect(reasons.first?.message.contains("not UTF-8") == true, "\(reasons)")
         #expect(try Data(contentsOf: url) == latin1)
         try utf8.write(to: url)
         #expect(try await ledger.run("sync").status == 0)
-        #expect(try await !ledger.run("status").stdout.contains("held back"))
+        #expect(try await ledger.run("status", "--json").decoded(as: StatusReport.self)?.heldBack == nil)
     }
 
     /// A category deleted in the workbook (an old Categories copy saved over it) while rows in the store
@@ -312,9 +313,11 @@ import Workbook
         #expect(try ledger.storeRows(.recurringRules).count == 2)
         #expect(try ledger.sheetRows(.recurringRules).isEmpty)
         // `status` does not say all is well meanwhile.
-        let held = try await ledger.run("status")
-        #expect(held.stdout.contains("held back by the last sync (since 20"), "\(held.stdout)")
-        #expect(held.stdout.contains("  RecurringRules: this run would delete every row (2 of 2)"), "\(held.stdout)")
+        let held = try #require(try await ledger.run("status", "--json").decoded(as: StatusReport.self)?.heldBack)
+        #expect(held.reasons.map(\.code) == [.massDelete] && held.reasons.first?.place.tab == .recurringRules, "\(held.reasons)")
+        #expect(held.since.hasPrefix("20"), "\(held.since)")
+        let terminal = try await ledger.run("status")
+        #expect(terminal.stdout.contains("  \(held.reasons[0].text)\n"), "the terminal shows the same issue: \(terminal.stdout)")
         #expect(try await ledger.run("sync").status == 65)
         let allowed = try await ledger.run("sync", "--allow-mass-delete")
         #expect(allowed.status == 0, "\(allowed.stderr)")
@@ -331,9 +334,9 @@ import Workbook
     @Test func initAfterTheWorkbookWentMissingRecreatesItFromTheStore() async throws {
         let ledger = try await Ledger.synced()
         try FileManager.default.removeItem(at: ledger.book)
-        let sync = try await ledger.run("sync")
+        let sync = try await ledger.run("sync", "--json")
         #expect(sync.status == 78)
-        #expect(sync.stderr.contains("`sheetsync init` recreates it from the store"), "\(sync.stderr)")
+        #expect(sync.failureCode == .workbookMissing, "\(sync.stdout)")
         let initRun = try await ledger.run("init")
         #expect(initRun.status == 0, "\(initRun.stderr)")
         #expect(initRun.stdout.contains("recreated CSV workbook"), "\(initRun.stdout)")
@@ -347,9 +350,9 @@ import Workbook
 
     @Test func syncWithNeitherWorkbookNorStoreCreatesNothingAndPointsAtInit() async throws {
         let folder = try TestWorkbook.scratch("empty")
-        let run = try await CLI.run(["sync"], in: folder)
+        let run = try await CLI.run(["sync", "--json"], in: folder)
         #expect(run.status == 78)
-        #expect(run.stderr.contains("run `sheetsync init`"), "\(run.stderr)")
+        #expect(run.failure?["code"] as? String == IssueCode.notALedger.rawValue, "\(run.stdout)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 

@@ -75,7 +75,7 @@ import Workbook
         }
         let error = try #require(failure)
         #expect(error.exitCode == .temporaryFailure, "\(error.message)")
-        #expect(error.message.contains("no space left on device"), "\(error.message)")
+        #expect(error.failureCode == .noSpace, "\(error.message)")
         #expect(error.message.contains(ledger.workbook.url(.transactions).path), "\(error.message)")
         expectSaidOnce(error.message, ["run again", "no space left"])
         #expect(try ledger.workbook.allBytes() == before)
@@ -104,7 +104,7 @@ import Workbook
         #expect(operation == "commit the sync to" && trouble == .full)
         let error = outcome(of: storeError, store: ledger.store)
         #expect(error.exitCode == .temporaryFailure, "\(error.message)")
-        #expect(error.message.contains("no space left on device"), "\(error.message)")
+        #expect(error.failureCode == .noSpace, "\(error.message)")
         #expect(error.message.contains(ledger.store.path), "\(error.message)")
         expectSaidOnce(error.message, ["run again", "nothing was lost", "no space left"])
         #expect(try ledger.storeRows(.transactions).count == 10)
@@ -122,9 +122,9 @@ import Workbook
         }
         let error = try #require(failure)
         #expect(error.exitCode == .temporaryFailure, "\(error.message)")
-        #expect(error.message.contains("no space left on device"), "\(error.message)")
+        #expect(error.failureCode == .noSpace, "\(error.message)")
         #expect(error.message.contains(ledger.store.path), "\(error.message)")
-        #expect(!error.message.contains("disk I/O error"), "\(error.message)")
+        #expect(error.failureCode != .diskError, "\(error.message)")
         expectSaidOnce(error.message, ["run again", "nothing was lost"])
     }
 
@@ -167,15 +167,16 @@ import Workbook
         try handle.write(contentsOf: Data(repeating: 0xFF, count: pageSize))
         try handle.close()
 
-        let midRun = try await ledger.run("sync")
+        let midRun = try await ledger.run("sync", "--json")
         #expect(midRun.status == 78, "\(midRun.stderr)")
+        #expect(midRun.failureCode == .storeDamaged, "\(midRun.stdout)")
         #expect(midRun.stderr.contains(ledger.store.path), "\(midRun.stderr)")
-        #expect(midRun.stderr.contains("move it aside"), "\(midRun.stderr)")
         #expect(try ledger.workbook.allBytes() == sheetBefore)
 
         try Data("this is not sqlite".utf8).write(to: ledger.store)
-        let atOpen = try await ledger.run("sync")
+        let atOpen = try await ledger.run("sync", "--json")
         #expect(atOpen.status == 78, "\(atOpen.stderr)")
+        #expect(atOpen.failureCode == .storeDamaged, "\(atOpen.stdout)")
         #expect(atOpen.stderr == midRun.stderr)
         #expect(try ledger.workbook.allBytes() == sheetBefore)
 
@@ -202,6 +203,7 @@ import Workbook
             }
             let error = try #require(failure)
             #expect(error.exitCode == .configuration, "\(error.message)")
+            #expect(error.failureCode == .notWritable, "\(error.message)")
             #expect(error.message.contains(ledger.workbook.url(.transactions).path), "\(error.message)")
             expectSaidOnce(error.message, [ledger.workbook.url(.transactions).path])
             if code == EROFS {
@@ -226,11 +228,11 @@ import Workbook
         for endpoint in ["sheets.spreadsheets.get", "sheets.spreadsheets.values.batchGet", "sheets.spreadsheets.values.get"] {
             for occurrence in 1...2 { bed.emulator.injectFault(.status(401), at: .endpoint(endpoint, occurrence: occurrence)) }
         }
-        let run = try await bed.cli("sync")
+        let run = try await bed.cli("sync", "--json")
         bed.emulator.clearFaults()
         #expect(run.status == 78, "\(run.stderr)")
         #expect(bed.emulator.counters.requests("oauth2.token") >= 2, "a refresh was tried first")
-        #expect(run.stderr.contains("auth login"), "\(run.stderr)")
+        #expect(run.failureCode == .googleCredentials, "\(run.stdout)")
         expectSaidOnce(run.stderr, ["auth login", "nothing was lost"])
         #expect(try bed.storeRecords(.transactions) == storeBefore)
         #expect(try bed.sheetRecords(.transactions) == sheetBefore)
@@ -243,6 +245,7 @@ import Workbook
             path: ledger.store.path, operation: "create", trouble: .notWritable, message: "Permission denied")
         let error = outcome(of: failed, store: ledger.store)
         #expect(error.exitCode == .configuration)
+        #expect(error.failureCode == .notWritable, "\(error.message)")
         #expect(error.message.contains(ledger.store.path))
         expectSaidOnce(error.message, [])
     }
@@ -260,9 +263,8 @@ import Workbook
         try await db.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }
         try db.close()
         #expect(run.status == 75, "\(run.stderr)")
-        #expect(run.stderr.contains("is busy"), "\(run.stderr)")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        let error = try #require(json["error"] as? [String: Any])
+        #expect(run.failureCode == .storeBusy, "\(run.stdout)")
+        let error = try #require(run.failure)
         #expect(error["kind"] as? String == "temporary")
         #expect(error["exitCode"] as? Int == 75)
         #expect(try ledger.storeRows(.transactions).count == 10)
@@ -272,10 +274,9 @@ import Workbook
         let folder = try TestWorkbook.scratch("empty")
         let run = try await CLI.run(["sync", "--json"], in: folder)
         #expect(run.status == 78)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        let error = try #require(json["error"] as? [String: Any])
+        let error = try #require(run.failure)
         #expect(error["kind"] as? String == "configuration")
-        #expect((error["message"] as? String)?.contains("sheetsync init") == true)
+        #expect(error["code"] as? String == IssueCode.notALedger.rawValue, "\(error)")
     }
 
     @Test func aStoreThatIsNotADatabaseIsAConfigurationError() async throws {

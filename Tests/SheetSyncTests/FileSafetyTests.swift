@@ -276,8 +276,9 @@ import Workbook
         #expect(try await CLI.run(["add", "expense", "--amount", "7", "--category", "Dining", "--note", "waits"], in: folder).status == 0)
         try setMode(url, 0o444)
         let before = try bytes(url)
-        let run = try await CLI.run(["sync"], in: folder)
+        let run = try await CLI.run(["sync", "--json"], in: folder)
         #expect(run.status == 78)
+        #expect(run.failureCode == .notWritable, "\(run.stdout)")
         #expect(run.stderr.contains("'\(url.path)' is read-only; make it writable (chmod u+w"), "\(run.stderr)")
         #expect(try bytes(url) == before)
         #expect(try mode(url) == 0o444)
@@ -296,8 +297,9 @@ import Workbook
         let before = try TestWorkbook(folder: folder).allBytes()
         try setMode(folder, 0o555)
         defer { try? setMode(folder, 0o755) }
-        let run = try await CLI.run(["sync"], in: folder)
+        let run = try await CLI.run(["sync", "--json"], in: folder)
         #expect(run.status == 78)
+        #expect(run.failureCode == .notWritable, "\(run.stdout)")
         #expect(run.stderr.contains("folder '\(folder.path)' is read-only"), "\(run.stderr)")
         #expect(try TestWorkbook(folder: folder).allBytes() == before)
     }
@@ -306,12 +308,13 @@ import Workbook
 
     @Test func fileErrorsMapToExitCodesThatSayWhatToDo() {
         let full = SheetSyncError.replacing(.noSpace(operation: "write", path: "/books/.Transactions.csv.sheetsync-tmp-1-0"))
-        #expect(full.exitCode == .temporaryFailure)
-        #expect(full.message.contains("no space left on device") && full.message.contains("/books/"))
+        #expect(full.exitCode == .temporaryFailure && full.failureCode == .noSpace)
+        #expect(full.message.contains("/books/"))
         let denied = SheetSyncError.replacing(.permissionDenied(operation: "open", path: "/books/T.csv", reason: "Permission denied"))
-        #expect(denied.exitCode == .configuration)
+        #expect(denied.exitCode == .configuration && denied.failureCode == .notWritable)
         #expect(denied.message.contains("/books/T.csv"))
         #expect(SheetSyncError.replacing(.readOnly(path: "/books", isFolder: true)).exitCode == .configuration)
-        #expect(SheetSyncError.replacing(.changedSinceRead(path: "/books/T.csv")).exitCode == .temporaryFailure)
+        let changed = SheetSyncError.replacing(.changedSinceRead(path: "/books/T.csv"))
+        #expect(changed.exitCode == .temporaryFailure && changed.failureCode == .changedMeanwhile)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SheetSync
 import SheetSyncCore
 import SheetSyncStore
 import Testing
@@ -63,6 +64,7 @@ import Workbook
 
         let error = await refusal { _ = try RunLock.onWorkbook(lock, name: "CSV workbook", waiting: 0) }
         #expect(error?.exitCode == .configuration)
+        #expect(error?.failureCode == .notARegularFile, "\(String(describing: error))")
         #expect(error?.message.contains("'\(lock.path)' is a symbolic link (to \(victim.path))") == true, "\(String(describing: error))")
         #expect(!FileManager.default.fileExists(atPath: victim.path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
@@ -76,6 +78,7 @@ import Workbook
 
         let error = await refusal { _ = try RunLock(store: store) }
         #expect(error?.exitCode == .configuration)
+        #expect(error?.failureCode == .notARegularFile, "\(String(describing: error))")
         #expect(error?.message.contains("'\(store.path).lock' is a symbolic link") == true, "\(String(describing: error))")
         #expect(!FileManager.default.fileExists(atPath: victim.path))
     }
@@ -96,6 +99,7 @@ import Workbook
 
         let error = await refusal { _ = try await engine.run(SyncOptions(mode: .sync)) }
         #expect(error?.exitCode == .configuration)
+        #expect(error?.failureCode == .notARegularFile, "\(String(describing: error))")
         #expect(
             error?.message.contains("'\(backupFolder.path)' is a symbolic link (to \(elsewhere.path))") == true,
             "\(String(describing: error))")
@@ -124,6 +128,7 @@ import Workbook
 
         let error = await refusal { _ = try await engine.run(SyncOptions(mode: .sync)) }
         #expect(error?.exitCode == .configuration)
+        #expect(error?.failureCode == .notARegularFile, "\(String(describing: error))")
         #expect(error?.message.contains("'\(link.path)' is a symbolic link (to \(real.path))") == true, "\(String(describing: error))")
         #expect(try bytes(real) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path) == ["ledger-2026.csv"])
@@ -139,8 +144,9 @@ import Workbook
         try FileManager.default.createSymbolicLink(atPath: store.path, withDestinationPath: victim.path)
         let before = try TestWorkbook(folder: folder).allBytes()
 
-        let run = try await CLI.run(["sync"], in: folder)
+        let run = try await CLI.run(["sync", "--json"], in: folder)
         #expect(run.status == 78, "\(run.stderr)")
+        #expect(run.failureCode == .notARegularFile, "\(run.stdout)")
         #expect(run.stderr.contains("'\(store.path)' is a symbolic link (to \(victim.path))"), "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
         #expect(try TestWorkbook(folder: folder).allBytes() == before)
@@ -157,8 +163,9 @@ import Workbook
         let id = try #require(try ledger.storeRows(.transactions).keys.sorted().first)
         let before = try ledger.storeRows(.receipts)
 
-        let run = try await ledger.run("receipt", "add", id, image.path)
+        let run = try await ledger.run("receipt", "add", id, image.path, "--json")
         #expect(run.status == 78, "\(run.stderr)")
+        #expect(run.failureCode == .notARegularFile, "\(run.stdout)")
         #expect(run.stderr.contains("'\(receipts.path)' is a symbolic link (to \(elsewhere.path))"), "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
         #expect(try ledger.storeRows(.receipts) == before)
@@ -204,6 +211,7 @@ import Workbook
 
         let error = await refusal { _ = try await CSVWorkbookRemote(folder: folder).read() }
         #expect(error?.exitCode == .configuration)
+        #expect(error?.failureCode == .notARegularFile, "\(String(describing: error))")
         #expect(error?.message.contains("'\(tab.path)' is a FIFO (named pipe), not a regular file") == true, "\(String(describing: error))")
     }
 
@@ -215,6 +223,7 @@ import Workbook
 
         let error = await refusal { _ = try await CSVWorkbookRemote(folder: folder).read() }
         #expect(error?.exitCode == .configuration)
+        #expect(error?.failureCode == .notARegularFile, "\(String(describing: error))")
         #expect(error?.message.contains("'\(tab.path)' is a symbolic link (to /dev/zero)") == true, "\(String(describing: error))")
     }
 

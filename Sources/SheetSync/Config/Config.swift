@@ -83,7 +83,8 @@ public struct Config: Sendable, Equatable {
                 "config file \(url.path) (named by \(origin)) does not exist",
                 hint: "sheetsync reads the config from --config FILE, else $SHEETSYNC_CONFIG, else ./sheetsync.json, else "
                     + "~/.config/sheetsync/config.json, else uses the CSV workbook in the current folder; correct the path "
-                    + "or drop \(origin)")
+                    + "or drop \(origin)"
+            ).coded(.configMissing)
         }
         return try load(url)
     }
@@ -91,10 +92,15 @@ public struct Config: Sendable, Equatable {
     public static func load(_ url: URL) throws -> Config {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw SheetSyncError.configuration("cannot read config file \(url.path): \(error.localizedDescription)")
+            throw SheetSyncError.configuration("cannot read config file \(url.path): \(error.localizedDescription)").coded(.configMissing)
         }
-        let raw = try ConfigFile.read(Array(data), source: url)
-        return try raw.resolved(relativeTo: url.deletingLastPathComponent(), source: url)
+        do {
+            let raw = try ConfigFile.read(Array(data), source: url)
+            return try raw.resolved(relativeTo: url.deletingLastPathComponent(), source: url)
+        } catch let error as SheetSyncError where error.code == nil && error.exitCode == .configuration {
+            // Every problem the file itself has, whichever key it is in.
+            throw error.coded(.configInvalid)
+        }
     }
 }
 

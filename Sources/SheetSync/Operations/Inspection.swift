@@ -1,6 +1,7 @@
 import Foundation
 import SheetSyncCore
 import SheetSyncStore
+import SheetValues
 
 /// What `sheetsync status` shows.
 public struct StatusReport: Codable, Sendable {
@@ -14,23 +15,36 @@ public struct StatusReport: Codable, Sendable {
     /// What the last sync held back (exit 65) and since when; nil when it held nothing back.
     public var heldBack: HeldBack?
 
-    /// Kept in the store's state as one text (`SyncEngine.stateHeld`): the time, then a reason per line.
-    public struct HeldBack: Codable, Sendable {
+    /// Kept in the store's state as one JSON text (`SyncEngine.stateHeld`): since when, and the issues.
+    public struct HeldBack: Codable, Sendable, Equatable {
         public var since: String
-        public var reasons: [String]
+        /// What the run held back, as it reported it (each with its code and place).
+        public var reasons: [SyncIssue]
 
-        init(since: String, reasons: [String]) {
+        init(since: String, reasons: [SyncIssue]) {
             self.since = since
             self.reasons = reasons
         }
 
+        /// The state as written: JSON, or (by a version before the issues had codes) the time and a
+        /// reason per line, each read as a held-back `note`.
         init?(stateText: String) {
+            if stateText.hasPrefix("{") {
+                guard let held = try? JSONDecoder().decode(HeldBack.self, from: Data(stateText.utf8)) else { return nil }
+                self = held
+                return
+            }
             let lines = stateText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             guard let since = lines.first, lines.count > 1 else { return nil }
-            self.init(since: since, reasons: Array(lines.dropFirst()))
+            self.init(since: since, reasons: lines.dropFirst().map { SyncIssue.heldBack(.note, $0) })
         }
 
-        var stateText: String { ([since] + reasons).joined(separator: "\n") }
+        var stateText: String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            // Encoding plain strings and numbers cannot fail.
+            return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? since
+        }
     }
     /// Local rows changed, added or deleted since the last sync, per tab.
     public var pendingLocalChanges: [String: Int]
@@ -61,7 +75,7 @@ public struct StatusReport: Codable, Sendable {
         ]
         if let heldBack {
             out.append("held back by the last sync (since \(heldBack.since); `sheetsync sync` says it again):")
-            out += heldBack.reasons.map { "  " + $0 }
+            out += heldBack.reasons.map { "  " + $0.text }
         }
         let pending = Tab.allCases.compactMap { tab in pendingLocalChanges[tab.rawValue].flatMap { $0 > 0 ? "\(tab.rawValue) \($0)" : nil }
         }

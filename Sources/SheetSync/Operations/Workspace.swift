@@ -107,7 +107,8 @@ public struct Workspace: Sendable {
         }
         throw SheetSyncError.configuration(
             "\(remote.displayName) is missing (the store \(path) last synced with it \(lastSync)); "
-                + "nothing was changed. Put the workbook back or correct the config's remote; `sheetsync init` recreates it from the store")
+                + "nothing was changed. Put the workbook back or correct the config's remote; `sheetsync init` recreates it from the store"
+        ).coded(.workbookMissing)
     }
 
     /// Neither `remote` nor the store exists: nothing to work on. Every command says it in these words.

@@ -39,7 +39,7 @@ public struct CSVWorkbookRemote: Remote {
 
     public func read(keyingRows: Bool) async throws -> RemoteSnapshot {
         guard FileManager.default.fileExists(atPath: folder.path) else {
-            throw SheetSyncError.configuration("CSV workbook folder \(folder.path) does not exist")
+            throw SheetSyncError.configuration("CSV workbook folder \(folder.path) does not exist").coded(.workbookMissing)
         }
         var tables: [Tab: Table] = [:]
         var marks: [Tab: CSVReadMark] = [:]

@@ -10,19 +10,20 @@ enum GoogleRemoteErrors {
     }
 
     private static func outcome(_ error: GoogleAPIError) -> SheetSyncError {
+        let retries = "\(error); nothing was lost, the next run retries"
         switch error {
         case .temporarilyUnavailable, .invalidResponse, .uploadSessionExpired:
-            return .temporary("\(error); nothing was lost, the next run retries")
+            return SheetSyncError.temporary(retries).coded(.googleUnavailable)
         case .transport(let failure) where failure.kind == .missingLibrary:
-            return .configuration("\(error)")
+            return SheetSyncError.configuration("\(error)").coded(.connectionSetup)
         case .transport(let failure) where failure.kind != .tls:
-            return .temporary("\(error); nothing was lost, the next run retries")
+            return SheetSyncError.temporary(retries).coded(.googleUnavailable)
         case .transport:
-            return .configuration("\(error); check remote.endpoint and the system's CA certificates")
+            return SheetSyncError.configuration("\(error); check remote.endpoint and the system's CA certificates").coded(.connectionSetup)
         case .reauthorizationRequired, .insecureCredentialsFile, .invalidCredentials, .tokenRequestFailed, .loginFailed:
-            return .configuration("\(error)")
+            return SheetSyncError.configuration("\(error)").coded(.googleCredentials)
         case .storageQuotaExceeded:
-            return .configuration("\(error)")
+            return SheetSyncError.configuration("\(error)").coded(.googleStorageFull)
         case .api(let details):
             return map(details, error)
         }
@@ -31,8 +32,8 @@ enum GoogleRemoteErrors {
     /// A failed `init`: a refusal to create (403) is what a service account meets in its own Drive.
     static func mapCreating(_ error: GoogleAPIError) -> SheetSyncError {
         if case .api(let details) = error, details.httpStatus == 403 {
-            return .configuration("google refused to create the spreadsheet: \(error); \(GoogleAPIError.serviceAccountHint)")
-                .causedBy(error)
+            return SheetSyncError.configuration("google refused to create the spreadsheet: \(error); \(GoogleAPIError.serviceAccountHint)")
+                .coded(.googleAccessDenied).causedBy(error)
         }
         return map(error)
     }
@@ -44,34 +45,41 @@ enum GoogleRemoteErrors {
         case 401:
             return .configuration(
                 "\(error): google refused the credentials even after a fresh token; run `sheetsync auth login` again, "
-                    + "or check that the service account key of remote.credentials still exists")
+                    + "or check that the service account key of remote.credentials still exists"
+            ).coded(.googleCredentials)
         case 403 where details.reasons.contains(where: scopeReasons.contains):
             return .configuration(
                 "\(error): the login lacks a permission sheetsync needs (Sheets and Drive files it created); run "
-                    + "`sheetsync auth login` again and allow every permission the consent page asks for")
+                    + "`sheetsync auth login` again and allow every permission the consent page asks for"
+            ).coded(.googleCredentials)
         case 403:
             return .configuration(
                 "\(error): the account of remote.credentials may not open or change this; share the spreadsheet with that "
-                    + "account as an editor, or check remote.spreadsheetId")
+                    + "account as an editor, or check remote.spreadsheetId"
+            ).coded(.googleAccessDenied)
         case 404:
             return .configuration(
                 "\(error): no such spreadsheet or file for this account; check remote.spreadsheetId in the config, or run "
-                    + "`sheetsync init` to create a spreadsheet")
+                    + "`sheetsync init` to create a spreadsheet"
+            ).coded(.googleNotFound)
         case 300..<400:
             // sheetsync follows no redirect, and the same request gets the same answer on every run.
             return .configuration(
                 "\(error): the server answered with a redirect instead of google's answer, and does so on every run; check "
-                    + "remote.endpoint in the config and any proxy or captive portal between this machine and google")
+                    + "remote.endpoint in the config and any proxy or captive portal between this machine and google"
+            ).coded(.googleRefused)
         case 400..<500 where details.target.hasPrefix("GET "):
             return .configuration(
                 "\(error): google refuses this read as it stands, so retrying cannot help; nothing was written — check "
-                    + "remote.spreadsheetId in the config, or report the message")
+                    + "remote.spreadsheetId in the config, or report the message"
+            ).coded(.googleRefused)
         case 400..<500:
             return .data(
                 "\(error): google refuses this write as it stands, so retrying cannot help; nothing of this request was "
-                    + "written and the store keeps every change — fix the row or tab named above, or report the message")
+                    + "written and the store keeps every change — fix the row or tab named above, or report the message"
+            ).coded(.googleRefused)
         default:
-            return .temporary("\(error); nothing was lost, the next run retries")
+            return .temporary("\(error); nothing was lost, the next run retries").coded(.googleUnavailable)
         }
     }
 }

@@ -45,6 +45,7 @@ public struct GoogleSheetsRemote: Remote {
     func requireId() throws -> String {
         guard let id = spreadsheetId else {
             throw SheetSyncError.configuration("remote.spreadsheetId is not set; run `sheetsync init` to create the spreadsheet")
+                .coded(.workbookMissing)
         }
         return id
     }
@@ -122,7 +123,8 @@ public struct GoogleSheetsRemote: Remote {
             guard layout.changedRows.isEmpty else {
                 throw SheetSyncError.temporary(
                     "\(layout.changedRows.joined(separator: ", ")) changed in the spreadsheet since this run read it; nothing was "
-                        + "written (it would have overwritten that unread), the next run merges")
+                        + "written (it would have overwritten that unread), the next run merges"
+                ).coded(.changedMeanwhile)
             }
             var write = SheetWrite(limit: maxRequestBytes)
             var written: [Tab: TableChanges] = [:]
@@ -209,14 +211,16 @@ public struct GoogleSheetsRemote: Remote {
             guard number == 0 else {
                 throw SheetSyncError.temporary(
                     "\(part)the write to the spreadsheet failed and was not re-sent (its rows' positions depend on the parts "
-                        + "before it); what was written is whole rows, nothing was recorded, the next run carries on")
+                        + "before it); what was written is whole rows, nothing was recorded, the next run carries on"
+                ).coded(.googleUnavailable)
             }
             let now = try await SheetLayout.verify(
                 spreadsheetId: id, tabs: layout.verifiedTabs, snapshot: snapshot, sheets: sheets, watching: changes)
             guard now.keyColumns == layout.keyColumns, now.sheetIds == layout.sheetIds else {
                 throw SheetSyncError.temporary(
                     "rows of the spreadsheet were inserted, deleted or sorted while \(part)the write waited to be re-sent; it was "
-                        + "not re-sent (it would have landed on other rows), nothing was recorded, the next run merges")
+                        + "not re-sent (it would have landed on other rows), nothing was recorded, the next run merges"
+                ).coded(.changedMeanwhile)
             }
             let typed =
                 now.watchedAll
@@ -224,7 +228,8 @@ public struct GoogleSheetsRemote: Remote {
             guard typed.isEmpty else {
                 throw SheetSyncError.temporary(
                     "\(typed.joined(separator: ", ")) changed in the spreadsheet while \(part)the write waited to be re-sent; it "
-                        + "was not re-sent (it would have overwritten that unread), nothing was recorded, the next run merges")
+                        + "was not re-sent (it would have overwritten that unread), nothing was recorded, the next run merges"
+                ).coded(.changedMeanwhile)
             }
         }
     }
@@ -244,7 +249,8 @@ public struct GoogleSheetsRemote: Remote {
         guard now == previous else {
             throw SheetSyncError.temporary(
                 "another sheetsync run wrote the spreadsheet while \(part)this run's write was on its way; it was refused "
-                    + "whole (it would have landed on rows that run moved), nothing was recorded, the next run merges")
+                    + "whole (it would have landed on rows that run moved), nothing was recorded, the next run merges"
+            ).coded(.changedMeanwhile)
         }
         guard !grids.isEmpty else { throw GoogleAPIError.api(details) }
         let info = try await sheets.info(spreadsheetId: id)
@@ -255,7 +261,8 @@ public struct GoogleSheetsRemote: Remote {
         throw SheetSyncError.temporary(
             "rows of tab(s) \(moved.map(\.rawValue).joined(separator: ", ")) were inserted or deleted by hand (or rows "
                 + "added at the grid's end) since this run found where its rows are; \(part)the write was refused whole (it "
-                + "would have landed on other rows), nothing was recorded, the next run merges")
+                + "would have landed on other rows), nothing was recorded, the next run merges"
+        ).coded(.changedMeanwhile)
     }
 
     /// Each tab's row anchor set on its last grid row (`SheetRequests.rowAnchorCheck`), after removing
@@ -338,7 +345,8 @@ public struct GoogleSheetsRemote: Remote {
             guard attempt < 2 else {
                 throw SheetSyncError.temporary(
                     "rows of tab(s) \(names) kept moving while this run wrote them; what it wrote may sit on other rows there: "
-                        + "nothing was recorded, the next run merges (its conflict log keeps any value it replaces)")
+                        + "nothing was recorded, the next run merges (its conflict log keeps any value it replaces)"
+                ).coded(.changedMeanwhile)
             }
             let cells = repairs.values.reduce(0) { $0 + $1.cells.count + $1.deletedRows.count + $1.appendedRows.count }
             let cleared = repairs.sorted { $0.key.rawValue < $1.key.rawValue }.flatMap { tab, changes in
@@ -429,7 +437,8 @@ public struct GoogleSheetsRemote: Remote {
         throw SheetSyncError.data(
             "google sheets holds at most \(Self.grouped(GoogleLimits.maxCells)) cells per spreadsheet: \(tabs), and the spreadsheet "
                 + "has \(Self.grouped(total)) already (\(Self.grouped(total + growth)) in all); nothing was written — delete unused "
-                + "rows, columns or tabs in the spreadsheet, or move old years to another spreadsheet")
+                + "rows, columns or tabs in the spreadsheet, or move old years to another spreadsheet"
+        ).coded(.spreadsheetFull)
     }
 
     /// Growth from which the cell check reads every tab's size first (the 10M limit counts them all).

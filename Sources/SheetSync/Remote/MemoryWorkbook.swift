@@ -57,7 +57,8 @@ public actor MemoryWorkbook {
     func replace(_ tab: Tab, with table: Table, expecting: Int?) throws {
         guard versions[tab] == expecting else {
             throw SheetSyncError.temporary(
-                "tab \(tab.rawValue) of the memory workbook changed since it was read; nothing of it was written")
+                "tab \(tab.rawValue) of the memory workbook changed since it was read; nothing of it was written"
+            ).coded(.changedMeanwhile)
         }
         setTable(tab, table)
     }

@@ -19,7 +19,8 @@ enum RemoteFactory {
                     credentialsPath: google.credentials.path, endpoint: google.endpoint,
                     policy: RetryPolicy(totalBudget: google.retryBudgetSeconds), logger: logger)
             } catch {
-                throw SheetSyncError.configuration("\(error)").causedBy(error)
+                // The credentials file (missing, readable by others, no key or login in it).
+                throw GoogleRemoteErrors.map(error)
             }
             return GoogleSheetsRemote(
                 client: client, spreadsheetId: google.spreadsheetId, maxRequestBytes: google.maxRequestBytes, logger: logger)
@@ -36,7 +37,8 @@ enum RemoteFactory {
                 ? "the config's remote.path \(url.path) is a file; a \"csv\" remote is the folder holding the five "
                     + ".csv files (for an .xlsx file use \"type\": \"xlsx\")"
                 : "the config's remote.path \(url.path) is a folder; an \"xlsx\" remote is one .xlsx file "
-                    + "(for a folder of .csv files use \"type\": \"csv\")")
+                    + "(for a folder of .csv files use \"type\": \"csv\")"
+        ).coded(.configInvalid)
     }
 
     /// The workbook at a path: a folder is a CSV workbook, a `.xlsx` file an XLSX workbook.

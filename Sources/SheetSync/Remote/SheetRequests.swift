@@ -144,6 +144,7 @@ struct SheetLayout {
             let first = data.first?["rowData"]?.arrayValue?.first?["values"]?.arrayValue?.first?["effectiveValue"]
             guard first == nil || first == .null else {
                 throw SheetSyncError.temporary("tab '\(title)' was written to while syncing; nothing was written, the next run merges")
+                    .coded(.changedMeanwhile)
             }
             tabs[tab] = TabLayout(rowNow: [:], dataRows: 0, rowCount: rows, columnCount: columns)
             return
@@ -156,6 +157,7 @@ struct SheetLayout {
         keyColumns[tab] = now
         guard (now.first ?? "").lowercased() == table.header[column].trimmingCharacters(in: .whitespaces).lowercased() else {
             throw SheetSyncError.temporary("the columns of tab '\(title)' changed while syncing; nothing was written, the next run merges")
+                .coded(.changedMeanwhile)
         }
         let then = table.rows.map { column < $0.count ? $0[column].rawText.trimmingCharacters(in: .whitespaces) : "" }
         let current = Array(now.dropFirst())
@@ -246,7 +248,7 @@ enum SheetRequests {
             guard changes.isEmpty else {
                 throw SheetSyncError.temporary(
                     "the rows of tab '\(tab.rawValue)' could not be located (its header changed?); nothing was written, the next run merges"
-                )
+                ).coded(.changedMeanwhile)
             }
             return
         }
@@ -268,7 +270,8 @@ enum SheetRequests {
                 let which =
                     "\(tab.rawValue) row \(Table.sheetRowNumber(ofDataRow: change.row))" + (change.key.isEmpty ? "" : " (\(change.key))")
                 throw SheetSyncError.temporary(
-                    "\(which) was deleted or moved by hand while syncing; nothing was written, the next run merges")
+                    "\(which) was deleted or moved by hand while syncing; nothing was written, the next run merges"
+                ).coded(.changedMeanwhile)
             }
             // A row's cells go in one batch together, so no row is ever half written.
             if currentRow != row {

@@ -12,13 +12,15 @@ extension SheetSyncError {
     private static func outcome(replacing error: AtomicFileError) -> SheetSyncError {
         switch error {
         case .changedSinceRead:
-            return .temporary("\(error)")
+            return .temporary("\(error)").coded(.changedMeanwhile)
         case .noSpace:  // its message already says to free space and run again
-            return .temporary("\(error); nothing was replaced")
+            return .temporary("\(error); nothing was replaced").coded(.noSpace)
         case .io:
-            return .temporary("\(error); nothing was replaced, run again once it is fixed")
-        case .readOnly, .permissionDenied, .readOnlyFileSystem, .notAFile, .notAFolder, .replacedMeanwhile:
-            return .configuration("\(error)")
+            return .temporary("\(error); nothing was replaced, run again once it is fixed").coded(.diskError)
+        case .readOnly, .permissionDenied, .readOnlyFileSystem:
+            return .configuration("\(error)").coded(.notWritable)
+        case .notAFile, .notAFolder, .replacedMeanwhile:
+            return .configuration("\(error)").coded(.notARegularFile)
         }
     }
 }

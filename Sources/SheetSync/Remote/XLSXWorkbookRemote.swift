@@ -47,7 +47,7 @@ public struct XLSXWorkbookRemote: Remote {
 
     public func read() async throws -> RemoteSnapshot {
         guard let fingerprint = try FileFingerprint.of(file) else {
-            throw SheetSyncError.configuration("XLSX workbook \(file.path) does not exist")
+            throw SheetSyncError.configuration("XLSX workbook \(file.path) does not exist").coded(.workbookMissing)
         }
         let contents: XLSXWorkbookContents
         do {
@@ -62,7 +62,8 @@ public struct XLSXWorkbookRemote: Remote {
         // whole, next run.
         guard let after = try FileFingerprint.of(file), after.hasSameContent(as: fingerprint) else {
             throw SheetSyncError(
-                .temporaryFailure, "\(file.path): the file was replaced while it was being read; run again (nothing was changed)")
+                .temporaryFailure, "\(file.path): the file was replaced while it was being read; run again (nothing was changed)"
+            ).coded(.changedMeanwhile)
         }
         var tables: [Tab: Table] = [:]
         // Each tab's sheet name as the workbook spells it (matched ignoring case).

@@ -16,7 +16,7 @@ public final class RunLock: Sendable {
     /// The store's lock, refused at once (75) when another run holds it.
     public convenience init(store: URL) throws {
         try self.init(path: store.path + ".lock", waiting: 0) { who in
-            SheetSyncError.temporary("store \(store.path) is in use by \(who); try again later")
+            SheetSyncError.temporary("store \(store.path) is in use by \(who); try again later").coded(.inUse)
         }
     }
 
@@ -41,7 +41,8 @@ public final class RunLock: Sendable {
         }
         return try RunLock(path: path, fd: fd, waiting: seconds) { who in
             SheetSyncError.temporary(
-                "\(name) has been in use by \(who) for \(Int(seconds)) s (\(lockFile.path)); nothing was changed; try again later")
+                "\(name) has been in use by \(who) for \(Int(seconds)) s (\(lockFile.path)); nothing was changed; try again later"
+            ).coded(.inUse)
         }
     }
 
@@ -53,7 +54,8 @@ public final class RunLock: Sendable {
         if case .notAFile = error { return .replacing(error) }
         return .configuration(
             "cannot open the workbook's lock file \(path): \(error.reason); runs on this workbook "
-                + "take turns through it: make it readable (chmod a+r) or remove it when no run is going")
+                + "take turns through it: make it readable (chmod a+r) or remove it when no run is going"
+        ).coded(.notWritable)
     }
 
     private convenience init(path: String, waiting seconds: Double, busy: (String) -> SheetSyncError) throws {
@@ -63,7 +65,7 @@ public final class RunLock: Sendable {
         let fd: Int32
         do { fd = try FileSafety.open(path, flags: O_RDWR | O_CREAT, mode: 0o600) ?? -1 } catch {
             if case .notAFile = error { throw SheetSyncError.replacing(error) }
-            throw SheetSyncError.configuration("cannot open lock file \(path): \(error.reason)")
+            throw SheetSyncError.configuration("cannot open lock file \(path): \(error.reason)").coded(.notWritable)
         }
         try self.init(path: path, fd: fd, waiting: seconds, busy: busy)
     }

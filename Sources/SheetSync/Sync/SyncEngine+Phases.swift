@@ -77,7 +77,8 @@ extension SyncEngine {
         } catch let error as SheetSyncError where error.exitCode == .dataError {
             // `status` must say so meanwhile, as for any run that held changes back.
             let recorded = try store.state(Self.stateHeld)
-            if !dryRun, let held = SyncRecorder.heldState([error.message], now: clock.now(), recorded: recorded) {
+            let issue = SyncIssue.heldBack(error.code.flatMap(IssueCode.init(rawValue:)) ?? .note, error.message, hint: error.hint ?? "")
+            if !dryRun, let held = SyncRecorder.heldState([issue], now: clock.now(), recorded: recorded) {
                 try store.setState(Self.stateHeld, held)
             }
             throw error
@@ -119,7 +120,7 @@ extension SyncEngine {
         // A held-back run changed nothing: its plan is listed as such, and counted as nothing done.
         report.changes = report.changes.map { "held back: \($0)" }
         report.heldBack()
-        if let held = recorder.heldState(report.errors.map(\.text)) {
+        if let held = recorder.heldState(report.errors) {
             // Nothing else is written, but `status` must not say all is well meanwhile.
             try store.setState(Self.stateHeld, held)
         }

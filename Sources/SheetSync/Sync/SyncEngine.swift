@@ -112,7 +112,7 @@ public struct SyncEngine: Sendable {
         try Task.checkCancellation()
         let written = try await applyToWorkbook(planned, snapshot: snapshot, mode: options.mode)
         report.notices += written.notices
-        let commit = recorder.commit(after: written, mode: options.mode, workbook: workbookIdentity, errors: report.errors.map(\.text))
+        let commit = recorder.commit(after: written, mode: options.mode, workbook: workbookIdentity, errors: report.errors)
         try Task.checkCancellation()
         let outcome = try applyToStore(commit, now: planned.now)
         if options.listsChanges { report.changes = PlanPrinter.lines(planned.plan.tabs) }

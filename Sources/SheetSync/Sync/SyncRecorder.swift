@@ -19,13 +19,16 @@ struct SyncRecorder {
 
     /// The `stateHeld` text for `reasons`, or nil when `recorded` already says the same (its time,
     /// when the hold began, is kept).
-    static func heldState(_ reasons: [String], now: Timestamp, recorded: String?) -> String? {
-        guard recorded.flatMap(StatusReport.HeldBack.init(stateText:))?.reasons != reasons else { return nil }
-        return StatusReport.HeldBack(since: now.description, reasons: reasons).stateText
+    static func heldState(_ reasons: [SyncIssue], now: Timestamp, recorded: String?) -> String? {
+        let previous = recorded.flatMap(StatusReport.HeldBack.init(stateText:))
+        guard previous?.reasons != reasons else { return nil }
+        // The same hold in other words (the plain lines of a store written before the issue codes) began then.
+        let since = previous.flatMap { $0.reasons.map(\.text) == reasons.map(\.text) ? $0.since : nil }
+        return StatusReport.HeldBack(since: since ?? now.description, reasons: reasons).stateText
     }
 
     /// The `stateHeld` text of a run holding `reasons` back, or nil when the store says so already.
-    func heldState(_ reasons: [String]) -> String? {
+    func heldState(_ reasons: [SyncIssue]) -> String? {
         Self.heldState(reasons, now: planned.now, recorded: planned.local.state[SyncEngine.stateHeld])
     }
 
@@ -34,7 +37,7 @@ struct SyncRecorder {
     ///   - written: what the workbook's side of apply left.
     ///   - workbook: the workbook's identity (`SyncEngine.workbookIdentity`).
     ///   - errors: what the run held back, as reported.
-    func commit(after written: SyncEngine.WorkbookWrite, mode: SyncMode, workbook: String, errors: [String]) -> StoreCommit {
+    func commit(after written: SyncEngine.WorkbookWrite, mode: SyncMode, workbook: String, errors: [SyncIssue]) -> StoreCommit {
         let (plan, local, now) = (planned.plan, planned.local, planned.now)
         var commit = StoreCommit(plans: plan.tabs, local: local, previous: planned.previous, now: now)
         if written.conflictsLogged { commit.conflicts = [] }

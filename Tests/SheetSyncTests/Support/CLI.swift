@@ -18,6 +18,9 @@ struct CLI {
         /// The `{"error": …}` object a failure prints under `--json` (nil when stdout is not one).
         var failure: [String: Any]? { json?["error"] as? [String: Any] }
 
+        /// The failure's code (`FailureCode`) under `--json`, nil when it has none or is no failure.
+        var failureCode: FailureCode? { (failure?["code"] as? String).flatMap(FailureCode.init(rawValue:)) }
+
         /// stdout decoded as the report a run prints under `--json` (nil when it is not one).
         var report: SyncReport? { decoded(as: SyncReport.self) }
 
