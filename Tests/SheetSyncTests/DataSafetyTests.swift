@@ -454,11 +454,11 @@ import Workbook
         let first = try await ledger.run("import", other.path)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try ledger.storeRows(.transactions).count == 13)
-        let second = try await ledger.run("import", other.path)
+        let second = try await ledger.run("import", other.path, "--json")
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(
-            second.stdout.contains("imported 0 transactions") && second.stdout.contains("3 rows already imported, skipped"),
-            "\(second.stdout)")
+        let report = try #require(second.report, "\(second.stdout)")
+        #expect(report.tabs["Transactions"].map { $0.added + $0.updated } == 0, "\(second.stdout)")
+        #expect(report.imported?.alreadyImported == 3, "\(second.stdout)")
         #expect(try ledger.storeRows(.transactions).count == 13)
         // The source file is never written.
         #expect(try Data(contentsOf: TestWorkbook(folder: other).url(.transactions)) == before)

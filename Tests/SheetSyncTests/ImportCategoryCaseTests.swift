@@ -1,4 +1,5 @@
 import Foundation
+import SheetSync
 import SheetSyncCore
 import SheetValues
 import Testing
@@ -19,6 +20,13 @@ import Workbook
         #expect(plain.stderr.contains("unknown category 'DINING' in 1 row"), "\(plain.stderr)")
         #expect(plain.stderr.contains("--merge-categories"), "\(plain.stderr)")
         #expect(!plain.stderr.contains("--create-categories"), "\(plain.stderr)")
+
+        // A script reads the same under --json: the category refused once, with its code, and each row's rejection.
+        let json = try #require(try await ledger.run("import", file.path, "--json").report)
+        let refused = json.errors.filter { $0.code == .importRefused }
+        #expect(refused.count == 1 && refused[0].message.contains("'DINING'"), "\(json.errors)")
+        #expect(json.rejected.map(\.code) == [.unknownCategory], "\(json.rejected)")
+        #expect(json.imported?.alreadyImported == 0)
 
         let created = try await ledger.run("import", file.path, "--create-categories")
         #expect(created.status == 65, "\(created.stdout)")

@@ -44,26 +44,50 @@ public struct ImportReport: Sendable {
 
     /// The report as printed: rows rejected only for a missing category are told once per category.
     public var printable: SyncReport {
-        var report = sync
-        let names = Set(missingCategories.map(\.name))
-        let perRow = Set(names.map { "unknown category '\($0)'" })
+        var report = json
+        let perRow = Set(missingCategories.map { "unknown category '\($0.name)'" })
         report.rejected.removeAll { perRow.contains($0.message) }
         report.newlyRejected = report.rejected.count
-        report.errors += missingCategories.map {
-            let rows = "\($0.rows) row\($0.rows == 1 ? "" : "s")"
-            if let twin = categoryTwins[$0.name] {
-                return SyncIssue.heldBack(
-                    .importRefused,
-                    "unknown category '\($0.name)' in \(rows); the ledger has '\(twin)', which differs only in case: "
-                        + "import again with --merge-categories to file these rows under '\(twin)'")
-            }
-            return SyncIssue.heldBack(
-                .importRefused,
-                "unknown category '\($0.name)' in \(rows); add it to the Categories tab or the store, "
-                    + "or import again with --create-categories to create it")
-        }
         return report
     }
+
+    /// The report as `--json` prints it: every rejected row, each missing category once among the
+    /// errors, and what was skipped, combined or created (`imported`).
+    public var json: SyncReport {
+        var report = sync
+        report.errors += missingCategories.map(refusal)
+        report.imported = ImportCounts(
+            alreadyImported: alreadyImported, likelyDuplicates: likelyDuplicates, combinedCategories: combinedCategories,
+            createdCategories: createdCategories)
+        return report
+    }
+
+    /// A missing category's rows refused, with what to do: merge into the ledger's twin, or create it.
+    private func refusal(_ missing: MissingCategories.Entry) -> SyncIssue {
+        let rows = "\(missing.rows) row\(missing.rows == 1 ? "" : "s")"
+        if let twin = categoryTwins[missing.name] {
+            return SyncIssue.heldBack(
+                .importRefused,
+                "unknown category '\(missing.name)' in \(rows); the ledger has '\(twin)', which differs only in case: "
+                    + "import again with --merge-categories to file these rows under '\(twin)'")
+        }
+        return SyncIssue.heldBack(
+            .importRefused,
+            "unknown category '\(missing.name)' in \(rows); add it to the Categories tab or the store, "
+                + "or import again with --create-categories to create it")
+    }
+}
+
+/// What an import skipped, combined or created beyond the tabs' counts (`--json`'s `imported`).
+public struct ImportCounts: Codable, Sendable, Equatable {
+    /// Rows without ids an earlier import already loaded (matched by content), skipped.
+    public var alreadyImported: Int
+    /// Rows without ids whose content equals a transaction in the store, skipped.
+    public var likelyDuplicates: Int
+    /// Categories combined with the store's by `--merge-categories`.
+    public var combinedCategories: Int
+    /// Categories created by `--create-categories`.
+    public var createdCategories: [String]
 }
 
 /// How `sheetsync import` treats what it finds.

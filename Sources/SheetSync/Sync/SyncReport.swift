@@ -29,6 +29,8 @@ public struct SyncReport: Codable, Sendable {
     public var changes: [String] = []
     /// True when the run found nothing to do without reading the whole workbook.
     public var upToDate = false
+    /// An import's own counts (`sheetsync import` of a workbook; absent for other commands).
+    public var imported: ImportCounts?
 
     public init(command: String, dryRun: Bool) {
         self.command = command

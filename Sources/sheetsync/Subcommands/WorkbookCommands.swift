@@ -135,7 +135,7 @@ extension SheetSyncCommand {
                     dryRun: global.dryRun)
                 let report = try await LedgerImport(global.workspace()).importWorkbook(at: URL(fileURLWithPath: path), options: options)
                 if !global.json && !global.quiet { Output.line(report.summary) }
-                return Output.report(global.json ? report.sync : report.printable, global)
+                return Output.report(global.json ? report.json : report.printable, global)
             }
         }
     }
