@@ -1,4 +1,5 @@
 import Foundation
+import SheetSync
 import SheetSyncCore
 import Testing
 
@@ -65,7 +66,7 @@ import Testing
         #expect(try ledger.sheetRows(.categories)["Dining"]?[.isActive] == "FALSE")
         // Archived categories stay valid for the rows that name them.
         #expect(try ledger.storeRows(.transactions).values.contains { $0[.category] == "Dining" })
-        #expect(try await ledger.run("status").stdout.contains("rejected rows: 0"))
+        #expect(try await ledger.run("status", "--json").statusReport?.rejected.isEmpty == true)
     }
 
     @Test func versionIsOneConstantAndJsonFailuresCarryIt() async throws {

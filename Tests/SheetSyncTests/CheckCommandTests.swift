@@ -11,8 +11,8 @@ import Testing
     @Test func aSyncedWorkbookChecksAsValidRowsNotAsRowsToLoad() async throws {
         let folder = try CLI.copyOfSample("clean")
         #expect(try await CLI.run(["sync", "--quiet"], in: folder).status == 0)
-        let status = try await CLI.run(["status"], in: folder)
-        #expect(status.stdout.contains("pending local changes: none"))
+        let status = try await CLI.run(["status", "--json"], in: folder)
+        #expect(status.statusReport?.nothingPending == true, "\(status.stdout)")
 
         let check = try await CLI.run(["check"], in: folder)
         #expect(check.status == 0, "\(check.stderr)")

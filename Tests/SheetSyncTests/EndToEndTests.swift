@@ -30,9 +30,9 @@ import Workbook
         #expect(try Data(contentsOf: store) == storeBefore, "a sync that changed nothing rewrote the store file")
         #expect(!FileManager.default.fileExists(atPath: store.path + "-wal"))
         #expect(second.json?["upToDate"] as? Bool == true, "\(second.stdout)")
-        let status = try await CLI.run(["status"], in: folder)
-        #expect(status.stdout.contains("pending local changes: none"))
-        #expect(status.stdout.contains("dataset: b4d5891d-9e53-5116-8cdc-779311294f7b"))
+        let status = try await CLI.run(["status", "--json"], in: folder)
+        #expect(status.statusReport?.nothingPending == true, "\(status.stdout)")
+        #expect(status.statusReport?.datasetId == "b4d5891d-9e53-5116-8cdc-779311294f7b", "\(status.stdout)")
     }
 
     @Test func handEditedSampleReportsEveryProblemRowExitsSixtyFiveAndLosesNothing() async throws {
@@ -65,8 +65,8 @@ import Workbook
         let again = try await CLI.run(["sync"], in: folder)
         #expect(again.status == 0)
         #expect(again.stderr.isEmpty)
-        let status = try await CLI.run(["status"], in: folder)
-        #expect(status.stdout.contains("rejected rows: 6"))
+        let status = try await CLI.run(["status", "--json"], in: folder)
+        #expect(status.statusReport?.rejected.count == 6, "\(status.stdout)")
     }
 
     @Test func jsonReportHasPerTabCountsAndTheRejectedArray() async throws {

@@ -142,8 +142,8 @@ import Workbook
         // Kept exactly in the file, not cut in the store, and not a change pending forever.
         #expect(try bytes(url) == text)
         #expect(try notes(folder.appendingPathComponent("sheetsync.sqlite"))[id] == before)
-        let status = try await CLI.run(["status"], in: folder)
-        #expect(status.stdout.contains("pending local changes: none"), "\(status.stdout)")
+        let status = try await CLI.run(["status", "--json"], in: folder)
+        #expect(status.statusReport?.nothingPending == true, "\(status.stdout)")
         let again = try await CLI.run(["sync"], in: folder)
         #expect(again.status == 0)
         #expect(try bytes(url) == text)
@@ -225,8 +225,8 @@ import Workbook
         let sheet = try workbook.records(.transactions, now: Timestamp(iso: "2026-03-01T00:00:00.000Z")!)
         #expect(sheet["5d0e7a8c-2b4f-4c61-9e3a-7f1b2c3d4e5f"]?[.note] == note)
         #expect(sheet[id]?[.note] == note)
-        let status = try await CLI.run(["status"], in: folder)
-        #expect(status.stdout.contains("pending local changes: none"), "\(status.stdout)")
+        let status = try await CLI.run(["status", "--json"], in: folder)
+        #expect(status.statusReport?.nothingPending == true, "\(status.stdout)")
     }
 
     // MARK: Transactions.csv is mode 0600 (a private ledger)

@@ -45,9 +45,8 @@ import Workbook
         #expect(try ledger.sheetRows(.receipts)[receipt[.receiptId]] == nil)
         #expect(try ledger.sheetRows(.receipts) == ledger.storeRows(.receipts))
         #expect(try ledger.sheetRows(.transactions) == ledger.storeRows(.transactions))
-        let status = try await ledger.run("status")
-        #expect(status.stdout.contains("pending local changes: none"), "\(status.stdout)")
-        #expect(status.stdout.contains("rejected rows: 0"), "\(status.stdout)")
+        let status = try #require(try await ledger.run("status", "--json").statusReport)
+        #expect(status.nothingPending && status.rejected.isEmpty, "\(status)")
     }
 
     /// A receipt row edited in the workbook while the store deleted it and its transaction: the edit

@@ -54,8 +54,8 @@ import Workbook
         #expect(newRow.contains(.number("99.5")))  // written 99.50, read as the double shows
         #expect(newRow.contains(.dateSerial(String(LocalDate(iso: "2026-04-01")!.spreadsheetSerial))))
         #expect(after.contains { $0.name == "My notes" && $0.table.rows == [[.text("keep me")], [.number("42")]] })
-        let status = try await CLI.run(["status"], in: folder)
-        #expect(status.stdout.contains("pending local changes: none"))
+        let status = try await CLI.run(["status", "--json"], in: folder)
+        #expect(status.statusReport?.nothingPending == true, "\(status.stdout)")
     }
 
     @Test func importDryRunPreviewsAndMergeCategoriesCombinesCaseVariants() async throws {

@@ -21,6 +21,9 @@ struct CLI {
         /// The failure's code (`FailureCode`) under `--json`, nil when it has none or is no failure.
         var failureCode: FailureCode? { (failure?["code"] as? String).flatMap(FailureCode.init(rawValue:)) }
 
+        /// stdout decoded as what `status --json` prints (nil when it is not that).
+        var statusReport: StatusReport? { decoded(as: StatusReport.self) }
+
         /// stdout decoded as the report a run prints under `--json` (nil when it is not one).
         var report: SyncReport? { decoded(as: SyncReport.self) }
 
@@ -153,4 +156,9 @@ struct CLI {
         launch.process.waitUntilExit()
         return try launch.finish()
     }
+}
+
+extension StatusReport {
+    /// Whether `status` says "pending local changes: none".
+    var nothingPending: Bool { pendingLocalChanges.values.allSatisfy { $0 == 0 } }
 }
