@@ -74,7 +74,7 @@ enum CSVTargets {
     /// way (`others`), and no row is both.
     static func plainRowsLoadAsTheyAre(_ table: Table, rows: [SheetRow], schema: TabSchema) throws(PropertyViolation) {
         guard let plain = PlainRows.scan(table, schema: schema, now: seenAt) else { return }
-        let (plainRows, others) = (Set(plain.rows), Set(plain.others))
+        let (plainRows, others) = (Set(plain.indexes), Set(plain.others))
         guard plainRows.count == plain.count, plainRows.isDisjoint(with: others) else {
             throw PropertyViolation("\(schema.tab): a row counts as plain twice, or as plain and not plain")
         }

@@ -39,7 +39,8 @@ public struct PlainLoad: Hashable, Sendable {
         var keyed: [(high: UInt64, low: UInt64, row: Int)] = []
         keyed.reserveCapacity(plain.count)
         for (key, row) in zip(plain.keys, plain.rows) {
-            guard case .uuid(let high, let low)? = key else { return nil }
+            guard let key else { continue }  // a row taken out of the plain ones
+            guard case .uuid(let high, let low) = key else { return nil }
             keyed.append((high, low, row))
         }
         // A canonical UUID's text orders as its bits do (hex digits, dashes in fixed places).

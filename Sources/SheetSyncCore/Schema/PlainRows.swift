@@ -14,10 +14,13 @@ import SheetValues
 /// where the ordinary way reads it whole: its header, a damaged or refused row, a file cut short.
 /// (`WorkbookCheckTests`, `PlainLoadTests` and `OnePathTests` compare both ways.)
 public struct PlainRows: Hashable, Sendable {
-    /// The keys of the rows that load (blank rows not counted), in row order.
+    /// The keys of the rows that load (blank rows not counted), in row order; nil where a row was
+    /// taken out afterwards (`without`: the index still passes over it).
     private(set) var keys: [RowKey?] = []
     /// The data row index of each of `keys`.
-    public private(set) var rows: [Int] = []
+    private(set) var rows: [Int] = []
+    /// How many of `keys` were taken out.
+    private var removed = 0
     private var index = RowKeyIndex()
     /// How the rows' dates and amounts typed as text were read.
     private(set) var forms = LocalForms.standard
@@ -27,7 +30,10 @@ public struct PlainRows: Hashable, Sendable {
     public private(set) var others: [Int] = []
 
     /// The rows that load.
-    public var count: Int { keys.count }
+    public var count: Int { keys.count - removed }
+
+    /// The data row index of each row that loads, ascending.
+    public var indexes: [Int] { zip(keys, rows).compactMap { $0.0 == nil ? nil : $0.1 } }
 
     /// Whether a row that loads has `key`.
     public func contains(_ key: RowKey) -> Bool { index.row(of: key, in: keys) != nil }
@@ -95,21 +101,14 @@ public struct PlainRows: Hashable, Sendable {
         without(Set(keys.compactMap { index.row(of: $0, in: self.keys) }))
     }
 
-    /// These plain rows less those at `positions` (of `keys`), which join `others`.
+    /// These plain rows less those at `positions` (of `keys`), which join `others`. Their keys are
+    /// cleared, not their slots: the index stays as it is (no second pass over every key).
     private func without(_ positions: Set<Int>) -> PlainRows {
-        guard !positions.isEmpty else { return self }
         var result = self
-        result.keys = []
-        result.rows = []
-        result.index = RowKeyIndex(capacity: keys.count)
-        for (i, key) in keys.enumerated() {
-            if positions.contains(i) {
-                result.others.append(rows[i])
-                continue
-            }
-            if let key { _ = result.index.insert(result.keys.count, key: key, in: result.keys) }
-            result.keys.append(key)
-            result.rows.append(rows[i])
+        for i in positions where result.keys[i] != nil {
+            result.keys[i] = nil
+            result.removed += 1
+            result.others.append(rows[i])
         }
         result.others.sort()
         return result
