@@ -69,20 +69,23 @@ enum CSVTargets {
         return read
     }
 
-    /// Rows `PlainRows` counts as plain (checked on their bytes) are exactly the rows the tab reader
-    /// loads as records with nothing to fill in or correct, every other row blank.
+    /// Rows `PlainRows` counts as plain (checked on their bytes) are rows the tab reader loads as
+    /// records with nothing to fill in or correct; every other row is blank or left to the ordinary
+    /// way (`others`), and no row is both.
     static func plainRowsLoadAsTheyAre(_ table: Table, rows: [SheetRow], schema: TabSchema) throws(PropertyViolation) {
         guard let plain = PlainRows.scan(table, schema: schema, now: seenAt) else { return }
-        var records = 0
-        for row in rows {
-            switch row.outcome {
-            case .blank: continue
-            case .record(_, let fixes) where fixes.isEmpty: records += 1
-            default: throw PropertyViolation("\(schema.tab) row \(row.index) counts as plain but reads as \(row.outcome)")
-            }
+        let (plainRows, others) = (Set(plain.indexes), Set(plain.others))
+        guard plainRows.count == plain.count, plainRows.isDisjoint(with: others) else {
+            throw PropertyViolation("\(schema.tab): a row counts as plain twice, or as plain and not plain")
         }
-        guard records == plain.count else {
-            throw PropertyViolation("\(schema.tab): \(plain.count) rows count as plain, \(records) load")
+        for row in rows where !others.contains(row.index) {
+            switch row.outcome {
+            case .blank where !plainRows.contains(row.index): continue
+            case .record(_, let fixes) where fixes.isEmpty && plainRows.contains(row.index): continue
+            default:
+                let counted = plainRows.contains(row.index) ? "counts as plain" : "is neither plain nor left to the ordinary way"
+                throw PropertyViolation("\(schema.tab) row \(row.index) \(counted) but reads as \(row.outcome)")
+            }
         }
     }
 

@@ -184,16 +184,18 @@ extension LedgerStore {
         }
     }
 
-    /// A tab's row writes: upserts, a plain load, deletes. Returns the keys skipped because the row
-    /// no longer matches what the engine read.
+    /// A tab's row writes: a plain load, upserts, deletes. Returns the keys skipped because the row
+    /// no longer matches what the engine read. The load goes first: it needs the table empty, and
+    /// the upserts beside it are of other keys (the tab's rows that are not plain).
     private static func writeRows(of tab: Tab, _ commit: StoreCommit, onlyOwnTriggers: Bool, _ db: Database) throws -> Set<String> {
         let table = DataTable(tab)
-        var skipped = try upsert(commit.upserts[tab] ?? [], into: table, onlyOwnTriggers: onlyOwnTriggers, db)
+        var skipped: Set<String> = []
         if let load = commit.loads[tab] {
             if try !Self.load(load, into: table, onlyOwnTriggers: onlyOwnTriggers, db) {
                 skipped.formUnion(load.keys)
             }
         }
+        skipped.formUnion(try upsert(commit.upserts[tab] ?? [], into: table, onlyOwnTriggers: onlyOwnTriggers, db))
         for delete in commit.deletes[tab] ?? [] {
             guard Self.matches(try table.fetch(key: delete.key, db), delete.expected, table) else {
                 skipped.insert(delete.key)

@@ -56,7 +56,7 @@ import Workbook
         }
     }
 
-    static func pull(_ book: Book, loads: Bool, dryRun: Bool = false) async throws -> Outcome {
+    static func pull(_ book: Book, strategy: PlanStrategy, dryRun: Bool = false) async throws -> Outcome {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plain-load-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let workbook = folder.appendingPathComponent("book")
@@ -68,7 +68,7 @@ import Workbook
             store: store, remote: CSVWorkbookRemote(folder: workbook), clock: ManualClock(now), newID: { counter.next() })
         let report: String
         do {
-            let result = try await engine.run(SyncOptions(mode: .pull, dryRun: dryRun), strategy: loads ? .loadPlain : .planWhole)
+            let result = try await engine.run(SyncOptions(mode: .pull, dryRun: dryRun), strategy: strategy)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             report = String(decoding: try encoder.encode(result), as: UTF8.self)
@@ -94,8 +94,8 @@ import Workbook
 
     /// Both ways on `book` (and both dry runs): the same outcome.
     static func compare(_ book: Book, _ name: String) async throws {
-        let loaded = try await pull(book, loads: true)
-        let planned = try await pull(book, loads: false)
+        let loaded = try await pull(book, strategy: .loadPlain)
+        let planned = try await pull(book, strategy: .planWhole)
         let same = loaded == planned
         #expect(same, "\(name): the load left another store, report or workbook than planning each row")
         if !same {
@@ -106,8 +106,8 @@ import Workbook
             }
             if loaded.report != planned.report { Issue.record("\(name): report \(loaded.report) vs \(planned.report)") }
         }
-        let loadedDry = try await pull(book, loads: true, dryRun: true)
-        let plannedDry = try await pull(book, loads: false, dryRun: true)
+        let loadedDry = try await pull(book, strategy: .loadPlain, dryRun: true)
+        let plannedDry = try await pull(book, strategy: .planWhole, dryRun: true)
         let sameDry = loadedDry == plannedDry
         #expect(sameDry, "\(name), dry run: \(loadedDry.report) vs \(plannedDry.report)")
     }

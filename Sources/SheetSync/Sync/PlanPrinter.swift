@@ -8,15 +8,21 @@ enum PlanPrinter {
         for plan in plans {
             let tab = plan.tab.rawValue
             let keyField = plan.tab.schema.keyField
+            // The rows loaded as read and the others, in one key order as the reconcile lists them.
+            var loaded = (plan.load?.keys ?? [])[...]
             for write in plan.localUpserts {
                 let key = write.record[keyField]
+                while let next = loaded.first, next < key {
+                    lines.append("store \(tab) add \(next)")
+                    loaded.removeFirst()
+                }
                 if let old = write.expected {
                     lines.append("store \(tab) \(key): \(fieldChanges(from: old, to: write.record))")
                 } else {
                     lines.append("store \(tab) add \(key)")
                 }
             }
-            for key in plan.load?.keys ?? [] { lines.append("store \(tab) add \(key)") }
+            for key in loaded { lines.append("store \(tab) add \(key)") }
             for delete in plan.localDeletes { lines.append("store \(tab) delete \(delete.key)") }
             for update in plan.remoteUpdates {
                 let fields = update.fields.keys.sorted().map { "\($0)=\(quoted(update.fields[$0] ?? ""))" }

@@ -15,7 +15,7 @@ struct CrossTabChecks {
     private var deletedTransactions: Set<String> = []
     /// Transactions the plan left out as unchanged (present on both sides).
     private var unchangedTransactions = UnchangedRows()
-    /// Transactions a pull loads as read (`PlainLoad`), which the plan keeps no records of.
+    /// Transactions taken as read (`TabPlan.plain`), which the plan keeps no records of.
     private(set) var plainTransactions: PlainRows?
     private let renames: [String: String]
     private let baseCategories: Set<String>
@@ -42,7 +42,7 @@ struct CrossTabChecks {
         case .transactions:
             (transactions, frozenTransactions, unchangedTransactions) = (plan.result, frozen, plan.unchanged)
             deletedTransactions = Set(plan.localDeletes.map(\.key))
-            plainTransactions = plan.load?.plain
+            plainTransactions = plan.plain
         default:
             break
         }

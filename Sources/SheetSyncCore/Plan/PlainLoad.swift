@@ -4,10 +4,11 @@ import SheetValues
 /// the table's bytes: the store takes each row's field texts straight from its cells, in key order,
 /// with no record, no `String` per cell and no reconcile per row (a first pull of a large workbook).
 ///
-/// The planner makes one only for a pull, and only for a tab whose store table, base, tombstones and
-/// kept deleted rows are all empty and whose rows are all plain: then planning each row would give
-/// exactly "add the row as read; its base is the row; record its hash", which is what the store does
-/// with a load (`PlainLoadTests` pulls the same workbooks both ways and compares the stores).
+/// The planner makes one only for a pull, and only of the plain rows of a tab whose store table, base,
+/// tombstones and kept deleted rows are all empty: for those, planning each row would give exactly "add
+/// the row as read; its base is the row; record its hash", which is what the store does with a load.
+/// The tab's other rows are planned as always, beside it (`PlainLoadTests` and `OnePathTests` pull the
+/// same workbooks both ways and compare the stores).
 public struct PlainLoad: Hashable, Sendable {
     public let tab: Tab
     private let table: Table
@@ -38,7 +39,8 @@ public struct PlainLoad: Hashable, Sendable {
         var keyed: [(high: UInt64, low: UInt64, row: Int)] = []
         keyed.reserveCapacity(plain.count)
         for (key, row) in zip(plain.keys, plain.rows) {
-            guard case .uuid(let high, let low)? = key else { return nil }
+            guard let key else { continue }  // a row taken out of the plain ones
+            guard case .uuid(let high, let low) = key else { return nil }
             keyed.append((high, low, row))
         }
         // A canonical UUID's text orders as its bits do (hex digits, dashes in fixed places).

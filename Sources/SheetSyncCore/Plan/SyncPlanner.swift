@@ -97,6 +97,8 @@ public struct SyncPlanner: Sendable {
     public var coercesText = false
     /// How each tab's plan is made (`PlanStrategy.fastest(for:)` of the purpose unless given).
     public var strategy: PlanStrategy
+    /// The cells a check's scan of its plain tabs sets aside on the way (`PlainRows.noted`), by tab.
+    public var noting: [Tab: CellCandidates] = [:]
 
     /// Categories before the rows naming them, transactions before the receipts pointing at them.
     public static let order: [Tab] = [.settings, .categories, .recurringRules, .transactions, .receipts]
@@ -118,8 +120,8 @@ public struct SyncPlanner: Sendable {
     ///     narrowed tab), with every row's hash to record; nil plans every row and records no hash.
     public func plan(workbook: [Tab: Table], ledger: LedgerState, scope: ChangeScope? = nil) -> SyncPlan {
         var result = SyncPlan()
-        let loadable = plainLoadable(workbook, ledger: ledger, scope: scope)
-        let read = readTabs(workbook, ledger: ledger, scope: scope, skipping: loadable, into: &result)
+        let plainTabs = plainTabs(workbook, ledger: ledger, scope: scope)
+        let read = readTabs(workbook, ledger: ledger, scope: scope, skipping: plainTabs, into: &result)
         var ledger = ledger
         if workbook[.settings].map(Self.hasNoRows) ?? true, case .sync = purpose {
             // A missing or emptied Settings tab is recreated from the store: its row is new to the
@@ -128,8 +130,8 @@ public struct SyncPlanner: Sendable {
         }
         var run = Planning(ledger: ledger, read: read, result: result, workbook: workbook, scope: scope)
         for tab in Self.order {
-            if loadable.contains(tab) {
-                if let plan = plainLoad(tab, workbook: workbook, scope: scope, checks: run.checks) {
+            if plainTabs.contains(tab) {
+                if let plan = planPlain(tab, run: &run) {
                     run.add(plan)
                     continue
                 }
@@ -201,12 +203,17 @@ public struct SyncPlanner: Sendable {
         }
     }
 
-    /// The tabs a pull may load without planning each row (`PlainLoad`): Transactions and Receipts,
-    /// when the store has nothing of them at all (no row, base, tombstone, kept deleted row or
-    /// pending rename) and the workbook keeps them as bytes. Whether their rows are plain is known
-    /// only once the tabs before them are planned (`plainLoad`).
-    func plainLoadable(_ workbook: [Tab: Table], ledger: LedgerState, scope: ChangeScope?) -> Set<Tab> {
-        guard strategy == .loadPlain, purpose == .sync(.pull), ledger.renames.isEmpty else { return [] }
+    /// The tabs whose plain rows (`PlainRows`) are taken as read, without a record each: Transactions
+    /// and Receipts, where a check counts them (`count`) or a pull loads them (`loadPlain`) into a store
+    /// that has nothing of them at all (no row, base, tombstone, kept deleted row or pending rename), and
+    /// the workbook keeps them as bytes. Which rows are plain is known only once the tabs before them
+    /// are planned (`planPlain`).
+    func plainTabs(_ workbook: [Tab: Table], ledger: LedgerState, scope: ChangeScope?) -> Set<Tab> {
+        switch (strategy, purpose) {
+        case (.count, .checking), (.loadPlain, .sync(.pull)): break
+        default: return []
+        }
+        guard ledger.renames.isEmpty else { return [] }
         var tabs: Set<Tab> = []
         for tab in [Tab.transactions, .receipts] {
             guard let table = workbook[tab], scope?.narrowed[tab] == nil,
@@ -216,31 +223,58 @@ public struct SyncPlanner: Sendable {
             else { continue }
             tabs.insert(tab)
         }
-        // Receipts load only after plain transactions (they point at them).
+        // Receipts are plain only beside plain transactions (they point at them).
         if !tabs.contains(.transactions) { tabs.remove(.receipts) }
         return tabs
     }
 
-    /// The plan of a `plainLoadable` tab whose rows are all plain: every row added as read, with
-    /// its hash; nil when a row is not plain (the tab is then planned row by row).
-    func plainLoad(_ tab: Tab, workbook: [Tab: Table], scope: ChangeScope?, checks: CrossTabChecks) -> TabPlan? {
-        guard let table = workbook[tab] else { return nil }
-        let plain: PlainRows?
+    /// The plan of a `plainTabs` tab: its plain rows taken as read (`TabPlan.plain`; a pull loads them,
+    /// `TabPlan.load`), and its other rows, with every row that shares a key with one of them, read and
+    /// planned as any tab's. Nil when the tab does not scan (`PlainRows.scan`): it is then planned whole.
+    func planPlain(_ tab: Tab, run: inout Planning) -> TabPlan? {
+        guard let table = run.workbook[tab], var plain = scanPlain(tab, table, checks: run.checks),
+            var rows = readOthers(tab, table, plain)
+        else { return nil }
+        // A key that a row read the ordinary way has too: which copy loads is the reconcile's to decide.
+        let shared = rows.compactMap { row in row.key.map(RowKey.init) }.filter(plain.contains)
+        if !shared.isEmpty {
+            plain = plain.leaving(shared)
+            guard let again = readOthers(tab, table, plain) else { return nil }
+            rows = again
+        }
+        var load: PlainLoad?
+        if purpose == .sync(.pull) {
+            guard let made = PlainLoad(table, tab: tab, plain: plain, hashes: run.scope?.hashes[tab]) else { return nil }
+            load = made
+        }
+        run.read[tab] = rows
+        var plan = planTab(tab, rows, run: &run)
+        plan.plain = plain
+        plan.load = load
+        plan.localCounts.added += plain.count
+        return plan
+    }
+
+    /// The plain rows of `tab` (`PlainRows.scan`), against the categories and transactions the tabs
+    /// before it leave.
+    private func scanPlain(_ tab: Tab, _ table: Table, checks: CrossTabChecks) -> PlainRows? {
+        let schema = tab.schema.reading(forms)
         switch tab {
         case .transactions:
-            plain = PlainRows.scan(table, schema: tab.schema.reading(forms), now: now, categories: checks.knownCategories)
+            return PlainRows.scan(table, schema: schema, now: now, categories: checks.knownCategories, noting: noting[tab])
         case .receipts:
             guard let transactions = checks.plainTransactions else { return nil }
-            plain = PlainRows.scan(table, schema: tab.schema.reading(forms), now: now, transactions: transactions)
+            return PlainRows.scan(table, schema: schema, now: now, transactions: transactions, noting: noting[tab])
         default:
-            plain = nil
+            return nil
         }
-        guard let plain, let load = PlainLoad(table, tab: tab, plain: plain, hashes: scope?.hashes[tab]) else { return nil }
-        var plan = TabPlan(tab: tab)
-        plan.forms = forms
-        plan.load = load
-        plan.localCounts.added = load.count
-        return plan
+    }
+
+    /// The rows of `table` that `plain` leaves to the ordinary way, read as `readTab` reads a tab.
+    private func readOthers(_ tab: Tab, _ table: Table, _ plain: PlainRows) -> [SheetRow]? {
+        var skipping = [Bool](repeating: true, count: table.rowCount)
+        for row in plain.others { skipping[row] = false }
+        return try? TabReader.read(table, schema: tab.schema.reading(forms), seenAt: now, skipping: skipping).1
     }
 
     /// A transaction deleted from the workbook while a receipt row that stays in the workbook points

@@ -148,8 +148,10 @@ public struct TabPlan: Hashable, Sendable {
     /// The workbook lacks the tab and the store never had it: the push creates it (its header, and
     /// whatever rows it appends).
     public var createsTab = false
-    /// Rows a pull into an empty store adds exactly as read, without a record each (`PlainLoad`):
-    /// besides `localUpserts`, which is then empty, as are `base` and `result`.
+    /// Rows taken exactly as read, without a record each (`PlainRows`): a check counts them, a pull
+    /// into an empty store loads them (`load`). The plan's other fields are of the tab's other rows.
+    public var plain: PlainRows?
+    /// The plain rows as a pull into an empty store adds them (`PlainLoad`), besides `localUpserts`.
     public var load: PlainLoad?
 
     public init(tab: Tab) { self.tab = tab }

@@ -1,28 +1,39 @@
 import SheetValues
 
 /// A tab's rows checked on their cells' bytes, without building a string per cell or a record per
-/// row: what `check` does with a big tab that has nothing to report.
+/// row: the rows `check` counts and a first pull loads as they are.
 ///
-/// Answers only for a tab whose every row loads exactly as it is: each cell in a form the fast
-/// parsers read (`FieldParser.readsFast`), every required field and the key filled, `year` and
-/// `month` matching `date`, no `lastModifiedAt` far enough in the future to be clamped, no key twice,
-/// every `category` known and every receipt's `transactionId` among the transactions. Then
-/// `TabReader` and the reconciler would load every non-blank row with nothing to fill in, correct or
-/// report. Any other tab answers nil, and the caller reads it the ordinary way, which finds and
-/// words the problem (`WorkbookCheckTests` compares both ways on workbooks with every kind of problem).
-public struct PlainRows: Sendable {
-    /// The keys of the rows that load (blank rows not counted), in row order.
+/// A row is plain when it loads exactly as it is: each cell in a form the fast parsers read
+/// (`FieldParser.readsFast`), every required field and the key filled, `year` and `month` matching
+/// `date`, no `lastModifiedAt` far enough in the future to be clamped, the key in no other row, the
+/// `category` known and a receipt's `transactionId` among the plain transactions. `TabReader` and the
+/// reconciler would load such a row with nothing to fill in, correct or report, whatever the other rows
+/// hold. Every other non-blank row is listed in `others`: the caller reads those the ordinary way, which
+/// finds and words each problem, and with them every plain row that shares a key with one of them
+/// (`leaving`), since which copy of a key loads is the reconcile's to decide. A tab answers nil only
+/// where the ordinary way reads it whole: its header, a damaged or refused row, a file cut short.
+/// (`WorkbookCheckTests`, `PlainLoadTests` and `OnePathTests` compare both ways.)
+public struct PlainRows: Hashable, Sendable {
+    /// The keys of the rows that load (blank rows not counted), in row order; nil where a row was
+    /// taken out afterwards (`without`: the index still passes over it).
     private(set) var keys: [RowKey?] = []
     /// The data row index of each of `keys`.
     private(set) var rows: [Int] = []
+    /// How many of `keys` were taken out.
+    private var removed = 0
     private var index = RowKeyIndex()
     /// How the rows' dates and amounts typed as text were read.
     private(set) var forms = LocalForms.standard
     /// The cells the scan set aside for a closer look (`noting`), in row and column order.
     public private(set) var noted: [NotedCell] = []
+    /// The data row index of each non-blank row that is not plain, ascending: read the ordinary way.
+    public private(set) var others: [Int] = []
 
     /// The rows that load.
-    public var count: Int { keys.count }
+    public var count: Int { keys.count - removed }
+
+    /// The data row index of each row that loads, ascending.
+    public var indexes: [Int] { zip(keys, rows).compactMap { $0.0 == nil ? nil : $0.1 } }
 
     /// Whether a row that loads has `key`.
     public func contains(_ key: RowKey) -> Bool { index.row(of: key, in: keys) != nil }
@@ -64,18 +75,42 @@ public struct PlainRows: Sendable {
         result.keys.reserveCapacity(table.rowCount)
         result.rows.reserveCapacity(table.rowCount)
         result.index = RowKeyIndex(capacity: table.rowCount)
+        var repeated: Set<Int> = []
         for part in parts {
             guard let part else { return nil }
             result.noted += part.noted
+            result.others += part.others
             for (key, row) in zip(part.keys, part.rows) {
-                guard result.index.insert(result.keys.count, key: key, in: result.keys) == nil else { return nil }
+                if let first = result.index.insert(result.keys.count, key: key, in: result.keys) {
+                    repeated.formUnion([first, result.keys.count])
+                }
                 result.keys.append(key)
                 result.rows.append(row)
             }
         }
+        if !repeated.isEmpty { result = result.without(repeated) }
         if table.lastRowUnterminated, table.rowCount > 0, table.row(table.rowCount - 1).count < table.header.count {
             return nil  // `CutShortFile`'s case
         }
+        return result
+    }
+
+    /// These plain rows less those whose key is one of `keys` (keys of rows read the ordinary way),
+    /// which join `others`.
+    public func leaving(_ keys: [RowKey]) -> PlainRows {
+        without(Set(keys.compactMap { index.row(of: $0, in: self.keys) }))
+    }
+
+    /// These plain rows less those at `positions` (of `keys`), which join `others`. Their keys are
+    /// cleared, not their slots: the index stays as it is (no second pass over every key).
+    private func without(_ positions: Set<Int>) -> PlainRows {
+        var result = self
+        for i in positions where result.keys[i] != nil {
+            result.keys[i] = nil
+            result.removed += 1
+            result.others.append(rows[i])
+        }
+        result.others.sort()
         return result
     }
 
@@ -84,6 +119,8 @@ public struct PlainRows: Sendable {
         var keys: [RowKey] = []
         var rows: [Int] = []
         var noted: [NotedCell] = []
+        /// The rows that are not plain.
+        var others: [Int] = []
 
         init(capacity: Int = 0) {
             keys.reserveCapacity(capacity)
@@ -123,7 +160,7 @@ public struct PlainRows: Sendable {
         let dateOrder: LocalForms.DateOrder
         let noting: CellCandidates?
 
-        /// The rows of `range` that load, or nil when one of them is not plain.
+        /// The rows of `range` that load and those that are not plain; nil when the part does not read.
         func part(_ range: Range<Int>) -> Part? {
             var part = Part(capacity: range.count)
             let (layout, required, category, reference, dated, latest) = (layout, required, category, reference, dated, latest)
@@ -133,7 +170,8 @@ public struct PlainRows: Sendable {
             // Raw pointers in the loop: a captured array would be retained for each cell.
             let read = columns.withUnsafeBufferPointer { columns -> Bool in
                 // The row being visited. `present`: its cells with any bytes (a row without is blank);
-                // `filled`: its fields with a value.
+                // `filled`: its fields with a value; `plain`: no cell found otherwise so far (its
+                // other cells are then only set aside for `noting`).
                 var present: UInt64 = 0, filled: UInt64 = 0, at = 0, plain = true
                 var key: RowKey?, day: LocalDate?, year = -1, month = -1
                 let visited = table.visitCells(
@@ -141,25 +179,25 @@ public struct PlainRows: Sendable {
                     cell: { p in
                         defer { at += 1 }
                         if let noting { PlainRows.setAside(p, at: at, noting, &pending) }
-                        guard at < columns.count, !p.isEmpty, let column = columns[at] else { return true }
+                        guard plain, at < columns.count, !p.isEmpty, let column = columns[at] else { return true }
                         let f = column.field
                         let bit: UInt64 = 1 << UInt64(f)
                         present |= bit
                         switch f {
                         case layout.key:
-                            guard let read = CanonicalText.uuidKey(p) else { return PlainRows.stop(&plain) }
+                            guard let read = CanonicalText.uuidKey(p) else { return PlainRows.notPlain(&plain) }
                             key = read
                         case reference:
-                            guard let read = CanonicalText.uuidKey(p), pointed.contains(read) else { return PlainRows.stop(&plain) }
+                            guard let read = CanonicalText.uuidKey(p), pointed.contains(read) else { return PlainRows.notPlain(&plain) }
                         case layout.lastModifiedAt:
-                            guard let time = Timestamp.milliseconds(iso: p), time <= latest else { return PlainRows.stop(&plain) }
+                            guard let time = Timestamp.milliseconds(iso: p), time <= latest else { return PlainRows.notPlain(&plain) }
                         case layout.date where dated:
                             // `readsFast` of a date, keeping the day.
-                            guard let read = CanonicalText.anyLocalDate(p, dateOrder) else { return PlainRows.stop(&plain) }
+                            guard let read = CanonicalText.anyLocalDate(p, dateOrder) else { return PlainRows.notPlain(&plain) }
                             day = read
                         default:
-                            guard FieldParser.readsFast(p, column.rule) else { return PlainRows.stop(&plain) }
-                            if f == category, !known.contains(PlainRows.trimmed(p)) { return PlainRows.stop(&plain) }
+                            guard FieldParser.readsFast(p, column.rule) else { return PlainRows.notPlain(&plain) }
+                            if f == category, !known.contains(PlainRows.trimmed(p)) { return PlainRows.notPlain(&plain) }
                             if dated {
                                 if f == layout.year { year = CanonicalText.plainInteger(p) ?? -1 }
                                 if f == layout.month { month = CanonicalText.plainInteger(p) ?? -1 }
@@ -170,16 +208,17 @@ public struct PlainRows: Sendable {
                         return true
                     },
                     endOfRow: { row in
-                        defer { (present, filled, at, key, day, year, month) = (0, 0, 0, nil, nil, -1, -1) }
+                        defer { (present, filled, at, key, day, year, month, plain) = (0, 0, 0, nil, nil, -1, -1, true) }
                         part.note(&pending, row: row)
-                        guard plain else { return false }
-                        if present == 0 { return true }
                         let complete = filled & required == required && (!dated || PlainRows.inMonth(day, year, month))
-                        guard complete, let key else { return PlainRows.stop(&plain) }
-                        part.append(key, row: row)
+                        if plain, complete, let key {
+                            part.append(key, row: row)
+                        } else if !plain || present != 0 {
+                            part.others.append(row)
+                        }
                         return true
                     })
-                return visited && plain
+                return visited
             }
             return read ? part : nil
         }
@@ -207,9 +246,10 @@ public struct PlainRows: Sendable {
         return day.year == year && day.month == month
     }
 
-    private static func stop(_ plain: inout Bool) -> Bool {
+    /// Marks the row being visited as not plain; the visit goes on (to its next cell).
+    private static func notPlain(_ plain: inout Bool) -> Bool {
         plain = false
-        return false
+        return true
     }
 
     /// Whether a text field's value (the cell with spaces trimmed) is not empty.

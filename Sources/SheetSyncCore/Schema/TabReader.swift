@@ -111,7 +111,8 @@ public struct SheetRow: Hashable, Sendable {
 /// forms people and other tools write them, a row that cannot be read rejected with its problems.
 public enum TabReader {
     /// - Parameter seenAt: the time of this read, used for empty `createdAt`/`lastModifiedAt`.
-    /// - Parameter skipping: by row index, rows known unchanged since the last sync: not read.
+    /// - Parameter skipping: by row index, rows not read: known unchanged since the last sync, or
+    ///   taken as read on their bytes (`PlainRows`).
     public static func read(
         _ table: Table, schema: TabSchema, seenAt: Timestamp, skipping: [Bool]? = nil
     ) throws(TabError) -> (ColumnMap, [SheetRow]) {
