@@ -1,6 +1,9 @@
 import Foundation
-import SheetSync
+import SheetSyncCore
+import Statements
 import Testing
+
+@testable import SheetSync
 
 /// The ids `import` gives a statement's entries, pinned for every format: two machines importing one
 /// statement make the same rows, and a store filled by an earlier build sees a re-import as nothing
@@ -53,7 +56,7 @@ import Testing
             "22efe33b-6896-5b5c-8bc9-d03e61353a0f",
         ],
         "ofxparse/suncorp.ofx": [
-            "91580d01-5ff8-5ef3-8645-8230de1784db",
+            "91580d01-5ff8-5ef3-8645-8230de1784db"
         ],
         "own/checking.qif": [
             "d09b3b28-4efe-574d-bacf-881ea9f2d31e",
@@ -130,4 +133,31 @@ import Testing
         "a130e920-ff4c-5231-929d-f0f57918790f",
         "66286ccc-b7c6-5946-96d5-ffff0e90c0db",
     ]
+
+    /// A note's text is collapsed and folded by the rule (split at whitespace, joined by one space),
+    /// whichever way `StatementNote` finds that a text is collapsed already.
+    @Test func notesCollapseByTheRuleForEveryShapeOfText() throws {
+        let units = [
+            "a", "Ü", "€", "–", " ", "  ", "\t", "\n", "\r\n", "\u{A0}", "\u{85}", "\u{2003}", "\u{3000}", "\u{301}", " \u{301}",
+            "\u{200D}",
+        ]
+        var texts = ["", " ", "a", "a b", " a", "a ", "a  b", "Brötchen & Kaffee für 3,50 €"]
+        // Every text of up to three units, and longer ones drawn the same way every run.
+        var state: UInt64 = 20_261_128
+        func draw(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % bound
+        }
+        for a in units { for b in units { for c in units { texts.append(a + b + c) } } }
+        for _ in 0..<3000 { texts.append((0..<draw(9)).map { _ in units[draw(units.count)] }.joined()) }
+        let date = try #require(LocalDate(iso: "2026-11-02"))
+        let amount = try Amount.parse("1.00").get()
+        for text in texts {
+            let rule = text.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
+            #expect(StatementNote.folded(text) == rule.lowercased(), "\(text.debugDescription)")
+            #expect(!StatementNote.isCollapsed(text) || rule == text, "\(text.debugDescription)")
+            let entry = StatementEntry(date: date, amount: amount, direction: .outgoing, payee: text, memo: "", line: 1)
+            #expect(StatementNote.text(entry) == rule, "\(text.debugDescription)")
+        }
+    }
 }
