@@ -6,13 +6,18 @@ import SheetSyncCore
 /// entry; the account is the nearest `ACCTID` before it.
 enum OFXParser {
     static func read(_ text: String, file: String) throws(StatementError) -> Statement {
+        // Two calls, not one over `any Sequence`: each reading is then compiled for its own units.
+        if StatementText.scansByBytes(text) { return try read(OFXTags(Array(text.utf8)), file: file) }
+        return try read(OFXTags(Array(text)), file: file)
+    }
+
+    private static func read<Unit: TextUnit>(_ tags: OFXTags<Unit>, file: String) throws(StatementError) -> Statement {
         var statement = Statement(format: .ofx)
         var account = ""
         var current: [String: String]?
         var start = 0
         var inPayee = false
         var sawOFX = false
-        let tags: any Sequence<OFXTag> = StatementText.scansByBytes(text) ? OFXTags(Array(text.utf8)) : OFXTags(Array(text))
         for tag in tags {
             switch tag.name {
             case "OFX": sawOFX = true
@@ -104,7 +109,9 @@ struct OFXTags<Unit: TextUnit>: Sequence, IteratorProtocol {
         if name.hasPrefix("?") || name.hasPrefix("!") { return next() }
         let selfClosing = name.hasSuffix("/")
         if selfClosing { name.removeLast() }
-        name = String(name.prefix { !$0.isWhitespace }).uppercased()
+        // A name of printable ASCII (as tags are) has no whitespace to end it early.
+        if !name.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) { name = String(name.prefix { !$0.isWhitespace }) }
+        name = name.uppercased()
         let valueStart = index
         if !selfClosing {
             while index < units.count, units[index] != open { advance() }
@@ -129,7 +136,8 @@ struct OFXTags<Unit: TextUnit>: Sequence, IteratorProtocol {
 enum OFXEntities {
     /// `&amp;` `&lt;` `&gt;` `&quot;` `&apos;` `&nbsp;` and numeric references; anything else stays as written.
     static func unescape(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        // Without an `&` byte there is no `&` character either.
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         var result = ""
         var rest = Substring(text)
         while let amp = rest.firstIndex(of: "&") {
