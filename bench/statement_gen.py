@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes deterministic bank statements for the statement-import bench: a German bank's CSV export and
-an OFX 1.x (SGML) statement, each of N entries, and the config whose rules categorise them.
+"""Writes deterministic bank statements for the statement-import bench: a German bank's CSV export, an
+OFX 1.x (SGML) statement, a QIF file and a CAMT.053 statement, each of the same N entries, and the config
+whose rules categorise them.
 
     bench/statement_gen.py OUT_DIR [--rows 10000] [--seed 20260101]
 
@@ -8,7 +9,9 @@ OUT_DIR/bank.csv: a preamble (account, period), a header, N entries and a summar
 Windows-1252, decimal commas and day-first dates (`02.11.2026`), payees and purposes with umlauts and
 `€`; no reference column, so every entry is identified by its fingerprint (date, amount, text, the
 occurrence among equal entries of a day), the costlier way. OUT_DIR/statement.ofx: the same kind of
-entries with FITIDs. OUT_DIR/rules.json: the `import` section (a dozen rules) for the config.
+entries with FITIDs. OUT_DIR/statement.qif: a `!Type:Bank` section, day-first dates with slashes
+(fingerprints). OUT_DIR/statement.camt053.xml: one `Stmt` of the account, each `Ntry` with its
+`AcctSvcrRef`, parties and remittance lines. OUT_DIR/rules.json: the `import` section (a dozen rules) for the config.
 The same seed gives the same bytes.
 """
 import argparse, datetime, json, os, random
@@ -97,6 +100,35 @@ def write_ofx(path, items):
         f.write("\r\n".join(head + body + tail) + "\r\n")
 
 
+def write_qif(path, items):
+    lines = ["!Type:Bank"]
+    for day, cents, payee, purpose in items:
+        amount = ("-" if cents < 0 else "") + f"{abs(cents) // 100:,}.{abs(cents) % 100:02d}"
+        lines += [f"D{day:%d/%m/%Y}", f"T{amount}", f"P{payee}", f"M{purpose}", "^"]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def write_camt(path, items):
+    def esc(s):
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    head = ['<?xml version="1.0" encoding="UTF-8"?>',
+            '<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02">', "<BkToCstmrStmt>",
+            "<GrpHdr><MsgId>BENCH</MsgId><CreDtTm>2026-01-01T06:00:00+01:00</CreDtTm></GrpHdr>",
+            "<Stmt><Id>BENCH</Id><Acct><Id><IBAN>DE02120300000000202051</IBAN></Id><Ccy>EUR</Ccy></Acct>"]
+    body = []
+    for i, (day, cents, payee, purpose) in enumerate(items):
+        party = "Dbtr" if cents > 0 else "Cdtr"
+        body.append(f'<Ntry><Amt Ccy="EUR">{abs(cents) // 100}.{abs(cents) % 100:02d}</Amt>'
+                    f"<CdtDbtInd>{'CRDT' if cents > 0 else 'DBIT'}</CdtDbtInd><Sts>BOOK</Sts>"
+                    f"<BookgDt><Dt>{day:%Y-%m-%d}</Dt></BookgDt><AcctSvcrRef>{day:%Y%m%d}{i:06d}</AcctSvcrRef>"
+                    f"<NtryDtls><TxDtls><RltdPties><{party}><Nm>{esc(payee)}</Nm></{party}></RltdPties>"
+                    f"<RmtInf><Ustrd>{esc(purpose)}</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>")
+    tail = ["</Stmt>", "</BkToCstmrStmt>", "</Document>"]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(head + body + tail) + "\n")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
@@ -107,6 +139,8 @@ def main():
     items = entries(args.rows, args.seed)
     write_csv(os.path.join(args.out, "bank.csv"), items)
     write_ofx(os.path.join(args.out, "statement.ofx"), items)
+    write_qif(os.path.join(args.out, "statement.qif"), items)
+    write_camt(os.path.join(args.out, "statement.camt053.xml"), items)
     with open(os.path.join(args.out, "rules.json"), "w") as f:
         json.dump({"rules": RULES, "defaultCategory": "Uncategorized"}, f, ensure_ascii=False)
 

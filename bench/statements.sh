@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Times `sheetsync import` of a bank statement of ROWS entries (a German bank's CSV in Windows-1252,
-# identified by fingerprints, and an OFX with FITIDs; bench/statement_gen.py) against the first `pull`
+# identified by fingerprints, an OFX with FITIDs, a QIF (fingerprints) and a CAMT.053 with AcctSvcrRefs;
+# bench/statement_gen.py) against the first `pull`
 # of a workbook of as many rows (bench/generate.py), side by side in one run. The bar: importing a
 # 10,000-entry statement takes less than the first pull of 10,000 rows (wall and CPU).
 #
@@ -48,6 +49,8 @@ time_it pull "rm -f $OUT/pull/sheetsync.sqlite $OUT/pull/sheetsync.sqlite-wal $O
 FRESH="rm -rf $OUT/work && cp -a $OUT/new $OUT/work && sync"
 time_it import-csv "$FRESH" "cd $OUT/work && $BIN import $OUT/stmt/bank.csv --quiet"
 time_it import-ofx "$FRESH" "cd $OUT/work && $BIN import $OUT/stmt/statement.ofx --quiet"
+time_it import-qif "$FRESH" "cd $OUT/work && $BIN import $OUT/stmt/statement.qif --quiet"
+time_it import-camt "$FRESH" "cd $OUT/work && $BIN import $OUT/stmt/statement.camt053.xml --quiet"
 time_it import-csv-into-full "rm -rf $OUT/work && cp -a $OUT/full $OUT/work && sync" \
     "cd $OUT/work && $BIN import $OUT/stmt/bank.csv --quiet"
 # The entries arrived: the last run's store holds the workbook's rows and the statement's.
@@ -70,6 +73,7 @@ print("| command | wall s (median) | cpu s (mean) | / first pull (wall / cpu) | 
 print("|---|---:|---:|---:|:---:|")
 print(f"| first `pull` of {rows} rows | {pull['wall']:.3f} | {pull['cpu']:.3f} | | |")
 for name, what in [("import-csv", "bank CSV, new ledger"), ("import-ofx", "OFX, new ledger"),
+                   ("import-qif", "QIF, new ledger"), ("import-camt", "CAMT.053, new ledger"),
                    ("import-csv-into-full", f"bank CSV, into the {rows}-row ledger")]:
     m = t(name)
     rw, rc = m["wall"] / pull["wall"], m["cpu"] / pull["cpu"]

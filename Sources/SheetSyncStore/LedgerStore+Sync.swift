@@ -214,8 +214,9 @@ extension LedgerStore {
         // inserts (unless a trigger of someone else's writes rows): other keys need no
         // lookup. That is a first pull: 100k lookups that would all find nothing.
         let startsEmpty = try onlyOwnTriggers && !upserts.isEmpty && table.isEmpty(db)
-        // Keys in strictly ascending order (the engine's) cannot repeat: no need to remember them.
-        let unique = startsEmpty && Self.keysAscend(upserts, table)
+        // Keys that do not repeat (the engine's, in ascending order; a statement's new entries) need
+        // no remembering.
+        let unique = startsEmpty && Self.keysDistinct(upserts, table)
         // A first pull loads without the insert triggers (see DataTable+BulkLoad.swift).
         let aside = unique ? try InsertTriggersAside(table, db) : nil
         var inserter: RawStatement?
@@ -380,6 +381,19 @@ extension LedgerStore {
         }
         let mark = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(ChangeTracking.table) (tab, key, seq) VALUES (?, ?, ?)")
         for key in changes.unsettled { try mark.execute(arguments: [tab.rawValue, key, seq]) }
+    }
+
+    /// Whether the rows' keys are non-empty and none repeats once canonical: told by neighbours where
+    /// they ascend (the engine's order), else by a set of them.
+    static func keysDistinct(_ writes: [RowWrite], _ table: DataTable) -> Bool {
+        if keysAscend(writes, table) { return true }
+        let columns = DataTable.ColumnPlan.byTab[table.tab]
+        var seen = Set<String>(minimumCapacity: writes.count)
+        for write in writes {
+            let key = columns.key(of: write.record)
+            guard !key.isEmpty, seen.insert(table.canonicalKey(key)).inserted else { return false }
+        }
+        return true
     }
 
     /// Whether the rows' keys are non-empty and strictly ascending once canonical (so none repeats).

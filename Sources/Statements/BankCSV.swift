@@ -34,7 +34,7 @@ enum BankCSV {
         var statement = Statement(format: .csv)
         statement.layout = header.layout
         for row in rows {
-            if row.fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
+            if row.fields.allSatisfy({ $0.trimmingWhitespace().isEmpty }) { continue }
             do throws(StatementError) {
                 statement.entries.append(try entry(row, header: header, dates: dates, mark: mark, options: options, file: file))
             } catch {
@@ -156,16 +156,16 @@ enum BankCSV {
             return .unknownFormat("no lines with columns")
         }
         let header = BankCSVHeader(widest.fields, configured: options.columns)
-        return .missingColumn(header.date == nil ? "date" : "amount", found: widest.fields.map { $0.trimmingCharacters(in: .whitespaces) })
+        return .missingColumn(header.date == nil ? "date" : "amount", found: widest.fields.map { $0.trimmingWhitespace() })
     }
 
     private static func cell(_ row: DelimitedRecords.Record, _ column: Int?) -> String {
         guard let column, column < row.fields.count else { return "" }
-        return row.fields[column].trimmingCharacters(in: .whitespaces)
+        return row.fields[column].trimmingWhitespace()
     }
 
     private static func name(_ header: BankCSVHeader, _ column: Int?) -> String {
         guard let column, column < header.names.count else { return "" }
-        return header.names[column].trimmingCharacters(in: .whitespaces)
+        return header.names[column].trimmingWhitespace()
     }
 }

@@ -102,7 +102,7 @@ struct XMLNode {
             }
             child = current.pointee.next
         }
-        return result.trimmingCharacters(in: .whitespacesAndNewlines)
+        return result.trimmingWhitespace(newlines: true)
     }
 
     func children(_ name: String) -> [XMLNode] {

@@ -6,13 +6,19 @@ import SheetSyncCore
 /// entry; the account is the nearest `ACCTID` before it.
 enum OFXParser {
     static func read(_ text: String, file: String) throws(StatementError) -> Statement {
+        // Two calls, not one over `any Sequence`: each reading is then compiled for its own units.
+        if StatementText.scansByBytes(text) { return try read(OFXTags(Array(text.utf8)), file: file) }
+        return try read(OFXTags(Array(text)), file: file)
+    }
+
+    private static func read<Unit: TextUnit>(_ tags: OFXTags<Unit>, file: String) throws(StatementError) -> Statement {
         var statement = Statement(format: .ofx)
         var account = ""
         var current: [String: String]?
         var start = 0
         var inPayee = false
         var sawOFX = false
-        for tag in OFXTags(text) {
+        for tag in tags {
             switch tag.name {
             case "OFX": sawOFX = true
             case "STMTTRN":
@@ -70,57 +76,68 @@ extension LocalDate {
     }
 }
 
-/// The tags of an OFX document in order, each with the text after it up to the next tag (a leaf's
-/// value) and its line. Processing instructions, comments and declarations are skipped; `<X/>` is an
-/// empty leaf.
-struct OFXTags: Sequence, IteratorProtocol {
-    struct Tag {
-        var name: String
-        var value: String
-        var line: Int
-    }
+/// A tag of an OFX document: its name (uppercased, without attributes), the text after it up to the
+/// next tag (a leaf's value), and its line.
+struct OFXTag {
+    var name: String
+    var value: String
+    var line: Int
+}
 
-    private var chars: [Character]
+/// The tags of an OFX document in order, read by `units` (`TextUnit`). Processing instructions,
+/// comments and declarations are skipped; `<X/>` is an empty leaf.
+struct OFXTags<Unit: TextUnit>: Sequence, IteratorProtocol {
+    private let units: [Unit]
     private var index = 0
     private var line = 1
 
-    init(_ text: String) { chars = Array(text) }
+    init(_ units: [Unit]) { self.units = units }
 
-    mutating func next() -> Tag? {
-        while index < chars.count, chars[index] != "<" { advance() }
-        guard index < chars.count else { return nil }
+    mutating func next() -> OFXTag? {
+        let open = Unit(ascii: 0x3C)
+        let close = Unit(ascii: 0x3E)
+        while index < units.count, units[index] != open { advance() }
+        guard index < units.count else { return nil }
         let tagLine = line
-        advance()
-        var name = ""
-        while index < chars.count, chars[index] != ">" {
-            name.append(chars[index])
-            advance()
-        }
-        advance()
+        // Past `<` and, below, past `>` by hand: neither is a line break. (`advance()` here is what
+        // Swift 6.3's optimizer got wrong in this generic scanner: the name kept its `<`.)
+        index += 1
+        let nameStart = index
+        while index < units.count, units[index] != close { advance() }
+        var name = Unit.text(units[nameStart..<index])
+        if index < units.count { index += 1 }
         if name.hasPrefix("?") || name.hasPrefix("!") { return next() }
         let selfClosing = name.hasSuffix("/")
         if selfClosing { name.removeLast() }
-        name = String(name.prefix { !$0.isWhitespace }).uppercased()
-        var value = ""
+        // A name of printable ASCII (as tags are) has no whitespace to end it early.
+        if !name.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) { name = String(name.prefix { !$0.isWhitespace }) }
+        name = name.uppercased()
+        let valueStart = index
         if !selfClosing {
-            while index < chars.count, chars[index] != "<" {
-                value.append(chars[index])
-                advance()
-            }
+            while index < units.count, units[index] != open { advance() }
         }
-        return Tag(name: name, value: Self.unescape(value.trimmingCharacters(in: .whitespacesAndNewlines)), line: tagLine)
+        let value = Unit.text(units[valueStart..<index])
+        return OFXTag(name: name, value: OFXEntities.unescape(value.trimmingWhitespace(newlines: true)), line: tagLine)
     }
 
-    /// One character on; at the end it stays there (a tag may be cut off by the file's end).
+    /// One unit on (a line break's units at once); at the end it stays there (a tag may be cut off by the file's end).
     private mutating func advance() {
-        guard index < chars.count else { return }
-        if chars[index] == "\n" || chars[index] == "\r\n" || chars[index] == "\r" { line += 1 }
-        index += 1
+        guard index < units.count else { return }
+        if let lineBreak = units.lineBreak(at: index) {
+            line += 1
+            index += lineBreak
+        } else {
+            index += 1
+        }
     }
+}
 
+/// OFX's character references.
+enum OFXEntities {
     /// `&amp;` `&lt;` `&gt;` `&quot;` `&apos;` `&nbsp;` and numeric references; anything else stays as written.
     static func unescape(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        // Without an `&` byte there is no `&` character either.
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         var result = ""
         var rest = Substring(text)
         while let amp = rest.firstIndex(of: "&") {

@@ -34,7 +34,7 @@ enum QIFParser {
         var inTransactions = false
         var sawHeader = false
         for (offset, raw) in StatementText.lines(text).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingWhitespace()
             guard let code = line.first else { continue }
             if code == "!" {
                 sawHeader = true

@@ -12,6 +12,37 @@ struct StatementAmount: Hashable, Sendable {
     /// Reads `text`; `decimalMark` is the mark the rest of the file uses (`DecimalMark.detect`), which
     /// settles a lone separator before three digits (`1.234`); without it such a separator groups thousands.
     static func parse(_ text: String, decimalMark: Character? = nil) -> StatementAmount? {
+        if let plain = plain(text) {
+            guard case .success(let magnitude) = Amount.parse(plain.digits) else { return nil }
+            return StatementAmount(magnitude: magnitude, negative: plain.negative && !magnitude.isZero)
+        }
+        return general(text, decimalMark: decimalMark)
+    }
+
+    /// The digits of a plain amount — `-`, digits, and one `.` or `,` before one or two last digits
+    /// (`-12.50`, `34,09`, `7`), as most entries print theirs — with the decimal mark made a point: what
+    /// `general` reads such a text as, without its work per character (a decimal mark before one or
+    /// two digits is one whatever the file's mark, and nothing else in the text is decoration, sign or
+    /// grouping). Nil for any other text.
+    static func plain(_ text: String) -> (digits: String, negative: Bool)? {
+        var bytes = Array(text.utf8)
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative { bytes.removeFirst() }
+        let digit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        let mark = bytes.lastIndex { !digit($0) }
+        if let mark {
+            let after = bytes.count - mark - 1
+            guard mark > 0, after == 1 || after == 2, bytes[mark] == UInt8(ascii: ".") || bytes[mark] == UInt8(ascii: ","),
+                bytes[..<mark].allSatisfy(digit)
+            else { return nil }
+            bytes[mark] = UInt8(ascii: ".")
+        }
+        guard !bytes.isEmpty else { return nil }
+        return (String(decoding: bytes, as: UTF8.self), negative)
+    }
+
+    /// Any amount `parse` reads, character by character.
+    static func general(_ text: String, decimalMark: Character?) -> StatementAmount? {
         let (text, marked) = creditDebitMark(text)
         var core = text
         var negative = false

@@ -39,7 +39,7 @@ public struct DateFormat: Hashable, Sendable, CustomStringConvertible {
 
     /// The date `text` names under this pattern, or nil.
     public func parse(_ text: String) -> LocalDate? {
-        var rest = Substring(text.trimmingCharacters(in: .whitespaces))
+        var rest = Substring(text.trimmingWhitespace())
         var year = 0
         var month = 0
         var day = 0
@@ -137,7 +137,7 @@ struct DateColumn {
 
     func parse(_ text: String) -> LocalDate? {
         if let configured { return configured.parse(text) }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         for pattern in Self.fixed { if let date = pattern.parse(trimmed) { return date } }
         guard let (a, b, year) = Self.slashed(trimmed), let order else { return nil }
         return order == .dayFirst ? LocalDate(year: year, month: b, day: a) : LocalDate(year: year, month: a, day: b)
@@ -146,7 +146,7 @@ struct DateColumn {
     /// Whether `text` is a date in some form (a slashed one in either order): what tells a table's
     /// rows from the lines around it.
     static func looksLikeDate(_ text: String) -> Bool {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         return fixed.contains { $0.parse(trimmed) != nil } || slashed(trimmed) != nil
     }
 
@@ -157,7 +157,7 @@ struct DateColumn {
 
     /// `a/b/yyyy`, `a-b-yyyy` or with a two-digit year, both readings possible days and months.
     private static func slashed(_ text: String) -> (Int, Int, Int)? {
-        let head = text.trimmingCharacters(in: .whitespaces).prefix { $0 != " " && $0 != "T" }
+        let head = text.trimmingWhitespace().prefix { $0 != " " && $0 != "T" }
         for separator: Character in ["/", "-"] {
             let parts = head.split(separator: separator, omittingEmptySubsequences: false)
             guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),

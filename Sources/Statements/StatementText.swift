@@ -1,3 +1,5 @@
+import Foundation
+
 /// A statement's bytes as text: UTF-8 with or without a BOM, UTF-16 with a BOM, else Windows-1252
 /// (what German and US banks' exports are when they are not UTF-8).
 public enum StatementText {
@@ -34,15 +36,23 @@ public enum StatementText {
 
     /// Windows-1252: Latin-1 but for 0x80–0x9F, which hold `€`, typographic quotes and dashes.
     static func windows1252(_ bytes: [UInt8]) -> String {
-        var scalars = String.UnicodeScalarView()
+        // Written as UTF-8 and decoded once: appending scalar by scalar to a string costs far more.
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(bytes.count + bytes.count / 8)
         for byte in bytes {
-            if (0x80...0x9F).contains(byte), let scalar = Unicode.Scalar(high[Int(byte - 0x80)]) {
-                scalars.append(scalar)
-            } else {
-                scalars.append(Unicode.Scalar(byte))
+            let scalar = (0x80...0x9F).contains(byte) ? high[Int(byte - 0x80)] : UInt32(byte)
+            switch scalar {
+            case ..<0x80: utf8.append(UInt8(scalar))
+            case ..<0x800:
+                utf8.append(UInt8(0xC0 | scalar >> 6))
+                utf8.append(UInt8(0x80 | scalar & 0x3F))
+            default:
+                utf8.append(UInt8(0xE0 | scalar >> 12))
+                utf8.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+                utf8.append(UInt8(0x80 | scalar & 0x3F))
             }
         }
-        return String(scalars)
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     /// 0x80–0x9F; the five bytes Windows-1252 leaves undefined stay as their C1 control.
@@ -63,5 +73,17 @@ public enum StatementText {
     /// The text split into lines (`\r\n`, `\n` or a lone `\r`), without their endings.
     static func lines(_ text: String) -> [Substring] {
         text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+    }
+}
+
+extension StringProtocol where UTF8View: BidirectionalCollection {
+    /// `trimmingCharacters(in: .whitespaces)`, or `.whitespacesAndNewlines` with `newlines`: Foundation's
+    /// answer, asked only where there may be something to trim. Foundation costs about a microsecond a
+    /// call even then, and a statement's cells are trimmed several times each; printable ASCII (`!`…`~`)
+    /// is in neither set, so a text that starts and ends with it is its own answer, as most cells are.
+    package func trimmingWhitespace(newlines: Bool = false) -> String {
+        guard let first = utf8.first, let last = utf8.last else { return "" }
+        if (0x21...0x7E).contains(first) && (0x21...0x7E).contains(last) { return String(self) }
+        return trimmingCharacters(in: newlines ? .whitespacesAndNewlines : .whitespaces)
     }
 }

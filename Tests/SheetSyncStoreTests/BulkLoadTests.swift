@@ -135,6 +135,27 @@ import Testing
         }
     }
 
+    /// A statement's new entries come in the file's order, not their keys': rows whose keys do not
+    /// repeat load in bulk in any order, and leave the store the triggers would have; a key given
+    /// twice takes the per-row path.
+    @Test(arguments: [false, true])
+    func rowsOfDistinctKeysInAnyOrderLoadAsTheTriggersWould(repeatingAKey: Bool) throws {
+        let rows = Self.transactions(30) { n in n == 9 ? [.year: "2025"] : [:] }
+        var order = rows.enumerated().sorted { ($0.offset % 3, -$0.offset) < ($1.offset % 3, -$1.offset) }.map(\.element)
+        if repeatingAKey { order.append(Samples.record(.transactions, [.transactionId: Self.key(5), .note: "again"])) }
+        let bulk = try LedgerStore.inMemory(), ordinary = try Self.ordinaryStore()
+        for store in [bulk, ordinary] {
+            var commit = StoreCommit()
+            commit.upserts[.transactions] = order.map { RowWrite(record: $0, expected: nil) }
+            commit.changes[.transactions] = .marking(order.map { $0[.transactionId] })
+            try store.commit(commit)
+        }
+        #expect(try Self.loadedInBulk(bulk, .transactions) == !repeatingAKey)
+        #expect(try Self.dump(bulk) == Self.dump(ordinary))
+        // In the order written: a later sync appends them to the sheet in that order.
+        #expect(try bulk.records(in: .transactions).map { $0[.note] } == order.prefix(rows.count).map { $0[.note] })
+    }
+
     /// A row SQLite refuses midway through the load rolls everything back, the triggers' removal too.
     @Test func refusedRowMidwayLeavesTheStoreAsItWasTriggersIncluded() throws {
         let store = try LedgerStore.inMemory()

@@ -4,6 +4,31 @@ import Testing
 @testable import Statements
 
 @Suite struct StatementAmountTests {
+    /// A plain amount (`-12.50`, `34,09`) is read without the general reader's work per character, and
+    /// must read as the general reader reads it, whatever the file's decimal mark: every mix of signs,
+    /// digits, marks, fractions and decorations around them.
+    @Test func aPlainAmountReadsAsTheGeneralReaderReadsIt() {
+        var texts: [String] = []
+        for sign in ["", "-", "+", "−", "--"] {
+            for whole in ["", "0", "7", "12", "1234", "00012", "1.234", "1,234"] {
+                for mark in ["", ".", ",", ",.", "'"] {
+                    for fraction in ["", "0", "5", "50", "505", "5050"] {
+                        for (before, after) in [("", ""), (" ", ""), ("", " "), ("€", ""), ("", " DR"), ("(", ")"), ("", "-")] {
+                            texts.append(before + sign + whole + mark + fraction + after)
+                        }
+                    }
+                }
+            }
+        }
+        let differing = texts.filter { text in
+            [nil, ".", ","].contains { (decimalMark: Character?) in
+                StatementAmount.parse(text, decimalMark: decimalMark) != StatementAmount.general(text, decimalMark: decimalMark)
+            }
+        }
+        #expect(differing.isEmpty, "\(differing)")
+        #expect(texts.count { StatementAmount.plain($0) != nil } > 100)
+    }
+
     @Test func readsTheFormsBanksPrint() throws {
         let cases: [(String, String, Bool)] = [
             ("1,234.56", "1234.56", false), ("1.234,56", "1234.56", false), ("-12,50", "12.50", true), ("(12.50)", "12.50", true),

@@ -115,6 +115,14 @@ struct StatementImportPlan {
         var categories = CategoryNames(try store.records(in: .categories).map { $0[.name] })
         var directions: [String: Set<StatementEntry.Direction>] = [:]
         var fileNamed: [String: Int] = [:]
+        // The ledger's names do not change while the entries are planned: each name is spelled once.
+        var spellings: [String: String] = [:]
+        func spelling(of name: String) -> String {
+            if let known = spellings[name] { return known }
+            let spelled = categories.spelling(of: name)
+            spellings[name] = spelled
+            return spelled
+        }
         let stamp = now.description
         let notes = statement.entries.map(StatementNote.text)
         let ids = StatementEntryID.ids(of: statement.entries, notes: notes, source: source)
@@ -124,7 +132,7 @@ struct StatementImportPlan {
                 entry.category.isEmpty
                 ? rules.categorize(entry.payee + "\n" + entry.memo) : (category: entry.category, tags: "", matched: true)
             let category =
-                entry.category.isEmpty || options.mergeCategories ? categories.spelling(of: rule.category) : entry.category
+                entry.category.isEmpty || options.mergeCategories ? spelling(of: rule.category) : entry.category
             if !entry.category.isEmpty, !categories.names.contains(category) { fileNamed[category, default: 0] += 1 }
             let type = entry.direction == .outgoing ? "expense" : "income"
             let isNew = !known.contains(id)
@@ -135,7 +143,7 @@ struct StatementImportPlan {
             guard isNew else { continue }
             directions[category, default: []].insert(entry.direction)
             transactions.append(
-                LedgerRow([
+                Self.transaction([
                     .transactionId: id, .type: type, .date: entry.date.description, .year: String(entry.date.year),
                     .month: String(entry.date.month), .amount: entry.amount.description, .category: category,
                     .tagsCSV: rule.tags, .note: note, .paidFlag: "", .reimbursedFlag: "", .recurringRuleId: "",
@@ -161,6 +169,14 @@ struct StatementImportPlan {
 }
 
 extension StatementImportPlan {
+    /// A transaction of these fields, every one of the tab's: the row `LedgerRow([FieldKey: String])`
+    /// makes of them (the tab's shared layout), without building two dictionaries for each entry.
+    static func transaction(_ fields: KeyValuePairs<FieldKey, String>) -> LedgerRow {
+        var row = LedgerRow(layout: .of(.transactions), values: [])
+        for (key, value) in fields { row[key] = value }
+        return row
+    }
+
     /// The store commit: the new categories and transactions (each only where its key is still
     /// free), marked as local changes for the next sync to push, as a workbook import's are.
     var commit: StoreCommit {

@@ -6,14 +6,32 @@ enum SHA1 {
     /// The 20-byte digest of `message`.
     static func digest(_ message: [UInt8]) -> [UInt8] {
         var state: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
-        var w = [UInt32](repeating: 0, count: 80)
-        for blockStart in stride(from: 0, to: paddedCount(message.count), by: 64) {
+        // The whole blocks are read where they are; only the last (or two) are copied, with the
+        // padding: one 0x80 byte, zeros, and the 8-byte bit length, to a whole 64-byte block.
+        let whole = message.count / 64 * 64
+        var tail = Array(message[whole...])
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
+        let bitLength = UInt64(message.count) &* 8
+        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 80) { w in
+            message.withUnsafeBufferPointer { compress(&state, UnsafeBufferPointer(rebasing: $0[..<whole]), w) }
+            tail.withUnsafeBufferPointer { compress(&state, $0, w) }
+        }
+        var digest: [UInt8] = []
+        digest.reserveCapacity(20)
+        for word in state {
+            for shift in stride(from: 24, through: 0, by: -8) { digest.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
+        }
+        return digest
+    }
+
+    /// Runs the compression function over `blocks` (whole 64-byte blocks), `w` the message schedule.
+    private static func compress(_ state: inout [UInt32], _ blocks: UnsafeBufferPointer<UInt8>, _ w: UnsafeMutableBufferPointer<UInt32>) {
+        for blockStart in stride(from: 0, to: blocks.count, by: 64) {
             for t in 0..<16 {
-                var word: UInt32 = 0
-                for k in 0..<4 {
-                    word = word << 8 | UInt32(paddedByte(message, at: blockStart + 4 * t + k))
-                }
-                w[t] = word
+                let i = blockStart + 4 * t
+                w[t] = UInt32(blocks[i]) << 24 | UInt32(blocks[i + 1]) << 16 | UInt32(blocks[i + 2]) << 8 | UInt32(blocks[i + 3])
             }
             for t in 16..<80 {
                 w[t] = rotateLeft(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1)
@@ -41,24 +59,6 @@ enum SHA1 {
             state[3] &+= d
             state[4] &+= e
         }
-        return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) } }
-    }
-
-    /// The message length after padding: one 0x80 byte, zeros, and the 8-byte bit length,
-    /// rounded up to whole 64-byte blocks.
-    private static func paddedCount(_ count: Int) -> Int {
-        (count + 1 + 8 + 63) / 64 * 64
-    }
-
-    /// The byte at `index` of the padded message, computed on the fly so the input is not copied.
-    private static func paddedByte(_ message: [UInt8], at index: Int) -> UInt8 {
-        if index < message.count { return message[index] }
-        if index == message.count { return 0x80 }
-        let total = paddedCount(message.count)
-        let lengthStart = total - 8
-        guard index >= lengthStart else { return 0 }
-        let bitLength = UInt64(message.count) &* 8
-        return UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(total - 1 - index)))
     }
 
     private static func rotateLeft(_ x: UInt32, _ n: UInt32) -> UInt32 {

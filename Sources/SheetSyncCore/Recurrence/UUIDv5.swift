@@ -31,15 +31,14 @@ public enum UUIDv5 {
 
     /// The version-5 UUID of `name` (hashed as UTF-8) in `namespace`, in lowercase canonical form.
     public static func make(namespace: UUID, name: String) -> String {
-        let ns = namespace.uuid
-        let namespaceBytes: [UInt8] = [
-            ns.0, ns.1, ns.2, ns.3, ns.4, ns.5, ns.6, ns.7,
-            ns.8, ns.9, ns.10, ns.11, ns.12, ns.13, ns.14, ns.15,
-        ]
-        var bytes = Array(SHA1.digest(namespaceBytes + Array(name.utf8)).prefix(16))
+        var message: [UInt8] = []
+        message.reserveCapacity(16 + name.utf8.count)
+        withUnsafeBytes(of: namespace.uuid) { message.append(contentsOf: $0) }
+        message.append(contentsOf: name.utf8)
+        var bytes = SHA1.digest(message)
         bytes[6] = bytes[6] & 0x0F | 0x50  // version 5
         bytes[8] = bytes[8] & 0x3F | 0x80  // RFC 4122 variant
-        return canonical(bytes)
+        return canonical(bytes.prefix(16))
     }
 
     /// The version-5 UUID of `name` in the namespace written as `namespace` (any case), or nil
@@ -50,15 +49,21 @@ public enum UUIDv5 {
     }
 
     /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in lowercase hex.
-    static func canonical(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        text.reserveCapacity(36)
-        for (index, byte) in bytes.enumerated() {
-            if [4, 6, 8, 10].contains(index) { text.append("-") }
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+    static func canonical(_ bytes: some Collection<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: 2 * bytes.count + 4) { text in
+            var count = 0
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    text[count] = UInt8(ascii: "-")
+                    count += 1
+                }
+                text[count] = hexDigits[Int(byte >> 4)]
+                text[count + 1] = hexDigits[Int(byte & 0x0F)]
+                count += 2
+            }
+            return count
         }
-        return text
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

@@ -18,18 +18,43 @@ enum StatementEntryID {
     /// (`source(profile:statement:)`), so two banks that both number entries from 1001 never merge.
     /// `notes` are the entries' notes (`StatementNote.text`), in order.
     static func ids(of entries: [StatementEntry], notes: [String], source: String) -> [String] {
-        var occurrences: [String: Int] = [:]
+        var occurrences = Occurrences()
         return zip(entries, notes).map { entry, note in
             let account = entry.account.isEmpty ? source : entry.account
-            if let reference = entry.reference?.trimmingCharacters(in: .whitespaces), !reference.isEmpty {
+            if let reference = entry.reference?.trimmingWhitespace(), !reference.isEmpty {
                 return UUIDv5.make(namespace: namespace, name: "ref\u{1F}\(account)\u{1F}\(reference)")
             }
             let fingerprint = [
                 "fp", account, entry.date.description, entry.direction.rawValue, entry.amount.description,
                 StatementNote.folded(note),
             ].joined(separator: "\u{1F}")
-            occurrences[fingerprint, default: 0] += 1
-            return UUIDv5.make(namespace: namespace, name: "\(fingerprint)\u{1F}\(occurrences[fingerprint] ?? 1)")
+            let occurrence = occurrences.count(
+                fingerprint, account: account, day: entry.date.description, amount: entry.amount.description)
+            return UUIDv5.make(namespace: namespace, name: "\(fingerprint)\u{1F}\(occurrence)")
+        }
+    }
+
+    /// How often each fingerprint has come so far. Kept by day and amount (short ASCII texts, cheap to
+    /// hash), each with its fingerprints compared as texts: a fingerprint holding `ü` or `€` costs a
+    /// Unicode normalization to hash, where comparing it with the few of its day and amount is quick.
+    /// The fingerprints counted together are the equal ones, as in a dictionary of them (an account
+    /// holding the separator, which could make equal fingerprints of other days, keeps one list).
+    struct Occurrences {
+        private var byDay: [String: [(fingerprint: String, count: Int)]] = [:]
+
+        /// The occurrence (1, 2, …) of `fingerprint`, an entry's of that account, day and amount, counting this one.
+        mutating func count(_ fingerprint: String, account: String, day: String, amount: String) -> Int {
+            let key = account.utf8.contains(0x1F) ? "" : day + "\u{1F}" + amount
+            return Self.count(fingerprint, in: &byDay[key, default: []])
+        }
+
+        private static func count(_ fingerprint: String, in seen: inout [(fingerprint: String, count: Int)]) -> Int {
+            if let index = seen.firstIndex(where: { $0.fingerprint == fingerprint }) {
+                seen[index].count += 1
+                return seen[index].count
+            }
+            seen.append((fingerprint, 1))
+            return 1
         }
     }
 
@@ -55,6 +80,23 @@ enum StatementNote {
     static func folded(_ text: String) -> String { collapse(text).lowercased() }
 
     private static func collapse(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
+        if isCollapsed(text) { return text }
+        return text.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
+    }
+
+    /// Whether `collapse` gives `text` back, as it does most payees and memos: told by the scalars
+    /// where each `Character` is one (`StatementText.scansByBytes`), there being no whitespace but
+    /// single spaces between other scalars.
+    static func isCollapsed(_ text: String) -> Bool {
+        guard StatementText.scansByBytes(text) else { return false }
+        var afterSpace = true
+        for scalar in text.unicodeScalars {
+            let space = scalar == " "
+            // ASCII's whitespace is told without Unicode's property tables: tab to carriage return, and the space.
+            let whitespace = scalar.isASCII ? (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
+            if space ? afterSpace : whitespace { return false }
+            afterSpace = space
+        }
+        return !afterSpace || text.isEmpty
     }
 }
