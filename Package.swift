@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(
             name: "SheetSyncTests",
             dependencies: [
-                "SheetSync", "SheetSyncCore", "SheetValues", "SheetSyncStore", "Workbook", "GoogleAPI", "SheetsEmulator", "Interchange",
+                "SheetSync", "SheetSyncCore", "SheetValues", "SheetSyncStore", "Workbook", "GoogleAPI", "SheetsEmulator", "Interchange", "Statements",
                 "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
