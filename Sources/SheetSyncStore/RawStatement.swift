@@ -41,6 +41,10 @@ final class RawStatement {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the connection is closed", sql: sql)
         }
         let statement = try db.cachedStatement(sql: sql)
+        // GRDB leaves its statements as their last run left them (it resets one before it runs it):
+        // bound or stepped, they would refuse new values (SQLITE_MISUSE).
+        sqlite3_reset(statement.sqliteStatement)
+        sqlite3_clear_bindings(statement.sqliteStatement)
         self.sql = sql
         self.handle = statement.sqliteStatement
         self.connection = connection

@@ -38,6 +38,15 @@ import Testing
         #expect(try store.writer.read { try !DataTable.hasOnlyOwnTriggers($0) })
     }
 
+    /// A local write leaves its cached insert as it ran it; the commit's insert of the same SQL runs next.
+    @Test func aCommitAfterALocalInsertWritesItsRows() throws {
+        let store = try LedgerStore.inMemory()
+        try store.execute("CREATE TRIGGER someone_elses AFTER INSERT ON sync_state BEGIN SELECT 1; END")
+        try store.upsert(Samples.record(.transactions, [.transactionId: Self.key(1)]), in: .transactions)
+        try Self.insert(2, into: store)
+        #expect(try store.records(in: .transactions).map { $0[.transactionId] } == [1, 2].map(Self.key))
+    }
+
     @Test func aCommitAfterARefusedOneWritesItsRows() throws {
         let store = try LedgerStore.inMemory()
         try Self.insert(1, into: store)
