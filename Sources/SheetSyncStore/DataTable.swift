@@ -38,7 +38,7 @@ struct DataTable: Sendable {
 
     /// Whether the table has no row at all.
     func isEmpty(_ db: Database) throws -> Bool {
-        try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table))") ?? false)
+        try !(Bool.fetchOne(db.cachedStatement(sql: sql.exists)) ?? false)
     }
 
     func fetch(key: String, _ db: Database) throws -> LedgerRow? {
@@ -80,7 +80,7 @@ struct DataTable: Sendable {
     /// Deletes the row; false when there was none.
     func delete(key: String, _ db: Database) throws -> Bool {
         try run(key: key) {
-            try db.execute(sql: "DELETE FROM \(table) WHERE \(keyColumn) = ?", arguments: [canonicalKey(key)])
+            try db.cachedStatement(sql: sql.delete).execute(arguments: [canonicalKey(key)])
         }
         return db.changesCount > 0
     }
@@ -138,6 +138,8 @@ struct SQLTexts: Sendable {
     let selectOne: String
     let insert: String
     let update: String
+    let delete: String
+    let exists: String
     /// Records of this tab are built by field position (see `LedgerRowTemplate`).
     let template: LedgerRowTemplate
 
@@ -154,6 +156,8 @@ struct SQLTexts: Sendable {
             "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
         let assignments = schema.fieldNames.filter { $0 != schema.keyField.rawValue }.map { "\($0.quotedDatabaseIdentifier) = ?" }
         update = "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = ?"
+        delete = "DELETE FROM \(table) WHERE \(key) = ?"
+        exists = "SELECT EXISTS (SELECT 1 FROM \(table))"
         template = LedgerRowTemplate(names: schema.fieldNames)
     }
 }

@@ -32,7 +32,7 @@ extension LedgerStore {
         var totalChanges: Int64
 
         init(_ db: Database) throws {
-            dataVersion = try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? -1
+            dataVersion = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? -1
             totalChanges = Int64(sqlite3_total_changes64(db.sqliteConnection))
         }
     }
@@ -47,10 +47,10 @@ extension LedgerStore {
         _ db: Database, scope: ((ChangeIndex) -> ChangeScope)?, ahead: BaseHashesRead? = nil
     ) throws -> (StoreSnapshot, ChangeScope) {
         var tombstones: [Tab: [String: String]] = Dictionary(uniqueKeysWithValues: Tab.allCases.map { ($0, [:]) })
-        for entry in try TombstoneEntry.fetchAll(db) {
+        for entry in try TombstoneEntry.fetchAll(db.cachedStatement(sql: TombstoneEntry.selectAllSQL)) {
             tombstones[entry.tab, default: [:]][entry.key] = entry.deletedAt
         }
-        let state = Dictionary(try StateEntry.fetchAll(db).map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        let state = try StateEntry.all(db)
         var chosen = ChangeScope()
         if let scope {
             chosen = scope(
@@ -81,7 +81,8 @@ extension LedgerStore {
         let rows = Dictionary(try table.fetchAll(db).map { ($0[keyField], $0) }, uniquingKeysWith: { a, _ in a })
         var base: [String: LedgerRow] = [:]
         base.reserveCapacity(rows.count)
-        let entries = try BaseEntry.filter(BaseEntry.Columns.tab == table.tab.rawValue).fetchCursor(db)
+        let entries = try BaseEntry.fetchCursor(
+            db.cachedStatement(sql: "SELECT tab, key, fields FROM sync_base WHERE tab = ?"), arguments: [table.tab.rawValue])
         while let entry = try entries.next() {
             let record = try entry.record()
             // A base equal to its row (every row after a sync) shares the row's storage: one
@@ -114,8 +115,8 @@ extension LedgerStore {
     /// `RowKey`s: a UUID key never becomes a `String` (a million base keys would be ~100 MB of them).
     private static func baseHashes(_ db: Database) throws -> [Tab: BaseHashes] {
         var result: [Tab: BaseHashes] = [:]
-        let count = try RawStatement("SELECT count(*) FROM sync_base WHERE tab = ?", db)
-        let entries = try RawStatement("SELECT key, raw_hash FROM sync_base WHERE tab = ?", db)
+        let count = try RawStatement(cached: "SELECT count(*) FROM sync_base WHERE tab = ?", db)
+        let entries = try RawStatement(cached: "SELECT key, raw_hash FROM sync_base WHERE tab = ?", db)
         for tab in Tab.allCases {
             var hashes = BaseHashes()
             try count.bindText(tab.rawValue, at: 1)
@@ -135,7 +136,7 @@ extension LedgerStore {
 
     private static func dirtyKeys(_ db: Database) throws -> [Tab: Set<String>] {
         var result: [Tab: Set<String>] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT tab, key FROM \(ChangeTracking.table)")
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT tab, key FROM \(ChangeTracking.table)"))
         while let row = try rows.next() {
             guard let tab = Tab(rawValue: row[0]) else { continue }
             result[tab, default: []].insert(row[1])
@@ -147,8 +148,8 @@ extension LedgerStore {
     /// all a quiet run needs to see that nothing moved, without reading every row and base entry.
     public func glance() throws -> StoreGlance {
         try writer.read { db in
-            let state = Dictionary(try StateEntry.fetchAll(db).map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
-            let tombstones = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_tombstones)") ?? false
+            let state = try StateEntry.all(db)
+            let tombstones = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_tombstones)")) ?? false
             return StoreGlance(state: state, changeCounter: try Self.changeCounter(db), hasTombstones: tombstones)
         }
     }
@@ -165,20 +166,20 @@ extension LedgerStore {
     /// marks (less the keys skipped), then the logs and the sync state.
     private func commitTransaction(_ commit: StoreCommit) throws -> CommitOutcome {
         try writer.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO sync_applying (id) VALUES (1)")
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO sync_applying (id) VALUES (1)").execute()
             var skipped: [Tab: Set<String>] = [:]
             let onlyOwnTriggers = try DataTable.hasOnlyOwnTriggers(db)
             for tab in Tab.allCases {
                 let skip = try Self.writeRows(of: tab, commit, onlyOwnTriggers: onlyOwnTriggers, db)
                 if !skip.isEmpty { skipped[tab] = skip }
             }
-            let baseSave = try RawStatement(BaseEntry.saveSQL, db)
+            let baseSave = try RawStatement(cached: BaseEntry.saveSQL, db)
             var json: [UInt8] = []
             for tab in Tab.allCases {
                 try Self.writeBase(of: tab, commit, skipping: skipped[tab] ?? [], with: baseSave, buffer: &json, db)
             }
             try Self.writeLogsAndState(commit, db)
-            try db.execute(sql: "DELETE FROM sync_applying")
+            try db.cachedStatement(sql: "DELETE FROM sync_applying").execute()
             let ordered = skipped.mapValues { $0.sorted() }
             return CommitOutcome(skipped: ordered, changeCounter: try Self.changeCounter(db))
         }
@@ -237,7 +238,7 @@ extension LedgerStore {
                     try aside.putBack()
                     inserter = nil
                 }
-                let statement = try inserter ?? RawStatement(table.insertSQL, db)
+                let statement = try inserter ?? RawStatement(cached: table.insertSQL, db)
                 inserter = statement
                 try table.run(key: key) { try table.runInsert(write.record, statement) }
                 if startsEmpty && !unique { inserted.insert(canonical) }
@@ -282,7 +283,7 @@ extension LedgerStore {
     /// The rejected-row log, the conflict log, the sync state and the import fingerprints.
     private static func writeLogsAndState(_ commit: StoreCommit, _ db: Database) throws {
         if let rejected = commit.rejected {
-            _ = try RejectedRecord.deleteAll(db)
+            try db.cachedStatement(sql: "DELETE FROM sync_rejected").execute()
             for row in rejected { try RejectedRecord(row).insert(db) }
         }
         for conflict in commit.conflicts {
@@ -294,11 +295,12 @@ extension LedgerStore {
             try Self.setState(key, value, db)
         }
         for (fingerprint, id) in commit.importFingerprints {
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT OR REPLACE INTO sync_import_fingerprints (fingerprint, transactionId, importedAt)
                     VALUES (?, ?, \(DataTable.now))
-                    """, arguments: [fingerprint, id])
+                    """
+            ).execute(arguments: [fingerprint, id])
         }
     }
 
@@ -374,7 +376,9 @@ extension LedgerStore {
             }
         }
         if changes.wholeTab {
-            try db.execute(sql: "DELETE FROM \(ChangeTracking.table) WHERE tab = ? AND seq <= ?", arguments: [tab.rawValue, seq])
+            try db.cachedStatement(sql: "DELETE FROM \(ChangeTracking.table) WHERE tab = ? AND seq <= ?").execute(arguments: [
+                tab.rawValue, seq,
+            ])
         } else {
             let clear = try db.cachedStatement(sql: "DELETE FROM \(ChangeTracking.table) WHERE tab = ? AND key = ? AND seq <= ?")
             for key in changes.settled where !skip.contains(key) { try clear.execute(arguments: [tab.rawValue, key, seq]) }

@@ -154,7 +154,7 @@ public final class LedgerStore: Sendable {
     // MARK: Bookkeeping
 
     public func state(_ key: String) throws -> String? {
-        try writer.read { try StateEntry.fetchOne($0, key: key)?.value }
+        try writer.read { try StateEntry.value($0, key: key) }
     }
 
     /// Appends to the conflict log at once, in its own transaction: a sync logs what lost before it
@@ -189,20 +189,23 @@ public final class LedgerStore: Sendable {
     }
 
     static func changeCounter(_ db: Database) throws -> Int64 {
-        try ChangeCounter.fetchOne(db, key: 1)?.value ?? 0
+        try ChangeCounter.value(db)
     }
 
     /// The newest `limit` entries of the conflict log, newest first.
     public func conflicts(limit: Int) throws -> [Conflict] {
         try writer.read { db in
-            try ConflictRecord.order(ConflictRecord.Columns.id.desc).limit(limit).fetchAll(db).map(\.conflict)
+            try ConflictRecord.fetchAll(
+                db.cachedStatement(sql: "SELECT * FROM sync_conflicts ORDER BY id DESC LIMIT ?"), arguments: [limit]
+            )
+            .map(\.conflict)
         }
     }
 
     /// The rejected-row log as the last sync left it.
     public func rejectedRows() throws -> [Rejection] {
         try writer.read { db in
-            try RejectedRecord.order(RejectedRecord.Columns.id).fetchAll(db).map { try $0.rejection() }
+            try RejectedRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM sync_rejected ORDER BY id")).map { try $0.rejection() }
         }
     }
 }

@@ -8,10 +8,15 @@ import GRDBSQLite
 ///
 /// Lives inside one `writer.write` closure (it borrows that closure's connection) and is
 /// finalized when released; its failures are the `DatabaseError`s GRDB would have thrown.
+/// `init(cached:_:)` borrows the statement of GRDB's cache instead (compiled once per connection,
+/// not once per run); it is left reset after every run, as GRDB expects its cached statements.
 final class RawStatement {
     let sql: String
     private let handle: OpaquePointer
     private let connection: OpaquePointer
+    /// The cached statement whose handle this borrows, and its connection (nil: the handle is this
+    /// statement's own).
+    private let cached: (statement: Statement, db: Database)?
 
     init(_ sql: String, _ db: Database) throws {
         guard let connection = db.sqliteConnection else {
@@ -26,9 +31,27 @@ final class RawStatement {
         self.sql = sql
         self.handle = prepared
         self.connection = connection
+        self.cached = nil
     }
 
-    deinit { sqlite3_finalize(handle) }
+    /// The statement of `sql` from the connection's statement cache (GRDB recompiles it after a
+    /// schema change made through the connection; SQLite, after one made by another).
+    init(cached sql: String, _ db: Database) throws {
+        guard let connection = db.sqliteConnection else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the connection is closed", sql: sql)
+        }
+        let statement = try db.cachedStatement(sql: sql)
+        // GRDB leaves its statements as their last run left them (it resets one before it runs it):
+        // bound or stepped, they would refuse new values (SQLITE_MISUSE).
+        sqlite3_reset(statement.sqliteStatement)
+        sqlite3_clear_bindings(statement.sqliteStatement)
+        self.sql = sql
+        self.handle = statement.sqliteStatement
+        self.connection = connection
+        self.cached = (statement, db)
+    }
+
+    deinit { if cached == nil { sqlite3_finalize(handle) } }
 
     /// Binds `values` to the placeholders in order and runs the statement to completion.
     func run(_ values: [DatabaseValue]) throws {
@@ -80,7 +103,14 @@ final class RawStatement {
         let failure = code == SQLITE_DONE || code == SQLITE_ROW ? nil : Self.error(connection, sql)
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
-        if let failure { throw failure }
+        if let failure { throw failed(failure) }
+    }
+
+    /// `error`, after a failed run of a cached statement took it out of the cache (as GRDB does
+    /// with its own statements that fail: it is compiled anew when next asked for).
+    private func failed(_ error: DatabaseError) -> DatabaseError {
+        cached?.db.clearSchemaCache()
+        return error
     }
 
     /// Runs the query with the values bound so far, calling `row` at each result row with the
@@ -94,7 +124,7 @@ final class RawStatement {
         while true {
             let code = sqlite3_step(handle)
             if code == SQLITE_DONE { return }
-            guard code == SQLITE_ROW else { throw Self.error(connection, sql) }
+            guard code == SQLITE_ROW else { throw failed(Self.error(connection, sql)) }
             try row(handle)
         }
     }

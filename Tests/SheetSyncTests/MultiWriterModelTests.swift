@@ -582,10 +582,17 @@ struct MultiWriterCase {
             throw fail("\(machine.name)'s sync failed with \(error.exitCode.rawValue): \(error.message)")
         }
         if ProcessInfo.processInfo.environment["SHEETSYNC_MULTIWRITER_DUMP"] != nil { try dump() }
-        try bindTypedRows(in: try sheet(), where: "the sheet")
-        for other in machines { try bindTypedRows(in: try other.rows(), where: "\(other.name)'s store") }
-        try checkValues(in: try sheet(), where: "the sheet")
-        try checkValues(in: try machine.rows(), where: "\(machine.name)'s store")
+        // Each side read once: nothing writes to the workbook or a store between these checks.
+        let sheet = try sheet()
+        try bindTypedRows(in: sheet, where: "the sheet")
+        var synced: [String: LedgerRow] = [:]
+        for other in machines {
+            let rows = try other.rows()
+            try bindTypedRows(in: rows, where: "\(other.name)'s store")
+            if other.name == machine.name { synced = rows }
+        }
+        try checkValues(in: sheet, where: "the sheet")
+        try checkValues(in: synced, where: "\(machine.name)'s store")
     }
 
     /// Gives the rows typed without an id the ids sync gave them; any other unknown id is a stray row.

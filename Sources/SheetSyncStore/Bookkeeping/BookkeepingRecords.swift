@@ -5,17 +5,36 @@ import SheetValues
 
 // One GRDB record per `sync_*` table. Columns holding JSON are written and read here, with
 // sorted keys so a person diffing two stores sees stable text.
+//
+// What every run reads is read through statements of fixed SQL from the connection's statement
+// cache (`Database.cachedStatement`): compiled once per connection, not once per call as a
+// query-interface request is (each compile runs GRDB's authorizer for every column it touches).
 
 struct StateEntry: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "sync_state"
     var key: String
     var value: String
+
+    /// Every entry, by key.
+    static func all(_ db: Database) throws -> [String: String] {
+        let entries = try fetchAll(db.cachedStatement(sql: "SELECT key, value FROM sync_state"))
+        return Dictionary(entries.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    static func value(_ db: Database, key: String) throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM sync_state WHERE key = ?"), arguments: [key])
+    }
 }
 
 struct ChangeCounter: Codable, FetchableRecord, TableRecord {
     static let databaseTableName = "sync_change_counter"
     var id: Int64
     var value: Int64
+
+    /// The counter's value (0 in a store without its row).
+    static func value(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM sync_change_counter WHERE id = 1")) ?? 0
+    }
 }
 
 struct TombstoneEntry: Codable, FetchableRecord, PersistableRecord {
@@ -23,6 +42,8 @@ struct TombstoneEntry: Codable, FetchableRecord, PersistableRecord {
     var tab: Tab
     var key: String
     var deletedAt: String
+
+    static let selectAllSQL = "SELECT tab, key, deletedAt FROM sync_tombstones"
 
     enum Columns {
         static let tab = Column(CodingKeys.tab)

@@ -57,9 +57,9 @@ enum DeletedRows {
     static func lastVersions(_ db: Database) throws -> [Tab: [String: String]] {
         var out: [Tab: [String: String]] = [:]
         let rows = try Row.fetchCursor(
-            db,
-            sql: "SELECT tab, key, json_extract(rowJSON, '$.lastModifiedAt') AS modified FROM \(table) "
-                + "WHERE reason = 'deleted in the store' ORDER BY id")
+            db.cachedStatement(
+                sql: "SELECT tab, key, json_extract(rowJSON, '$.lastModifiedAt') AS modified FROM \(table) "
+                    + "WHERE reason = 'deleted in the store' ORDER BY id"))
         while let row = try rows.next() {
             guard let tab = Tab(rawValue: row["tab"]), let modified: String = row["modified"] else { continue }
             out[tab, default: [:]][row["key"]] = modified
@@ -136,7 +136,7 @@ extension LedgerStore {
 
     /// Forgets deleted rows older than `cutoff` (`restore` keeps them at least 90 days).
     public func purgeDeletedRows(before cutoff: String) throws {
-        try writing { try $0.execute(sql: "DELETE FROM \(DeletedRows.table) WHERE deletedAt < ?", arguments: [cutoff]) }
+        try writing { try $0.cachedStatement(sql: "DELETE FROM \(DeletedRows.table) WHERE deletedAt < ?").execute(arguments: [cutoff]) }
     }
 
     /// Drops the base and tombstones, so every row on each side counts as new (a union by key) at the

@@ -34,11 +34,11 @@ extension DataTable {
     /// Whether every trigger in the store is one of `ownTriggerNames` (none was added by hand).
     static func hasOnlyOwnTriggers(_ db: Database) throws -> Bool {
         let names = try String.fetchAll(
-            db,
-            sql: """
-                SELECT name FROM sqlite_master WHERE type = 'trigger'
-                UNION ALL SELECT name FROM sqlite_temp_master WHERE type = 'trigger'
-                """)
+            db.cachedStatement(
+                sql: """
+                    SELECT name FROM sqlite_master WHERE type = 'trigger'
+                    UNION ALL SELECT name FROM sqlite_temp_master WHERE type = 'trigger'
+                    """))
         return names.allSatisfy(ownTriggerNames.contains)
     }
 

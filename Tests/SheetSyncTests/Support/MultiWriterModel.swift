@@ -164,8 +164,11 @@ struct ModelWorkbook {
     /// Whether the last run's Google write was cut off by its kill.
     var killFired: Bool { google?.bed.emulator.requestLog.contains { $0.status == nil } ?? false }
 
+    /// A machine's new store: a copy of the migrated empty store (`MigratedStore`), opened as a run opens it.
     func store(_ name: String) throws -> LedgerStore {
-        try LedgerStore(path: folder.appendingPathComponent(name + ".sqlite").path)
+        let path = folder.appendingPathComponent(name + ".sqlite").path
+        try MigratedStore.copy(to: path)
+        return try LedgerStore(path: path)
     }
 
     /// The workbook's files (the spreadsheet's tabs), with what each holds now.
